@@ -1,0 +1,219 @@
+"""Tensor factories: `tensor`, `zeros`, `arange`, random numbers, ..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine import _device, _dtype
+from engine._tensor import Tensor, init, make
+
+_rng = np.random.Generator(np.random.PCG64(0))
+
+
+def manual_seed(seed: int) -> Any:
+    """Seed the engine's generator (its stream differs from PyTorch's)."""
+    global _rng
+    _rng = np.random.Generator(np.random.PCG64(int(seed)))
+    return _rng
+
+
+def seed() -> int:
+    s = int(np.random.SeedSequence().entropy % (1 << 63))  # type: ignore[operator]
+    manual_seed(s)
+    return s
+
+
+def generator() -> np.random.Generator:
+    return _rng
+
+
+def _finish(data: np.ndarray[Any, Any], requires_grad: bool, device: Any = None) -> Tensor:
+    _device.check(device)
+    t: Tensor = object.__new__(Tensor)
+    init(t, data)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def _np_dtype(dtype: Any, default: _dtype.dtype | None = None) -> Any:
+    if dtype is None:
+        return (default or _dtype.get_default_dtype()).np
+    if isinstance(dtype, _dtype.dtype):
+        return dtype.np
+    if dtype is float:
+        return _dtype.float64.np
+    if dtype is int:
+        return _dtype.int64.np
+    if dtype is bool:
+        return _dtype.bool_.np
+    return np.dtype(dtype)
+
+
+def _infer_array(data: Any) -> np.ndarray[Any, Any]:
+    if isinstance(data, Tensor):
+        return data._d.copy()
+    if isinstance(data, np.ndarray):
+        arr = data.copy()
+        return arr
+    if isinstance(data, list | tuple):
+        if any(isinstance(x, Tensor) for x in data):
+            parts = [_infer_array(x) for x in data]
+            return np.array(parts)
+    arr = np.array(data)
+    if arr.dtype.kind == "f":
+        arr = arr.astype(_dtype.get_default_dtype().np)
+    elif arr.dtype.kind in "iu":
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind == "O" or arr.dtype.kind in "US":
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    return arr
+
+
+def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """A new tensor holding a copy of `data`.
+
+    >>> torch.tensor([1., 2.], requires_grad=True)
+    tensor([1., 2.], requires_grad=True)
+    """
+    arr = _infer_array(data)
+    if dtype is not None:
+        arr = arr.astype(_np_dtype(dtype))
+    return _finish(np.ascontiguousarray(arr), requires_grad, device)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
+        return data
+    if isinstance(data, np.ndarray) and dtype is None:
+        return from_numpy(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(arr: np.ndarray[Any, Any]) -> Tensor:
+    """A tensor sharing memory with `arr`."""
+    _dtype.from_numpy(arr.dtype)
+    return _finish(arr, False)
+
+
+def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(size) == 1 and isinstance(size[0], list | tuple):
+        size = tuple(size[0])
+    return tuple(int(s) for s in size)
+
+
+def _filled(fill: Any, size: tuple[Any, ...], dtype: Any, requires_grad: bool, device: Any, default: _dtype.dtype | None = None) -> Tensor:
+    return _finish(np.full(_size(size), fill, dtype=_np_dtype(dtype, default)), requires_grad, device)
+
+
+def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None, layout: Any = None) -> Tensor:
+    return _filled(0, size, dtype, requires_grad, device)
+
+
+def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None, layout: Any = None) -> Tensor:
+    return _filled(1, size, dtype, requires_grad, device)
+
+
+def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None, layout: Any = None) -> Tensor:
+    return _filled(0, size, dtype, requires_grad, device)
+
+
+def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    default = _dtype.scalar_dtype(fill_value) if dtype is None else None
+    return _filled(fill_value, (size,), dtype, requires_grad, device, default)
+
+
+def _like(t: Tensor, dtype: Any) -> Any:
+    return t.dtype if dtype is None else dtype
+
+
+def zeros_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    return _filled(0, (t.shape,), _like(t, dtype), requires_grad, device)
+
+
+def ones_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    return _filled(1, (t.shape,), _like(t, dtype), requires_grad, device)
+
+
+def empty_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    return _filled(0, (t.shape,), _like(t, dtype), requires_grad, device)
+
+
+def full_like(t: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    return _filled(fill_value, (t.shape,), _like(t, dtype), requires_grad, device)
+
+
+def rand_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return rand(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
+
+
+def randn_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return randn(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    is_float = any(isinstance(v, float) for v in vals)
+    default = _dtype.get_default_dtype() if is_float else _dtype.int64
+    npdt = _np_dtype(dtype, default)
+    n = max(0, int(np.ceil((vals[1] - vals[0]) / vals[2])))
+    data = (vals[0] + np.arange(n, dtype=np.float64) * vals[2]).astype(npdt)
+    return _finish(data, requires_grad, device)
+
+
+def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    data = np.linspace(float(start), float(end), int(steps), dtype=np.float64).astype(_np_dtype(dtype))
+    return _finish(data, requires_grad, device)
+
+
+def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    data = np.logspace(float(start), float(end), int(steps), base=base).astype(_np_dtype(dtype))
+    return _finish(data, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad, device)
+
+
+def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+    data = _rng.random(_size(size)).astype(_np_dtype(dtype))
+    return _finish(data, requires_grad, device)
+
+
+def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+    data = _rng.standard_normal(_size(size)).astype(_np_dtype(dtype))
+    return _finish(data, requires_grad, device)
+
+
+def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+    if size is None:
+        low, high, size = 0, low, high
+    data = _rng.integers(low, high, size=tuple(size)).astype(_np_dtype(dtype, _dtype.int64))
+    return _finish(data, requires_grad, device)
+
+
+def randperm(n: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _finish(_rng.permutation(n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad, device)
+
+
+def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None) -> Tensor:
+    m = mean._d if isinstance(mean, Tensor) else mean
+    s = std._d if isinstance(std, Tensor) else std
+    shape = tuple(size) if size is not None else np.broadcast(m, s).shape
+    dt = mean._d.dtype if isinstance(mean, Tensor) else _dtype.get_default_dtype().np
+    return _finish((m + s * _rng.standard_normal(shape)).astype(dt), False)
+
+
+def bernoulli(p: Tensor, *, generator: Any = None) -> Tensor:
+    return make((_rng.random(p._d.shape) < p._d).astype(p._d.dtype), False, None, 0)
+
+
+def multinomial(p: Tensor, num_samples: int, replacement: bool = False) -> Tensor:
+    probs = p._d / p._d.sum(-1, keepdims=True)
+    rows = probs.reshape(-1, probs.shape[-1])
+    out = np.stack([_rng.choice(len(r), num_samples, replace=replacement, p=r) for r in rows])
+    return make(out.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64), False, None, 0)

@@ -1,0 +1,121 @@
+"""dtypes with PyTorch's names and promotion rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class dtype:  # noqa: N801 - PyTorch's spelling
+    """A tensor element type (`torch.float32`, ...)."""
+
+    __slots__ = ("category", "is_floating_point", "is_signed", "itemsize", "name", "np")
+
+    def __init__(self, name: str, np_dtype: Any, category: int) -> None:
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        # 0 bool, 1 integer, 2 floating: the order PyTorch promotes across categories.
+        self.category = category
+        self.is_floating_point = category == 2
+        self.is_signed = category != 0 and self.np.kind != "u"
+        self.itemsize = self.np.itemsize
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+    @property
+    def is_complex(self) -> bool:
+        return False
+
+    def to_real(self) -> dtype:
+        return self
+
+
+bool_ = dtype("bool", np.bool_, 0)
+uint8 = dtype("uint8", np.uint8, 1)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 1)
+int32 = dtype("int32", np.int32, 1)
+int64 = dtype("int64", np.int64, 1)
+float16 = dtype("float16", np.float16, 2)
+float32 = dtype("float32", np.float32, 2)
+float64 = dtype("float64", np.float64, 2)
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NP: dict[Any, dtype] = {d.np: d for d in ALL}
+_default_float = float32
+
+
+def from_numpy(np_dtype: Any) -> dtype:
+    """The engine dtype of a NumPy dtype (float32 for anything floating it does not know)."""
+    d = _BY_NP.get(np.dtype(np_dtype))
+    if d is None:
+        raise TypeError(
+            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types "
+            "are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        )
+    return d
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of floating tensors made from Python floats."""
+    return _default_float
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Change the default floating dtype (float32 or float64)."""
+    global _default_float
+    if not d.is_floating_point:
+        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    _default_float = d
+
+
+def scalar_dtype(value: object) -> dtype:
+    """The dtype PyTorch gives a tensor made from a Python scalar."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    return _default_float
+
+
+def promote(a: dtype, b: dtype) -> dtype:
+    """PyTorch's promotion of two tensor dtypes of equal standing."""
+    if a is b:
+        return a
+    return from_numpy(np.promote_types(a.np, b.np)) if a.category == b.category else (
+        a if a.category > b.category else b
+    )
+
+
+def result_type(dims: list[tuple[dtype, int]], scalars: list[object]) -> dtype:
+    """Promotion with PyTorch's three tiers: dimensioned tensors, 0-dim tensors, Python scalars.
+
+    A lower tier only matters when it is of a higher category (bool < int < float) than
+    everything above it: `int64_tensor * 2.5` is float32, `float32_tensor * float64_0dim` is
+    float32.
+    """
+    dimmed = [d for d, nd in dims if nd > 0]
+    zero = [d for d, nd in dims if nd == 0]
+    result: dtype | None = None
+    for d in dimmed:
+        result = d if result is None else promote(result, d)
+    zres: dtype | None = None
+    for d in zero:
+        zres = d if zres is None else promote(zres, d)
+    if result is None:
+        result = zres
+    elif zres is not None and zres.category > result.category:
+        result = zres
+    for s in scalars:
+        sd = scalar_dtype(s)
+        if result is None:
+            result = sd
+        elif sd.category > result.category:
+            result = _default_float if sd.category == 2 else sd
+    assert result is not None
+    return result

@@ -1,0 +1,472 @@
+"""The Tensor: an ndarray plus autograd state (`grad`, `requires_grad`, `grad_fn`, version)."""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from engine import _dtype
+from engine.autograd import observer
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import AccumulateGrad, HookDict, Node, RemovableHandle, add_hook
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more informations. (Triggered "
+    "internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:494.)"
+)
+
+
+class Tensor:
+    """A multi-dimensional array that records the operations made on it for backward.
+
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> (x * x).sum().backward(); x.grad
+    tensor([2., 4.])
+    """
+
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_acc",
+        "_base",
+        "_d",
+        "_fn",
+        "_grad",
+        "_hooks",
+        "_inference",
+        "_nr",
+        "_post_acc",
+        "_retains",
+        "_rg",
+        "_ver",
+        "_view_fn",
+    )
+    __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operators
+
+    _d: np.ndarray[Any, Any]
+    _rg: bool
+    _fn: Node | None
+    _nr: int
+    _grad: Tensor | None
+    _ver: list[int]
+    _base: Tensor | None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # torch.Tensor(2, 3) makes an uninitialised float tensor; torch.Tensor([1, 2]) copies.
+        if len(args) == 1 and not isinstance(args[0], int):
+            data = np.array(_unwrap_nested(args[0]), dtype=_dtype.get_default_dtype().np)
+        else:
+            data = np.zeros(tuple(int(a) for a in args), dtype=_dtype.get_default_dtype().np)
+        init(self, data)
+
+    # -- autograd state ------------------------------------------------------------------
+    @property
+    def data(self) -> Tensor:
+        """The same storage, detached and untracked by version checks (PyTorch's `.data`)."""
+        out = make(self._d, False, None, 0)
+        return out
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._d = value._d
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._rg
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._fn is not None:
+            if not value:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach()."
+                )
+            return
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
+        if value and self._inference and not STATE.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
+            )
+        self._rg = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set `requires_grad` in place; returns self."""
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad_fn(self) -> Node | None:
+        return self._fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._fn is None
+
+    @property
+    def output_nr(self) -> int:
+        return self._nr
+
+    @property
+    def _version(self) -> int:
+        return self._ver[0]
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self._fn is not None and not self._retains and self._grad is None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @property
+    def is_inference(self) -> Callable[[], bool]:
+        return lambda: self._inference
+
+    def retain_grad(self) -> None:
+        """Keep `.grad` of this non-leaf after backward."""
+        if not self._rg:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._fn is None or self._retains:
+            return
+        self._retains = True
+        fn = self._fn
+        if fn._retains is None:
+            fn._retains = {}
+        fn._retains[self._nr] = weakref.ref(self)
+
+    @property
+    def retains_grad(self) -> bool:
+        return bool(self._retains)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """`hook(grad)` runs when this tensor's gradient is computed; may return a new one."""
+        if not self._rg:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        if self._fn is None:
+            if self._hooks is None:
+                self._hooks = HookDict()
+            return add_hook(self._hooks, hook, "tensor", self)
+        fn = self._fn
+        if fn._tpre is None:
+            fn._tpre = {}
+        store = fn._tpre.get(self._nr)
+        if store is None:
+            store = fn._tpre[self._nr] = HookDict()
+        return add_hook(store, hook, "tensor", self)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
+        """`hook(tensor)` runs after a leaf's `.grad` has been accumulated."""
+        if not self._rg:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        if self._fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        if self._post_acc is None:
+            self._post_acc = HookDict()
+        return add_hook(self._post_acc, hook, "post_accumulate", self)
+
+    def _grad_accumulator(self) -> AccumulateGrad:
+        acc = self._acc() if self._acc is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._acc = weakref.ref(acc)
+        return acc
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        """Compute gradients of this tensor with respect to graph leaves."""
+        from engine.autograd.engine import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """A new tensor on the same storage, outside the graph (shares the version counter)."""
+        out = make(self._d, False, None, 0)
+        out._ver = self._ver
+        out._base = self if self._base is None else self._base
+        return out
+
+    def detach_(self) -> Tensor:
+        """Detach in place: this tensor becomes a leaf that does not require grad."""
+        self._fn = None
+        self._rg = False
+        return self
+
+    # -- metadata ------------------------------------------------------------------------
+    @property
+    def shape(self) -> Any:
+        from engine._size import Size
+
+        return Size(self._d.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        if dim is None:
+            return self.shape
+        return self._d.shape[_wrap_dim(dim, self._d.ndim)]
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype.from_numpy(self._d.dtype)
+
+    @property
+    def device(self) -> Any:
+        from engine._device import CPU
+
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def ndim(self) -> int:
+        return self._d.ndim
+
+    def dim(self) -> int:
+        return self._d.ndim
+
+    def ndimension(self) -> int:
+        return self._d.ndim
+
+    def numel(self) -> int:
+        return int(self._d.size)
+
+    def nelement(self) -> int:
+        return int(self._d.size)
+
+    def element_size(self) -> int:
+        return int(self._d.itemsize)
+
+    def is_floating_point(self) -> bool:
+        return self._d.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return False
+
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        return bool(self._d.flags.c_contiguous)
+
+    def stride(self, dim: int | None = None) -> Any:
+        st = tuple(s // self._d.itemsize for s in self._d.strides)
+        return st if dim is None else st[_wrap_dim(dim, self._d.ndim)]
+
+    def data_ptr(self) -> int:
+        return int(self._d.__array_interface__["data"][0])
+
+    def untyped_storage(self) -> Any:
+        base = self._d
+        while isinstance(base.base, np.ndarray):
+            base = base.base
+        return _Storage(base)
+
+    def __len__(self) -> int:
+        if self._d.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return int(self._d.shape[0])
+
+    # -- conversion ----------------------------------------------------------------------
+    def numpy(self, *, force: bool = False) -> np.ndarray[Any, Any]:
+        """The ndarray itself (shared memory), as PyTorch's `.numpy()`."""
+        if self._rg and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self._d
+
+    def item(self) -> Any:
+        if self._d.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._d.size} elements cannot be converted to Scalar"
+            )
+        return self._d.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._d.tolist()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._d.dtype.kind not in "iub" or self._d.size != 1:
+            raise TypeError(
+                "only integer tensors of a single element can be converted to an index"
+            )
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self._d.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self._d.reshape(()).item())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
+        return self._d if dtype is None else self._d.astype(dtype)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __iter__(self) -> Any:
+        if self._d.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        from engine._printing import tensor_repr
+
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._d.ndim == 0:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (_rebuild, (self._d.copy(), self._rg))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        if self._fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
+                "this may be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        out = type(self).__new__(type(self))
+        init(out, self._d.copy(), self._rg)
+        if self._grad is not None:
+            out._grad = self._grad.__deepcopy__(memo)
+        out.__dict__.update(self.__dict__)
+        memo[id(self)] = out
+        return out
+
+
+class _Storage:
+    """Enough of `untyped_storage()` for `data_ptr()` comparisons."""
+
+    def __init__(self, base: np.ndarray[Any, Any]) -> None:
+        self._base = base
+
+    def data_ptr(self) -> int:
+        return int(self._base.__array_interface__["data"][0])
+
+    def size(self) -> int:
+        return int(self._base.nbytes)
+
+    def nbytes(self) -> int:
+        return int(self._base.nbytes)
+
+
+def _rebuild(data: np.ndarray[Any, Any], rg: bool) -> Tensor:
+    out = make(data, False, None, 0)
+    out._rg = rg
+    return out
+
+
+def init(t: Tensor, data: np.ndarray[Any, Any], rg: bool = False) -> None:
+    """Fill a fresh Tensor's slots (the one place that knows them all)."""
+    t._d = data
+    t._rg = rg
+    t._fn = None
+    t._nr = 0
+    t._grad = None
+    t._ver = [0]
+    t._base = None
+    t._acc = None
+    t._hooks = None
+    t._post_acc = None
+    t._retains = False
+    t._inference = STATE.inference
+    t._view_fn = None
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.tensor_made(t)
+
+
+_new = object.__new__
+
+
+def make(data: np.ndarray[Any, Any], rg: bool, fn: Node | None, nr: int) -> Tensor:
+    """Wrap an ndarray (the hot path: no checks)."""
+    t: Tensor = _new(Tensor)
+    t._d = data
+    t._rg = rg
+    t._fn = fn
+    t._nr = nr
+    t._grad = None
+    t._ver = [0]
+    t._base = None
+    t._acc = None
+    t._hooks = None
+    t._post_acc = None
+    t._retains = False
+    t._inference = STATE.inference
+    t._view_fn = None
+    return t
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim % n
+
+
+def _unwrap_nested(obj: Any) -> Any:
+    if isinstance(obj, Tensor):
+        return obj._d
+    if isinstance(obj, list | tuple):
+        return [_unwrap_nested(o) for o in obj]
+    return obj
+
+
+def is_tensor(obj: object) -> bool:
+    """True for engine tensors."""
+    return isinstance(obj, Tensor)
+
+
+__all__: Sequence[str] = ["Tensor", "init", "is_tensor", "make"]

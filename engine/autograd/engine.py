@@ -1,0 +1,421 @@
+"""The backward walker: one generator of steps that `backward()`, `autograd.grad()` and the
+debugger all drive, so they cannot drift apart.
+
+PyTorch's order: dependency counts from the roots; a ready queue ordered by sequence number,
+newest node first, `AccumulateGrad` before everything; a node runs once all its gradients have
+arrived. Iterative throughout: 100k-node graphs must not hit the recursion limit.
+"""
+
+from __future__ import annotations
+
+import heapq
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from engine.autograd import observer
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import AccumulateGrad, Edge, GraphRoot, Grads, Node
+
+if TYPE_CHECKING:
+    from engine._tensor import Tensor
+
+# A step is a plain tuple: ("enter", node, grad_outputs, queue) or ("exit", node, grad_inputs).
+Step = tuple[Any, ...]
+
+
+class GraphTask:
+    """One backward pass: what to run, what to keep, where results go."""
+
+    __slots__ = ("captures", "create_graph", "deps", "keep_graph", "needed", "results")
+
+    def __init__(self, keep_graph: bool, create_graph: bool) -> None:
+        self.keep_graph = keep_graph
+        self.create_graph = create_graph
+        self.deps: dict[Node, int] = {}
+        self.needed: set[Node] | None = None  # None: run everything reachable
+        self.captures: dict[Node, list[tuple[int, int]]] = {}  # node -> [(input_nr, slot)]
+        self.results: list[Tensor | None] = []
+
+
+def _dependencies(start: Node) -> dict[Node, int]:
+    deps: dict[Node, int] = {}
+    seen = {start}
+    stack = [start]
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps
+
+
+def _needed(start: Node, targets: set[Node]) -> set[Node]:
+    """Nodes on some path from `start` to a target (post-order, iterative)."""
+    needed: set[Node] = set()
+    done: set[Node] = set()
+    stack: list[tuple[Node, int]] = [(start, 0)]
+    while stack:
+        node, i = stack.pop()
+        nf = node.next_functions
+        if i < len(nf):
+            stack.append((node, i + 1))
+            nxt = nf[i][0]
+            if nxt is not None and nxt not in done:
+                stack.append((nxt, 0))
+            continue
+        if node in done:
+            continue
+        done.add(node)
+        if node in targets or any(n in needed for n, _ in nf if n is not None):
+            needed.add(node)
+    return needed
+
+
+def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]:
+    """Run the backward pass, yielding a step before and after each node."""
+    if len(roots) == 1 and roots[0][0] is not None:
+        start: Node = roots[0][0]
+        nr = roots[0][1]
+        first: Grads = [None] * max(len(start._input_meta), nr + 1)
+        first[nr] = grads[0]
+    else:
+        start = GraphRoot(tuple(roots), grads)
+        first = []
+    task.deps = deps = _dependencies(start)
+    needed = task.needed
+    buffers: dict[Node, Grads] = {start: first}
+    tie = 0
+    queue: list[tuple[int, int, Node]] = [(-start._seq, tie, start)]
+    prev_enabled = STATE.enabled
+    STATE.enabled = task.create_graph
+    try:
+        while queue:
+            node = heapq.heappop(queue)[2]
+            grads_in = buffers.pop(node)
+            yield ("enter", node, grads_in, queue)
+            grads_out = _call(task, node, grads_in)
+            if not task.keep_graph:
+                node.release()
+            yield ("exit", node, grads_out)
+            for (nxt, input_nr), g in zip(node.next_functions, grads_out):
+                if nxt is None:
+                    continue
+                buf = buffers.get(nxt)
+                if buf is None:
+                    n_in = len(nxt._input_meta) or 1
+                    buf = buffers[nxt] = [None] * max(n_in, input_nr + 1)
+                if g is not None:
+                    old = buf[input_nr]
+                    buf[input_nr] = g if old is None else _add_grads(old, g)
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    if needed is not None and nxt not in needed:
+                        # not on a path to the requested inputs: still honour captures
+                        if nxt in task.captures:
+                            _call(task, nxt, buffers.pop(nxt))
+                        else:
+                            buffers.pop(nxt, None)
+                        continue
+                    tie += 1
+                    heapq.heappush(queue, (-nxt._seq, tie, nxt))
+    finally:
+        STATE.enabled = prev_enabled
+
+
+def _add_grads(a: Tensor, b: Tensor) -> Tensor:
+    if STATE.enabled:
+        return a + b  # type: ignore[no-any-return, operator]
+    from engine._tensor import make
+
+    return make(a._d + b._d, False, None, 0)
+
+
+def _fire(kind: str, hook_id: int, fn: Any, *args: Any) -> Any:
+    out = fn(*args)
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.hook_fired(kind, hook_id, args, out)
+    return out
+
+
+def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
+    """Hooks, the node's function, post hooks: PyTorch's `call_function`."""
+    if node._tpre is not None:
+        for nr, hooks in node._tpre.items():
+            for hid, hook in list(hooks.items()):
+                if nr < len(grads) and grads[nr] is not None:
+                    new = _fire("tensor", hid, hook, grads[nr])
+                    if new is not None:
+                        grads[nr] = new
+    is_acc = type(node) is AccumulateGrad
+    if is_acc:
+        var = node.variable  # type: ignore[attr-defined]
+        if var._hooks:
+            for hid, hook in list(var._hooks.items()):
+                if grads[0] is not None:
+                    new = _fire("tensor", hid, hook, grads[0])
+                    if new is not None:
+                        grads[0] = new
+    if node._retains is not None:
+        for nr, ref in node._retains.items():
+            t = ref()
+            g = grads[nr] if nr < len(grads) else None
+            if t is not None and g is not None:
+                t._grad = g.detach() if t._grad is None else t._grad + g
+    if node._pre_hooks:
+        for hid, hook in list(node._pre_hooks.items()):
+            new = _fire("node_pre", hid, hook, tuple(grads))
+            if new is not None:
+                grads = list(new)
+    captures = task.captures.get(node)
+    if captures is not None:
+        for input_nr, slot in captures:
+            task.results[slot] = grads[input_nr]
+        if task.needed is not None and node not in task.needed:
+            return [None] * len(node.next_functions)
+        if is_acc:
+            return []
+    grads_out = node.apply(grads)
+    if node._post_hooks:
+        for hid, hook in list(node._post_hooks.items()):
+            new = _fire("node_post", hid, hook, tuple(grads_out), tuple(grads))
+            if new is not None:
+                grads_out = list(new)
+    if STATE.anomaly and STATE.anomaly_nan:
+        for i, g in enumerate(grads_out):
+            if g is not None and g._d.dtype.kind == "f" and np.isnan(g._d).any():
+                raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+    return grads_out
+
+
+def accumulate_into(var: Tensor, grad: Tensor) -> None:
+    """AccumulateGrad: add `grad` into `var.grad` (a fresh tensor first, then in place)."""
+    from engine._tensor import make
+
+    if STATE.enabled:  # create_graph: keep the graph of the gradient
+        var._grad = grad if var._grad is None else var._grad + grad  # type: ignore[operator]
+    elif var._grad is None:
+        data = grad._d
+        if data.dtype != var._d.dtype:
+            data = data.astype(var._d.dtype)
+        elif not (data.flags.owndata and data.flags.writeable and data.flags.c_contiguous):
+            data = data.copy()
+        elif grad._ver is not None and _shared(grad):
+            data = data.copy()
+        var._grad = make(data, False, None, 0)
+    else:
+        g = var._grad
+        if g._rg or g._fn is not None:
+            var._grad = make(g._d + grad._d, False, None, 0)
+        else:
+            np.add(g._d, grad._d, out=g._d, casting="unsafe")
+            g._ver[0] += 1
+    if var._post_acc:
+        for hid, hook in list(var._post_acc.items()):
+            _fire("post_accumulate", hid, hook, var)
+
+
+def _shared(grad: Tensor) -> bool:
+    # A gradient array may be handed to several leaves (AddBackward passes one through to
+    # both inputs); storing it without a copy would let `a.grad += ...` change `b.grad`.
+    import sys
+
+    return sys.getrefcount(grad._d) > 3
+
+
+def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any], is_grads_batched: bool = False) -> Grads:
+    from engine._tensor import Tensor, make
+
+    out: Grads = []
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if t._rg:
+                if t._d.size != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if t._d.dtype.kind != "f":
+                    raise RuntimeError(
+                        "grad can be implicitly created only for real scalar outputs but got "
+                        f"{t.dtype}"
+                    )
+                out.append(make(np.ones_like(t._d), False, None, 0))
+            else:
+                out.append(None)
+        else:
+            if not isinstance(g, Tensor):
+                from engine._creation import tensor as _tensor
+
+                g = _tensor(g, dtype=t.dtype)
+            if g.shape != t.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                    f"has a shape of {t.shape}."
+                )
+            if g.dtype.is_floating_point != t.dtype.is_floating_point:
+                raise TypeError(
+                    f"For complex Tensors, both grad_output and output are required to have the "
+                    f"same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} "
+                    f"and output[{i}] has a dtype of {t.dtype}."
+                )
+            out.append(g)
+    return out
+
+
+def _as_list(x: Any) -> list[Any]:
+    from engine._tensor import Tensor
+
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _edge_of(t: Tensor) -> Edge:
+    if t._fn is not None:
+        return (t._fn, t._nr)
+    return (t._grad_accumulator(), 0)
+
+
+def drive(steps: Iterator[Step]) -> None:
+    """Run a walk to its end, handing each step to the tracer if one is installed."""
+    tracer = observer.TRACER
+    if tracer is None:
+        for _ in steps:
+            pass
+    else:
+        tracer.drive(steps)
+
+
+def _check_roots(tensors: list[Tensor]) -> None:
+    for i, t in enumerate(tensors):
+        if not t._rg:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
+    """Accumulate gradients of `tensors` into the leaves' `.grad` (PyTorch's semantics)."""
+    outs = _as_list(tensors)
+    if grad_tensors is None and grad_variables is not None:
+        grad_tensors = grad_variables
+    gl = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outs)
+    if len(gl) != len(outs):
+        raise RuntimeError(
+            f"got {len(gl)} tensors and {len(outs)} gradients"
+        )
+    ins = _as_list(inputs)
+    if inputs is not None and not ins:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    _check_roots(outs)
+    grads = _make_grads(outs, gl)
+    if retain_graph is None:
+        retain_graph = create_graph
+    task = GraphTask(bool(retain_graph), bool(create_graph))
+    targets: dict[int, Tensor] = {}
+    if ins:
+        for t in ins:
+            if not t._rg:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+        task.results = [None] * len(ins)
+        for slot, t in enumerate(ins):
+            node, nr = _edge_of(t)
+            task.captures.setdefault(node, []).append((nr, slot))
+            targets[slot] = t
+        task.needed = _needed_from(outs, task)
+    drive(walk(task, [_edge_of(t) for t in outs], grads))
+    for slot, t in targets.items():
+        g = task.results[slot]
+        if g is None:
+            continue
+        if t._fn is None:
+            accumulate_into(t, g)
+        else:
+            t._grad = g.detach() if t._grad is None else t._grad + g
+
+
+def _needed_from(outs: list[Tensor], task: GraphTask) -> set[Node]:
+    targets = set(task.captures)
+    needed: set[Node] = set()
+    for t in outs:
+        needed |= _needed(_edge_of(t)[0], targets)  # type: ignore[arg-type]
+    return needed
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple[Tensor | None, ...]:
+    """Gradients of `outputs` with respect to `inputs`, returned rather than accumulated."""
+    from engine._tensor import Tensor, make
+
+    outs = _as_list(outputs)
+    single = isinstance(inputs, Tensor)
+    ins = _as_list(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, "
+            "but got: allow_unused=False."
+        )
+    go = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
+    if len(go) != len(outs):
+        raise RuntimeError(
+            f"grad_outputs should be a sequence of length {len(outs)}, got {len(go)}"
+        )
+    _check_roots(outs)
+    for t in ins:
+        if not t._rg:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _make_grads(outs, go)
+    if retain_graph is None:
+        retain_graph = create_graph
+    task = GraphTask(bool(retain_graph), bool(create_graph))
+    task.results = [None] * len(ins)
+    for slot, t in enumerate(ins):
+        node, nr = _edge_of(t)
+        task.captures.setdefault(node, []).append((nr, slot))
+    task.needed = _needed_from(outs, task)
+    drive(walk(task, [_edge_of(t) for t in outs], grads))
+    result: list[Tensor | None] = []
+    for t, g in zip(ins, task.results):
+        if g is None:
+            if materialize_grads:
+                g = make(np.zeros_like(t._d), False, None, 0)
+            elif not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
+        elif not create_graph and (g._fn is not None or g._rg):
+            g = g.detach()
+        result.append(g)
+    del single
+    return tuple(result)
+
+
+def warn_once(message: str) -> None:
+    warnings.warn(message, UserWarning, stacklevel=3)

@@ -1,0 +1,332 @@
+"""`torch.autograd.Function`: user-defined ops with their own backward.
+
+The ctx handed to `forward` is the graph node itself (as in PyTorch: `y.grad_fn` is the ctx),
+made by the same `new_node` path as every built-in op.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from engine import _tensor
+from engine.autograd import observer
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads, Node, SavedTensor
+
+if TYPE_CHECKING:
+    from engine._tensor import Tensor
+
+
+class FunctionCtx:
+    """The methods a custom Function's ctx offers (mixed into its node class)."""
+
+    def save_for_backward(self, *tensors: Tensor | None) -> None:
+        """Keep tensors for backward; read them back with `ctx.saved_tensors`."""
+        for t in tensors:
+            if t is not None and not isinstance(t, _tensor.Tensor):
+                raise TypeError(
+                    "save_for_backward can only save variables, but argument "
+                    f"{tensors.index(t)} is of type {type(t).__name__}"
+                )
+        self.__dict__["_to_save"] = tensors
+
+    def save_for_forward(self, *tensors: Tensor | None) -> None:
+        self.__dict__["_to_save_fwd"] = tensors
+
+    @property
+    def saved_tensors(self) -> tuple[Tensor | None, ...]:
+        node: Any = self
+        if node._freed:
+            from engine.autograd.graph import FREED_MSG
+
+            raise RuntimeError(FREED_MSG)
+        packed = node.__dict__.get("_packed")
+        if packed is None:
+            return tuple(node.__dict__.get("_to_save", ()))
+        return tuple(None if p is None else p.unpack(node) for p in packed)
+
+    @property
+    def saved_variables(self) -> tuple[Tensor | None, ...]:
+        return self.saved_tensors
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        """Declare inputs modified in place by forward."""
+        self.__dict__["_dirty"] = tensors
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        """Declare outputs that get no gradient (e.g. indices)."""
+        self.__dict__["_non_diff"] = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None (not zeros) for outputs with no gradient."""
+        self.__dict__["_materialize"] = bool(value)
+
+
+class BackwardCFunction(FunctionCtx, Node):
+    """The node of a custom Function; named `<Function>Backward` as in PyTorch."""
+
+    __slots__ = ()
+    _forward_cls: type[Function]
+    _name = "BackwardCFunction"
+
+    def apply(self, grads: Grads) -> Grads:
+        d = self.__dict__
+        if d.get("_materialize", True):
+            grads = [
+                g if g is not None else _tensor.make(np.zeros(shape, dt), False, None, 0)
+                for g, (shape, dt) in zip(grads, self._input_meta)
+            ]
+        fwd = self._forward_cls
+        backward = fwd.backward
+        if d.get("_once") or getattr(backward, "_once_differentiable", False):
+            prev = STATE.enabled
+            STATE.enabled = False
+            try:
+                result = backward(self, *grads)
+            finally:
+                STATE.enabled = prev
+        else:
+            result = backward(self, *grads)
+        return _map_grads(self, result)
+
+    def __repr__(self) -> str:
+        return f"<{self._name} object at {id(self):#x}>"
+
+
+def _map_grads(node: BackwardCFunction, result: Any) -> Grads:
+    """Check a user backward's results against forward's inputs, as PyTorch's engine does."""
+    d = node.__dict__
+    is_tensor_arg: list[bool] = d["_is_tensor_arg"]
+    shapes: list[Any] = d["_arg_meta"]
+    if not isinstance(result, tuple):
+        result = (result,)
+    n = len(is_tensor_arg)
+    if len(result) != n:
+        if len(result) > n and all(r is None for r in result[n:]):
+            result = result[:n]
+        else:
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients (expected "
+                f"{n}, got {len(result)})"
+            )
+    out: Grads = []
+    for i, (g, is_t) in enumerate(zip(result, is_tensor_arg)):
+        if not is_t:
+            if g is not None:
+                raise RuntimeError(
+                    f"function {node.name()} returned a gradient different than None at position "
+                    f"{i + 1}, but the corresponding forward input was not a Variable"
+                )
+            continue
+        if g is not None:
+            if not isinstance(g, _tensor.Tensor):
+                raise TypeError(
+                    f"expected Variable or None (got {type(g).__name__})"
+                )
+            shape, dt = shapes[i]
+            if g._d.shape != shape:
+                try:
+                    np.broadcast_shapes(shape, g._d.shape)
+                    ok = np.broadcast_shapes(shape, g._d.shape) == g._d.shape
+                except ValueError:
+                    ok = False
+                if not ok:
+                    raise RuntimeError(
+                        f"Function {node.name()} returned an invalid gradient at index "
+                        f"{len(out)} - got {list(g._d.shape)} but expected shape compatible with "
+                        f"{list(shape)}"
+                    )
+                from engine.ops._core import unbroadcast
+
+                g = unbroadcast(g, shape)
+            if g._d.dtype != dt:
+                g = g.to(dt)  # type: ignore[attr-defined]
+        out.append(g)
+    return out
+
+
+class Function:
+    """Base class for ops with a hand-written backward.
+
+    >>> class Exp(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, i):
+    ...         result = i.exp(); ctx.save_for_backward(result); return result
+    ...     @staticmethod
+    ...     def backward(ctx, grad_output):
+    ...         result, = ctx.saved_tensors; return grad_output * result
+    """
+
+    _backward_cls: type[BackwardCFunction]
+    generate_vmap_rule = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__name__ + "Backward"
+        cls._backward_cls = type(name, (BackwardCFunction,), {"_forward_cls": cls, "_name": name, "__slots__": ()})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        import warnings
+
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions are all "
+            "static, so you should invoke them on the class itself. Instantiating an autograd "
+            "function will raise an error in a future version of PyTorch.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+        )
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
+        )
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run forward and, when any tensor input requires grad, record a node."""
+        from engine.ops._core import new_node
+
+        tensors = tuple(a for a in args if isinstance(a, _tensor.Tensor))
+        record = STATE.enabled and any(t._rg for t in tensors)
+        node: Any = new_node(cls._backward_cls, tensors)
+        d = node.__dict__
+        d["_is_tensor_arg"] = [isinstance(a, _tensor.Tensor) for a in args]
+        d["_arg_meta"] = [(a._d.shape, a._d.dtype) if isinstance(a, _tensor.Tensor) else None for a in args]
+        node.needs_input_grad = tuple(isinstance(a, _tensor.Tensor) and a._rg and STATE.enabled for a in args)
+        custom_setup = cls.setup_context is not Function.setup_context
+        prev = STATE.enabled
+        STATE.enabled = False
+        try:
+            if custom_setup:
+                output = cls.forward(*args, **kwargs)
+            else:
+                output = cls.forward(node, *args, **kwargs)
+        finally:
+            STATE.enabled = prev
+        if custom_setup:
+            cls.setup_context(node, args, output)
+        return _wrap_outputs(node, tensors, output, record)
+
+
+def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bool) -> Any:
+    single = not isinstance(output, tuple)
+    outs = (output,) if single else output
+    d = node.__dict__
+    dirty = {id(t) for t in d.get("_dirty", ())}
+    non_diff = {id(t) for t in d.get("_non_diff", ())}
+    input_ids = {id(t) for t in inputs}
+    wrapped: list[Any] = []
+    meta = []
+    for i, o in enumerate(outs):
+        if not isinstance(o, _tensor.Tensor):
+            wrapped.append(o)
+            meta.append(((), np.dtype(np.float32)))
+            continue
+        meta.append((o._d.shape, o._d.dtype))
+        if not record:
+            if id(o) in dirty:
+                o._ver[0] += 1
+            wrapped.append(o)
+            continue
+        if id(o) in dirty:
+            o._ver[0] += 1
+            t = o
+        elif id(o) in input_ids or o._fn is not None or o._rg:
+            # an input returned as is becomes a new tensor (a view) so its history is not lost
+            t = _tensor.make(o._d, False, None, 0)
+            t._ver = o._ver
+            t._base = o
+        else:
+            t = o
+        if id(o) in non_diff:
+            t._rg = False
+        elif o._d.dtype.kind == "f":
+            t._rg = True
+            t._fn = node
+            t._nr = i
+        wrapped.append(t)
+    node._input_meta = tuple(meta)
+    to_save = d.get("_to_save")
+    if to_save is not None:
+        out_ids = {id(w) for w in wrapped if isinstance(w, _tensor.Tensor)}
+        packed = []
+        for t in to_save:
+            if t is None:
+                packed.append(None)
+            elif id(t) in out_ids:
+                packed.append(SavedTensor(t, True) if record else _Plain(t))
+            else:
+                packed.append(SavedTensor(t, False) if record else _Plain(t))
+        d["_packed"] = packed
+    if record and observer.TRACER is not None:
+        observer.TRACER.node_made(node, tuple(w for w in wrapped if isinstance(w, _tensor.Tensor)), inputs)
+    return wrapped[0] if single else tuple(wrapped)
+
+
+class _Plain:
+    """A saved tensor when nothing was recorded: no version checks."""
+
+    __slots__ = ("t",)
+
+    def __init__(self, t: Tensor) -> None:
+        self.t = t
+
+    def unpack(self, node: Node | None) -> Tensor:
+        return self.t
+
+
+def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a backward without building a graph (its result cannot be differentiated again)."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *args: Any) -> Any:
+        prev = STATE.enabled
+        STATE.enabled = False
+        try:
+            return fn(ctx, *args)
+        finally:
+            STATE.enabled = prev
+
+    wrapper._once_differentiable = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace: bool = False) -> None:
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    pass

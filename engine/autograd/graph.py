@@ -1,0 +1,288 @@
+"""The backward graph: `Node`, `AccumulateGrad`, saved tensors, hooks and their handles."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.autograd import observer
+
+if TYPE_CHECKING:
+    from engine._tensor import Tensor
+
+Edge = tuple["Node | None", int]
+Grads = list["Tensor | None"]
+
+# Nodes made later run earlier (PyTorch's ready queue order); AccumulateGrad always first.
+_next_seq = itertools.count().__next__
+ACCUMULATE_SEQ = 1 << 64
+
+
+class RemovableHandle:
+    """Returned by every `register_*hook`; `.remove()` unregisters (idempotent)."""
+
+    __slots__ = ("_store", "id")
+    _ids = itertools.count()
+
+    def __init__(self, store: dict[int, Any]) -> None:
+        self.id = next(RemovableHandle._ids)
+        self._store = weakref.ref(store) if hasattr(store, "__weakref__") else (lambda: store)
+
+    def remove(self) -> None:
+        store = self._store()
+        if store is not None:
+            store.pop(self.id, None)
+            if observer.TRACER is not None:
+                observer.TRACER.hook_removed(self.id)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+
+class HookDict(dict[int, Callable[..., Any]]):
+    """A dict that can be weakly referenced by handles."""
+
+    __slots__ = ("__weakref__",)
+
+
+def add_hook(store: HookDict, fn: Callable[..., Any], kind: str, target: object) -> RemovableHandle:
+    """Register `fn` in `store` and tell the tracer; the one place hooks are added."""
+    handle = RemovableHandle(store)
+    store[handle.id] = fn
+    if observer.TRACER is not None:
+        observer.TRACER.hook_registered(handle.id, kind, target, fn)
+    return handle
+
+
+FREED_MSG = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+class Node:
+    """A backward function in the graph (`grad_fn`): PyTorch's `torch.autograd.graph.Node`."""
+
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_freed",
+        "_input_meta",
+        "_post_hooks",
+        "_pre_hooks",
+        "_retains",
+        "_saved",
+        "_seq",
+        "_shapes",
+        "_tpre",
+        "_trace",
+        "next_functions",
+    )
+    _name = "Node"
+
+    def __init__(self, next_functions: tuple[Edge, ...] = ()) -> None:
+        self.next_functions = next_functions
+        self._seq = _next_seq()
+        self._saved: dict[str, Any] | None = None
+        self._freed = False
+        self._pre_hooks: HookDict | None = None
+        self._post_hooks: HookDict | None = None
+        self._tpre: dict[int, HookDict] | None = None  # tensor hooks per output number
+        self._retains: dict[int, Any] | None = None  # retain_grad per output number
+        self._input_meta: tuple[Any, ...] = ()  # (shape, dtype) of each output, for zero grads
+        self._trace: list[str] | None = None  # forward stack, in anomaly mode
+        self._shapes: tuple[tuple[int, ...], ...] | None = None  # input shapes, when broadcast
+
+    # -- PyTorch's public surface -------------------------------------------------------
+    def name(self) -> str:
+        """The node's PyTorch name, e.g. `MulBackward0`."""
+        return self._name
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        d = self.__dict__.get("_metadata")
+        if d is None:
+            d = self.__dict__["_metadata"] = {}
+        return d
+
+    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """`fn(grad_inputs, grad_outputs)` runs after the node; may return new grad_inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = HookDict()
+        return add_hook(self._post_hooks, fn, "node_post", self)
+
+    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """`fn(grad_outputs)` runs before the node; may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = HookDict()
+        return add_hook(self._pre_hooks, fn, "node_pre", self)
+
+    def _register_hook_dict(self, tensor: Tensor) -> None:
+        raise NotImplementedError
+
+    def __call__(self, *grads: Any) -> Any:
+        out = self.apply(list(grads))
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def __repr__(self) -> str:
+        return f"<{self._name} object at {id(self):#x}>"
+
+    # -- the engine's side ---------------------------------------------------------------
+    def apply(self, grads: Grads) -> Grads:
+        """Map gradients of this node's outputs to gradients of its inputs."""
+        raise NotImplementedError
+
+    def saved(self, key: str) -> Any:
+        """A saved value, unpacked (tensors checked against their version at save time)."""
+        if self._freed:
+            raise RuntimeError(FREED_MSG)
+        assert self._saved is not None
+        value = self._saved[key]
+        return value.unpack(self) if isinstance(value, SavedTensor) else value
+
+    def release(self) -> None:
+        """Free saved tensors after a backward without `retain_graph`."""
+        if self._saved is not None:
+            self._freed = True
+            self._saved = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_saved_") and name[7:]:
+            try:
+                saved = object.__getattribute__(self, "_saved")
+            except AttributeError:
+                saved = None
+            key = name[7:]
+            if object.__getattribute__(self, "_freed"):
+                raise RuntimeError(FREED_MSG)
+            if saved is not None and key in saved:
+                return self.saved(key)
+        if name.startswith("_raw_saved_"):
+            saved = object.__getattribute__(self, "_saved")
+            if saved is not None and name[11:] in saved:
+                return saved[name[11:]]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+class AccumulateGrad(Node):
+    """The node that adds a gradient into a leaf's `.grad`."""
+
+    __slots__ = ("variable",)
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable: Tensor) -> None:
+        super().__init__(())
+        self._seq = ACCUMULATE_SEQ
+        self.variable = variable
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {id(self):#x}>"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.autograd.engine import accumulate_into
+
+        grad = grads[0]
+        if grad is not None:
+            accumulate_into(self.variable, grad)
+        return []
+
+
+class GraphRoot(Node):
+    """The start of a backward with several roots: hands each root its gradient."""
+
+    __slots__ = ("grads",)
+    _name = "torch::autograd::GraphRoot"
+
+    def __init__(self, edges: tuple[Edge, ...], grads: Grads) -> None:
+        super().__init__(edges)
+        self.grads = grads
+
+    def apply(self, grads: Grads) -> Grads:
+        return list(self.grads)
+
+
+def forward_name(node: Node) -> str:
+    """`ExpBackward0` -> `Exp`: how PyTorch's version error names the op that made a tensor."""
+    return re.sub(r"Backward\d*$", "", node.name().rsplit("::", 1)[-1])
+
+
+class SavedTensor:
+    """A tensor saved for backward, remembering its version at save time.
+
+    A node's own output is stored without the tensor object (no reference cycle) and comes
+    back as a new tensor sharing the storage, like PyTorch: `y.grad_fn._saved_result is y` is
+    False while `x.grad_fn... _saved_self is x` holds for inputs.
+    """
+
+    __slots__ = ("_data", "_hooks_packed", "_is_output", "_nr", "_rg", "_tensor", "_ver", "_ver_at")
+
+    def __init__(self, tensor: Tensor, is_output: bool) -> None:
+        self._ver = tensor._ver
+        self._ver_at = tensor._ver[0]
+        self._is_output = is_output
+        self._hooks_packed: tuple[Callable[[Any], Any], Any] | None = None
+        hooks = observer.SAVED_HOOKS
+        if hooks:
+            pack, unpack = hooks[-1]
+            self._tensor = None
+            self._data = None
+            self._hooks_packed = (unpack, pack(tensor))
+            self._nr = tensor._nr
+            self._rg = tensor._rg
+            return
+        if is_output:
+            self._tensor = None
+            self._data = tensor._d
+            self._nr = tensor._nr
+            self._rg = tensor._rg
+        else:
+            self._tensor = tensor
+            self._data = None
+            self._nr = 0
+            self._rg = False
+
+    def unpack(self, node: Node | None) -> Tensor:
+        from engine._tensor import Tensor, make
+
+        if self._hooks_packed is not None:
+            unpack, packed = self._hooks_packed
+            out = unpack(packed)
+            if not isinstance(out, Tensor):
+                raise TypeError(
+                    "Output of saved tensor unpack_hook expected to be a Tensor but got "
+                    f"result of type {type(out).__name__}"
+                )
+            return out
+        if self._ver[0] != self._ver_at:
+            t = self._tensor
+            shape = list(t.shape) if t is not None else list(self._data.shape)  # type: ignore[union-attr]
+            dt = t.dtype if t is not None else None
+            from engine._printing import legacy_type_name
+
+            tname = legacy_type_name(dt if dt is not None else self._data.dtype)  # type: ignore[union-attr]
+            where = ""
+            if self._is_output and node is not None:
+                where = f", which is output {self._nr} of {forward_name(node)},"
+            elif t is not None and t._fn is not None:
+                where = f", which is output {t._nr} of {forward_name(t._fn)},"
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{tname} {shape}]{where} is at version {self._ver[0]}; "
+                f"expected version {self._ver_at} instead. Hint: enable anomaly detection to find "
+                "the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            )
+        if self._tensor is not None:
+            return self._tensor
+        out = make(self._data, self._rg, node if self._rg else None, self._nr)
+        out._ver = self._ver
+        return out

@@ -1,0 +1,21 @@
+"""The tracer slot: with none installed an op pays one `is None` check.
+
+The tracer (engine/trace) installs itself here; the engine only calls these methods:
+`tensor_made`, `node_made`, `version_bump`, `hook_registered`, `hook_removed`, and the
+backward step callbacks driven from the walker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+TRACER: Any = None
+# saved_tensors_hooks stack: (pack, unpack) pairs, innermost last.
+SAVED_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
+
+
+def install(tracer: Any) -> None:
+    """Install (or with None, remove) the tracer."""
+    global TRACER
+    TRACER = tracer

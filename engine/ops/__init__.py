@@ -1,0 +1,1 @@
+"""The op table: every differentiable op, forward and backward side by side, by family."""

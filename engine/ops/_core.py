@@ -1,0 +1,299 @@
+"""What every op shares: the one path that makes graph nodes (`record`), the one place that
+undoes broadcasting (`unbroadcast`), operand promotion, and in-place bookkeeping.
+
+An op is a function computing its forward on ndarrays, next to a `Node` subclass named as
+PyTorch names it whose `apply` maps output gradients to input gradients with engine ops
+(so `create_graph=True` differentiates through them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine import _dtype
+from engine._tensor import Tensor, make
+from engine.autograd import observer
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Edge, Grads, Node, SavedTensor, _next_seq
+
+NONE_EDGE: Edge = (None, 0)
+NODES: dict[str, type[Node]] = {}
+_new = object.__new__
+
+
+class OpNode(Node):
+    """A built-in op's node. Subclasses set `_name` and implement `apply`."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_name" in cls.__dict__:
+            NODES[cls._name] = cls
+
+    def needs(self, i: int) -> bool:
+        """True when input `i` wants a gradient (PyTorch's `needs_input_grad`)."""
+        return self.next_functions[i][0] is not None
+
+
+def edge(t: Tensor | None) -> Edge:
+    """The graph edge a tensor contributes as an op input."""
+    if t is None or not t._rg:
+        return NONE_EDGE
+    fn = t._fn
+    if fn is not None:
+        return (fn, t._nr)
+    return (t._grad_accumulator(), 0)
+
+
+def wants_grad(*inputs: Tensor | None) -> bool:
+    """True when the op being made must be recorded."""
+    if not STATE.enabled:
+        return False
+    for t in inputs:
+        if t is not None and t._rg:
+            return True
+    return False
+
+
+def new_node(cls: type[Node], inputs: tuple[Tensor | None, ...]) -> Node:
+    """A node of `cls` wired to `inputs` (no outputs yet)."""
+    node: Node = _new(cls)
+    node.next_functions = tuple([edge(t) for t in inputs])
+    node._seq = _next_seq()
+    node._saved = None
+    node._freed = False
+    node._pre_hooks = None
+    node._post_hooks = None
+    node._tpre = None
+    node._retains = None
+    node._input_meta = ()
+    node._trace = None
+    node._shapes = None
+    if STATE.anomaly:
+        import traceback
+
+        node._trace = traceback.format_stack()[:-3]
+    return node
+
+
+def record(
+    cls: type[Node],
+    data: np.ndarray[Any, Any],
+    inputs: tuple[Tensor | None, ...],
+    saved: dict[str, Any] | None = None,
+    out_saved: str | None = None,
+    shapes: tuple[tuple[int, ...], ...] | None = None,
+) -> Tensor:
+    """Wrap `data` as the op's output, recording a `cls` node when any input requires grad.
+
+    `saved` maps PyTorch's saved names (`self`, `other`, ...) to tensors or plain values;
+    `out_saved` names the output when the op saves its result (`result`).
+    """
+    if not STATE.enabled:
+        return make(data, False, None, 0)
+    for t in inputs:
+        if t is not None and t._rg:
+            break
+    else:
+        return make(data, False, None, 0)
+    node = new_node(cls, inputs)
+    node._shapes = shapes
+    out = make(data, True, node, 0)
+    if saved is not None or out_saved is not None:
+        node._saved = store = {}
+        if saved is not None:
+            for k, v in saved.items():
+                store[k] = save(v) if type(v) is Tensor or isinstance(v, Tensor) else v
+        if out_saved is not None:
+            store[out_saved] = SavedTensor(out, True)
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.node_made(node, (out,), inputs)
+    return out
+
+
+def record_multi(
+    cls: type[Node],
+    datas: list[np.ndarray[Any, Any]],
+    inputs: tuple[Tensor | None, ...],
+    saved: dict[str, Any] | None = None,
+    differentiable: list[bool] | None = None,
+) -> list[Tensor]:
+    """Like `record` for ops with several outputs (split, max with dim, ...)."""
+    if not wants_grad(*inputs):
+        return [make(d, False, None, 0) for d in datas]
+    node = new_node(cls, inputs)
+    outs = []
+    for i, d in enumerate(datas):
+        if differentiable is None or differentiable[i]:
+            outs.append(make(d, True, node, i))
+        else:
+            outs.append(make(d, False, None, 0))
+    node._input_meta = tuple((d.shape, d.dtype) for d in datas)
+    if saved is not None:
+        node._saved = {k: save(v) if isinstance(v, Tensor) else v for k, v in saved.items()}
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.node_made(node, tuple(outs), inputs)
+    return outs
+
+
+def save(t: Tensor) -> SavedTensor:
+    """Save an input tensor for backward (PyTorch refuses inference tensors here)."""
+    if t._inference and not STATE.inference:
+        raise RuntimeError(
+            "Inference tensors cannot be saved for backward. To work around you can make a "
+            "clone to get a normal tensor and use it in autograd."
+        )
+    return SavedTensor(t, False)
+
+
+def zeros_for(node: Node, grads: Grads) -> list[Tensor]:
+    """Replace missing output gradients of a multi-output node by zeros."""
+    out = []
+    for g, (shape, dt) in zip(grads, node._input_meta):
+        out.append(g if g is not None else make(np.zeros(shape, dt), False, None, 0))
+    return out
+
+
+# -- broadcasting ------------------------------------------------------------------------
+def unbroadcast(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Sum `g` down to `shape`: the one place broadcasting is undone."""
+    gs = g._d.shape
+    if gs == shape:
+        return g
+    lead = len(gs) - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and gs[i + lead] != 1
+    )
+    if not STATE.enabled:
+        r = g._d.sum(axis=axes) if axes else g._d
+        return make(np.reshape(r, shape), False, None, 0)
+    from engine.ops.reduce import sum as _sum
+    from engine.ops.shape import reshape
+
+    r2 = _sum(g, axes) if axes else g
+    return reshape(r2, shape)
+
+
+# -- operands ----------------------------------------------------------------------------
+def as_tensor(x: Any, dtype: _dtype.dtype | None = None) -> Tensor:
+    """A tensor from a Tensor, scalar, list or ndarray (no copy for tensors)."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, np.ndarray):
+        return make(x if dtype is None else x.astype(dtype.np), False, None, 0)
+    if dtype is None:
+        dtype = _dtype.scalar_dtype(x) if isinstance(x, bool | int | float) else None
+    if dtype is None:
+        arr = np.asarray(x)
+        if arr.dtype.kind == "f":
+            arr = arr.astype(_dtype.get_default_dtype().np)
+        return make(arr, False, None, 0)
+    return make(np.asarray(x, dtype=dtype.np), False, None, 0)
+
+
+def in_shape(node: Node, i: int, g: Tensor) -> tuple[int, ...]:
+    """Shape of input `i` of a broadcasting op (the gradient's shape when none was stored)."""
+    shapes = node._shapes
+    return g._d.shape if shapes is None else shapes[i]
+
+
+def bshapes(a: Tensor, b: Any, out: np.ndarray[Any, Any]) -> tuple[tuple[int, ...], ...] | None:
+    """Input shapes to store on a broadcasting op's node, or None when nothing broadcast."""
+    bs = b._d.shape if isinstance(b, Tensor) else ()
+    if a._d.shape == out.shape and bs == out.shape:
+        return None
+    return (a._d.shape, bs)
+
+
+def binary_arrays(
+    a: Tensor, b: Any
+) -> tuple[np.ndarray[Any, Any], Any, Tensor | None, np.dtype[Any]]:
+    """Operands of a binary op as arrays in PyTorch's result dtype.
+
+    Returns (a_data, b_data, b_tensor_or_None, result numpy dtype). Python scalars stay scalars.
+    """
+    ad = a._d
+    if isinstance(b, Tensor):
+        bd = b._d
+        if ad.dtype is bd.dtype or ad.dtype == bd.dtype:
+            return ad, bd, b, ad.dtype
+        rt = _dtype.result_type([(a.dtype, ad.ndim), (b.dtype, bd.ndim)], []).np
+        return ad.astype(rt, copy=False), bd.astype(rt, copy=False), b, rt
+    if isinstance(b, bool | int | float):
+        kind = ad.dtype.kind
+        if type(b) is float and kind != "f":
+            rt = _dtype.get_default_dtype().np
+            return ad.astype(rt), b, None, rt
+        if type(b) is int and kind == "b":
+            return ad.astype(np.int64), b, None, np.dtype(np.int64)
+        return ad, b, None, ad.dtype
+    if isinstance(b, np.ndarray | list | tuple) or hasattr(b, "__array__"):
+        return binary_arrays(a, as_tensor(b))
+    if isinstance(b, np.generic):
+        return binary_arrays(a, b.item())
+    raise TypeError(f"unsupported operand type for a Tensor op: '{type(b).__name__}'")
+
+
+def float_array(a: Tensor) -> np.ndarray[Any, Any]:
+    """The data of `a` for a floating op (ints and bools become the default float)."""
+    d = a._d
+    if d.dtype.kind != "f":
+        return d.astype(_dtype.get_default_dtype().np)
+    return d
+
+
+# -- in place ----------------------------------------------------------------------------
+def check_inplace(t: Tensor, *others: Any) -> None:
+    """PyTorch's refusals before an in-place op on `t`."""
+    if STATE.enabled and t._rg and t._fn is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    if t._inference and not STATE.inference:
+        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+def bump(t: Tensor) -> None:
+    """Increase the version counter shared by `t` and its views."""
+    t._ver[0] += 1
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.version_bump(t)
+
+
+def rebase(t: Tensor, out: Tensor) -> Tensor:
+    """Make `t` (modified in place) take `out`'s data and history; returns `t`.
+
+    For a view of a tensor in the graph, the base's history becomes a CopySlices node (see
+    engine/ops/views.py), so gradients flow to the whole base.
+    """
+    src = t._d
+    if src is not out._d:
+        np.copyto(src, out._d, casting="unsafe")
+    bump(t)
+    if out._fn is not None:
+        if t._base is not None and (t._base._rg or out._rg):
+            from engine.ops.views import rebase_view
+
+            rebase_view(t, out._fn)
+        else:
+            t._fn = out._fn
+            t._nr = out._nr
+            t._rg = True
+            _fix_saved_output(out._fn, t)
+    return t
+
+
+def _fix_saved_output(node: Node, t: Tensor) -> None:
+    # an op that saved its result saved `out`'s data; `t` now owns that history
+    if node._saved is not None:
+        for v in node._saved.values():
+            if isinstance(v, SavedTensor) and v._is_output:
+                v._data = t._d
+                v._ver = t._ver
+                v._ver_at = t._ver[0]

@@ -1,0 +1,70 @@
+"""In-place ops (`add_`, `mul_`, ...): the out-of-place op, then its result written back.
+
+The op runs on a copy of the pre-mutation values (so a node that saves `self`, like
+`MulBackward0` for `mul_`, keeps the original, as PyTorch's codegen does), then the tensor
+takes the output's data and history and its version counter goes up.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from engine import _dtype
+from engine._tensor import Tensor, make
+from engine.ops._core import check_inplace, rebase, wants_grad
+
+_TYPE_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+}
+
+
+def type_name(d: _dtype.dtype) -> str:
+    """`Float`, `Long`: how PyTorch's casting errors name a dtype."""
+    return _TYPE_NAMES[d.name]
+
+
+def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
+    """The in-place variant `name` of the out-of-place op `fn`."""
+
+    @functools.wraps(fn)
+    def op(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        check_inplace(self)
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        src = self
+        if wants_grad(self, *tensors):
+            src = make(self._d.copy(), self._rg, self._fn, self._nr)
+            src._ver = [self._ver[0]]
+        out = fn(src, *args, **kwargs)
+        od, sd = out.dtype, self.dtype
+        if od is not sd and (od.category > sd.category or (od.category == sd.category and od.itemsize > sd.itemsize and od.category != 2)):
+            if od.category > sd.category:
+                raise RuntimeError(
+                    f"result type {type_name(od)} can't be cast to the desired output type "
+                    f"{type_name(sd)}"
+                )
+        if out._d.shape != self._d.shape:
+            raise RuntimeError(
+                f"output with shape {list(self._d.shape)} doesn't match the broadcast shape "
+                f"{list(out._d.shape)}"
+            )
+        if not self._d.flags.writeable:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation."
+            )
+        return rebase(self, out)
+
+    op.__name__ = name
+    op.__qualname__ = name
+    return op

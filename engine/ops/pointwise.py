@@ -1,0 +1,647 @@
+"""Pointwise ops: arithmetic, powers, transcendental and activation functions, comparisons.
+
+Each op's forward (on ndarrays) sits above its node, whose `apply` is the derivative written
+with engine ops. Non-differentiable points follow PyTorch: relu'(0)=0, abs'(0)=0,
+sqrt'(0)=inf, clamp passes the gradient at its bounds, maximum/minimum split ties in half.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.autograd.graph import Grads
+from engine.ops._core import (
+    OpNode,
+    as_tensor,
+    binary_arrays,
+    bshapes,
+    in_shape,
+    float_array,
+    record,
+    unbroadcast,
+)
+
+# PyTorch computes 1/0, log(0), sqrt(-1) silently (inf, -inf, nan); so does the engine.
+# A per-call np.errstate costs about a microsecond, more than a tiny op itself.
+np.seterr(all="ignore")
+
+
+# -- add / sub ---------------------------------------------------------------------------
+def add(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """self + alpha * other."""
+    a, b, bt, rt = binary_arrays(self, other)
+    if alpha != 1:
+        b = b * alpha
+    out = np.add(a, b)
+    if out.dtype != rt:
+        out = out.astype(rt)
+    saved = {"alpha": alpha} if alpha != 1 else None
+    return record(AddBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
+
+
+class AddBackward0(OpNode):
+    __slots__ = ()
+    _name = "AddBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        (f0, _), (f1, _) = self.next_functions
+        ga = gb = None
+        if f0 is not None:
+            ga = unbroadcast(g, in_shape(self, 0, g))  # type: ignore[arg-type]
+        if f1 is not None:
+            alpha = self._saved["alpha"] if self._saved else 1
+            gb = unbroadcast(g if alpha == 1 else g * alpha, in_shape(self, 1, g))  # type: ignore[arg-type, operator]
+        return [ga, gb]
+
+
+def sub(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """self - alpha * other."""
+    a, b, bt, rt = binary_arrays(self, other)
+    if a.dtype.kind == "b":
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead."
+        )
+    if alpha != 1:
+        b = b * alpha
+    out = np.subtract(a, b)
+    if out.dtype != rt:
+        out = out.astype(rt)
+    saved = {"alpha": alpha} if alpha != 1 else None
+    return record(SubBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
+
+
+class SubBackward0(OpNode):
+    __slots__ = ()
+    _name = "SubBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        (f0, _), (f1, _) = self.next_functions
+        alpha = self._saved["alpha"] if self._saved else 1
+        ga = unbroadcast(g, in_shape(self, 0, g)) if f0 is not None else None
+        gb = unbroadcast(-g if alpha == 1 else g * -alpha, in_shape(self, 1, g)) if f1 is not None else None
+        return [ga, gb]
+
+
+def rsub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
+    """other - alpha * self, for a scalar `other` (PyTorch's `2 - x`)."""
+    if isinstance(other, Tensor):
+        return sub(other, self, alpha=alpha)
+    a, b, _, rt = binary_arrays(self, other)
+    out = np.subtract(b, a * alpha if alpha != 1 else a)
+    if out.dtype != rt:
+        out = out.astype(rt)
+    return record(RsubBackward1, out, (self,), {"alpha": alpha} if alpha != 1 else None)
+
+
+class RsubBackward1(OpNode):
+    __slots__ = ()
+    _name = "RsubBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        alpha = self._saved["alpha"] if self._saved else 1
+        return [-g if alpha == 1 else g * -alpha]  # type: ignore[operator]
+
+
+# -- mul / div ---------------------------------------------------------------------------
+def mul(self: Tensor, other: Any) -> Tensor:
+    """self * other."""
+    a, b, bt, rt = binary_arrays(self, other)
+    out = np.multiply(a, b)
+    if out.dtype != rt:
+        out = out.astype(rt)
+    saved = {"self": self, "other": other}
+    return record(MulBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
+
+
+class MulBackward0(OpNode):
+    __slots__ = ()
+    _name = "MulBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        (f0, _), (f1, _) = self.next_functions
+        ga = gb = None
+        if f0 is not None:
+            ga = unbroadcast(g * self.saved("other"), in_shape(self, 0, g))  # type: ignore[operator, arg-type]
+        if f1 is not None:
+            gb = unbroadcast(g * self.saved("self"), in_shape(self, 1, g))  # type: ignore[operator, arg-type]
+        return [ga, gb]
+
+
+def div(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    """self / other (true division; `rounding_mode` 'trunc' or 'floor' is not differentiable)."""
+    a, b, bt, rt = binary_arrays(self, other)
+    if rounding_mode is not None:
+        q = np.floor_divide(a, b) if rounding_mode == "floor" else np.trunc(np.true_divide(a, b))
+        if rt.kind != "f":
+            q = np.trunc(np.true_divide(a, b)) if rounding_mode == "trunc" else np.floor_divide(a, b)
+        return record(DivBackward1, np.asarray(q).astype(rt), (self, bt))
+    if rt.kind != "f":
+        from engine._dtype import get_default_dtype
+
+        rt = get_default_dtype().np
+        a = a.astype(rt)
+        b = b.astype(rt) if isinstance(b, np.ndarray) else b
+    out = np.true_divide(a, b)
+    if out.dtype != rt:
+        out = out.astype(rt)
+    saved = {"self": self, "other": other}
+    return record(DivBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
+
+
+class DivBackward0(OpNode):
+    __slots__ = ()
+    _name = "DivBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        (f0, _), (f1, _) = self.next_functions
+        other = self.saved("other")
+        ga = gb = None
+        if f0 is not None:
+            ga = unbroadcast(g / other, in_shape(self, 0, g))  # type: ignore[operator, arg-type]
+        if f1 is not None:
+            s = self.saved("self")
+            gb = unbroadcast(-g * s / (other * other), in_shape(self, 1, g))  # type: ignore[operator, arg-type]
+        return [ga, gb]
+
+
+class DivBackward1(OpNode):
+    """Division with rounding: zero gradient almost everywhere, as PyTorch."""
+
+    __slots__ = ()
+    _name = "DivBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        return [g * 0 if self.needs(0) else None, None]
+
+
+# -- pow ---------------------------------------------------------------------------------
+def pow(self: Any, exponent: Any) -> Tensor:  # noqa: A001
+    """self ** exponent, in its three PyTorch forms (tensor^scalar, tensor^tensor, scalar^tensor)."""
+    if not isinstance(self, Tensor):
+        e = as_tensor(exponent) if not isinstance(exponent, Tensor) else exponent
+        base = self
+        ed = float_array(e) if isinstance(base, float) else e._d
+        out = np.power(np.asarray(base, dtype=ed.dtype), ed)
+        return record(PowBackward2, out, (e,), {"self": base, "exponent": e}, out_saved="result")
+    if isinstance(exponent, Tensor):
+        a, b, bt, rt = binary_arrays(self, exponent)
+        out = np.power(a, b)
+        saved = {"self": self, "exponent": exponent}
+        out = out.astype(rt, copy=False)
+        return record(PowBackward1, out, (self, bt), saved, "result", bshapes(self, bt, out))
+    a, b, _, rt = binary_arrays(self, exponent)
+    if rt.kind in "iu" and isinstance(b, int) and b < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    out = np.power(a, b)
+    saved = {"self": self, "exponent": exponent}
+    return record(PowBackward0, out.astype(rt, copy=False), (self,), saved)
+
+
+class PowBackward0(OpNode):
+    __slots__ = ()
+    _name = "PowBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        e = self.saved("exponent")
+        if e == 0:
+            return [g * 0]  # type: ignore[operator]
+        s = self.saved("self")
+        return [g * e * s ** (e - 1)]  # type: ignore[operator]
+
+
+class PowBackward1(OpNode):
+    __slots__ = ()
+    _name = "PowBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        s, e = self.saved("self"), self.saved("exponent")
+        ga = gb = None
+        if self.needs(0):
+            # where exponent == 0 the gradient is 0 even when self == 0 (PyTorch's masking)
+            ga = unbroadcast(where(e == 0, 0.0, g * e * s ** (e - 1)), in_shape(self, 0, g))  # type: ignore[operator, arg-type]
+        if self.needs(1):
+            r = self.saved("result")
+            ga_log = g * r * where((s == 0) & (e >= 0), 0.0, log(s))  # type: ignore[operator]
+            gb = unbroadcast(ga_log, in_shape(self, 1, g))  # type: ignore[arg-type]
+        return [ga, gb]
+
+
+class PowBackward2(OpNode):
+    __slots__ = ()
+    _name = "PowBackward2"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        base, e, r = self.saved("self"), self.saved("exponent"), self.saved("result")
+        if base == 0:
+            # 0 ** e has gradient 0 wherever e >= 0 (PyTorch masks the 0 * -inf)
+            return [where(e >= 0, 0.0, g * r * float("-inf"))]  # type: ignore[operator]
+        return [g * r * float(np.log(base))]  # type: ignore[operator]
+
+
+# -- unary -------------------------------------------------------------------------------
+def _unary(node: type[OpNode], fn: Any, self: Tensor, save_self: bool, save_result: bool) -> Tensor:
+    out = fn(float_array(self))
+    return record(
+        node, out, (self,), {"self": self} if save_self else None, "result" if save_result else None
+    )
+
+
+def neg(self: Tensor) -> Tensor:
+    if self._d.dtype.kind == "b":
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return record(NegBackward0, np.negative(self._d), (self,))
+
+
+class NegBackward0(OpNode):
+    __slots__ = ()
+    _name = "NegBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [-grads[0]]  # type: ignore[operator]
+
+
+def exp(self: Tensor) -> Tensor:
+    return _unary(ExpBackward0, np.exp, self, False, True)
+
+
+class ExpBackward0(OpNode):
+    __slots__ = ()
+    _name = "ExpBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0] * self.saved("result")]  # type: ignore[operator]
+
+
+def log(self: Tensor) -> Tensor:
+    return _unary(LogBackward0, np.log, self, True, False)
+
+
+class LogBackward0(OpNode):
+    __slots__ = ()
+    _name = "LogBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0] / self.saved("self")]  # type: ignore[operator]
+
+
+def sqrt(self: Tensor) -> Tensor:
+    return _unary(SqrtBackward0, np.sqrt, self, False, True)
+
+
+class SqrtBackward0(OpNode):
+    __slots__ = ()
+    _name = "SqrtBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        # sqrt'(0) = inf, as PyTorch: g / (2 * 0)
+        return [grads[0] / (2 * self.saved("result"))]  # type: ignore[operator]
+
+
+def rsqrt(self: Tensor) -> Tensor:
+    return _unary(RsqrtBackward0, lambda a: 1 / np.sqrt(a), self, False, True)
+
+
+class RsqrtBackward0(OpNode):
+    __slots__ = ()
+    _name = "RsqrtBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        r = self.saved("result")
+        return [-0.5 * grads[0] * r * r * r]  # type: ignore[operator]
+
+
+def abs(self: Tensor) -> Tensor:  # noqa: A001
+    return record(AbsBackward0, np.abs(self._d), (self,), {"self": self})
+
+
+class AbsBackward0(OpNode):
+    __slots__ = ()
+    _name = "AbsBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0] * sign(self.saved("self"))]  # type: ignore[operator]
+
+
+def sign(self: Tensor) -> Tensor:
+    return record(SignBackward0, np.sign(self._d), (self,))
+
+
+class SignBackward0(OpNode):
+    __slots__ = ()
+    _name = "SignBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0] * 0]  # type: ignore[operator]
+
+
+def sin(self: Tensor) -> Tensor:
+    return _unary(SinBackward0, np.sin, self, True, False)
+
+
+class SinBackward0(OpNode):
+    __slots__ = ()
+    _name = "SinBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0] * cos(self.saved("self"))]  # type: ignore[operator]
+
+
+def cos(self: Tensor) -> Tensor:
+    return _unary(CosBackward0, np.cos, self, True, False)
+
+
+class CosBackward0(OpNode):
+    __slots__ = ()
+    _name = "CosBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0] * -sin(self.saved("self"))]  # type: ignore[operator]
+
+
+def tanh(self: Tensor) -> Tensor:
+    return _unary(TanhBackward0, np.tanh, self, False, True)
+
+
+class TanhBackward0(OpNode):
+    __slots__ = ()
+    _name = "TanhBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        r = self.saved("result")
+        return [grads[0] * (1 - r * r)]  # type: ignore[operator]
+
+
+def _sigmoid(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    # split by sign so exp never overflows
+    out = np.empty_like(a)
+    pos = a >= 0
+    out[pos] = 1 / (1 + np.exp(-a[pos]))
+    e = np.exp(a[~pos])
+    out[~pos] = e / (1 + e)
+    return out
+
+
+def sigmoid(self: Tensor) -> Tensor:
+    return _unary(SigmoidBackward0, _sigmoid, self, False, True)
+
+
+class SigmoidBackward0(OpNode):
+    __slots__ = ()
+    _name = "SigmoidBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        r = self.saved("result")
+        return [grads[0] * r * (1 - r)]  # type: ignore[operator]
+
+
+def relu(self: Tensor) -> Tensor:
+    return record(ReluBackward0, np.maximum(self._d, 0), (self,), None, "result")
+
+
+class ReluBackward0(OpNode):
+    __slots__ = ()
+    _name = "ReluBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        # PyTorch uses result > 0, so relu'(0) = 0
+        return [grads[0] * (self.saved("result") > 0)]  # type: ignore[operator]
+
+
+def reciprocal(self: Tensor) -> Tensor:
+    return _unary(ReciprocalBackward0, lambda a: 1 / a, self, False, True)
+
+
+class ReciprocalBackward0(OpNode):
+    __slots__ = ()
+    _name = "ReciprocalBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        r = self.saved("result")
+        return [-grads[0] * r * r]  # type: ignore[operator]
+
+
+# -- clamp / where / maximum / minimum ---------------------------------------------------
+def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    """Limit values to [min, max]; the gradient passes where min <= x <= max."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        lo = as_tensor(min) if min is not None else None
+        hi = as_tensor(max) if max is not None else None
+        out = self._d
+        if lo is not None:
+            out = np.maximum(out, lo._d)
+        if hi is not None:
+            out = np.minimum(out, hi._d)
+        saved = {"self": self, "min": lo, "max": hi}
+        return record(ClampBackward0, out.astype(self._d.dtype, copy=False), (self, lo, hi), saved)
+    out = self._d
+    a, _, _, rt = binary_arrays(self, min if min is not None else max)
+    out = a
+    if min is not None:
+        out = np.maximum(out, min)
+    if max is not None:
+        out = np.minimum(out, max)
+    saved = {"self": self, "min": min, "max": max}
+    return record(ClampBackward1, np.asarray(out, dtype=rt), (self,), saved)
+
+
+class ClampBackward1(OpNode):
+    __slots__ = ()
+    _name = "ClampBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        s = self.saved("self")
+        lo, hi = self.saved("min"), self.saved("max")
+        mask = s._d == s._d  # NaN inputs get no gradient
+        if lo is not None:
+            mask = mask & (s._d >= lo)
+        if hi is not None:
+            mask = mask & (s._d <= hi)
+        return [grads[0] * make(mask, False, None, 0)]  # type: ignore[operator]
+
+
+class ClampBackward0(OpNode):
+    __slots__ = ()
+    _name = "ClampBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        s = self.saved("self")
+        lo, hi = self.saved("min"), self.saved("max")
+        mask = np.ones(s._d.shape, bool)
+        if lo is not None:
+            mask &= s._d >= lo._d
+        if hi is not None:
+            mask &= s._d <= hi._d
+        out: Grads = [g * make(mask, False, None, 0) if self.needs(0) else None]  # type: ignore[operator]
+        for i, b in ((1, lo), (2, hi)):
+            if self.needs(i) and b is not None:
+                sel = (s._d < b._d) if i == 1 else (s._d > b._d)
+                out.append(unbroadcast(g * make(sel, False, None, 0), b._d.shape))  # type: ignore[operator]
+            else:
+                out.append(None)
+        return out
+
+
+def where(condition: Any, input: Any, other: Any) -> Tensor:  # noqa: A002
+    """Pick from `input` where `condition` holds, else from `other`."""
+    c = as_tensor(condition)
+    if c._d.dtype.kind != "b":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {c.dtype}")
+    if isinstance(input, Tensor):
+        a, b, bt, rt = binary_arrays(input, other)
+        at: Tensor | None = input
+    elif isinstance(other, Tensor):
+        b, a, at, rt = binary_arrays(other, input)
+        bt = other
+    else:
+        at = as_tensor(input)
+        a, b, bt, rt = binary_arrays(at, other)
+    out = np.where(c._d, a, b).astype(rt, copy=False)
+    ash = at._d.shape if at is not None else ()
+    bsh = bt._d.shape if bt is not None else ()
+    return record(WhereBackward0, out, (at, bt), {"condition": c}, shapes=(ash, bsh))
+
+
+class WhereBackward0(OpNode):
+    __slots__ = ()
+    _name = "WhereBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        c = self.saved("condition")
+        zero = g * 0  # type: ignore[operator]
+        out: Grads = []
+        for i, pick in ((0, c._d), (1, ~c._d)):
+            if self.needs(i):
+                shape = in_shape(self, i, g)  # type: ignore[arg-type]
+                out.append(unbroadcast(where(make(pick, False, None, 0), g, zero), shape))
+            else:
+                out.append(None)
+        return out
+
+
+def maximum(self: Tensor, other: Tensor) -> Tensor:
+    a, b, bt, _ = binary_arrays(self, other)
+    out = np.maximum(a, b)
+    saved = {"self": self, "other": other}
+    return record(MaximumBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
+
+
+def minimum(self: Tensor, other: Tensor) -> Tensor:
+    a, b, bt, _ = binary_arrays(self, other)
+    out = np.minimum(a, b)
+    saved = {"self": self, "other": other}
+    return record(MinimumBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
+
+
+class MaximumBackward0(OpNode):
+    __slots__ = ()
+    _name = "MaximumBackward0"
+    _pick = staticmethod(np.greater)
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        s, o = self.saved("self"), self.saved("other")
+        first = self._pick(s._d, o._d)
+        tie = s._d == o._d
+        wa = make((first + 0.5 * tie).astype(g._d.dtype), False, None, 0)  # type: ignore[union-attr]
+        wb = make(((~first & ~tie) + 0.5 * tie).astype(g._d.dtype), False, None, 0)  # type: ignore[union-attr]
+        return [
+            unbroadcast(g * wa, in_shape(self, 0, g)) if self.needs(0) else None,  # type: ignore[operator, arg-type]
+            unbroadcast(g * wb, in_shape(self, 1, g)) if self.needs(1) else None,  # type: ignore[operator, arg-type]
+        ]
+
+
+class MinimumBackward0(MaximumBackward0):
+    __slots__ = ()
+    _name = "MinimumBackward0"
+    _pick = staticmethod(np.less)
+
+
+# -- comparisons and logic (never differentiable) ----------------------------------------
+def _compare(fn: Any) -> Any:
+    def op(self: Tensor, other: Any) -> Tensor:
+        a, b, _, _ = binary_arrays(self, other)
+        return make(np.asarray(fn(a, b)), False, None, 0)
+
+    return op
+
+
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+
+
+def _logical(fn: Any) -> Any:
+    def op(self: Tensor, other: Any) -> Tensor:
+        a, b, _, rt = binary_arrays(self, other)
+        out = np.asarray(fn(a, b))
+        return make(out.astype(rt, copy=False), False, None, 0)
+
+    return op
+
+
+bitwise_and = _logical(np.bitwise_and)
+bitwise_or = _logical(np.bitwise_or)
+bitwise_xor = _logical(np.bitwise_xor)
+
+
+def bitwise_not(self: Tensor) -> Tensor:
+    return make(np.invert(self._d), False, None, 0)
+
+
+def logical_not(self: Tensor) -> Tensor:
+    return make(np.logical_not(self._d), False, None, 0)
+
+
+def logical_and(self: Tensor, other: Any) -> Tensor:
+    return make(np.logical_and(self._d, as_tensor(other)._d), False, None, 0)
+
+
+def logical_or(self: Tensor, other: Any) -> Tensor:
+    return make(np.logical_or(self._d, as_tensor(other)._d), False, None, 0)
+
+
+def isnan(self: Tensor) -> Tensor:
+    return make(np.isnan(self._d), False, None, 0)
+
+
+def isinf(self: Tensor) -> Tensor:
+    return make(np.isinf(self._d), False, None, 0)
+
+
+def isfinite(self: Tensor) -> Tensor:
+    return make(np.isfinite(self._d), False, None, 0)
+
+
+_UNARY = ("neg", "exp", "log", "sqrt", "rsqrt", "abs", "sign", "sin", "cos", "tanh", "sigmoid",
+          "relu", "reciprocal")
+_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "clamp", "rsub")
+_LOGIC = ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
+          "bitwise_not", "logical_not", "logical_and", "logical_or", "isnan", "isinf", "isfinite")
+TENSOR_METHODS = _UNARY + _BINARY + _LOGIC + ("where",)
+INPLACE = tuple(n for n in _UNARY + _BINARY if n not in ("rsub",))
+TORCH_FUNCTIONS = TENSOR_METHODS
