@@ -33,8 +33,9 @@ typecheck:
 pytest:
 	$(BIN)/pytest -q -p no:cacheprovider
 
+BENCH_PY ?= $(BIN)/python
 bench: setup
-	$(BIN)/python bench/run.py
+	PYTHONPATH=. $(BENCH_PY) bench/bench_engine.py
 
 # Re-record the PyTorch reference fixtures (needs `pip install torch==2.13.0` in TORCH_PY's env).
 TORCH_PY ?= $(BIN)/python

@@ -1,26 +1,52 @@
-"""The FastAPI application factory."""
+"""The FastAPI application factory: `create_app(settings)`."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
 
 from server import __version__
+from server.routers import examples, health, runs, ws
+from server.routers.frontend import mount_frontend
+from server.runs import RunManager, Runner
+from server.session import RateLimiter
+from server.settings import Settings
+from server.storage import SqliteRunStore
 
-_PLACEHOLDER = """<!doctype html><title>backscope</title>
-<h1>backscope</h1><p>The engine is here; the browser app arrives with the frontend issue.</p>"""
+
+def _make_runner(settings: Settings) -> Runner:
+    from server.sandbox import Sandbox
+
+    return Sandbox(settings.sandbox)
 
 
-def create_app() -> FastAPI:
-    """Build the app (one instance per server or per test)."""
-    app = FastAPI(title="backscope", version=__version__)
+def create_app(settings: Settings | None = None, runner: Runner | None = None) -> FastAPI:
+    """Build the app (one per server process, one per test)."""
+    settings = settings or Settings()
+    from server.protocol import PROTOCOL_VERSION
+    from server.session import parse
 
-    @app.get("/healthz")
-    def healthz() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await app.state.manager.shutdown()
+        close = getattr(app.state.runner, "close", None)
+        if close is not None:
+            await close()
+        app.state.store.close()
 
-    @app.get("/", response_class=HTMLResponse)
-    def index() -> str:
-        return _PLACEHOLDER
-
+    app = FastAPI(title="backscope", version=__version__, lifespan=lifespan)
+    state: Any = app.state
+    state.settings = settings
+    state.store = SqliteRunStore(settings.sqlite_path())
+    state.runner = runner if runner is not None else _make_runner(settings)
+    state.manager = RunManager(state.runner, state.store, PROTOCOL_VERSION)
+    state.limiter = RateLimiter(settings.rate_limit_burst, settings.rate_limit_per_minute)
+    state.parse_command = parse
+    for router in (health.router, examples.router, runs.router, ws.router):
+        app.include_router(router)
+    mount_frontend(app, settings.frontend_dist)
     return app

@@ -1,22 +1,35 @@
-"""The `backscope` command: `backscope serve`, `backscope trace`."""
+"""The `backscope` command: `backscope serve`, `backscope trace FILE.py`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import webbrowser
+from pathlib import Path
 
 
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
+    from server.settings import Settings
 
-    app = create_app()
+    settings = Settings()
+    if args.db:
+        settings.db_path = Path(args.db)
+        settings.database_url = None
+    app = create_app(settings)
     if args.open:
         webbrowser.open(f"http://{args.host}:{args.port}/")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    # the sans-I/O websockets protocol: the legacy one is deprecated
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info", ws="websockets-sansio")
     return 0
+
+
+def _trace(args: argparse.Namespace) -> int:
+    from server.tracecli import trace_command
+
+    return trace_command(args.file, args.output, args.pause_backward, args.max_events)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,8 +39,17 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="start the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", help="SQLite file for stored runs (default: user data dir)")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.set_defaults(func=_serve)
+    trace = sub.add_parser("trace", help="run a snippet and write its events as JSON Lines")
+    trace.add_argument("file", help="the snippet (a .py file, or - for stdin)")
+    trace.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
+    trace.add_argument(
+        "--pause-backward", action="store_true", help="step backward node by node (auto-step)"
+    )
+    trace.add_argument("--max-events", type=int, default=None, help="stop after N events")
+    trace.set_defaults(func=_trace)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

@@ -3,6 +3,8 @@
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+# Browser tests drive Debian's Chromium (Playwright's own browser download does not work here).
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "missing Debian packages: ${need[*]} (run: sudo apt-get install ${need[*]})" >&2

@@ -1,0 +1,1 @@
+"""One router per concern: health, examples, runs (REST), websocket, the built frontend."""

@@ -1,0 +1,50 @@
+"""Stored runs over REST: `GET /api/runs/{id}` and `GET /api/runs/{id}/events?after=SEQ`."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import Response
+import orjson
+
+router = APIRouter()
+
+
+def _json(body: Any) -> Response:
+    return Response(orjson.dumps(body), media_type="application/json")
+
+
+@router.get("/api/runs/{run_id}")
+async def get_run(run_id: str, request: Request) -> Response:
+    """A run's code, status and complete event list (live runs: what has arrived so far)."""
+    live = request.app.state.manager.get(run_id)
+    if live is not None:
+        status = live.status or "running"
+        return _json({"id": live.id, "code": live.code, "status": status, "events": live.events})
+    store = request.app.state.store
+    run = await asyncio.to_thread(store.get, run_id)
+    if run is None:
+        raise HTTPException(404, f"no run with id {run_id!r}")
+    events = await asyncio.to_thread(store.events, run_id)
+    body = {"id": run.id, "code": run.code, "status": run.status, "options": run.options,
+            "duration_ms": run.duration_ms, "events": events}
+    return _json(body)
+
+
+@router.get("/api/runs/{run_id}/events")
+async def get_events(
+    run_id: str,
+    request: Request,
+    after: int = Query(-1, ge=-1),
+    limit: int = Query(10_000, ge=1, le=100_000),
+) -> Response:
+    """One page of a run's events with seq > after."""
+    live = request.app.state.manager.get(run_id)
+    if live is not None:
+        return _json(live.events[after + 1 : after + 1 + limit])
+    store = request.app.state.store
+    if await asyncio.to_thread(store.get, run_id) is None:
+        raise HTTPException(404, f"no run with id {run_id!r}")
+    return _json(await asyncio.to_thread(store.events, run_id, after, limit))

@@ -1,0 +1,186 @@
+"""Live runs: each run's event log in memory (dense `seq`), its listeners, and storage at the end.
+
+The manager owns the sandbox handles; sessions only subscribe to runs and forward commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
+
+from server.storage import RunStore, StoredRun
+
+Listener = Callable[[list[dict[str, Any]]], None]
+
+
+class Handle(Protocol):
+    """What the manager needs from a sandboxed worker (server/sandbox implements it)."""
+
+    status: str
+
+    def events(self) -> AsyncIterator[list[dict[str, Any]]]: ...
+    async def send(self, command: dict[str, Any]) -> None: ...
+    async def kill(self, reason: str) -> None: ...
+
+
+class Runner(Protocol):
+    async def run(
+        self, code: str, options: dict[str, Any], on_queue: Callable[[int], None] | None = None
+    ) -> Handle: ...
+
+    def health(self) -> dict[str, Any]: ...
+
+
+class LiveRun:
+    """One run's complete, ordered event log and the sessions watching it."""
+
+    def __init__(self, run_id: str, code: str, options: dict[str, Any]) -> None:
+        self.id = run_id
+        self.code = code
+        self.options = options
+        self.created = time.time()
+        self.t0 = time.monotonic_ns()
+        self.events: list[dict[str, Any]] = []
+        self.listeners: set[Listener] = set()
+        self.status: str | None = None
+        self.done = asyncio.Event()
+        self.handle: Handle | None = None
+        self.stop_requested: str | None = None
+
+    def append(self, batch: list[dict[str, Any]]) -> None:
+        """Stamp events with run id and dense seq, keep them, and hand them to listeners."""
+        seq = len(self.events)
+        t_now = time.monotonic_ns() - self.t0
+        out = []
+        for ev in batch:
+            ev["run_id"] = self.id
+            ev["seq"] = seq
+            if not isinstance(ev.get("t"), int):
+                ev["t"] = t_now
+            seq += 1
+            out.append(ev)
+        self.events.extend(out)
+        for listener in list(self.listeners):
+            listener(out)
+
+    def subscribe(self, listener: Listener, after: int = -1) -> None:
+        """Deliver events after `after` now, then every new batch (no gap, no repeat)."""
+        backlog = self.events[after + 1 :]
+        if backlog:
+            listener(backlog)
+        if not self.done.is_set():
+            self.listeners.add(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self.listeners.discard(listener)
+
+    async def command(self, command: dict[str, Any]) -> None:
+        if self.handle is not None and not self.done.is_set():
+            await self.handle.send(command)
+
+    async def stop(self, reason: str = "killed") -> None:
+        self.stop_requested = reason
+        if self.handle is not None and not self.done.is_set():
+            await self.handle.kill(reason)
+
+
+class RunManager:
+    """Starts runs in the sandbox, pumps their events, stores them when they finish."""
+
+    def __init__(self, runner: Runner, store: RunStore, protocol_version: int) -> None:
+        self.runner = runner
+        self.store = store
+        self.protocol_version = protocol_version
+        self.live: dict[str, LiveRun] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start(self, code: str, options: dict[str, Any]) -> LiveRun:
+        run = LiveRun(uuid.uuid4().hex[:12], code, options)
+        self.live[run.id] = run
+        run.append(
+            [
+                {
+                    "type": "run_started",
+                    "t": 0,
+                    "version": self.protocol_version,
+                    "code": code,
+                    "options": options,
+                }
+            ]
+        )
+        task = asyncio.create_task(self._pump(run))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return run
+
+    async def _pump(self, run: LiveRun) -> None:
+        from server.sandbox import RunRefused
+
+        status = "error"
+
+        def queued(position: int) -> None:
+            run.append([{"type": "queued", "position": position}])
+
+        try:
+            try:
+                options = {k: v for k, v in run.options.items() if v is not None}
+                run.handle = await self.runner.run(run.code, options, queued)
+            except RunRefused as refused:
+                status = "limit" if refused.kind == "code_too_large" else "error"
+                run.append([{"type": "error", "error_type": "RunRefused", "message": str(refused),
+                             "line": None, "traceback": ""}])
+                return
+            if run.stop_requested:
+                await run.handle.kill(run.stop_requested)
+            async for batch in run.handle.events():
+                run.append(batch)
+            status = run.handle.status
+        except asyncio.CancelledError:
+            status = "killed"
+            if run.handle is not None:
+                with contextlib.suppress(Exception):
+                    await run.handle.kill("killed")
+            raise
+        except Exception as exc:  # the server keeps serving whatever one run does
+            run.append([{"type": "error", "error_type": type(exc).__name__, "message": str(exc),
+                          "line": None, "traceback": ""}])
+        finally:
+            run.status = status
+            duration_ns = time.monotonic_ns() - run.t0
+            run.append(
+                [
+                    {
+                        "type": "run_finished",
+                        "status": status,
+                        "events": len(run.events) + 1,
+                        "duration_ns": duration_ns,
+                    }
+                ]
+            )
+            duration = duration_ns / 1e6
+            run.done.set()
+            run.listeners.clear()
+            stored = StoredRun(
+                run.id, run.code, status, run.options, run.created, duration, len(run.events)
+            )
+            try:
+                await asyncio.to_thread(self.store.save, stored, run.events)
+            finally:
+                # keep finished runs briefly in memory for reconnects; the store has them after
+                asyncio.get_running_loop().call_later(60.0, self.live.pop, run.id, None)
+
+    def get(self, run_id: str) -> LiveRun | None:
+        return self.live.get(run_id)
+
+    async def shutdown(self) -> None:
+        for run in list(self.live.values()):
+            await run.stop("killed")
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task

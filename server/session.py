@@ -1,0 +1,197 @@
+"""One websocket connection: a small state machine over the protocol's commands.
+
+idle --run--> running --(run finished)--> idle;  any --resume--> following a run;
+commands that need a run (step, continue, pause, stop, ...) are refused with a typed error
+when there is none. Outgoing events are batched into JSON-array frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+from server.runs import LiveRun, RunManager
+from server.storage import RunStore
+
+Send = Callable[[str], Awaitable[None]]
+RUN_COMMANDS = {"step", "continue", "pause", "stop", "set_breakpoints", "tensor_values"}
+
+
+class RateLimiter:
+    """A token bucket per client address."""
+
+    def __init__(self, burst: int, per_minute: float) -> None:
+        self.burst = burst
+        self.rate = per_minute / 60.0
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        tokens, last = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            return False
+        self._buckets[key] = (tokens - 1.0, now)
+        return True
+
+
+class Outbox:
+    """Collects events and sends them as JSON arrays, every `interval` or `max_events`."""
+
+    def __init__(self, send: Send, interval: float, max_events: int) -> None:
+        self._send = send
+        self._interval = interval
+        self._max = max_events
+        self._buf: list[dict[str, Any]] = []
+        self._wake = asyncio.Event()
+        self._closed = False
+        self._task = asyncio.create_task(self._loop())
+
+    def put(self, events: list[dict[str, Any]]) -> None:
+        self._buf.extend(events)
+        self._wake.set()
+
+    async def _loop(self) -> None:
+        while not self._closed:
+            await self._wake.wait()
+            if len(self._buf) < self._max:
+                await asyncio.sleep(self._interval)
+            self._wake.clear()
+            while self._buf:
+                chunk, self._buf = self._buf[: self._max * 4], self._buf[self._max * 4 :]
+                await self._send(orjson.dumps(chunk).decode())
+
+    async def close(self, flush: bool = True) -> None:
+        if flush and self._buf and not self._task.done():
+            self._wake.set()
+            await asyncio.sleep(0)
+            with contextlib.suppress(Exception):
+                while self._buf:
+                    chunk, self._buf = self._buf[:2000], self._buf[2000:]
+                    await self._send(orjson.dumps(chunk).decode())
+        self._closed = True
+        self._task.cancel()
+        with contextlib.suppress(BaseException):
+            await self._task
+
+
+def error_event(code: str, message: str, raw: str | None = None) -> dict[str, Any]:
+    """A typed `command_error` reply (not part of any run's log: seq -1)."""
+    return {"type": "command_error", "run_id": "", "seq": -1, "t": 0,
+            "message": f"{code}: {message}", "raw": raw}
+
+
+def parse(raw: str | bytes) -> dict[str, Any]:
+    """A validated command as a dict; ValueError with the protocol's message otherwise."""
+    from server.protocol import CommandError, parse_command
+
+    cmd = parse_command(raw)
+    if isinstance(cmd, CommandError):
+        raise ValueError(cmd.message)
+    return cmd.model_dump()
+
+
+class Session:
+    """The server side of one websocket."""
+
+    def __init__(
+        self,
+        manager: RunManager,
+        store: RunStore,
+        outbox: Outbox,
+        client: str,
+        limiter: RateLimiter,
+        parse: Callable[[Any], dict[str, Any]],
+        grace_s: float,
+    ) -> None:
+        self.manager = manager
+        self.store = store
+        self.out = outbox
+        self.client = client
+        self.limiter = limiter
+        self.parse = parse
+        self.grace_s = grace_s
+        self.run: LiveRun | None = None  # the run this session controls and follows
+
+    def _follow(self, run: LiveRun, after: int) -> None:
+        self._unfollow()
+        self.run = run
+        run.subscribe(self.out.put, after)
+
+    def _unfollow(self) -> None:
+        if self.run is not None:
+            self.run.unsubscribe(self.out.put)
+
+    async def handle(self, raw: Any) -> None:
+        """Dispatch one incoming frame (already known to be text)."""
+        try:
+            cmd = self.parse(raw)
+        except ValueError as exc:
+            text = raw if isinstance(raw, str) else None
+            self.out.put([error_event("bad_command", str(exc), text[:1000] if text else None)])
+            return
+        kind = cmd["type"]
+        if kind == "run":
+            await self._run(cmd)
+        elif kind == "resume":
+            await self._resume(cmd)
+        elif kind in RUN_COMMANDS:
+            run = self.run
+            if run is None or run.done.is_set():
+                self.out.put([error_event("no_active_run", f"'{kind}' needs a running run")])
+                return
+            if kind == "stop":
+                await run.stop("killed")
+            else:
+                await run.command(cmd)
+        else:
+            self.out.put([error_event("unknown_command", f"unknown command type {kind!r}")])
+
+    async def _run(self, cmd: dict[str, Any]) -> None:
+        active = self.run
+        if active is not None and not active.done.is_set():
+            if not cmd.get("replace"):
+                self.out.put([error_event(
+                    "busy", f"run {active.id} is still active in this session; stop it first "
+                    "(or send run with replace=true)")])
+                return
+            await active.stop("killed")
+        if not self.limiter.allow(self.client):
+            self.out.put([error_event("rate_limited", "too many runs; wait a moment")])
+            return
+        run = self.manager.start(cmd["code"], cmd.get("options") or {})
+        self._follow(run, -1)
+
+    async def _resume(self, cmd: dict[str, Any]) -> None:
+        run_id, after = cmd["run_id"], int(cmd.get("after_seq", -1))
+        live = self.manager.get(run_id)
+        if live is not None:
+            self._follow(live, after)
+            return
+        stored = await asyncio.to_thread(self.store.events, run_id, after)
+        if not stored and await asyncio.to_thread(self.store.get, run_id) is None:
+            self.out.put([error_event("unknown_run", f"no run with id {run_id!r}")])
+            return
+        self._unfollow()
+        self.run = None
+        self.out.put(stored)
+
+    async def close(self) -> None:
+        """The client went away: keep its run alive for a grace period, then stop it."""
+        run = self.run
+        self._unfollow()
+        if run is not None and not run.done.is_set():
+            loop = asyncio.get_running_loop()
+
+            def maybe_stop() -> None:
+                if not run.listeners and not run.done.is_set():
+                    loop.create_task(run.stop("killed"))
+
+            loop.call_later(self.grace_s, maybe_stop)
+        await self.out.close(flush=False)

@@ -1,0 +1,89 @@
+"""A real backscope server on a loopback port, in a thread, for websocket tests."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+import uvicorn
+import websockets
+
+from server.app import create_app
+from server.settings import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def live_server(db: Path, **overrides: Any) -> Iterator[str]:
+    """Serve `create_app()` on 127.0.0.1 until the block ends; yields the base URL."""
+    settings = Settings(db_path=db, **overrides)
+    app = create_app(settings)
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+class Client:
+    """A websocket client speaking the protocol: JSON commands in, JSON arrays of events out."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.events: list[dict[str, Any]] = []
+
+    async def send(self, command: dict[str, Any] | str | bytes) -> None:
+        if isinstance(command, dict):
+            command = orjson.dumps(command).decode()
+        await self.ws.send(command)
+
+    async def next_batch(self, timeout: float = 30.0) -> list[dict[str, Any]]:
+        batch = orjson.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        assert isinstance(batch, list) and batch, batch
+        self.events.extend(batch)
+        return batch  # type: ignore[no-any-return]
+
+    async def until(self, kind: str, timeout: float = 60.0) -> dict[str, Any]:
+        """Read until an event of `kind` arrives; return it."""
+        end = time.monotonic() + timeout
+        while True:
+            for ev in await self.next_batch(max(0.1, end - time.monotonic())):
+                if ev["type"] == kind:
+                    return ev
+
+
+async def connect(base: str) -> Any:
+    return await websockets.connect(f"ws://{base}/ws", max_size=None)
+
+
+def run_events(events: list[dict[str, Any]], run_id: str) -> list[dict[str, Any]]:
+    return [e for e in events if e.get("run_id") == run_id]
+
+
+def assert_dense(events: list[dict[str, Any]]) -> None:
+    """seq runs 0, 1, 2, ... with no gap or repeat; first run_started, last run_finished."""
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    assert events[0]["type"] == "run_started"
+    assert events[-1]["type"] == "run_finished"
