@@ -12,8 +12,21 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from engine import _dtype, _methods, autograd
+from engine import (
+    _dtype,
+    _methods,
+    autograd,
+    linalg,
+    profiler,
+    return_types,
+)
 from engine._creation import (
+    BoolTensor,
+    ByteTensor,
+    DoubleTensor,
+    FloatTensor,
+    IntTensor,
+    LongTensor,
     arange,
     as_tensor,
     bernoulli,
@@ -42,10 +55,16 @@ from engine._creation import (
     zeros_like,
 )
 from engine._device import device
-from engine._dtype import dtype, get_default_dtype, set_default_dtype
+from engine._dtype import dtype, get_default_dtype, promote_types, set_default_dtype
+from engine._dtype import result_type_of as result_type
 from engine._printing import set_printoptions
 from engine._size import Size
 from engine._tensor import Tensor, is_tensor
+from engine.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from engine.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -54,32 +73,87 @@ from engine.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from engine.ops import pointwise, reduce, shape
+from engine.ops import (
+    convert,
+    index,
+    pointwise,
+    reduce,
+    reduce_cum,
+    reduce_extra,
+    reduce_minmax,
+    reduce_stats,
+    scatter,
+    shape,
+    shape_extra,
+    shape_more,
+    views,
+)
+from engine.ops import einsum as _einsum_ops
+from engine.ops import linalg as _linalg_ops
+from engine.ops import linalg_more as _linalg_more_ops
+from engine.ops import linalg_solve as _linalg_solve_ops
+from engine.ops import matmul as _matmul_ops
+from engine.ops import remainder as _remainder_ops
+from engine.ops import softmax as _softmax_ops
+from engine.ops import transpose as _transpose_ops
 
 __version__ = "2.13.0+backscope"
 
-bool = _dtype.bool_  # noqa: A001
+bool = _dtype.bool_
 uint8 = _dtype.uint8
 int8 = _dtype.int8
 int16 = short = _dtype.int16
-int32 = int = _dtype.int32  # noqa: A001
+int32 = int = _dtype.int32
 int64 = long = _dtype.int64
 float16 = half = _dtype.float16
-float32 = float = _dtype.float32  # noqa: A001
+float32 = float = _dtype.float32
 float64 = double = _dtype.float64
 
-_OP_MODULES: list[ModuleType] = [pointwise, reduce, shape]
+_OP_MODULES: list[ModuleType] = [
+    pointwise,
+    reduce,
+    shape,
+    reduce_minmax,
+    reduce_stats,
+    reduce_cum,
+    reduce_extra,
+    _softmax_ops,
+    _linalg_ops,
+    _matmul_ops,
+    _einsum_ops,
+    _linalg_more_ops,
+    _linalg_solve_ops,
+    shape_extra,
+    shape_more,
+    _transpose_ops,
+    index,
+    scatter,
+    views,
+    convert,
+    _remainder_ops,
+]
 _methods.bind(_OP_MODULES, globals())
 autograd.Variable = Tensor  # type: ignore[assignment]
 
-FloatTensor = DoubleTensor = LongTensor = BoolTensor = Tensor
+from engine import nn, optim  # noqa: E402  (`torch.nn`, `torch.optim`; need the ops bound)
+
+# torch.* aliases of nn.functional where PyTorch's argument order is the same
+for _name in (
+    "conv1d", "conv2d", "conv_transpose2d", "max_pool1d", "max_pool2d", "avg_pool1d",
+    "adaptive_avg_pool1d", "dropout", "layer_norm", "group_norm", "bilinear", "celu", "selu",
+    "threshold",
+):  # fmt: skip
+    globals().setdefault(_name, getattr(nn.functional, _name))
+del _name
+
+# legacy constructors (`torch.LongTensor([1, 2])`) live in engine/_creation.py
 
 
 def is_floating_point(t: Tensor) -> Any:
     return t.is_floating_point()
 
 
-def numel(t: Tensor) -> int:
+def numel(t: Tensor) -> Any:  # `int` here is torch.int32, the dtype
     return t.numel()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,10 @@ def _finish(data: np.ndarray[Any, Any], requires_grad: bool, device: Any = None)
     t: Tensor = object.__new__(Tensor)
     init(t, data)
     if requires_grad:
+        if data.dtype.kind != "f":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         t.requires_grad = True
     return t
 
@@ -58,11 +63,13 @@ def _infer_array(data: Any) -> np.ndarray[Any, Any]:
     if isinstance(data, np.ndarray):
         arr = data.copy()
         return arr
-    if isinstance(data, list | tuple):
-        if any(isinstance(x, Tensor) for x in data):
-            parts = [_infer_array(x) for x in data]
-            return np.array(parts)
-    arr = np.array(data)
+    if isinstance(data, list | tuple) and any(isinstance(x, Tensor) for x in data):
+        parts = [_infer_array(x) for x in data]
+        return np.array(parts)
+    try:
+        arr = np.array(data)
+    except ValueError:
+        raise _ragged_error(data) from None
     if arr.dtype.kind == "f":
         arr = arr.astype(_dtype.get_default_dtype().np)
     elif arr.dtype.kind in "iu":
@@ -72,16 +79,75 @@ def _infer_array(data: Any) -> np.ndarray[Any, Any]:
     return arr
 
 
-def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+def _ragged_error(data: Any) -> Exception:
+    """PyTorch's error for nested lists of uneven lengths (sizes follow the first elements)."""
+    sizes: list[int] = []
+    seq = data
+    while isinstance(seq, list | tuple):
+        sizes.append(len(seq))
+        if not seq:
+            break
+        seq = seq[0]
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        obj, dim = stack.pop()
+        if dim == len(sizes):
+            if isinstance(obj, list | tuple):
+                return TypeError(
+                    f"'{type(obj).__name__}' object cannot be interpreted as an integer"
+                )
+            continue
+        if not isinstance(obj, list | tuple):
+            return TypeError("not a sequence")
+        if len(obj) != sizes[dim]:
+            return ValueError(
+                f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(obj)})"
+            )
+        stack.extend((o, dim + 1) for o in reversed(obj))
+    return ValueError("could not build a tensor from ragged nested sequences")
+
+
+def tensor(
+    data: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
     """A new tensor holding a copy of `data`.
 
     >>> torch.tensor([1., 2.], requires_grad=True)
     tensor([1., 2.], requires_grad=True)
     """
-    arr = _infer_array(data)
-    if dtype is not None:
-        arr = arr.astype(_np_dtype(dtype))
-    return _finish(np.ascontiguousarray(arr), requires_grad, device)
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
+            "rather than torch.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+    if dtype is not None and not isinstance(data, Tensor | np.ndarray):
+        # convert once: going through the default float32 first would lose float64 digits
+        try:
+            arr = np.array(_unwrap(data), dtype=_np_dtype(dtype))
+        except ValueError:
+            raise _ragged_error(data) from None
+    else:
+        arr = _infer_array(data)
+        if dtype is not None:
+            arr = arr.astype(_np_dtype(dtype))
+    # np.ascontiguousarray would turn a 0-dim array into shape (1,)
+    return _finish(np.asarray(arr, order="C"), requires_grad, device)
+
+
+def _unwrap(data: Any) -> Any:
+    if isinstance(data, Tensor):
+        return data._d
+    if isinstance(data, list | tuple):
+        return [_unwrap(x) for x in data]
+    return data
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
@@ -104,23 +170,60 @@ def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(int(s) for s in size)
 
 
-def _filled(fill: Any, size: tuple[Any, ...], dtype: Any, requires_grad: bool, device: Any, default: _dtype.dtype | None = None) -> Tensor:
-    return _finish(np.full(_size(size), fill, dtype=_np_dtype(dtype, default)), requires_grad, device)
+def _filled(
+    fill: Any,
+    size: tuple[Any, ...],
+    dtype: Any,
+    requires_grad: bool,
+    device: Any,
+    default: _dtype.dtype | None = None,
+) -> Tensor:
+    return _finish(
+        np.full(_size(size), fill, dtype=_np_dtype(dtype, default)), requires_grad, device
+    )
 
 
-def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None, layout: Any = None) -> Tensor:
+def zeros(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    out: Any = None,
+    layout: Any = None,
+) -> Tensor:
     return _filled(0, size, dtype, requires_grad, device)
 
 
-def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None, layout: Any = None) -> Tensor:
+def ones(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    out: Any = None,
+    layout: Any = None,
+) -> Tensor:
     return _filled(1, size, dtype, requires_grad, device)
 
 
-def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None, layout: Any = None) -> Tensor:
+def empty(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+    layout: Any = None,
+) -> Tensor:
     return _filled(0, size, dtype, requires_grad, device)
 
 
-def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def full(
+    size: Any,
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     default = _dtype.scalar_dtype(fill_value) if dtype is None else None
     return _filled(fill_value, (size,), dtype, requires_grad, device, default)
 
@@ -129,31 +232,72 @@ def _like(t: Tensor, dtype: Any) -> Any:
     return t.dtype if dtype is None else dtype
 
 
-def zeros_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def zeros_like(
+    t: Tensor,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
     return _filled(0, (t.shape,), _like(t, dtype), requires_grad, device)
 
 
-def ones_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def ones_like(
+    t: Tensor,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
     return _filled(1, (t.shape,), _like(t, dtype), requires_grad, device)
 
 
-def empty_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def empty_like(
+    t: Tensor,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
     return _filled(0, (t.shape,), _like(t, dtype), requires_grad, device)
 
 
-def full_like(t: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def full_like(
+    t: Tensor,
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
     return _filled(fill_value, (t.shape,), _like(t, dtype), requires_grad, device)
 
 
-def rand_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def rand_like(
+    t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     return rand(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
 
 
-def randn_like(t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def randn_like(
+    t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     return randn(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
 
 
-def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def arange(
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -165,39 +309,89 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
     return _finish(data, requires_grad, device)
 
 
-def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    data = np.linspace(float(start), float(end), int(steps), dtype=np.float64).astype(_np_dtype(dtype))
+def linspace(
+    start: Any,
+    end: Any,
+    steps: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    data = np.linspace(float(start), float(end), int(steps), dtype=np.float64).astype(
+        _np_dtype(dtype)
+    )
     return _finish(data, requires_grad, device)
 
 
-def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def logspace(
+    start: Any,
+    end: Any,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     data = np.logspace(float(start), float(end), int(steps), base=base).astype(_np_dtype(dtype))
     return _finish(data, requires_grad)
 
 
-def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad, device)
 
 
-def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+def rand(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
     data = _rng.random(_size(size)).astype(_np_dtype(dtype))
     return _finish(data, requires_grad, device)
 
 
-def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+def randn(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
     data = _rng.standard_normal(_size(size)).astype(_np_dtype(dtype))
     return _finish(data, requires_grad, device)
 
 
-def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+def randint(
+    low: int,
+    high: Any = None,
+    size: Any = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
     if size is None:
         low, high, size = 0, low, high
     data = _rng.integers(low, high, size=tuple(size)).astype(_np_dtype(dtype, _dtype.int64))
     return _finish(data, requires_grad, device)
 
 
-def randperm(n: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    return _finish(_rng.permutation(n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad, device)
+def randperm(
+    n: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    return _finish(
+        _rng.permutation(n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad, device
+    )
 
 
 def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None) -> Tensor:
@@ -216,4 +410,43 @@ def multinomial(p: Tensor, num_samples: int, replacement: bool = False) -> Tenso
     probs = p._d / p._d.sum(-1, keepdims=True)
     rows = probs.reshape(-1, probs.shape[-1])
     out = np.stack([_rng.choice(len(r), num_samples, replace=replacement, p=r) for r in rows])
-    return make(out.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64), False, None, 0)
+    return make(out.reshape((*probs.shape[:-1], num_samples)).astype(np.int64), False, None, 0)
+
+
+class _LegacyTensor:
+    """`torch.FloatTensor([1, 2])`-style constructors (legacy, still in many tutorials)."""
+
+    _np: Any = np.float32
+
+    def __new__(cls, *args: Any) -> Tensor:  # type: ignore[misc]
+        t: Tensor = object.__new__(Tensor)
+        if len(args) == 1 and not isinstance(args[0], int):
+            data = np.array(_unwrap(args[0]), dtype=cls._np)
+        else:
+            data = np.zeros(tuple(int(a) for a in args), dtype=cls._np)
+        init(t, data)
+        return t
+
+
+class FloatTensor(_LegacyTensor):
+    _np = np.float32
+
+
+class DoubleTensor(_LegacyTensor):
+    _np = np.float64
+
+
+class LongTensor(_LegacyTensor):
+    _np = np.int64
+
+
+class IntTensor(_LegacyTensor):
+    _np = np.int32
+
+
+class BoolTensor(_LegacyTensor):
+    _np = np.bool_
+
+
+class ByteTensor(_LegacyTensor):
+    _np = np.uint8

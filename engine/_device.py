@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 
-class device:  # noqa: N801 - PyTorch's spelling
+class device:
     """A device (`torch.device('cpu')`)."""
 
-    def __init__(self, type: Any = "cpu", index: int | None = None) -> None:  # noqa: A002
+    type: str
+    index: int | None
+
+    def __init__(self, type: Any = "cpu", index: int | None = None) -> None:
         if isinstance(type, device):
-            type, index = type.type, type.index  # noqa: A001
+            type, index = type.type, type.index
         name = str(type)
         if ":" in name:
             name, idx = name.split(":", 1)
@@ -45,4 +48,6 @@ def check(dev: Any) -> None:
     if d.type == "cuda":
         raise AssertionError("Torch not compiled with CUDA enabled")
     if d.type not in ("cpu", "meta"):
-        raise RuntimeError(f"Expected one of cpu, cuda, ... device type at start of device string: {d.type}")
+        raise RuntimeError(
+            f"Expected one of cpu, cuda, ... device type at start of device string: {d.type}"
+        )

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 
-class dtype:  # noqa: N801 - PyTorch's spelling
+class dtype:
     """A tensor element type (`torch.float32`, ...)."""
 
     __slots__ = ("category", "is_floating_point", "is_signed", "itemsize", "name", "np")
@@ -87,8 +87,10 @@ def promote(a: dtype, b: dtype) -> dtype:
     """PyTorch's promotion of two tensor dtypes of equal standing."""
     if a is b:
         return a
-    return from_numpy(np.promote_types(a.np, b.np)) if a.category == b.category else (
-        a if a.category > b.category else b
+    return (
+        from_numpy(np.promote_types(a.np, b.np))
+        if a.category == b.category
+        else (a if a.category > b.category else b)
     )
 
 
@@ -107,9 +109,7 @@ def result_type(dims: list[tuple[dtype, int]], scalars: list[object]) -> dtype:
     zres: dtype | None = None
     for d in zero:
         zres = d if zres is None else promote(zres, d)
-    if result is None:
-        result = zres
-    elif zres is not None and zres.category > result.category:
+    if result is None or (zres is not None and zres.category > result.category):
         result = zres
     for s in scalars:
         sd = scalar_dtype(s)
@@ -119,3 +119,20 @@ def result_type(dims: list[tuple[dtype, int]], scalars: list[object]) -> dtype:
             result = _default_float if sd.category == 2 else sd
     assert result is not None
     return result
+
+
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """`torch.promote_types`: the dtype both convert to, ignoring dimensions."""
+    return promote(type1, type2)
+
+
+def result_type_of(tensor1: Any, tensor2: Any) -> dtype:
+    """`torch.result_type(a, b)`: the dtype an arithmetic op on `a` and `b` produces."""
+    dims: list[tuple[dtype, int]] = []
+    scalars: list[object] = []
+    for x in (tensor1, tensor2):
+        if hasattr(x, "_d"):
+            dims.append((from_numpy(x._d.dtype), x._d.ndim))
+        else:
+            scalars.append(x)
+    return result_type(dims, scalars)

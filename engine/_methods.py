@@ -53,8 +53,20 @@ def _rpow(self: Tensor, other: Any) -> Tensor:
     return _pow(other, self)
 
 
+def _rfloordiv(self: Tensor, other: Any) -> Tensor:
+    from engine.ops.remainder import floor_divide
+
+    return floor_divide(other, self)
+
+
+def _rmod(self: Tensor, other: Any) -> Tensor:
+    from engine.ops.remainder import remainder
+
+    return remainder(other, self)
+
+
 def _rmatmul(self: Tensor, other: Any) -> Tensor:
-    from engine.ops.linalg import matmul
+    from engine.ops.matmul import matmul
 
     return matmul(other, self)
 
@@ -72,7 +84,9 @@ def bind(modules: list[ModuleType], namespace: dict[str, Any]) -> None:
         fn = getattr(Tensor, name, None)
         if fn is not None:
             setattr(Tensor, dunder, fn)
-    Tensor.__rtruediv__ = _rtruediv  # type: ignore[attr-defined]
-    Tensor.__rpow__ = _rpow  # type: ignore[attr-defined]
-    Tensor.__rmatmul__ = _rmatmul  # type: ignore[attr-defined]
+    Tensor.__rtruediv__ = _rtruediv  # type: ignore[method-assign]
+    Tensor.__rpow__ = _rpow  # type: ignore[method-assign]
+    Tensor.__rmatmul__ = _rmatmul  # type: ignore[method-assign]
+    Tensor.__rfloordiv__ = _rfloordiv  # type: ignore[attr-defined]
+    Tensor.__rmod__ = _rmod  # type: ignore[attr-defined]
     Tensor.__hash__ = lambda self: id(self)  # type: ignore[method-assign]

@@ -89,23 +89,18 @@ class _Formatter:
             vals = nz.astype(np.float64).tolist()
             self.int_mode = bool(np.all(nz == np.ceil(nz)))
             p = OPTS.precision
-            if self.int_mode:
-                if vmax / vmin > 1000.0 or vmax > 1.0e8:
-                    self.sci_mode = True
-                    for v in vals:
-                        self.max_width = max(self.max_width, len(f"{v:.{p}e}"))
-                else:
-                    for v in vals:
-                        self.max_width = max(self.max_width, len(f"{v:.0f}") + 1)
-            elif vmax / vmin > 1000.0 or vmax > 1.0e8 or vmin < 1.0e-4:
-                self.sci_mode = True
+            sci = vmax / vmin > 1000.0 or vmax > 1.0e8 or vmin < 1.0e-4
+            # a forced sci_mode also decides the widths (torch/_tensor_str.py does the same)
+            self.sci_mode = sci if OPTS.sci_mode is None else OPTS.sci_mode
+            if self.sci_mode:
                 for v in vals:
                     self.max_width = max(self.max_width, len(f"{v:.{p}e}"))
+            elif self.int_mode:
+                for v in vals:
+                    self.max_width = max(self.max_width, len(f"{v:.0f}") + 1)
             else:
                 for v in vals:
                     self.max_width = max(self.max_width, len(f"{v:.{p}f}"))
-        if OPTS.sci_mode is not None:
-            self.sci_mode = OPTS.sci_mode
 
     def format(self, value: Any) -> str:
         p = OPTS.precision
@@ -139,7 +134,7 @@ def _summarized(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 
 def _vector(a: np.ndarray[Any, Any], indent: int, summarize: bool, fmt: _Formatter) -> str:
     element_length = fmt.max_width + 2
-    per_line = max(1, int(math.floor((OPTS.linewidth - indent) / element_length)))
+    per_line = max(1, math.floor((OPTS.linewidth - indent) / element_length))
     e = OPTS.edgeitems
     if summarize and a.shape[0] > 2 * e:
         data = [fmt.format(v) for v in a[:e].tolist()] + [" ..."]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,9 +19,23 @@ NON_LEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
     "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
-    "instead. See github.com/pytorch/pytorch/pull/30531 for more informations. (Triggered "
-    "internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:494.)"
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
+    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
 )
+
+
+# C++ spellings of element types, as PyTorch's grad assignment error prints them
+_CPP_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}
 
 
 class Tensor:
@@ -35,20 +49,22 @@ class Tensor:
     __slots__ = (
         "__dict__",
         "__weakref__",
-        "_acc",
-        "_base",
         "_d",
         "_fn",
         "_grad",
-        "_hooks",
-        "_inference",
         "_nr",
-        "_post_acc",
-        "_retains",
         "_rg",
         "_ver",
-        "_view_fn",
     )
+    # Rarely set state lives in the instance dict, read through these class defaults, so the
+    # hot-path constructor `make` sets six slots and nothing else.
+    _base: Tensor | None = None
+    _acc: AccumulateGrad | None = None
+    _hooks: HookDict | None = None
+    _post_acc: HookDict | None = None
+    _retains: bool = False
+    _inference: bool = False
+    _view_fn: Any = None  # replays this view on an ndarray of the base's shape (None: not a view)
     __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operators
 
     _d: np.ndarray[Any, Any]
@@ -57,15 +73,52 @@ class Tensor:
     _nr: int
     _grad: Tensor | None
     _ver: list[int]
-    _base: Tensor | None
+
+    if TYPE_CHECKING:  # bound at import from the op table by engine/_methods.py
+
+        def __getattr__(self, name: str) -> Any: ...
+        def __add__(self, other: Any) -> Tensor: ...
+        def __radd__(self, other: Any) -> Tensor: ...
+        def __iadd__(self, other: Any) -> Tensor: ...
+        def __sub__(self, other: Any) -> Tensor: ...
+        def __rsub__(self, other: Any) -> Tensor: ...
+        def __isub__(self, other: Any) -> Tensor: ...
+        def __mul__(self, other: Any) -> Tensor: ...
+        def __rmul__(self, other: Any) -> Tensor: ...
+        def __imul__(self, other: Any) -> Tensor: ...
+        def __truediv__(self, other: Any) -> Tensor: ...
+        def __rtruediv__(self, other: Any) -> Tensor: ...
+        def __itruediv__(self, other: Any) -> Tensor: ...
+        def __pow__(self, other: Any) -> Tensor: ...
+        def __rpow__(self, other: Any) -> Tensor: ...
+        def __matmul__(self, other: Any) -> Tensor: ...
+        def __rmatmul__(self, other: Any) -> Tensor: ...
+        def __neg__(self) -> Tensor: ...
+        def __abs__(self) -> Tensor: ...
+        def __invert__(self) -> Tensor: ...
+        def __lt__(self, other: Any) -> Tensor: ...
+        def __le__(self, other: Any) -> Tensor: ...
+        def __gt__(self, other: Any) -> Tensor: ...
+        def __ge__(self, other: Any) -> Tensor: ...
+        def __and__(self, other: Any) -> Tensor: ...
+        def __or__(self, other: Any) -> Tensor: ...
+        def __xor__(self, other: Any) -> Tensor: ...
+        def __getitem__(self, index: Any) -> Tensor: ...
+        def __setitem__(self, index: Any, value: Any) -> None: ...
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        # torch.Tensor(2, 3) makes an uninitialised float tensor; torch.Tensor([1, 2]) copies.
-        if len(args) == 1 and not isinstance(args[0], int):
-            data = np.array(_unwrap_nested(args[0]), dtype=_dtype.get_default_dtype().np)
+        # torch.Tensor(2, 3) makes an uninitialised float tensor; torch.Tensor([1, 2]) copies;
+        # Variable(t, requires_grad=True) (also this class) shares t's data and keeps its dtype.
+        np_dt = _dtype.get_default_dtype().np
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            data = args[0]._d
+        elif len(args) == 1 and not isinstance(args[0], int):
+            data = np.array(_unwrap_nested(args[0]), dtype=np_dt)
         else:
-            data = np.zeros(tuple(int(a) for a in args), dtype=_dtype.get_default_dtype().np)
+            data = np.zeros(tuple(int(a) for a in args), dtype=np_dt)
         init(self, data)
+        if kwargs.get("requires_grad"):
+            self.requires_grad = True
 
     # -- autograd state ------------------------------------------------------------------
     @property
@@ -85,13 +138,13 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if self._fn is not None:
+            msg = "you can only change requires_grad flags of leaf variables."
             if not value:
-                raise RuntimeError(
-                    "you can only change requires_grad flags of leaf variables. If you want to "
-                    "use a computed variable in a subgraph that doesn't require differentiation "
-                    "use var_no_grad = var.detach()."
+                msg += (
+                    " If you want to use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach()."
                 )
-            return
+            raise RuntimeError(msg)
         if value and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
@@ -105,6 +158,11 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set `requires_grad` in place; returns self."""
+        # PyTorch's three spellings differ: a no-op on non-leaves for True, other messages
+        if self._fn is not None and requires_grad:
+            return self
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
@@ -138,10 +196,23 @@ class Tensor:
                     f"assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}"
                 )
-            if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
-            if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+            if value._d.shape != self._d.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._d.shape)}' to a "
+                    f"tensor of size '{list(self._d.shape)}'. Please ensure that the gradient "
+                    "and the tensor are the same size"
+                )
+            if value._d.dtype != self._d.dtype:
+                from engine.ops.inplace import type_name
+
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_CPP_NAMES[value.dtype.name]}' "
+                    f"to a tensor with grad_dtype '{type_name(self.dtype)}'. The gradient must "
+                    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+                    "the tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match."
+                )
         self._grad = value
 
     @property
@@ -167,9 +238,7 @@ class Tensor:
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         """`hook(grad)` runs when this tensor's gradient is computed; may return a new one."""
         if not self._rg:
-            raise RuntimeError(
-                "cannot register a hook on a tensor that doesn't require gradient"
-            )
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._fn is None:
             if self._hooks is None:
                 self._hooks = HookDict()
@@ -185,9 +254,7 @@ class Tensor:
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
         """`hook(tensor)` runs after a leaf's `.grad` has been accumulated."""
         if not self._rg:
-            raise RuntimeError(
-                "cannot register a hook on a tensor that doesn't require gradient"
-            )
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._fn is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors"
@@ -197,10 +264,11 @@ class Tensor:
         return add_hook(self._post_acc, hook, "post_accumulate", self)
 
     def _grad_accumulator(self) -> AccumulateGrad:
-        acc = self._acc() if self._acc is not None else None
+        # held strongly (PyTorch holds it weakly): a leaf used in many short-lived graphs would
+        # otherwise rebuild its accumulator for every op
+        acc = self._acc
         if acc is None:
-            acc = AccumulateGrad(self)
-            self._acc = weakref.ref(acc)
+            acc = self._acc = AccumulateGrad(self)
         return acc
 
     def backward(
@@ -224,6 +292,14 @@ class Tensor:
 
     def detach_(self) -> Tensor:
         """Detach in place: this tensor becomes a leaf that does not require grad."""
+        if self._view_fn is not None and self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
         self._fn = None
         self._rg = False
         return self
@@ -274,7 +350,7 @@ class Tensor:
         return int(self._d.itemsize)
 
     def is_floating_point(self) -> bool:
-        return self._d.dtype.kind == "f"
+        return bool(self._d.dtype.kind == "f")
 
     def is_complex(self) -> bool:
         return False
@@ -328,16 +404,12 @@ class Tensor:
 
     def __index__(self) -> int:
         if self._d.dtype.kind not in "iub" or self._d.size != 1:
-            raise TypeError(
-                "only integer tensors of a single element can be converted to an index"
-            )
+            raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
     def __bool__(self) -> bool:
         if self._d.size != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous"
-            )
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._d.reshape(()).item())
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
@@ -437,13 +509,8 @@ def make(data: np.ndarray[Any, Any], rg: bool, fn: Node | None, nr: int) -> Tens
     t._nr = nr
     t._grad = None
     t._ver = [0]
-    t._base = None
-    t._acc = None
-    t._hooks = None
-    t._post_acc = None
-    t._retains = False
-    t._inference = STATE.inference
-    t._view_fn = None
+    if STATE.inference:
+        t._inference = True
     return t
 
 

@@ -17,10 +17,19 @@ import numpy as np
 
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import AccumulateGrad, Edge, GraphRoot, Grads, Node
+from engine.autograd.graph import AccumulateGrad, Edge, Grads, GraphRoot, Node
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using autograd.grad "
+    "when creating the graph to avoid this. If you have to use this function, make sure to "
+    "reset the .grad fields of your parameters to None after use to break the cycle and avoid "
+    "the leak. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
+)
+WARNED: set[str] = set()  # PyTorch's warn-once messages already given in this process
 
 # A step is a plain tuple: ("enter", node, grad_outputs, queue) or ("exit", node, grad_inputs).
 Step = tuple[Any, ...]
@@ -100,7 +109,14 @@ def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]
             node = heapq.heappop(queue)[2]
             grads_in = buffers.pop(node)
             yield ("enter", node, grads_in, queue)
-            grads_out = _call(task, node, grads_in)
+            try:
+                grads_out = _call(task, node, grads_in)
+            except Exception:
+                if STATE.anomaly:  # PyTorch warns with the node's forward traceback first
+                    from engine.autograd.anomaly_mode import warn_error_in
+
+                    warn_error_in(node)
+                raise
             if not task.keep_graph:
                 node.release()
             yield ("exit", node, grads_out)
@@ -151,7 +167,9 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
     if node._tpre is not None:
         for nr, hooks in node._tpre.items():
             for hid, hook in list(hooks.items()):
-                if nr < len(grads) and grads[nr] is not None:
+                # PyTorch calls a non-leaf's hooks even with no gradient (None), e.g. for
+                # the unused outputs of split
+                if nr < len(grads):
                     new = _fire("tensor", hid, hook, grads[nr])
                     if new is not None:
                         grads[nr] = new
@@ -192,7 +210,9 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
     if STATE.anomaly and STATE.anomaly_nan:
         for i, g in enumerate(grads_out):
             if g is not None and g._d.dtype.kind == "f" and np.isnan(g._d).any():
-                raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+                raise RuntimeError(
+                    f"Function '{node.name()}' returned nan values in its {i}th output."
+                )
     return grads_out
 
 
@@ -201,21 +221,27 @@ def accumulate_into(var: Tensor, grad: Tensor) -> None:
     from engine._tensor import make
 
     if STATE.enabled:  # create_graph: keep the graph of the gradient
-        var._grad = grad if var._grad is None else var._grad + grad  # type: ignore[operator]
+        if var._grad is None:
+            from engine.ops.views import copy_
+
+            # PyTorch stores `empty_like(var).copy_(grad)`, so x.grad shows CopyBackwards
+            var._grad = copy_(make(np.empty_like(var._d), False, None, 0), grad)
+        else:
+            var._grad = var._grad + grad  # type: ignore[operator]
     elif var._grad is None:
         data = grad._d
         if data.dtype != var._d.dtype:
             data = data.astype(var._d.dtype)
-        elif not (data.flags.owndata and data.flags.writeable and data.flags.c_contiguous):
-            data = data.copy()
-        elif grad._ver is not None and _shared(grad):
+        elif not (data.flags.owndata and data.flags.writeable and data.flags.c_contiguous) or (
+            grad._ver is not None and _shared(grad)
+        ):
             data = data.copy()
         var._grad = make(data, False, None, 0)
     else:
         g = var._grad
-        if g._rg or g._fn is not None:
+        if not g._d.flags.writeable:
             var._grad = make(g._d + grad._d, False, None, 0)
-        else:
+        else:  # PyTorch's `variable_grad += new_grad`, even when .grad requires grad
             np.add(g._d, grad._d, out=g._d, casting="unsafe")
             g._ver[0] += 1
     if var._post_acc:
@@ -231,7 +257,9 @@ def _shared(grad: Tensor) -> bool:
     return sys.getrefcount(grad._d) > 3
 
 
-def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any], is_grads_batched: bool = False) -> Grads:
+def _make_grads(
+    outputs: Sequence[Tensor], grads: Sequence[Any], is_grads_batched: bool = False
+) -> Grads:
     from engine._tensor import Tensor, make
 
     out: Grads = []
@@ -258,12 +286,9 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any], is_grads_batche
                     f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
                     f"has a shape of {t.shape}."
                 )
-            if g.dtype.is_floating_point != t.dtype.is_floating_point:
-                raise TypeError(
-                    f"For complex Tensors, both grad_output and output are required to have the "
-                    f"same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} "
-                    f"and output[{i}] has a dtype of {t.dtype}."
-                )
+            if g._d.dtype != t._d.dtype:
+                # PyTorch only refuses complex/real mismatches; other grads are cast
+                g = g.to(t.dtype) if g._rg else make(g._d.astype(t._d.dtype), False, None, 0)
             out.append(g)
     return out
 
@@ -315,10 +340,8 @@ def backward(
     if grad_tensors is None and grad_variables is not None:
         grad_tensors = grad_variables
     gl = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outs)
-    if len(gl) != len(outs):
-        raise RuntimeError(
-            f"got {len(gl)} tensors and {len(outs)} gradients"
-        )
+    if len(gl) < len(outs):  # extra gradients are ignored, as PyTorch zips them
+        raise RuntimeError(f"got {len(outs)} tensors and {len(gl)} gradients")
     ins = _as_list(inputs)
     if inputs is not None and not ins:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
@@ -326,6 +349,9 @@ def backward(
     grads = _make_grads(outs, gl)
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph and "create_graph" not in WARNED:
+        WARNED.add("create_graph")  # TORCH_WARN_ONCE: once per process
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     task = GraphTask(bool(retain_graph), bool(create_graph))
     targets: dict[int, Tensor] = {}
     if ins:
@@ -335,7 +361,7 @@ def backward(
         task.results = [None] * len(ins)
         for slot, t in enumerate(ins):
             node, nr = _edge_of(t)
-            task.captures.setdefault(node, []).append((nr, slot))
+            task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
             targets[slot] = t
         task.needed = _needed_from(outs, task)
     drive(walk(task, [_edge_of(t) for t in outs], grads))
@@ -382,10 +408,8 @@ def grad(
             "but got: allow_unused=False."
         )
     go = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
-    if len(go) != len(outs):
-        raise RuntimeError(
-            f"grad_outputs should be a sequence of length {len(outs)}, got {len(go)}"
-        )
+    if len(go) < len(outs):  # extra grad_outputs are ignored, as PyTorch zips them
+        raise RuntimeError(f"got {len(outs)} tensors and {len(go)} gradients")
     _check_roots(outs)
     for t in ins:
         if not t._rg:
@@ -397,18 +421,18 @@ def grad(
     task.results = [None] * len(ins)
     for slot, t in enumerate(ins):
         node, nr = _edge_of(t)
-        task.captures.setdefault(node, []).append((nr, slot))
+        task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
     task.needed = _needed_from(outs, task)
     drive(walk(task, [_edge_of(t) for t in outs], grads))
     result: list[Tensor | None] = []
-    for t, g in zip(ins, task.results):
+    for i, (t, g) in enumerate(zip(ins, task.results)):
         if g is None:
             if materialize_grads:
                 g = make(np.zeros_like(t._d), False, None, 0)
             elif not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior."
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
                 )
         elif not create_graph and (g._fn is not None or g._rg):
             g = g.detach()

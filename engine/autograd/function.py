@@ -26,11 +26,11 @@ class FunctionCtx:
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
         """Keep tensors for backward; read them back with `ctx.saved_tensors`."""
-        for t in tensors:
+        for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, _tensor.Tensor):
                 raise TypeError(
                     "save_for_backward can only save variables, but argument "
-                    f"{tensors.index(t)} is of type {type(t).__name__}"
+                    f"{i} is of type {type(t).__name__}"
                 )
         self.__dict__["_to_save"] = tensors
 
@@ -77,8 +77,8 @@ class BackwardCFunction(FunctionCtx, Node):
         d = self.__dict__
         if d.get("_materialize", True):
             grads = [
-                g if g is not None else _tensor.make(np.zeros(shape, dt), False, None, 0)
-                for g, (shape, dt) in zip(grads, self._input_meta)
+                g if g is not None or m is None else _tensor.make(np.zeros(*m), False, None, 0)
+                for g, m in zip(grads, self._input_meta)
             ]
         fwd = self._forward_cls
         backward = fwd.backward
@@ -93,8 +93,16 @@ class BackwardCFunction(FunctionCtx, Node):
             result = backward(self, *grads)
         return _map_grads(self, result)
 
+    def release(self) -> None:
+        """Free `ctx.saved_tensors` after a backward without `retain_graph`."""
+        d = self.__dict__
+        if d.get("_packed") is not None:
+            self._freed = True
+            d["_packed"] = None
+            d.pop("_to_save", None)
+
     def __repr__(self) -> str:
-        return f"<{self._name} object at {id(self):#x}>"
+        return f"<torch.autograd.function.{self._name} object at {id(self):#x}>"
 
 
 def _map_grads(node: BackwardCFunction, result: Any) -> Grads:
@@ -124,9 +132,7 @@ def _map_grads(node: BackwardCFunction, result: Any) -> Grads:
             continue
         if g is not None:
             if not isinstance(g, _tensor.Tensor):
-                raise TypeError(
-                    f"expected Variable or None (got {type(g).__name__})"
-                )
+                raise TypeError(f"expected Variable or None (got {type(g).__name__})")
             shape, dt = shapes[i]
             if g._d.shape != shape:
                 try:
@@ -167,7 +173,9 @@ class Function:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.__name__ + "Backward"
-        cls._backward_cls = type(name, (BackwardCFunction,), {"_forward_cls": cls, "_name": name, "__slots__": ()})
+        cls._backward_cls = type(
+            name, (BackwardCFunction,), {"_forward_cls": cls, "_name": name, "__slots__": ()}
+        )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         import warnings
@@ -218,14 +226,19 @@ class Function:
         """Run forward and, when any tensor input requires grad, record a node."""
         from engine.ops._core import new_node
 
+        custom_setup = cls.setup_context is not Function.setup_context
+        if kwargs:  # PyTorch binds keyword arguments to forward's parameters first
+            args, kwargs = _bind(cls.forward, args, kwargs, not custom_setup), {}
         tensors = tuple(a for a in args if isinstance(a, _tensor.Tensor))
         record = STATE.enabled and any(t._rg for t in tensors)
         node: Any = new_node(cls._backward_cls, tensors)
         d = node.__dict__
         d["_is_tensor_arg"] = [isinstance(a, _tensor.Tensor) for a in args]
-        d["_arg_meta"] = [(a._d.shape, a._d.dtype) if isinstance(a, _tensor.Tensor) else None for a in args]
-        node.needs_input_grad = tuple(isinstance(a, _tensor.Tensor) and a._rg and STATE.enabled for a in args)
-        custom_setup = cls.setup_context is not Function.setup_context
+        d["_arg_meta"] = [
+            (a._d.shape, a._d.dtype) if isinstance(a, _tensor.Tensor) else None for a in args
+        ]
+        # PyTorch fills needs_input_grad from requires_grad alone, even under no_grad
+        node.needs_input_grad = tuple(isinstance(a, _tensor.Tensor) and a._rg for a in args)
         prev = STATE.enabled
         STATE.enabled = False
         try:
@@ -240,6 +253,17 @@ class Function:
         return _wrap_outputs(node, tensors, output, record)
 
 
+def _bind(
+    forward: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], ctx: bool
+) -> tuple[Any, ...]:
+    import inspect
+
+    sig = inspect.signature(forward)
+    bound = sig.bind(None, *args, **kwargs) if ctx else sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.args[1:] if ctx else bound.args)
+
+
 def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bool) -> Any:
     single = not isinstance(output, tuple)
     outs = (output,) if single else output
@@ -248,11 +272,11 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
     non_diff = {id(t) for t in d.get("_non_diff", ())}
     input_ids = {id(t) for t in inputs}
     wrapped: list[Any] = []
-    meta = []
+    meta: list[tuple[Any, Any] | None] = []
     for i, o in enumerate(outs):
         if not isinstance(o, _tensor.Tensor):
             wrapped.append(o)
-            meta.append(((), np.dtype(np.float32)))
+            meta.append(None)  # a non-tensor output: its gradient is always None
             continue
         meta.append((o._d.shape, o._d.dtype))
         if not record:
@@ -281,7 +305,7 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
     to_save = d.get("_to_save")
     if to_save is not None:
         out_ids = {id(w) for w in wrapped if isinstance(w, _tensor.Tensor)}
-        packed = []
+        packed: list[SavedTensor | _Plain | None] = []
         for t in to_save:
             if t is None:
                 packed.append(None)
@@ -291,7 +315,9 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
                 packed.append(SavedTensor(t, False) if record else _Plain(t))
         d["_packed"] = packed
     if record and observer.TRACER is not None:
-        observer.TRACER.node_made(node, tuple(w for w in wrapped if isinstance(w, _tensor.Tensor)), inputs)
+        observer.TRACER.node_made(
+            node, tuple(w for w in wrapped if isinstance(w, _tensor.Tensor)), inputs
+        )
     return wrapped[0] if single else tuple(wrapped)
 
 

@@ -55,7 +55,7 @@ class _DecoratorContextManager:
         raise NotImplementedError
 
 
-class no_grad(_DecoratorContextManager):  # noqa: N801
+class no_grad(_DecoratorContextManager):
     """Ops inside do not record the graph.
 
     >>> with torch.no_grad():
@@ -73,7 +73,7 @@ class no_grad(_DecoratorContextManager):  # noqa: N801
         STATE.enabled = self.prev
 
 
-class enable_grad(_DecoratorContextManager):  # noqa: N801
+class enable_grad(_DecoratorContextManager):
     """Ops inside record the graph, even within `no_grad`."""
 
     def __init__(self) -> None:
@@ -87,13 +87,18 @@ class enable_grad(_DecoratorContextManager):  # noqa: N801
         STATE.enabled = self.prev
 
 
-class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
+class set_grad_enabled(_DecoratorContextManager):
     """Turn recording on or off; takes effect at once, and as a context manager restores on exit."""
 
     def __init__(self, mode: bool) -> None:
         self.prev = STATE.enabled
         self.mode = bool(mode)
         STATE.enabled = self.mode
+
+    def __call__(self, func: F) -> F:
+        # as a decorator, construction must not change the mode (PyTorch restores it here)
+        STATE.enabled = self.prev
+        return super().__call__(func)
 
     def __enter__(self) -> None:
         STATE.enabled = self.mode
@@ -109,7 +114,7 @@ class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
         return clone
 
 
-class inference_mode(_DecoratorContextManager):  # noqa: N801
+class inference_mode(_DecoratorContextManager):
     """Like `no_grad`, and tensors made inside are inference tensors autograd later refuses."""
 
     def __init__(self, mode: bool = True) -> None:

@@ -45,6 +45,10 @@ class RemovableHandle:
         self.remove()
 
 
+# printed as PyTorch's class: `<torch.utils.hooks.RemovableHandle object at ...>`
+RemovableHandle.__module__ = "torch.utils.hooks"
+
+
 class HookDict(dict[int, Callable[..., Any]]):
     """A dict that can be weakly referenced by handles."""
 
@@ -69,25 +73,37 @@ FREED_MSG = (
 )
 
 
+_OPERANDS = frozenset(("self", "other", "result"))
+
+
+def _is_freed(key: str, value: Any) -> bool:
+    # tensors are freed; so is a Python number saved as `self`/`other` (a wrapped tensor in
+    # PyTorch); plain values such as `dim` or `alpha` stay readable
+    return type(value) is SavedTensor or key in _OPERANDS
+
+
 class Node:
     """A backward function in the graph (`grad_fn`): PyTorch's `torch.autograd.graph.Node`."""
 
     __slots__ = (
         "__dict__",
         "__weakref__",
-        "_freed",
-        "_input_meta",
-        "_post_hooks",
-        "_pre_hooks",
-        "_retains",
         "_saved",
         "_seq",
         "_shapes",
-        "_tpre",
-        "_trace",
         "next_functions",
     )
+    # Rarely set: class defaults, so making a node costs four slot writes.
+    _freed: bool = False
+    _input_meta: tuple[Any, ...] = ()  # (shape, dtype) of each output, for zero grads
+    _pre_hooks: HookDict | None = None
+    _post_hooks: HookDict | None = None
+    _tpre: dict[int, HookDict] | None = None  # tensor hooks per output number
+    _retains: dict[int, Any] | None = None  # retain_grad per output number
+    _trace: list[str] | None = None  # forward stack, in anomaly mode
     _name = "Node"
+    # saved values PyTorch always shows but the engine stores only when not the default
+    _default_saved: dict[str, Any] = {}
 
     def __init__(self, next_functions: tuple[Edge, ...] = ()) -> None:
         self.next_functions = next_functions
@@ -134,7 +150,11 @@ class Node:
         return out[0] if len(out) == 1 else tuple(out)
 
     def __repr__(self) -> str:
-        return f"<{self._name} object at {id(self):#x}>"
+        return f"<{self._name.rsplit('::', 1)[-1]} object at {id(self):#x}>"
+
+    def __dir__(self) -> list[str]:
+        keys = set(self._saved or ()) | set(type(self)._default_saved)
+        return sorted(set(super().__dir__()) | {"_saved_" + k for k in keys})
 
     # -- the engine's side ---------------------------------------------------------------
     def apply(self, grads: Grads) -> Grads:
@@ -143,17 +163,21 @@ class Node:
 
     def saved(self, key: str) -> Any:
         """A saved value, unpacked (tensors checked against their version at save time)."""
-        if self._freed:
+        saved = self._saved
+        assert saved is not None
+        value = saved[key]
+        if self._freed and _is_freed(key, value):
             raise RuntimeError(FREED_MSG)
-        assert self._saved is not None
-        value = self._saved[key]
         return value.unpack(self) if isinstance(value, SavedTensor) else value
 
     def release(self) -> None:
-        """Free saved tensors after a backward without `retain_graph`."""
+        """Free saved tensors after a backward without `retain_graph` (plain values stay).
+
+        Only marks the node: reading a freed value raises, as in PyTorch; the arrays go with the
+        graph (an O(1) release keeps the backward walker cheap).
+        """
         if self._saved is not None:
             self._freed = True
-            self._saved = None
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_saved_") and name[7:]:
@@ -162,10 +186,11 @@ class Node:
             except AttributeError:
                 saved = None
             key = name[7:]
-            if object.__getattribute__(self, "_freed"):
-                raise RuntimeError(FREED_MSG)
             if saved is not None and key in saved:
                 return self.saved(key)
+            defaults = type(self)._default_saved
+            if key in defaults:
+                return defaults[key]
         if name.startswith("_raw_saved_"):
             saved = object.__getattribute__(self, "_saved")
             if saved is not None and name[11:] in saved:
@@ -212,7 +237,8 @@ class GraphRoot(Node):
 
 def forward_name(node: Node) -> str:
     """`ExpBackward0` -> `Exp`: how PyTorch's version error names the op that made a tensor."""
-    return re.sub(r"Backward\d*$", "", node.name().rsplit("::", 1)[-1])
+    # PyTorch strips only the suffix: "torch::autograd::CopySlices" keeps its namespace
+    return re.sub(r"Backward\d*$", "", node.name())
 
 
 class SavedTensor:
@@ -255,6 +281,8 @@ class SavedTensor:
 
         if self._hooks_packed is not None:
             unpack, packed = self._hooks_packed
+            if observer.TRACER is not None:
+                observer.TRACER.saved_unpack(self, node)
             out = unpack(packed)
             if not isinstance(out, Tensor):
                 raise TypeError(
@@ -283,6 +311,15 @@ class SavedTensor:
             )
         if self._tensor is not None:
             return self._tensor
+        assert self._data is not None
         out = make(self._data, self._rg, node if self._rg else None, self._nr)
         out._ver = self._ver
         return out
+
+
+# `torch.autograd.graph.saved_tensors_hooks` and friends live with the saved-tensor hook stack.
+from engine.autograd.saved_hooks import (  # noqa: E402
+    disable_saved_tensors_hooks as disable_saved_tensors_hooks,
+)
+from engine.autograd.saved_hooks import save_on_cpu as save_on_cpu  # noqa: E402
+from engine.autograd.saved_hooks import saved_tensors_hooks as saved_tensors_hooks  # noqa: E402

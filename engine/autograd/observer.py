@@ -1,8 +1,9 @@
 """The tracer slot: with none installed an op pays one `is None` check.
 
-The tracer (engine/trace) installs itself here; the engine only calls these methods:
-`tensor_made`, `node_made`, `version_bump`, `hook_registered`, `hook_removed`, and the
-backward step callbacks driven from the walker.
+The tracer (engine/tracing) installs itself here; the engine only calls these methods:
+`tensor_made`, `node_made`, `untracked` (an op skipped under no_grad), `version_bump`,
+`hook_registered`, `hook_removed`, `hook_fired`, `saved_unpack`, `module_enter`/`module_exit`
+and `drive(steps)` (runs a backward walk, see engine/tracing/stepper.py).
 """
 
 from __future__ import annotations

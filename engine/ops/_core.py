@@ -52,7 +52,7 @@ def wants_grad(*inputs: Tensor | None) -> bool:
     """True when the op being made must be recorded."""
     if not STATE.enabled:
         return False
-    for t in inputs:
+    for t in inputs:  # noqa: SIM110 - a plain loop is faster than any() on the hot path
         if t is not None and t._rg:
             return True
     return False
@@ -61,16 +61,18 @@ def wants_grad(*inputs: Tensor | None) -> bool:
 def new_node(cls: type[Node], inputs: tuple[Tensor | None, ...]) -> Node:
     """A node of `cls` wired to `inputs` (no outputs yet)."""
     node: Node = _new(cls)
-    node.next_functions = tuple([edge(t) for t in inputs])
+    edges = []
+    for t in inputs:
+        if t is None or not t._rg:
+            edges.append(NONE_EDGE)
+        elif t._fn is not None:
+            edges.append((t._fn, t._nr))
+        else:
+            acc = t._acc
+            edges.append((acc if acc is not None else t._grad_accumulator(), 0))
+    node.next_functions = tuple(edges)
     node._seq = _next_seq()
     node._saved = None
-    node._freed = False
-    node._pre_hooks = None
-    node._post_hooks = None
-    node._tpre = None
-    node._retains = None
-    node._input_meta = ()
-    node._trace = None
     node._shapes = None
     if STATE.anomaly:
         import traceback
@@ -93,7 +95,10 @@ def record(
     `out_saved` names the output when the op saves its result (`result`).
     """
     if not STATE.enabled:
-        return make(data, False, None, 0)
+        out = make(data, False, None, 0)
+        if observer.TRACER is not None:  # a no_grad cut point, drawn by the tracer
+            observer.TRACER.untracked(cls._name, (out,), inputs)
+        return out
     for t in inputs:
         if t is not None and t._rg:
             break
@@ -143,10 +148,24 @@ def record_multi(
 
 def save(t: Tensor) -> SavedTensor:
     """Save an input tensor for backward (PyTorch refuses inference tensors here)."""
+    if not t._inference and not observer.SAVED_HOOKS:
+        # the common case, without SavedTensor.__init__'s branches
+        s: SavedTensor = _new(SavedTensor)
+        s._tensor = t
+        s._ver = v = t._ver
+        s._ver_at = v[0]
+        s._is_output = False
+        s._hooks_packed = None
+        s._data = None
+        s._nr = 0
+        s._rg = False
+        return s
     if t._inference and not STATE.inference:
         raise RuntimeError(
-            "Inference tensors cannot be saved for backward. To work around you can make a "
-            "clone to get a normal tensor and use it in autograd."
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+            "inference mode in computation tracked by autograd. To work around this, you can "
+            "make a clone to get a normal tensor and use it in autograd, or use "
+            "`torch.no_grad()` instead of `torch.inference_mode()`."
         )
     return SavedTensor(t, False)
 
@@ -175,8 +194,12 @@ def unbroadcast(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     from engine.ops.reduce import sum as _sum
     from engine.ops.shape import reshape
 
-    r2 = _sum(g, axes) if axes else g
-    return reshape(r2, shape)
+    # PyTorch's sum_to: sum() to a scalar, else sum(dims, keepdim=True), then a view only
+    # when leading dims were summed away (so create_graph records the same nodes)
+    if not shape:
+        return _sum(g)
+    r2 = _sum(g, axes, True) if axes else g
+    return reshape(r2, shape) if lead else r2
 
 
 # -- operands ----------------------------------------------------------------------------
@@ -232,11 +255,47 @@ def binary_arrays(
         if type(b) is int and kind == "b":
             return ad.astype(np.int64), b, None, np.dtype(np.int64)
         return ad, b, None, ad.dtype
-    if isinstance(b, np.ndarray | list | tuple) or hasattr(b, "__array__"):
+    if isinstance(b, list | tuple):
+        symbol = _operator_symbol()
+        if symbol is not None:  # `t + [1, 2]`: PyTorch's Tensor.__add__ refuses lists
+            raise _operand_error(symbol, b)
+        return binary_arrays(a, as_tensor(b))
+    if isinstance(b, np.ndarray) or hasattr(b, "__array__"):
         return binary_arrays(a, as_tensor(b))
     if isinstance(b, np.generic):
         return binary_arrays(a, b.item())
+    symbol = _operator_symbol()
+    if symbol is not None:
+        raise _operand_error(symbol, b)
     raise TypeError(f"unsupported operand type for a Tensor op: '{type(b).__name__}'")
+
+
+def _operator_symbol() -> str | None:
+    """The operator (`+`, `*=`, ...) of the user's code that led here, or None for a call.
+
+    Only on error paths: reads the caller's current bytecode instruction, so the operators
+    themselves stay plain functions with no wrapper.
+    """
+    import dis
+    import sys
+
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_ENGINE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return None
+    for ins in dis.get_instructions(frame.f_code):
+        if ins.offset == frame.f_lasti:
+            return ins.argrepr if ins.opname == "BINARY_OP" else None
+    return None
+
+
+def _operand_error(symbol: str, b: Any) -> TypeError:
+    shown = "** or pow()" if symbol == "**" else symbol
+    return TypeError(f"unsupported operand type(s) for {shown}: 'Tensor' and '{type(b).__name__}'")
+
+
+_ENGINE_DIR = str(__import__("pathlib").Path(__file__).resolve().parents[1])
 
 
 def float_array(a: Tensor) -> np.ndarray[Any, Any]:
@@ -248,14 +307,25 @@ def float_array(a: Tensor) -> np.ndarray[Any, Any]:
 
 
 # -- in place ----------------------------------------------------------------------------
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+
+
 def check_inplace(t: Tensor, *others: Any) -> None:
     """PyTorch's refusals before an in-place op on `t`."""
+    if t._view_fn is not None:
+        from engine.ops.views import check_view_inplace
+
+        check_view_inplace(t)
     if STATE.enabled and t._rg and t._fn is None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
     if t._inference and not STATE.inference:
-        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+        raise RuntimeError(INFERENCE_INPLACE)
 
 
 def bump(t: Tensor) -> None:
@@ -286,6 +356,10 @@ def rebase(t: Tensor, out: Tensor) -> Tensor:
             t._nr = out._nr
             t._rg = True
             _fix_saved_output(out._fn, t)
+            if "_views" in t.__dict__:  # its views now see the new history
+                from engine.ops.views import regenerate_views
+
+                regenerate_views(t)
     return t
 
 
@@ -297,3 +371,19 @@ def _fix_saved_output(node: Node, t: Tensor) -> None:
                 v._data = t._d
                 v._ver = t._ver
                 v._ver_at = t._ver[0]
+
+
+def broadcast_error(a: Any, b: Any, error: Exception | None = None) -> Exception:
+    """PyTorch's message for shapes that do not broadcast (first clash from the right)."""
+    sa, sb = np.shape(a), np.shape(b)
+    nd = max(len(sa), len(sb))
+    for i in range(nd - 1, -1, -1):
+        x = sa[i - nd + len(sa)] if i - nd + len(sa) >= 0 else 1
+        y = sb[i - nd + len(sb)] if i - nd + len(sb) >= 0 else 1
+        if x != y and x != 1 and y != 1:
+            return RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                f"non-singleton dimension {i}"
+            )
+    # the shapes were fine: NumPy refused for another reason
+    return error if error is not None else ValueError(f"{list(sa)} and {list(sb)}")

@@ -17,12 +17,14 @@ from engine.ops._core import (
     OpNode,
     as_tensor,
     binary_arrays,
+    broadcast_error,
     bshapes,
-    in_shape,
     float_array,
+    in_shape,
     record,
     unbroadcast,
 )
+from engine.ops.inplace import type_name
 
 # PyTorch computes 1/0, log(0), sqrt(-1) silently (inf, -inf, nan); so does the engine.
 # A per-call np.errstate costs about a microsecond, more than a tiny op itself.
@@ -35,7 +37,10 @@ def add(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     a, b, bt, rt = binary_arrays(self, other)
     if alpha != 1:
         b = b * alpha
-    out = np.add(a, b)
+    try:
+        out = np.add(a, b)
+    except ValueError as e:
+        raise broadcast_error(a, b, e) from None
     if out.dtype != rt:
         out = out.astype(rt)
     saved = {"alpha": alpha} if alpha != 1 else None
@@ -45,6 +50,7 @@ def add(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 class AddBackward0(OpNode):
     __slots__ = ()
     _name = "AddBackward0"
+    _default_saved = {"alpha": 1}
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -61,14 +67,18 @@ class AddBackward0(OpNode):
 def sub(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """self - alpha * other."""
     a, b, bt, rt = binary_arrays(self, other)
-    if a.dtype.kind == "b":
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-            "`^` or `logical_xor()` operator instead."
-        )
+    if (
+        self._d.dtype.kind == "b"
+        or type(other) is bool
+        or (bt is not None and bt._d.dtype.kind == "b")
+    ):
+        raise _bool_sub_error(rt)
     if alpha != 1:
         b = b * alpha
-    out = np.subtract(a, b)
+    try:
+        out = np.subtract(a, b)
+    except ValueError as e:
+        raise broadcast_error(a, b, e) from None
     if out.dtype != rt:
         out = out.astype(rt)
     saved = {"alpha": alpha} if alpha != 1 else None
@@ -78,6 +88,7 @@ def sub(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 class SubBackward0(OpNode):
     __slots__ = ()
     _name = "SubBackward0"
+    _default_saved = {"alpha": 1}
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -85,8 +96,24 @@ class SubBackward0(OpNode):
         (f0, _), (f1, _) = self.next_functions
         alpha = self._saved["alpha"] if self._saved else 1
         ga = unbroadcast(g, in_shape(self, 0, g)) if f0 is not None else None
-        gb = unbroadcast(-g if alpha == 1 else g * -alpha, in_shape(self, 1, g)) if f1 is not None else None
+        gb = (
+            unbroadcast(-g if alpha == 1 else g * -alpha, in_shape(self, 1, g))
+            if f1 is not None
+            else None
+        )
         return [ga, gb]
+
+
+def _bool_sub_error(rt: np.dtype[Any]) -> RuntimeError:
+    if rt.kind == "b":
+        return RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead."
+        )
+    return RuntimeError(
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+        "to invert a mask, use the `~` or `logical_not()` operator instead."
+    )
 
 
 def rsub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
@@ -94,6 +121,8 @@ def rsub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, self, alpha=alpha)
     a, b, _, rt = binary_arrays(self, other)
+    if self._d.dtype.kind == "b" or type(other) is bool:
+        raise _bool_sub_error(rt)
     out = np.subtract(b, a * alpha if alpha != 1 else a)
     if out.dtype != rt:
         out = out.astype(rt)
@@ -103,27 +132,45 @@ def rsub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
 class RsubBackward1(OpNode):
     __slots__ = ()
     _name = "RsubBackward1"
+    _default_saved = {"alpha": 1}
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         alpha = self._saved["alpha"] if self._saved else 1
-        return [-g if alpha == 1 else g * -alpha]  # type: ignore[operator]
+        assert g is not None
+        return [-g if alpha == 1 else g * -alpha]
 
 
 # -- mul / div ---------------------------------------------------------------------------
 def mul(self: Tensor, other: Any) -> Tensor:
     """self * other."""
     a, b, bt, rt = binary_arrays(self, other)
-    out = np.multiply(a, b)
+    try:
+        out = np.multiply(a, b)
+    except ValueError as e:
+        raise broadcast_error(a, b, e) from None
     if out.dtype != rt:
         out = out.astype(rt)
-    saved = {"self": self, "other": other}
+    # PyTorch saves each operand only when the other one needs a gradient (`_saved_self` is
+    # None for `x * 2`), so saved-tensor hooks see only those packs
+    saved = {
+        "self": self if bt is not None and bt._rg else None,
+        "other": other if self._rg else None,
+    }
     return record(MulBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
 
 
 class MulBackward0(OpNode):
     __slots__ = ()
     _name = "MulBackward0"
+
+    def __getattr__(self, name: str) -> Any:
+        # PyTorch saves `self` only when `other` needs a gradient, and the reverse
+        if name == "_saved_self":
+            return _operand(self, "self", self.needs(1))
+        if name == "_saved_other":
+            return _operand(self, "other", self.needs(0))
+        return super().__getattr__(name)
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -136,21 +183,42 @@ class MulBackward0(OpNode):
         return [ga, gb]
 
 
+def _operand(node: OpNode, key: str, kept: bool) -> Any:
+    """A saved operand as PyTorch shows it: None when not kept, Python numbers as 0-dim."""
+    if not kept:
+        return None
+    value = node.saved(key)
+    if isinstance(value, Tensor):
+        return value
+    dt = np.bool_ if type(value) is bool else np.int64 if type(value) is int else np.float64
+    return make(np.asarray(value, dtype=dt), False, None, 0)
+
+
 def div(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     """self / other (true division; `rounding_mode` 'trunc' or 'floor' is not differentiable)."""
     a, b, bt, rt = binary_arrays(self, other)
     if rounding_mode is not None:
         q = np.floor_divide(a, b) if rounding_mode == "floor" else np.trunc(np.true_divide(a, b))
         if rt.kind != "f":
-            q = np.trunc(np.true_divide(a, b)) if rounding_mode == "trunc" else np.floor_divide(a, b)
-        return record(DivBackward1, np.asarray(q).astype(rt), (self, bt))
+            q = (
+                np.trunc(np.true_divide(a, b))
+                if rounding_mode == "trunc"
+                else np.floor_divide(a, b)
+            )
+        saved = {"self": self, "other": other, "rounding_mode": rounding_mode}
+        q = np.asarray(q).astype(rt)
+        return record(DivBackward2, q, (self, bt), saved, shapes=bshapes(self, bt, q))
     if rt.kind != "f":
         from engine._dtype import get_default_dtype
 
+        # integer operands go to float from their own dtypes, not via their common int type
         rt = get_default_dtype().np
-        a = a.astype(rt)
-        b = b.astype(rt) if isinstance(b, np.ndarray) else b
-    out = np.true_divide(a, b)
+        a = self._d.astype(rt)
+        b = bt._d.astype(rt) if bt is not None else b
+    try:
+        out = np.true_divide(a, b)
+    except ValueError as e:
+        raise broadcast_error(a, b, e) from None
     if out.dtype != rt:
         out = out.astype(rt)
     saved = {"self": self, "other": other}
@@ -160,6 +228,14 @@ def div(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor
 class DivBackward0(OpNode):
     __slots__ = ()
     _name = "DivBackward0"
+
+    def __getattr__(self, name: str) -> Any:
+        # `other` is always needed (d/dself = 1/other); `self` only for d/dother
+        if name == "_saved_self":
+            return _operand(self, "self", self.needs(1))
+        if name == "_saved_other":
+            return _operand(self, "other", True)
+        return super().__getattr__(name)
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -174,39 +250,60 @@ class DivBackward0(OpNode):
         return [ga, gb]
 
 
-class DivBackward1(OpNode):
+class DivBackward2(OpNode):
     """Division with rounding: zero gradient almost everywhere, as PyTorch."""
 
     __slots__ = ()
-    _name = "DivBackward1"
+    _name = "DivBackward2"
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         assert g is not None
-        return [g * 0 if self.needs(0) else None, None]
+        ga = unbroadcast(g * 0, in_shape(self, 0, g)) if self.needs(0) else None
+        gb = unbroadcast(g * 0, in_shape(self, 1, g)) if self.needs(1) else None
+        return [ga, gb]
 
 
 # -- pow ---------------------------------------------------------------------------------
-def pow(self: Any, exponent: Any) -> Tensor:  # noqa: A001
-    """self ** exponent, in its three PyTorch forms (tensor^scalar, tensor^tensor, scalar^tensor)."""
+def pow(self: Any, exponent: Any) -> Tensor:
+    """self ** exponent: PyTorch's tensor^scalar, tensor^tensor and scalar^tensor forms."""
     if not isinstance(self, Tensor):
         e = as_tensor(exponent) if not isinstance(exponent, Tensor) else exponent
         base = self
         ed = float_array(e) if isinstance(base, float) else e._d
-        out = np.power(np.asarray(base, dtype=ed.dtype), ed)
+        out = _power(np.asarray(base, dtype=ed.dtype), ed)
         return record(PowBackward2, out, (e,), {"self": base, "exponent": e}, out_saved="result")
     if isinstance(exponent, Tensor):
         a, b, bt, rt = binary_arrays(self, exponent)
-        out = np.power(a, b)
+        if rt.kind == "b":
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        try:
+            out = _power(a, b)
+        except ValueError as e:
+            raise broadcast_error(a, b, e) from None
         saved = {"self": self, "exponent": exponent}
         out = out.astype(rt, copy=False)
         return record(PowBackward1, out, (self, bt), saved, "result", bshapes(self, bt, out))
     a, b, _, rt = binary_arrays(self, exponent)
     if rt.kind in "iu" and isinstance(b, int) and b < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    out = np.power(a, b)
+    try:
+        out = np.power(a, b)
+    except ValueError as e:
+        raise broadcast_error(a, b, e) from None
     saved = {"self": self, "exponent": exponent}
     return record(PowBackward0, out.astype(rt, copy=False), (self,), saved)
+
+
+def _power(a: Any, b: Any) -> Any:
+    """np.power, with PyTorch's integer results for negative integer exponents (0, or ±1)."""
+    bd = np.asarray(b)
+    if bd.dtype.kind not in "iu" or not np.any(bd < 0):
+        return np.power(a, b)
+    pos = np.power(a, np.where(bd < 0, 0, bd))
+    odd = np.where(bd % 2 == 0, 1, -1)
+    neg = np.where(a == 1, 1, np.where(a == -1, odd, 0))
+    return np.where(bd < 0, neg, pos).astype(pos.dtype)
 
 
 class PowBackward0(OpNode):
@@ -217,7 +314,7 @@ class PowBackward0(OpNode):
         g = grads[0]
         e = self.saved("exponent")
         if e == 0:
-            return [g * 0]  # type: ignore[operator]
+            return [g * 0]  # type: ignore[operator, list-item]
         s = self.saved("self")
         return [g * e * s ** (e - 1)]  # type: ignore[operator]
 
@@ -254,6 +351,24 @@ class PowBackward2(OpNode):
 
 
 # -- unary -------------------------------------------------------------------------------
+def _rounded(fn: Any) -> Any:
+    """`fn` evaluated in float64 and rounded to float32 for float32 inputs.
+
+    NumPy's float32 exp/tanh/sin differ from PyTorch's in the last bit for about a third of
+    inputs, which shows in printed values; the correctly rounded result almost always agrees.
+    """
+
+    def run(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        if a.dtype == np.float32:
+            return fn(a.astype(np.float64)).astype(np.float32)  # type: ignore[no-any-return]
+        return fn(a)  # type: ignore[no-any-return]
+
+    return run
+
+
+_exp, _log, _sin, _cos, _tanh = map(_rounded, (np.exp, np.log, np.sin, np.cos, np.tanh))
+
+
 def _unary(node: type[OpNode], fn: Any, self: Tensor, save_self: bool, save_result: bool) -> Tensor:
     out = fn(float_array(self))
     return record(
@@ -279,7 +394,7 @@ class NegBackward0(OpNode):
 
 
 def exp(self: Tensor) -> Tensor:
-    return _unary(ExpBackward0, np.exp, self, False, True)
+    return _unary(ExpBackward0, _exp, self, False, True)
 
 
 class ExpBackward0(OpNode):
@@ -291,7 +406,7 @@ class ExpBackward0(OpNode):
 
 
 def log(self: Tensor) -> Tensor:
-    return _unary(LogBackward0, np.log, self, True, False)
+    return _unary(LogBackward0, _log, self, True, False)
 
 
 class LogBackward0(OpNode):
@@ -328,7 +443,7 @@ class RsqrtBackward0(OpNode):
         return [-0.5 * grads[0] * r * r * r]  # type: ignore[operator]
 
 
-def abs(self: Tensor) -> Tensor:  # noqa: A001
+def abs(self: Tensor) -> Tensor:
     return record(AbsBackward0, np.abs(self._d), (self,), {"self": self})
 
 
@@ -349,11 +464,11 @@ class SignBackward0(OpNode):
     _name = "SignBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] * 0]  # type: ignore[operator]
+        return [grads[0] * 0]  # type: ignore[operator, list-item]
 
 
 def sin(self: Tensor) -> Tensor:
-    return _unary(SinBackward0, np.sin, self, True, False)
+    return _unary(SinBackward0, _sin, self, True, False)
 
 
 class SinBackward0(OpNode):
@@ -365,7 +480,7 @@ class SinBackward0(OpNode):
 
 
 def cos(self: Tensor) -> Tensor:
-    return _unary(CosBackward0, np.cos, self, True, False)
+    return _unary(CosBackward0, _cos, self, True, False)
 
 
 class CosBackward0(OpNode):
@@ -377,7 +492,7 @@ class CosBackward0(OpNode):
 
 
 def tanh(self: Tensor) -> Tensor:
-    return _unary(TanhBackward0, np.tanh, self, False, True)
+    return _unary(TanhBackward0, _tanh, self, False, True)
 
 
 class TanhBackward0(OpNode):
@@ -386,11 +501,16 @@ class TanhBackward0(OpNode):
 
     def apply(self, grads: Grads) -> Grads:
         r = self.saved("result")
-        return [grads[0] * (1 - r * r)]  # type: ignore[operator]
+        # (1 - r)(1 + r) rounds as PyTorch's float32 kernel does near |r| = 1; 1 - r*r does not
+        return [grads[0] * ((1 - r) * (1 + r))]  # type: ignore[operator]
 
 
 def _sigmoid(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     # split by sign so exp never overflows
+    if a.dtype == np.float32:
+        # PyTorch's float32 kernel: 1 / (1 + exp(-x)) in float32, with an accurate exp
+        e32 = np.exp(-a.astype(np.float64)).astype(np.float32)
+        return np.float32(1) / (np.float32(1) + e32)  # type: ignore[no-any-return]
     out = np.empty_like(a)
     pos = a >= 0
     out[pos] = 1 / (1 + np.exp(-a[pos]))
@@ -439,7 +559,7 @@ class ReciprocalBackward0(OpNode):
 
 
 # -- clamp / where / maximum / minimum ---------------------------------------------------
-def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Limit values to [min, max]; the gradient passes where min <= x <= max."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -502,11 +622,18 @@ class ClampBackward0(OpNode):
         return out
 
 
-def where(condition: Any, input: Any, other: Any) -> Tensor:  # noqa: A002
+def where(condition: Any, input: Any = None, other: Any = None) -> Any:
     """Pick from `input` where `condition` holds, else from `other`."""
+    if input is None and other is None:  # torch.where(cond) is nonzero(cond, as_tuple=True)
+        from engine.ops.shape_more import nonzero
+
+        return nonzero(as_tensor(condition), as_tuple=True)
     c = as_tensor(condition)
     if c._d.dtype.kind != "b":
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {c.dtype}")
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            + type_name(c.dtype)
+        )
     if isinstance(input, Tensor):
         a, b, bt, rt = binary_arrays(input, other)
         at: Tensor | None = input
@@ -540,16 +667,33 @@ class WhereBackward0(OpNode):
         return out
 
 
+def _tensor_args(name: str, self: Any, other: Any) -> None:
+    for what, pos, x in (("input", 1, self), ("other", 2, other)):
+        if not isinstance(x, Tensor):
+            raise TypeError(
+                f"{name}(): argument '{what}' (position {pos}) must be Tensor, not "
+                f"{type(x).__name__}"
+            )
+
+
 def maximum(self: Tensor, other: Tensor) -> Tensor:
+    _tensor_args("maximum", self, other)
     a, b, bt, _ = binary_arrays(self, other)
-    out = np.maximum(a, b)
+    try:
+        out = np.maximum(a, b)
+    except ValueError as e:
+        raise broadcast_error(a, b, e) from None
     saved = {"self": self, "other": other}
     return record(MaximumBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
 
 
 def minimum(self: Tensor, other: Tensor) -> Tensor:
+    _tensor_args("minimum", self, other)
     a, b, bt, _ = binary_arrays(self, other)
-    out = np.minimum(a, b)
+    try:
+        out = np.minimum(a, b)
+    except ValueError as e:
+        raise broadcast_error(a, b, e) from None
     saved = {"self": self, "other": other}
     return record(MinimumBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
 
@@ -582,7 +726,10 @@ class MinimumBackward0(MaximumBackward0):
 def _compare(fn: Any) -> Any:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, _ = binary_arrays(self, other)
-        return make(np.asarray(fn(a, b)), False, None, 0)
+        try:
+            return make(np.asarray(fn(a, b)), False, None, 0)
+        except ValueError as e:
+            raise broadcast_error(a, b, e) from None
 
     return op
 
@@ -598,7 +745,10 @@ ge = _compare(np.greater_equal)
 def _logical(fn: Any) -> Any:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, rt = binary_arrays(self, other)
-        out = np.asarray(fn(a, b))
+        try:
+            out = np.asarray(fn(a, b))
+        except ValueError as e:
+            raise broadcast_error(a, b, e) from None
         return make(out.astype(rt, copy=False), False, None, 0)
 
     return op
@@ -625,6 +775,26 @@ def logical_or(self: Tensor, other: Any) -> Tensor:
     return make(np.logical_or(self._d, as_tensor(other)._d), False, None, 0)
 
 
+def equal(self: Tensor, other: Tensor) -> bool:
+    """True when both have the same shape and elements (a Python bool, no graph)."""
+    a, b = self._d, other._d
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def isclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
+    """|self - other| <= atol + rtol * |other|, elementwise (a bool tensor, no graph)."""
+    return make(np.isclose(self._d, other._d, rtol, atol, equal_nan), False, None, 0)
+
+
+def allclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
+    """True when `isclose` holds everywhere (a Python bool)."""
+    return bool(np.allclose(self._d, other._d, rtol, atol, equal_nan))
+
+
 def isnan(self: Tensor) -> Tensor:
     return make(np.isnan(self._d), False, None, 0)
 
@@ -637,11 +807,53 @@ def isfinite(self: Tensor) -> Tensor:
     return make(np.isfinite(self._d), False, None, 0)
 
 
-_UNARY = ("neg", "exp", "log", "sqrt", "rsqrt", "abs", "sign", "sin", "cos", "tanh", "sigmoid",
-          "relu", "reciprocal")
-_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "clamp", "rsub")
-_LOGIC = ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
-          "bitwise_not", "logical_not", "logical_and", "logical_or", "isnan", "isinf", "isfinite")
+_UNARY = (
+    "neg",
+    "exp",
+    "log",
+    "sqrt",
+    "rsqrt",
+    "abs",
+    "sign",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "reciprocal",
+)
+_BINARY = (
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "pow",
+    "maximum",
+    "minimum",
+    "clamp",
+    "rsub",
+)
+_LOGIC = (
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "logical_not",
+    "logical_and",
+    "logical_or",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "equal",
+    "isclose",
+    "allclose",
+)
 TENSOR_METHODS = _UNARY + _BINARY + _LOGIC + ("where",)
 INPLACE = tuple(n for n in _UNARY + _BINARY if n not in ("rsub",))
 TORCH_FUNCTIONS = TENSOR_METHODS

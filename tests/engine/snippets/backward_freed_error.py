@@ -1,0 +1,6 @@
+import torch
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x * x).sum()
+y.backward()
+y.backward()

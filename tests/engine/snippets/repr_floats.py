@@ -1,0 +1,15 @@
+import torch
+
+print(torch.tensor([1.0, 2.0, 3.0]))
+print(torch.tensor([1.5, -2.25, 3.125]))
+print(torch.tensor([[0.1, 0.2], [0.3, 0.4]]))
+print(torch.tensor([1.0, 2.5], dtype=torch.float64))
+print(torch.tensor([1.0, 2.0], dtype=torch.float64))
+print(torch.tensor(3.5))
+print(torch.tensor(-0.0))
+print(torch.tensor([float("inf"), float("-inf"), float("nan"), 1.0]))
+print(torch.tensor([1.0, float("nan")]))
+print(torch.tensor([0.0, 0.0]))
+print(torch.ones(2, 3) / 3)
+print(torch.tensor([100.0, 2.0]))
+print(torch.tensor([1.0, 2.0], dtype=torch.float16))

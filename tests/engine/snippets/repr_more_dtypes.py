@@ -1,0 +1,17 @@
+import torch
+
+print(torch.tensor([1.5, 2.0], dtype=torch.float16))
+print(torch.tensor([1, 2], dtype=torch.int8), torch.tensor([1, 2], dtype=torch.int16))
+print(torch.tensor([True, False]).sum(), torch.tensor([True, True]).float())
+print(torch.tensor([1e20, 1.0]))
+print(torch.tensor([123456.0, 1.0]))
+print(torch.tensor([0.00012, 1.0]))
+print(torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True))
+print(torch.tensor([float("nan"), 1.5]))
+print(torch.tensor([float("inf"), 2.0]))
+print(torch.tensor([-0.5, 1000.0]))
+print(torch.tensor([1.0e-3, 1.0e2]))
+print(torch.tensor([[1.0e-3, 1.0e2], [5.0, 6.0]]))
+print(torch.tensor(1e-10), torch.tensor(123456789.0), torch.tensor(float("nan")))
+print(torch.tensor([10000000000]), torch.tensor([-5, 3]))
+print(torch.arange(6.0).reshape(1, 2, 3, 1))

@@ -1,0 +1,18 @@
+import torch
+
+print(torch.tensor([1e-5, 1.0]))
+print(torch.tensor([1e10, 1.0]))
+print(torch.tensor([12345.0, 0.5]))
+print(torch.tensor([1e-8]))
+print(torch.tensor([1.0, 1000.0, 1000000.0]))
+print(torch.tensor([1.0, 1001.0]))
+print(torch.tensor([0.001, 0.5]))
+print(torch.tensor([123456789.0]))
+torch.set_printoptions(sci_mode=True)
+print(torch.tensor([1.0, 2.5]))
+torch.set_printoptions(sci_mode=False)
+print(torch.tensor([1e-5, 1.0]))
+torch.set_printoptions(precision=2)
+print(torch.tensor([1.23456, 2.0]))
+torch.set_printoptions(profile="default")
+print(torch.tensor([1.23456, 2.0]))
