@@ -1,0 +1,192 @@
+"""Square-matrix functions: inv, det, solve (batched over leading dims, as torch.linalg).
+
+Gradients follow PyTorch's formulas: d inv = -inv^T g inv^T, d det = g det A^-T (the adjugate
+when A is singular), and solve's through a second solve with A^T.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record, unbroadcast
+
+
+class _LinAlgError(RuntimeError):
+    """`torch.linalg.LinAlgError`: a singular or otherwise unusable matrix."""
+
+
+LinAlgError = _LinAlgError
+
+
+def _square(name: str, a: np.ndarray[Any, Any]) -> None:
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(
+            f"{name}: A must be batches of square matrices, but they are {a.shape[-2]} by "
+            f"{a.shape[-1]} matrices"
+        )
+    if a.dtype.kind != "f":
+        raise RuntimeError(
+            f"{name}: Expected a floating point or complex tensor as input. Got "
+            f"{str(a.dtype).capitalize()}"
+        )
+
+
+def _zero_pivot(a: np.ndarray[Any, Any]) -> int:
+    """1-based index of the first zero pivot of LU with partial pivoting (for the message)."""
+    m = np.array(a.reshape(-1, a.shape[-2], a.shape[-1])[0], dtype=np.float64)
+    n = m.shape[0]
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(m[k:, k])))
+        if m[p, k] == 0:
+            return int(k + 1)
+        m[[k, p]] = m[[p, k]]
+        m[k + 1 :] -= np.outer(m[k + 1 :, k] / m[k, k], m[k])
+    return int(n)
+
+
+def _mt(x: Tensor) -> Tensor:
+    from engine.ops.shape import transpose
+
+    return transpose(x, -2, -1)
+
+
+# -- inv ---------------------------------------------------------------------------------
+def inv(A: Tensor) -> Tensor:
+    """`torch.linalg.inv`: the inverse of a (batch of) square matrix."""
+    a = A._d
+    _square("linalg.inv", a)
+    try:
+        out = np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        raise LinAlgError(
+            f"linalg.inv: The diagonal element {_zero_pivot(a)} is zero, the inversion could not "
+            "be completed because the input matrix is singular."
+        ) from None
+    return record(LinalgInvExBackward0, out.astype(a.dtype, copy=False), (A,), None, "inverse")
+
+
+inverse = inv
+
+
+class LinalgInvExBackward0(OpNode):
+    __slots__ = ()
+    _name = "LinalgInvExBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.matmul import matmul
+
+        g = grads[0]
+        assert g is not None
+        it = _mt(self.saved("inverse"))
+        return [-matmul(it, matmul(g, it))]  # type: ignore[operator]
+
+
+# -- det ---------------------------------------------------------------------------------
+def det(A: Tensor) -> Tensor:
+    """`torch.linalg.det`: the determinant of a (batch of) square matrix."""
+    a = A._d
+    _square("linalg.det", a)
+    out = np.asarray(_det(a), a.dtype)
+    return record(LinalgDetBackward0, out, (A,), {"A": A}, "result")
+
+
+def _det(a: np.ndarray[Any, Any]) -> Any:
+    """Determinant as LAPACK's getrf gives it: partial-pivot LU, product of U's diagonal in
+    order (np.linalg.det rounds differently: 17.999999999999996 where PyTorch prints 18.)."""
+    m = np.array(a, dtype=np.float64).reshape(-1, a.shape[-2], a.shape[-1])
+    n = m.shape[-1]
+    out = np.ones(m.shape[0])
+    rows = np.arange(m.shape[0])
+    for k in range(n):
+        p = k + np.argmax(np.abs(m[:, k:, k]), axis=1)
+        swap = p != k
+        out[swap] = -out[swap]
+        rk = m[rows, k].copy()
+        m[rows, k] = m[rows, p]
+        m[rows, p] = rk
+        piv = m[:, k, k]
+        out *= piv
+        with np.errstate(all="ignore"):
+            f = np.where(piv[:, None] != 0, m[:, k + 1 :, k] / piv[:, None], 0.0)
+        m[:, k + 1 :] -= f[:, :, None] * m[:, k : k + 1, :]
+    return out.reshape(a.shape[:-2])
+
+
+class LinalgDetBackward0(OpNode):
+    __slots__ = ()
+    _name = "LinalgDetBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.shape import unsqueeze
+
+        g: Any = grads[0]
+        a: Any = self.saved("A")
+        r: Any = self.saved("result")
+        scale = unsqueeze(unsqueeze(g * r, -1), -1)
+        if np.all(r._d != 0):
+            return [scale * _mt(inv(a))]
+        # singular: PyTorch's LU-based formula gives g * det * (...) = 0 here, not the adjugate
+        return [scale * make(np.zeros(a._d.shape, a._d.dtype), False, None, 0)]
+
+
+# -- solve -------------------------------------------------------------------------------
+def _vector_rhs(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> bool:
+    # PyTorch treats B as a (batch of) vector when B.ndim == 1 or B.shape == A.shape[:-1]
+    return b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
+    """`torch.linalg.solve`: X with A X = B (X A = B when `left=False`)."""
+    a, b = A._d, B._d
+    _square("linalg.solve", a)
+    vec = _vector_rhs(a, b)
+    try:
+        if not left:
+            x = np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+        elif vec:
+            x = np.linalg.solve(a, b[..., None])[..., 0]
+        else:
+            x = np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        ) from None
+    saved = {"A": A, "left": left}
+    out = np.asarray(x, np.result_type(a, b))
+    return record(LinalgSolveExBackward0, out, (A, B), saved, "result", shapes=(a.shape, b.shape))
+
+
+class LinalgSolveExBackward0(OpNode):
+    __slots__ = ()
+    _name = "LinalgSolveExBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.matmul import matmul
+        from engine.ops.shape import unsqueeze
+
+        g: Any = grads[0]
+        assert self._shapes is not None
+        a: Any = self.saved("A")
+        x: Any = self.saved("result")
+        left = self.saved("left")
+        gb: Any = solve(_mt(a), g, left=left)
+        ga = None
+        if self.needs(0):
+            if not left:
+                ga = -matmul(_mt(x), gb)
+            elif _vector_rhs(a._d, x._d):
+                ga = -(unsqueeze(gb, -1) * unsqueeze(x, -2))
+            else:
+                ga = -matmul(gb, _mt(x))
+            ga = unbroadcast(ga, self._shapes[0])
+        return [ga, unbroadcast(gb, self._shapes[1]) if self.needs(1) else None]
+
+
+TENSOR_METHODS = ("inverse", "det")
+TORCH_FUNCTIONS = ("inverse", "det")

@@ -1,0 +1,249 @@
+"""Statistical reductions: var, std and vector norms.
+
+Points where PyTorch is particular: `var`/`std` take `unbiased=` or `correction=` (and a bare
+bool as the first argument means `unbiased`); the gradient of a norm or std at zero is 0, not
+NaN; softmax and logsumexp subtract the maximum first, so large inputs do not overflow.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from engine import _dtype
+from engine._tensor import Tensor, make
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record
+from engine.ops.reduce import axes_of, dims_of, shown_list, unsqueeze_to
+
+# ufunc reductions called directly (np.sum & co. add ~1 us of Python per call); typed loosely
+# because NumPy's stubs reject a runtime `keepdims: bool`
+_ADD: Any = np.add.reduce
+_MAX: Any = np.maximum.reduce
+
+
+def _const(a: Any, like: Tensor) -> Tensor:
+    return make(np.asarray(a, like._d.dtype), False, None, 0)
+
+
+def _type_name(a: np.ndarray[Any, Any]) -> str:
+    from engine.ops.inplace import type_name
+
+    return type_name(_dtype.from_numpy(a.dtype))
+
+
+# -- var / std ---------------------------------------------------------------------------
+def _var_args(dim: Any, unbiased: Any, correction: Any) -> tuple[Any, Any]:
+    """(dim, correction as PyTorch saves it) from var/std's three overloads."""
+    if isinstance(dim, bool):  # x.var(False): the `unbiased` overload
+        dim, unbiased = None, dim
+    if correction is not None:
+        return dim, correction
+    if unbiased is not None:
+        return dim, 1 if unbiased else 0
+    return dim, (1 if dim is not None else None)
+
+
+def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> Any:
+    a = self._d
+    if a.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    axes = dims_of(dim, a.ndim)
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    c = 1 if correction is None else correction
+    if n - c <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=4,
+        )
+    if a.ndim == 0:
+        d = a - a
+        s = d * d
+    else:
+        d = a - _ADD(a, axis=axes, keepdims=True) / n
+        np.multiply(d, d, out=d)
+        s = np.asarray(_ADD(d, axis=axes, keepdims=keepdim))
+    return np.asarray(s / np.asarray(n - c if n > c else 0, a.dtype), a.dtype)
+
+
+def var(
+    self: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> Tensor:
+    """Variance over `dim` (all by default), with Bessel's correction unless told otherwise."""
+    dim, corr = _var_args(dim, unbiased, correction)
+    out = _var("var", self, dim, corr, keepdim)
+    saved = {"correction": corr, "dim": shown_list(dim), "keepdim": keepdim, "self": self}
+    return record(VarBackward0, out, (self,), saved)
+
+
+def std(
+    self: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> Tensor:
+    """Standard deviation over `dim` (all by default)."""
+    dim, corr = _var_args(dim, unbiased, correction)
+    out = np.sqrt(_var("std", self, dim, corr, keepdim))
+    saved = {"correction": corr, "dim": shown_list(dim), "keepdim": keepdim, "self": self}
+    return record(StdBackward0, out, (self,), saved, out_saved="result")
+
+
+def _var_back(node: OpNode, g: Any) -> Tensor:
+    """PyTorch's var_backward: 2 / (n - correction) * grad * (x - mean)."""
+    x = node.saved("self")
+    shape = x._d.shape
+    dim = node.saved("dim")
+    whole = dim is None or not shape
+    axes = axes_of(dim, len(shape))
+    corr = node.saved("correction")
+    n = 1
+    for ax in axes:
+        n *= shape[ax]
+    dof = n - (1 if corr is None else corr)
+    if whole and dof <= 0:
+        return g * math.nan  # type: ignore[no-any-return]
+    scale = 2.0 / dof
+    if not whole and not node.saved("keepdim") and len(shape) > 1:
+        g = unsqueeze_to(g, shape, axes)
+    if not STATE.enabled:
+        xd = x._d
+        centred = xd - _ADD(xd, axis=axes, keepdims=True) / n if xd.ndim else xd - xd
+        return make((scale * g._d * centred).astype(xd.dtype, copy=False), False, None, 0)
+    from engine.ops.nn_loss import mul_scalar
+    from engine.ops.reduce import mean
+
+    scaled: Any = mul_scalar(g, scale)  # a C++ scalar multiply in PyTorch: MulBackward1
+    return scaled * (x - (mean(x) if whole else mean(x, axes, True)))  # type: ignore[no-any-return]
+
+
+class VarBackward0(OpNode):
+    __slots__ = ()
+    _name = "VarBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [_var_back(self, grads[0])]  # type: ignore[arg-type]
+
+
+class StdBackward0(OpNode):
+    __slots__ = ()
+    _name = "StdBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.scatter import masked_fill
+
+        r = self.saved("result")
+        g: Any = grads[0]
+        # PyTorch masks the zero-std positions: their gradient is 0, not inf or NaN
+        gv = masked_fill(g / (r * 2), make(r._d == 0, False, None, 0), 0.0)
+        return [_var_back(self, gv)]
+
+
+# -- norms -------------------------------------------------------------------------------
+def vector_norm(
+    x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+) -> Tensor:
+    """`torch.linalg.vector_norm`: the `ord`-norm of `x` over `dim` (all by default)."""
+    a = x._d
+    if a.dtype.kind != "f":
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {_type_name(a)}"
+        )
+    if dtype is not None:
+        a = a.astype(dtype.np, copy=False)
+    axes = dims_of(dim, a.ndim)
+    p = float(ord)
+    ab = np.abs(a)
+    if a.ndim == 0:
+        out = ab if p != 0 else (ab != 0).astype(a.dtype)
+    elif p == 2:
+        out = np.sqrt(_ADD(ab * ab, axis=axes, keepdims=keepdim))
+    elif p == 1:
+        out = _ADD(ab, axis=axes, keepdims=keepdim)
+    elif p == math.inf:
+        out = np.max(ab, axis=axes, keepdims=keepdim)
+    elif p == -math.inf:
+        out = np.min(ab, axis=axes, keepdims=keepdim)
+    elif p == 0:
+        out = np.sum(ab != 0, axis=axes, keepdims=keepdim)
+    else:
+        out = np.power(np.sum(np.power(ab, p), axis=axes, keepdims=keepdim), 1.0 / p)
+    out = np.asarray(out, a.dtype)
+    saved = {"dim": shown_list(dim), "keepdim": keepdim, "ord": ord, "self": x}
+    return record(LinalgVectorNormBackward0, out, (x,), saved, out_saved="result")
+
+
+def norm(
+    self: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None
+) -> Tensor:
+    """`Tensor.norm` / `torch.norm`: a vector norm (Frobenius is the 2-norm)."""
+    if p == "fro" or p is None:
+        p = 2
+    elif isinstance(p, str):
+        raise NotImplementedError(f"norm with p={p!r} is not supported by this engine")
+    return vector_norm(self, p, dim, keepdim, dtype=dtype)
+
+
+class LinalgVectorNormBackward0(OpNode):
+    __slots__ = ()
+    _name = "LinalgVectorNormBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        x, r = self.saved("self"), self.saved("result")
+        p = float(self.saved("ord"))
+        if p == 0:
+            return [None]  # PyTorch returns an undefined gradient for the 0-"norm"
+        shape = x._d.shape
+        axes = axes_of(self.saved("dim"), len(shape))
+        if not self.saved("keepdim") and shape and self.saved("dim") is not None:
+            g, r = unsqueeze_to(g, shape, axes), unsqueeze_to(r, shape, axes)
+        return [_norm_grad(x, g, r, p, axes)]
+
+
+def _norm_grad(x: Any, g: Any, r: Any, p: float, axes: tuple[int, ...]) -> Tensor:
+    """PyTorch's `norm_backward`, with engine ops (the gradient at a zero norm is 0)."""
+    from engine.ops.scatter import masked_fill
+
+    xd = x._d
+    rzero = make(np.asarray(r._d == 0), False, None, 0)
+    if p == 1:
+        return x.sign() * g  # type: ignore[attr-defined, no-any-return]
+    if p == 2:
+        return g * masked_fill(x / r, rzero, 0.0)  # type: ignore[no-any-return]
+    if math.isinf(p):
+        ab = np.abs(xd)
+        mask = (ab == r._d) | np.isnan(ab)
+        count = mask.sum(axis=axes, keepdims=True) if xd.ndim else mask
+        return x.sign() * (g / _const(count, g) * _const(mask, g))  # type: ignore[no-any-return]
+    if p < 1:
+        xzero = make(np.asarray(xd == 0), False, None, 0)
+        scaled = x.sign() * masked_fill(x.abs() ** (p - 1), xzero, 0.0)
+        return scaled * g * r ** (1 - p)  # type: ignore[no-any-return]
+    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return scaled * masked_fill(g / r ** (p - 1), rzero, 0.0)  # type: ignore[no-any-return]
+
+
+TENSOR_METHODS = (
+    "var",
+    "std",
+    "norm",
+)
+TORCH_FUNCTIONS = TENSOR_METHODS

@@ -1,0 +1,75 @@
+"""`torch.return_types`: the named tuples of ops with several results (max with dim, sort, ...).
+
+>>> r = engine.tensor([[1.0, 3.0]]).max(1)
+>>> r.values, r.indices
+(tensor([3.]), tensor([1]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class _StructSeq(tuple[Any, ...]):
+    """A PyTorch structseq: a tuple with named fields and PyTorch's multi-line repr."""
+
+    __slots__ = ()
+    _field_names: tuple[str, ...] = ()
+
+    def __new__(cls, seq: Any) -> _StructSeq:
+        items = tuple(seq)
+        n = len(cls._field_names)
+        if len(items) != n:
+            raise TypeError(
+                f"torch.return_types.{cls.__name__}() takes a {n}-sequence "
+                f"({len(items)}-sequence given)"
+            )
+        return super().__new__(cls, items)
+
+    @property
+    def n_fields(self) -> int:
+        return len(self._field_names)
+
+    @property
+    def n_sequence_fields(self) -> int:
+        return len(self._field_names)
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._field_names, self))
+        return f"torch.return_types.{type(self).__name__}(\n{body})"
+
+    def __reduce__(self) -> Any:
+        return (type(self), (tuple(self),))
+
+
+def _getter(i: int) -> Any:
+    def get(self: tuple[Any, ...]) -> Any:
+        return self[i]
+
+    return get
+
+
+def _make(name: str, fields: tuple[str, ...]) -> type[_StructSeq]:
+    ns: dict[str, Any] = {
+        "__slots__": (),
+        "_field_names": fields,
+        "__module__": "torch.return_types",
+    }
+    for i, f in enumerate(fields):
+        ns[f] = property(_getter(i))
+    cls = type(name, (_StructSeq,), ns)
+    cls.__qualname__ = name
+    return cls
+
+
+_VI = ("values", "indices")
+max = _make("max", _VI)
+min = _make("min", _VI)
+sort = _make("sort", _VI)
+topk = _make("topk", _VI)
+median = _make("median", _VI)
+mode = _make("mode", _VI)
+kthvalue = _make("kthvalue", _VI)
+cummax = _make("cummax", _VI)
+cummin = _make("cummin", _VI)
+aminmax = _make("aminmax", ("min", "max"))
