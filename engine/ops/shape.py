@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
 
-from engine._tensor import Tensor, make
+from engine._tensor import Tensor, _wrap_dim
+from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 
@@ -16,6 +18,15 @@ def as_view(out: Tensor, base: Tensor, view_fn: Any) -> Tensor:
     out._ver = base._ver
     root = base._base if base._base is not None else base
     out._base = root
+    # the root keeps weak references to its views: an in-place op on the root or on any
+    # view regenerates the others' grad_fn (AsStridedBackward0), as PyTorch does on access
+    views = root.__dict__.get("_views")
+    if views is None:
+        views = root.__dict__["_views"] = []
+    elif len(views) >= 64 and not len(views) & (len(views) - 1):
+        views[:] = [r for r in views if r() is not None]
+    if STATE.enabled:  # views made under no_grad never take the base's history
+        views.append(weakref.ref(out))
     prev = base._view_fn
     out._view_fn = view_fn if prev is None else (lambda a, p=prev, f=view_fn: f(p(a)))
     return out
@@ -82,11 +93,29 @@ def reshape(self: Tensor, *shape: Any) -> Tensor:
     shp = _infer(_shape_arg(shape), self._d.size)
     if self._d.flags.c_contiguous or self._d.size <= 1:
         return view(self, shp)
+    data = self._d.view()
+    try:  # NumPy refuses exactly when the strides cannot express the new shape
+        data.shape = shp
+    except AttributeError:
+        pass
+    else:  # a strided view of a non-contiguous tensor: PyTorch's `_reshape_alias`
+        saved = {"self_sym_sizes": self._d.shape}
+        out = record(ReshapeAliasBackward0, data, (self,), saved, shapes=(self._d.shape,))
+        return as_view(out, self, lambda a, s=shp: a.reshape(s))
     from engine.ops.shape_extra import clone
 
     c = clone(self)
     out = record(UnsafeViewBackward0, c._d.reshape(shp), (c,), shapes=(c._d.shape,))
     return out
+
+
+class ReshapeAliasBackward0(OpNode):
+    __slots__ = ()
+    _name = "ReshapeAliasBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        assert self._shapes is not None
+        return [reshape(grads[0], self._shapes[0])]  # type: ignore[arg-type]
 
 
 class UnsafeViewBackward0(OpNode):
@@ -146,5 +175,135 @@ class ExpandBackward0(OpNode):
         return [unbroadcast(grads[0], self._shapes[0])]  # type: ignore[arg-type]
 
 
-TENSOR_METHODS = ("view", "reshape", "expand")
-TORCH_FUNCTIONS = ("reshape",)
+def _view_op(cls: type[OpNode], self: Tensor, data: Any, fn: Any, saved: Any = None) -> Tensor:
+    """Record a view op: the output shares `self`'s memory and version counter."""
+    out = record(cls, data, (self,), saved, shapes=(self._d.shape,))
+    return as_view(out, self, fn)
+
+
+def _back_to(g: Any, node: OpNode) -> Tensor:
+    """The gradient reshaped to the node's input shape."""
+    assert node._shapes is not None
+    return reshape(g, node._shapes[0])
+
+
+def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Merge dims `start_dim..end_dim` (a view when the layout allows, else a copy)."""
+    nd = self._d.ndim
+    if nd == 0:
+        return reshape(self, (1,))
+    s, e = _wrap_dim(start_dim, nd), _wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return self
+    shp = self._d.shape
+    n = 1
+    for d in shp[s : e + 1]:
+        n *= d
+    return reshape(self, (*shp[:s], n, *shp[e + 1 :]))
+
+
+def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
+    """Split dim `dim` into `sizes` (one -1 allowed)."""
+    d = _wrap_dim(dim, self._d.ndim)
+    shp = self._d.shape
+    inner = _infer(tuple(int(x) for x in sizes), shp[d]) if shp[d] else tuple(sizes)
+    return view(self, shp[:d] + tuple(inner) + shp[d + 1 :])
+
+
+def ravel(self: Tensor) -> Tensor:
+    """Flatten to 1-D (a view when contiguous)."""
+    if self._d.flags.c_contiguous:
+        return view(self, -1)
+    from engine.ops.shape_extra import clone
+
+    return view(clone(self), -1)
+
+
+def view_as(self: Tensor, other: Tensor) -> Tensor:
+    return view(self, other._d.shape)
+
+
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    return reshape(self, other._d.shape)
+
+
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    return expand(self, other._d.shape)
+
+
+def squeeze(self: Tensor, dim: Any = None) -> Tensor:
+    """Drop size-1 dims (all, one, or a tuple of them)."""
+    shp = self._d.shape
+    nd = self._d.ndim
+    if dim is None:
+        keep = tuple(s for s in shp if s != 1)
+        return _view_op(SqueezeBackward0, self, self._d.reshape(keep), _reshaper(keep))
+    if isinstance(dim, int):
+        d = _wrap_dim(dim, nd)
+        keep = shp[:d] + shp[d + 1 :] if nd and shp[d] == 1 else shp
+        fn = _reshaper(keep)
+        return _view_op(SqueezeBackward1, self, self._d.reshape(keep), fn, {"dim": d})
+    dims = {_wrap_dim(x, nd) for x in dim}
+    keep = tuple(s for i, s in enumerate(shp) if not (i in dims and s == 1))
+    saved = {"dim": tuple(sorted(dims))}
+    return _view_op(SqueezeBackward2, self, self._d.reshape(keep), _reshaper(keep), saved)
+
+
+def _reshaper(shape: tuple[int, ...]) -> Any:
+    return lambda a: a.reshape(shape)
+
+
+class SqueezeBackward0(OpNode):
+    __slots__ = ()
+    _name = "SqueezeBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [_back_to(grads[0], self)]
+
+
+class SqueezeBackward1(SqueezeBackward0):
+    __slots__ = ()
+    _name = "SqueezeBackward1"
+
+
+class SqueezeBackward2(SqueezeBackward0):
+    __slots__ = ()
+    _name = "SqueezeBackward2"
+
+
+def unsqueeze(self: Tensor, dim: int) -> Tensor:
+    """Insert a size-1 dim at `dim`."""
+    d = _wrap_dim(dim, self._d.ndim + 1)
+    shp = (*self._d.shape[:d], 1, *self._d.shape[d:])
+    return _view_op(UnsqueezeBackward0, self, self._d.reshape(shp), _reshaper(shp), {"dim": d})
+
+
+class UnsqueezeBackward0(OpNode):
+    __slots__ = ()
+    _name = "UnsqueezeBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [squeeze(grads[0], self.saved("dim"))]  # type: ignore[arg-type]
+
+
+TENSOR_METHODS = (
+    "view",
+    "reshape",
+    "expand",
+    "flatten",
+    "unflatten",
+    "ravel",
+    "view_as",
+    "reshape_as",
+    "expand_as",
+    "squeeze",
+    "unsqueeze",
+)
+TORCH_FUNCTIONS = ("reshape", "flatten", "unflatten", "ravel", "squeeze", "unsqueeze")
+
+# re-exported: other op modules import these from here (defined in ops/transpose.py)
+from engine.ops.transpose import movedim, permute, swapaxes, swapdims, t, transpose  # noqa: E402
+
+__all__ = ["movedim", "permute", "swapaxes", "swapdims", "t", "transpose"]

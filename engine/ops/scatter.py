@@ -1,0 +1,306 @@
+"""Index-driven ops: gather, scatter, scatter_add, index_select, index_add, masked_fill,
+masked_select and take."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, _wrap_dim, make
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record, unbroadcast
+from engine.ops.index import index_put
+
+
+def _long(index_t: Tensor, op: str) -> np.ndarray[Any, Any]:
+    if index_t._d.dtype != np.int64:
+        raise RuntimeError(f"{op}(): Expected dtype int64 for index")
+    return index_t._d
+
+
+def _along(idx: np.ndarray[Any, Any], d: int) -> tuple[Any, ...]:
+    """NumPy key picking `self[i0, .., idx[i], .., in]` for every position of `idx`."""
+    grids = list(np.indices(idx.shape, sparse=True)) if idx.ndim else []
+    if not grids:
+        return (idx,)
+    grids[d] = idx
+    return tuple(grids)
+
+
+def _zeros(shape: tuple[int, ...], like: Tensor) -> Tensor:
+    return make(np.zeros(shape, like._d.dtype), False, None, 0)
+
+
+def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """`out[i][j] = self[index[i][j]][j]` along `dim` (GatherBackward0)."""
+    d = _wrap_dim(dim, self._d.ndim)
+    idx = _long(index, "gather")
+    data = self._d[_along(idx, d)] if self._d.ndim else self._d[()].reshape(idx.shape)
+    saved = {"dim": d, "index": index, "self": self, "sparse_grad": False}
+    return record(GatherBackward0, data, (self,), saved, shapes=(self._d.shape,))
+
+
+class GatherBackward0(OpNode):
+    __slots__ = ()
+    _name = "GatherBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        z = _zeros(self._shapes[0], g)
+        return [scatter_add(z, self.saved("dim"), self.saved("index"), g)]
+
+
+def scatter(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Any = None,
+    value: Any = None,
+    *,
+    reduce: str | None = None,
+) -> Tensor:
+    """A copy with `src` (ScatterBackward0) or a scalar (ScatterBackward1) written at `index`."""
+    d = _wrap_dim(dim, self._d.ndim)
+    idx = _long(index, "scatter")
+    key = _along(idx, d)
+    out = self._d.copy()
+    if src is None:
+        src = value
+    if isinstance(src, Tensor):
+        part = src._d[tuple(slice(0, n) for n in idx.shape)]
+        out[key] = part
+        saved = {"dim": d, "index": index}
+        return record(
+            ScatterBackward0, out, (self, src), saved, shapes=(self._d.shape, src._d.shape)
+        )
+    out[key] = src
+    return record(ScatterBackward1, out, (self,), {"dim": d, "index": index})
+
+
+class ScatterBackward0(OpNode):
+    __slots__ = ()
+    _name = "ScatterBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        d, idx = self.saved("dim"), self.saved("index")
+        gs = scatter(g, d, idx, 0.0) if self.needs(0) else None
+        return [gs, _pad_to(gather(g, d, idx), self) if self.needs(1) else None]
+
+
+class ScatterBackward1(OpNode):
+    __slots__ = ()
+    _name = "ScatterBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        return [scatter(g, self.saved("dim"), self.saved("index"), 0.0)]
+
+
+def _pad_to(g: Tensor, node: OpNode) -> Tensor:
+    """The src gradient: zero where src was not read (src may be larger than index)."""
+    assert node._shapes is not None
+    shape = node._shapes[1]
+    if g._d.shape == shape:
+        return g
+    z = _zeros(shape, g)
+    key = tuple(
+        make(np.arange(n).reshape((-1,) + (1,) * (len(shape) - i - 1)), False, None, 0)
+        for i, n in enumerate(g._d.shape)
+    )
+    return index_put(z, key, g)
+
+
+def scatter_add(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """A copy with `src` added at `index` along `dim` (ScatterAddBackward0)."""
+    d = _wrap_dim(dim, self._d.ndim)
+    idx = _long(index, "scatter_add")
+    out = self._d.copy()
+    np.add.at(out, _along(idx, d), src._d[tuple(slice(0, n) for n in idx.shape)])
+    saved = {"dim": d, "index": index}
+    return record(
+        ScatterAddBackward0, out, (self, src), saved, shapes=(self._d.shape, src._d.shape)
+    )
+
+
+class ScatterAddBackward0(OpNode):
+    __slots__ = ()
+    _name = "ScatterAddBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        gs = g if self.needs(0) else None
+        gsrc = None
+        if self.needs(1):
+            gsrc = _pad_to(gather(g, self.saved("dim"), self.saved("index")), self)
+        return [gs, gsrc]
+
+
+def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The entries `index` along `dim` (IndexSelectBackward0)."""
+    d = _wrap_dim(dim, self._d.ndim)
+    idx = index._d.reshape(-1) if index._d.ndim else index._d.reshape(1)
+    data = np.take(self._d, idx, axis=d) if self._d.ndim else self._d.copy()
+    saved = {"dim": d, "index": index, "self_sym_sizes": self._d.shape}
+    return record(IndexSelectBackward0, data, (self,), saved, shapes=(self._d.shape,))
+
+
+class IndexSelectBackward0(OpNode):
+    __slots__ = ()
+    _name = "IndexSelectBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        z = _zeros(self._shapes[0], g)
+        return [index_add(z, self.saved("dim"), self.saved("index"), g)]
+
+
+def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    """A copy with `alpha * source` added at `index` along `dim` (IndexAddBackward0)."""
+    d = _wrap_dim(dim, self._d.ndim)
+    out = self._d.copy()
+    key: Any = (slice(None),) * d + (index._d.reshape(-1),)
+    np.add.at(out, key, source._d * alpha if alpha != 1 else source._d)
+    saved = {"dim": d, "index": index, "alpha": alpha, "source_dim": source._d.ndim}
+    return record(
+        IndexAddBackward0, out, (self, source), saved, shapes=(self._d.shape, source._d.shape)
+    )
+
+
+class IndexAddBackward0(OpNode):
+    __slots__ = ()
+    _name = "IndexAddBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        gsrc = None
+        if self.needs(1):
+            gsrc = index_select(g, self.saved("dim"), self.saved("index"))
+            if self.saved("alpha") != 1:
+                gsrc = gsrc * self.saved("alpha")  # type: ignore[operator]
+        return [g if self.needs(0) else None, gsrc]
+
+
+def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """`value` where `mask` is True (MaskedFillBackward0; 1 for a tensor value)."""
+    if mask._d.dtype != np.bool_:
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}"
+        )
+    m = np.broadcast_to(mask._d, self._d.shape)
+    if isinstance(value, Tensor):
+        if value._d.ndim:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value._d.ndim} dimension(s)."
+            )
+        data = np.where(m, value._d.astype(self._d.dtype), self._d)
+        return record(MaskedFillBackward1, data, (self, value), {"mask": mask})
+    data = np.where(m, np.asarray(value, self._d.dtype), self._d)
+    return record(MaskedFillBackward0, data, (self,), {"mask": mask})
+
+
+class MaskedFillBackward0(OpNode):
+    __slots__ = ()
+    _name = "MaskedFillBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        return [masked_fill(g, self.saved("mask"), 0.0)]
+
+
+class MaskedFillBackward1(OpNode):
+    __slots__ = ()
+    _name = "MaskedFillBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.reduce import sum as _sum
+
+        g = grads[0]
+        assert g is not None
+        mask = self.saved("mask")
+        gv = None
+        if self.needs(1):
+            gv = _sum(masked_select(g, mask))
+        return [masked_fill(g, mask, 0.0) if self.needs(0) else None, gv]
+
+
+def masked_select(self: Tensor, mask: Tensor) -> Tensor:
+    """The entries where `mask` (broadcast) is True, as 1-D (MaskedSelectBackward0)."""
+    shape = np.broadcast_shapes(self._d.shape, mask._d.shape)
+    data = np.broadcast_to(self._d, shape)[np.broadcast_to(mask._d, shape)]
+    saved = {"mask": mask, "self": self}
+    return record(MaskedSelectBackward0, data, (self,), saved, shapes=(self._d.shape,))
+
+
+class MaskedSelectBackward0(OpNode):
+    __slots__ = ()
+    _name = "MaskedSelectBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        mask = self.saved("mask")
+        shape = np.broadcast_shapes(self._shapes[0], mask._d.shape)
+        m = make(np.broadcast_to(mask._d, shape), False, None, 0)
+        full = index_put(_zeros(shape, g), (m,), g)
+        return [unbroadcast(full, self._shapes[0])]
+
+
+def take(self: Tensor, index: Tensor) -> Tensor:
+    """Entries of the flattened tensor at `index` (TakeBackward0)."""
+    flat = self._d.reshape(-1)
+    n = flat.size
+    idx = _long(index, "take")
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = int(idx.max()) if idx.max() >= n else int(idx.min())
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    saved = {"index": index, "self": self}
+    return record(TakeBackward0, flat[idx], (self,), saved, shapes=(self._d.shape,))
+
+
+class TakeBackward0(OpNode):
+    __slots__ = ()
+    _name = "TakeBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.shape import reshape
+
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        n = 1
+        for s in self._shapes[0]:
+            n *= s
+        flat = index_put(_zeros((n,), g), (self.saved("index"),), g, True)
+        return [reshape(flat, self._shapes[0])]
+
+
+TENSOR_METHODS = (
+    "gather",
+    "scatter",
+    "scatter_add",
+    "index_select",
+    "index_add",
+    "masked_fill",
+    "masked_select",
+    "take",
+)
+INPLACE = ("scatter", "scatter_add", "index_add", "masked_fill")
+TORCH_FUNCTIONS = (
+    "gather",
+    "scatter",
+    "scatter_add",
+    "index_select",
+    "index_add",
+    "masked_fill",
+    "masked_select",
+    "take",
+)

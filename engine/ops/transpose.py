@@ -1,0 +1,224 @@
+"""Dim reordering views: transpose/swapaxes, permute, movedim, t, `.T`, `.mT`."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, _wrap_dim
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, bump, check_inplace
+from engine.ops.shape import (
+    SqueezeBackward0,
+    UnsqueezeBackward0,
+    _shape_arg,
+    _view_op,
+    squeeze,
+    unsqueeze,
+)
+
+
+def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap two dims (a strided view)."""
+    nd = self._d.ndim
+    d0, d1 = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)
+    data = np.swapaxes(self._d, d0, d1) if nd else self._d.view()
+    fn = (lambda a: np.swapaxes(a, d0, d1)) if nd else (lambda a: a.view())
+    return _view_op(TransposeBackward0, self, data, fn, {"dim0": d0, "dim1": d1})
+
+
+swapaxes = swapdims = transpose
+
+
+class TransposeBackward0(OpNode):
+    __slots__ = ()
+    _name = "TransposeBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [transpose(grads[0], self.saved("dim0"), self.saved("dim1"))]  # type: ignore[arg-type]
+
+
+def permute(self: Tensor, *dims: Any) -> Tensor:
+    """Reorder dims (a strided view)."""
+    nd = self._d.ndim
+    perm = tuple(_wrap_dim(d, nd) for d in _shape_arg(dims))
+    if len(perm) != nd:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
+            f"to len(dims) = {len(perm)}"
+        )
+    if len(set(perm)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    fn: Any = (lambda a: a.transpose(perm)) if nd else (lambda a: a.view())
+    return _view_op(PermuteBackward0, self, fn(self._d), fn, {"dims": perm})
+
+
+class PermuteBackward0(OpNode):
+    __slots__ = ()
+    _name = "PermuteBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        perm = self.saved("dims")
+        inv = [0] * len(perm)
+        for i, p in enumerate(perm):
+            inv[p] = i
+        return [permute(grads[0], inv)]  # type: ignore[arg-type]
+
+
+def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
+    """Move dims to new positions (a permute, as PyTorch records it)."""
+    nd = self._d.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src_w = [_wrap_dim(s, nd) for s in src]
+    dst_w = [_wrap_dim(d, nd) for d in dst]
+    rest = [i for i in range(nd) if i not in src_w]
+    out = [-1] * nd
+    for s, d in zip(src_w, dst_w):
+        out[d] = s
+    it = iter(rest)
+    full = [o if o != -1 else next(it) for o in out]
+    return permute(self, full)
+
+
+def t(self: Tensor) -> Tensor:
+    """Transpose a tensor of at most 2 dims."""
+    nd = self._d.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    fn: Any = (lambda a: a.T) if nd == 2 else (lambda a: a.view())
+    return _view_op(TBackward0, self, fn(self._d), fn)
+
+
+class TBackward0(OpNode):
+    __slots__ = ()
+    _name = "TBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [t(grads[0])]  # type: ignore[arg-type]
+
+
+_WARNED: set[str] = set()
+_T_WARNINGS = {
+    "nd": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
+    "batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+    "dimensions of a tensor. (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
+    "0d": "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)",
+}
+
+
+def _T(self: Tensor) -> Tensor:
+    nd = self._d.ndim
+    if nd != 2:  # PyTorch warns once per process (TORCH_WARN_ONCE)
+        key = "0d" if nd == 0 else "nd"
+        if key not in _WARNED:
+            _WARNED.add(key)
+            warnings.warn(_T_WARNINGS[key], UserWarning, stacklevel=2)
+    return permute(self, tuple(range(nd - 1, -1, -1)))
+
+
+def _mT(self: Tensor) -> Tensor:
+    if self._d.ndim < 2:
+        raise RuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
+        )
+    return transpose(self, -2, -1)
+
+
+T = property(_T)
+mT = mH = property(_mT)
+H = property(_T)
+
+
+# -- in-place metadata ops (t_, transpose_, squeeze_, unsqueeze_) ------------------------
+class TBackward1(TBackward0):
+    __slots__ = ()
+    _name = "TBackward1"
+
+
+class TransposeBackward1(TransposeBackward0):
+    __slots__ = ()
+    _name = "TransposeBackward1"
+
+
+class UnsqueezeBackward1(UnsqueezeBackward0):
+    __slots__ = ()
+    _name = "UnsqueezeBackward1"
+
+
+class SqueezeBackward3(SqueezeBackward0):
+    __slots__ = ()
+    _name = "SqueezeBackward3"
+
+
+class SqueezeBackward4(SqueezeBackward0):
+    __slots__ = ()
+    _name = "SqueezeBackward4"
+
+
+class SqueezeBackward5(SqueezeBackward0):
+    __slots__ = ()
+    _name = "SqueezeBackward5"
+
+
+def _restride(self: Tensor, res: Tensor, cls: type[OpNode]) -> Tensor:
+    """`self` takes the strided view `res` of itself: data, history, a version bump."""
+    self._d = res._d
+    if res._fn is not None:
+        # same slots, PyTorch's in-place name: the node was made by the out-of-place op
+        res._fn.__class__ = cls
+        self._fn, self._nr, self._rg = res._fn, 0, True
+    if self._base is not None:
+        self._view_fn = res._view_fn
+    bump(self)
+    return self
+
+
+def t_(self: Tensor) -> Tensor:
+    check_inplace(self)
+    return _restride(self, t(self), TBackward1)
+
+
+def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    check_inplace(self)
+    return _restride(self, transpose(self, dim0, dim1), TransposeBackward1)
+
+
+def unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    check_inplace(self)
+    return _restride(self, unsqueeze(self, dim), UnsqueezeBackward1)
+
+
+def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
+    check_inplace(self)
+    cls = SqueezeBackward3 if dim is None else SqueezeBackward4 if isinstance(dim, int) else None
+    return _restride(self, squeeze(self, dim), cls or SqueezeBackward5)
+
+
+swapaxes_ = swapdims_ = transpose_
+
+TENSOR_METHODS = (
+    "transpose",
+    "swapaxes",
+    "swapdims",
+    "permute",
+    "movedim",
+    "t",
+    "T",
+    "mT",
+    "mH",
+    "H",
+    "t_",
+    "transpose_",
+    "swapaxes_",
+    "swapdims_",
+    "unsqueeze_",
+    "squeeze_",
+)
+TORCH_FUNCTIONS = ("transpose", "swapaxes", "swapdims", "permute", "movedim", "t")

@@ -1,0 +1,289 @@
+"""In place on views: `CopySlices` and the regenerated `AsStridedBackward0`, plus `zero_`,
+`fill_` and `copy_`.
+
+PyTorch's model: after `v = b[1:]; v.mul_(2)` the base `b` takes a `CopySlices` node that
+wraps the in-place op's node (its first edge goes to `b`'s old history, the rest are the
+op's other inputs), and `v`'s grad_fn becomes `AsStridedBackward0` over that `CopySlices`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.autograd import observer
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads, Node
+from engine.ops._core import (
+    OpNode,
+    _fix_saved_output,
+    bump,
+    check_inplace,
+    edge,
+    new_node,
+    rebase,
+    record,
+)
+from engine.ops.shape import as_view
+
+ViewFn = Any  # ndarray of the base's shape -> ndarray view
+
+
+def check_view_inplace(t: Tensor) -> None:
+    """PyTorch's refusals for in-place ops on views (called by `check_inplace`)."""
+    if not STATE.enabled or t._view_fn is None or t._base is None:
+        return
+    base = t._base
+    if (base._rg and base._fn is None) or (t._rg and t._fn is None):
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    multi = t.__dict__.get("_multi_view")
+    if multi is not None and t._rg:
+        raise RuntimeError(
+            f"Output {t._nr} of {multi} is a view and is being modified inplace. This "
+            "view is the output of a function that returns multiple views. Such functions do "
+            "not allow the output views to be modified inplace. You should replace the inplace "
+            "operation by an out-of-place one."
+        )
+
+
+def rebase_view(t: Tensor, node: Node) -> None:
+    """After an in-place op made `node` on view `t`: the base's history becomes CopySlices."""
+    base = t._base
+    vf = t._view_fn
+    if base is None or vf is None:  # a detached alias: not a differentiable view
+        t._fn, t._nr, t._rg = node, 0, True
+        return
+    if node.next_functions and node.next_functions[0][0] is None and base._rg:
+        node.next_functions = (edge(base), *node.next_functions[1:])
+    cs: CopySlices = new_node(CopySlices, (base,))  # type: ignore[assignment]
+    cs.next_functions = (edge(base), *node.next_functions[1:])
+    cs.fn = node
+    cs.view_fn = vf
+    cs._shapes = (base._d.shape,)
+    cs._seq = node._seq
+    base._fn, base._nr, base._rg = cs, 0, True
+    _fix_saved_output(node, t)
+    _regenerate(t, base, vf)
+    regenerate_views(base, t)
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.node_made(cs, (base,), (base,))
+
+
+def regenerate_views(root: Tensor, done: Tensor | None = None) -> None:
+    """Give every live view of `root` (but `done`) a grad_fn over the root's new history."""
+    refs = root.__dict__.get("_views")
+    if not refs or not root._rg:
+        return
+    live = []
+    for r in refs:
+        w = r()
+        if w is None:
+            continue
+        live.append(r)
+        if w is done or w._view_fn is None or "_multi_view" in w.__dict__:
+            continue
+        if w._d.dtype == root._d.dtype:  # `view(dtype)` views are not differentiable
+            _regenerate(w, root, w._view_fn)
+    refs[:] = live
+
+
+def _regenerate(t: Tensor, base: Tensor, vf: ViewFn) -> None:
+    """`t`'s grad_fn after its base changed history: AsStridedBackward0 over the base."""
+    asn: AsStridedBackward0 = new_node(AsStridedBackward0, (base,))  # type: ignore[assignment]
+    asn.view_fn = vf
+    asn._shapes = (base._d.shape,)
+    item = t._d.itemsize or 1
+    off = t._d.__array_interface__["data"][0] - base._d.__array_interface__["data"][0]
+    asn._saved = {
+        "size": t._d.shape,
+        "stride": tuple(s // item for s in t._d.strides),
+        "storage_offset": off // item,
+    }
+    t._fn, t._nr, t._rg = asn, 0, True
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.node_made(asn, (t,), (base,))
+
+
+def replay(base: Tensor, vf: ViewFn) -> Tensor:
+    """The view `vf` of `base` as an engine view (AsStridedBackward0 when recorded)."""
+    data = vf(base._d)
+    out = record(AsStridedBackward0, data, (base,), shapes=(base._d.shape,))
+    if out._fn is not None:
+        out._fn.view_fn = vf  # type: ignore[attr-defined]
+    return as_view(out, base, vf)
+
+
+def embed(g: Tensor, shape: tuple[int, ...], vf: ViewFn) -> Tensor:
+    """Zeros of `shape` with `g` written into the view `vf` (the backward of a view op)."""
+    if not STATE.enabled:
+        z = np.zeros(shape, g._d.dtype)
+        vf(z)[...] = g._d
+        return make(z, False, None, 0)
+    z_t = make(np.zeros(shape, g._d.dtype), False, None, 0)
+    copy_(replay(z_t, vf), g)
+    return z_t
+
+
+class AsStridedBackward0(OpNode):
+    __slots__ = ("view_fn",)
+    view_fn: ViewFn
+    _name = "AsStridedBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        assert grads[0] is not None and self._shapes is not None
+        return [embed(grads[0], self._shapes[0], self.view_fn)]
+
+
+class CopySlices(OpNode):
+    """The base's node after an in-place op on one of its views."""
+
+    __slots__ = ("fn", "view_fn")
+    fn: Node
+    view_fn: ViewFn
+    _name = "torch::autograd::CopySlices"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.shape_extra import clone
+
+        g = grads[0]
+        assert g is not None
+        vf = self.view_fn
+        if STATE.enabled:  # create_graph: the same steps with recorded ops
+            result = clone(g)
+            region = replay(result, vf)
+            res = self.fn.apply([clone(region)])
+            copy_(region, res[0]) if res[0] is not None else zero_(region)
+        else:
+            data = g._d.copy()
+            res = self.fn.apply([make(vf(data).copy(), False, None, 0)])
+            vf(data)[...] = 0 if res[0] is None else res[0]._d
+            result = make(data, False, None, 0)
+        return [result if self.needs(0) else None, *list(res[1:])]
+
+    def release(self) -> None:
+        self.fn.release()
+        super().release()
+
+
+# -- in-place utilities ------------------------------------------------------------------
+def zero_(self: Tensor) -> Tensor:
+    """Fill with zeros in place (ZeroBackward0)."""
+    check_inplace(self)
+    if not (STATE.enabled and self._rg):
+        self._d[...] = 0
+        bump(self)
+        return self
+    return rebase(self, record(ZeroBackward0, np.zeros_like(self._d), (self,)))
+
+
+def fill_(self: Tensor, value: Any) -> Tensor:
+    """Fill with a scalar (FillBackward2) or a 0-dim tensor (FillBackward3) in place."""
+    check_inplace(self)
+    if isinstance(value, Tensor):
+        if value._d.ndim:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value._d.ndim} dimensions."
+            )
+        if STATE.enabled and (self._rg or value._rg):
+            data = np.full_like(self._d, value._d)
+            return rebase(self, record(FillBackward3, data, (self, value)))
+        value = value._d
+    elif STATE.enabled and self._rg:
+        return rebase(self, record(FillBackward2, np.full_like(self._d, value), (self,)))
+    self._d[...] = value
+    bump(self)
+    return self
+
+
+def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
+    """Copy `src` (broadcast, cast) into `self` in place (CopyBackwards)."""
+    check_inplace(self)
+    if not isinstance(src, Tensor):
+        if not isinstance(src, int | float | bool):
+            raise TypeError(
+                f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
+            )
+        return fill_(self, src)
+    try:
+        data = np.broadcast_to(src._d, self._d.shape)
+    except ValueError:
+        raise RuntimeError(_size_mismatch(self._d.shape, src._d.shape)) from None
+    if not (STATE.enabled and (self._rg or src._rg)):
+        np.copyto(self._d, data, casting="unsafe")
+        bump(self)
+        return self
+    out = record(CopyBackwards, data.astype(self._d.dtype), (self, src))
+    out._fn.src_dtype = src.dtype  # type: ignore[union-attr]
+    out._fn._shapes = (self._d.shape, src._d.shape)  # type: ignore[union-attr]
+    return rebase(self, out)
+
+
+def _size_mismatch(a: tuple[int, ...], b: tuple[int, ...]) -> str:
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and y != 1:
+            dim = max(len(a), len(b)) - i
+            return (
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                f"non-singleton dimension {dim}"
+            )
+    return "size mismatch"
+
+
+def _zeros(g: Tensor) -> Tensor:
+    return make(np.zeros_like(g._d), False, None, 0)
+
+
+class ZeroBackward0(OpNode):
+    __slots__ = ()
+    _name = "ZeroBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        assert grads[0] is not None
+        return [_zeros(grads[0])]
+
+
+class FillBackward2(ZeroBackward0):
+    __slots__ = ()
+    _name = "FillBackward2"
+
+
+class FillBackward3(OpNode):
+    __slots__ = ()
+    _name = "FillBackward3"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.reduce import sum as _sum
+
+        g = grads[0]
+        assert g is not None
+        return [_zeros(g) if self.needs(0) else None, _sum(g) if self.needs(1) else None]
+
+
+class CopyBackwards(OpNode):
+    __slots__ = ("src_dtype",)
+    _name = "torch::autograd::CopyBackwards"
+    src_dtype: Any  # not a PyTorch saved value: kept off `_saved`
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops._core import unbroadcast
+        from engine.ops.convert import to
+
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        gs = None
+        if self.needs(1):
+            gs = unbroadcast(to(g, self.src_dtype), self._shapes[1])
+        return [_zeros(g) if self.needs(0) else None, gs]
+
+
+TENSOR_METHODS = ("zero_", "fill_", "copy_")
+TORCH_FUNCTIONS: tuple[str, ...] = ()
