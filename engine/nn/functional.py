@@ -1,0 +1,312 @@
+"""`torch.nn.functional`: activations, linear/conv/pool/norm layers as functions, and losses.
+
+Each function records the nodes PyTorch records (check with real torch): e.g. `linear` on a 2d
+input is one AddmmBackward0, on a 3d contiguous input ViewBackward0 over AddmmBackward0.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+import engine
+from engine._tensor import Tensor, make
+from engine.nn._functional_extra import (
+    adaptive_avg_pool1d,
+    avg_pool1d,
+    dropout1d,
+    dropout2d,
+    max_pool1d,
+)
+from engine.nn._functional_loss import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
+from engine.nn._functional_more import (
+    adaptive_avg_pool2d,
+    avg_pool2d,
+    batch_norm,
+    bilinear,
+    conv1d,
+    conv2d,
+    conv_transpose2d,
+    group_norm,
+    layer_norm,
+    max_pool2d,
+    normalize,
+    one_hot,
+    pad,
+)
+from engine.ops import nn_act, nn_ops
+from engine.ops._core import rebase
+
+__all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "batch_norm",
+    "bilinear",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "celu",
+    "conv1d",
+    "conv2d",
+    "conv_transpose2d",
+    "cosine_similarity",
+    "cross_entropy",
+    "dropout",
+    "dropout1d",
+    "dropout2d",
+    "elu",
+    "embedding",
+    "gelu",
+    "glu",
+    "group_norm",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "huber_loss",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "leaky_relu",
+    "linear",
+    "log_softmax",
+    "logsigmoid",
+    "max_pool1d",
+    "max_pool2d",
+    "mish",
+    "mse_loss",
+    "nll_loss",
+    "normalize",
+    "one_hot",
+    "pad",
+    "relu",
+    "relu6",
+    "selu",
+    "sigmoid",
+    "silu",
+    "smooth_l1_loss",
+    "softmax",
+    "softmin",
+    "softplus",
+    "softsign",
+    "tanh",
+    "tanhshrink",
+    "threshold",
+]  # fmt: skip
+
+
+def _inplace(x: Tensor, out: Tensor, inplace: bool) -> Tensor:
+    """PyTorch's `inplace=True`: write the result into `x` and give `x` its history."""
+    if not inplace:
+        return out
+    from engine.ops._core import check_inplace
+
+    check_inplace(x)
+    return rebase(x, out)
+
+
+# -- activations --------------------------------------------------------------------------
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """max(0, x)."""
+    return _inplace(input, input.relu(), inplace)  # type: ignore[attr-defined]
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    if inplace:
+        return _inplace(input, nn_ops.leaky_relu_result(input, negative_slope), True)
+    return nn_ops.leaky_relu(input, negative_slope)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    return nn_ops.gelu(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(input, nn_ops.silu(input), inplace)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        return _inplace(input, nn_ops.elu_result(input, alpha, 1.0, 1.0, False), True)
+    return nn_ops.elu(input, alpha)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return _inplace(input, nn_ops.elu_result(input, _SELU_ALPHA, _SELU_SCALE, 1.0, False), True)
+    return nn_ops.elu(input, _SELU_ALPHA, _SELU_SCALE)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        return _inplace(input, nn_ops.elu_result(input, alpha, 1.0, 1.0 / alpha, True), True)
+    return nn_ops.elu(input, alpha, 1.0, 1.0 / alpha, celu=True)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return nn_ops.softplus(input, beta, threshold)
+
+
+def hardtanh(
+    input: Tensor,
+    min_val: float = -1.0,
+    max_val: float = 1.0,
+    inplace: bool = False,
+) -> Tensor:
+    return _inplace(input, nn_ops.hardtanh(input, min_val, max_val), inplace)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return input.sigmoid()  # type: ignore[attr-defined, no-any-return]
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()  # type: ignore[attr-defined, no-any-return]
+
+
+def softsign(input: Tensor) -> Tensor:
+    return input / (input.abs() + 1)  # type: ignore[attr-defined, no-any-return]
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    return input - input.tanh()  # type: ignore[attr-defined, no-any-return]
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    return nn_act.log_sigmoid(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(input, nn_act.mish(input), inplace)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(input, nn_act.hardsigmoid(input), inplace)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(input, nn_act.hardswish(input), inplace)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    a, b = input.chunk(2, dim)  # type: ignore[attr-defined]
+    return a * b.sigmoid()  # type: ignore[no-any-return]
+
+
+def _softmax_dim(ndim: int) -> int:
+    warnings.warn(
+        "Implicit dimension choice for softmax has been deprecated. Change the call to include "
+        "dim=X as an argument.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
+    """exp(x) / sum(exp(x)) along `dim`."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim)
+    return input.softmax(dim, dtype=dtype)  # type: ignore[attr-defined, no-any-return]
+
+
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
+    """x - logsumexp(x) along `dim`."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim)
+    return input.log_softmax(dim, dtype=dtype)  # type: ignore[attr-defined, no-any-return]
+
+
+def softmin(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
+    return softmax(-input, dim, dtype=dtype)
+
+
+# -- linear, dropout, embedding -----------------------------------------------------------
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """input @ weight.T + bias, recorded as PyTorch records it."""
+    wt = weight.t()  # type: ignore[attr-defined]
+    if input.ndim == 2:
+        if bias is None:
+            return input.mm(wt)  # type: ignore[attr-defined, no-any-return]
+        return engine.addmm(bias, input, wt)  # type: ignore[attr-defined, no-any-return]
+    if bias is not None and input.ndim >= 1 and input.is_contiguous():
+        lead = tuple(input.shape[:-1])
+        flat = engine.addmm(bias, input.view(-1, input.shape[-1]), wt)  # type: ignore[attr-defined]
+        return flat.view(*lead, weight.shape[0])  # type: ignore[no-any-return]
+    out = engine.matmul(input, wt)  # type: ignore[attr-defined]
+    return out if bias is None else out + bias  # type: ignore[no-any-return]
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero elements with probability p and scale the rest by 1/(1-p) (training only)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    from engine._creation import rand
+
+    keep = rand(*input.shape)._d >= p
+    scale = np.float32(0.0) if p == 1.0 else 1.0 / (1.0 - p)
+    mask = make((keep * scale).astype(input._d.dtype), False, None, 0)
+    return _inplace(input, input * mask, inplace)
+
+
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """Rows of `weight` at the integer positions in `input`."""
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= weight.shape[0]:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            if padding_idx < -weight.shape[0]:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.shape[0] + padding_idx
+    else:
+        padding_idx = -1
+    return nn_ops.embedding(weight, input, padding_idx)
+
+
+def _pair(v: Any) -> tuple[int, int]:
+    return (int(v[0]), int(v[1])) if isinstance(v, list | tuple) else (int(v), int(v))
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    return _inplace(input, nn_act.threshold(input, threshold, value), inplace)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    n = (x1 * x1).sum(dim).sqrt().clamp(min=eps) * (x2 * x2).sum(dim).sqrt().clamp(min=eps)  # type: ignore[attr-defined]
+    return (x1 * x2).sum(dim) / n  # type: ignore[attr-defined, no-any-return]

@@ -1,0 +1,227 @@
+"""`torch.nn.init`: in-place initialisers, run without recording (as PyTorch's `no_grad`).
+
+Random streams differ from PyTorch's; the distributions are the same.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor
+from engine.autograd.grad_mode import no_grad
+
+_LINEAR = (
+    "linear", "conv1d", "conv2d", "conv3d",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "sigmoid",
+)  # fmt: skip
+
+
+def calculate_gain(nonlinearity: str, param: Any = None) -> float:
+    """The recommended gain for a nonlinearity (PyTorch's table)."""
+    if nonlinearity in _LINEAR:
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, int | float):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _fill(t: Tensor, values: np.ndarray[Any, Any]) -> Tensor:
+    with no_grad():
+        t._d[...] = values
+        t._ver[0] += 1
+    return t
+
+
+def _uniform(shape: tuple[int, ...], a: float, b: float) -> np.ndarray[Any, Any]:
+    from engine._creation import rand
+
+    return (
+        a + (b - a) * rand(*shape, dtype=_f64())._d
+        if shape
+        else a + (b - a) * rand(1, dtype=_f64())._d[0]
+    )
+
+
+def _normal(shape: tuple[int, ...], mean: float, std: float) -> np.ndarray[Any, Any]:
+    from engine._creation import randn
+
+    r = randn(*shape, dtype=_f64())._d if shape else randn(1, dtype=_f64())._d[0]
+    return mean + std * r
+
+
+def _f64() -> Any:
+    from engine._dtype import float64
+
+    return float64
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
+    """Fill with U(a, b)."""
+    return _fill(tensor, _uniform(tuple(tensor.shape), a, b))
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
+    """Fill with N(mean, std^2)."""
+    return _fill(tensor, _normal(tuple(tensor.shape), mean, std))
+
+
+def trunc_normal_(
+    tensor: Tensor,
+    mean: float = 0.0,
+    std: float = 1.0,
+    a: float = -2.0,
+    b: float = 2.0,
+    generator: Any = None,
+) -> Tensor:
+    """Fill with N(mean, std^2) truncated to [a, b] (by redrawing outside values)."""
+    shape = tuple(tensor.shape)
+    v = np.asarray(_normal(shape, mean, std), dtype=np.float64)
+    for _ in range(100):
+        bad = (v < a) | (v > b)
+        if not bad.any():
+            break
+        v[bad] = _normal((int(bad.sum()),), mean, std)
+    return _fill(tensor, np.clip(v, a, b))
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    return _fill(tensor, np.asarray(val))
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return _fill(tensor, np.asarray(1))
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return _fill(tensor, np.asarray(0))
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill(tensor, np.eye(*tensor.shape))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    dims = tensor.ndim
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    v = np.zeros(tuple(tensor.shape))
+    out_per = tensor.shape[0] // groups
+    mn = min(out_per, tensor.shape[1])
+    for g in range(groups):
+        for d in range(mn):
+            centre = tuple(s // 2 for s in tensor.shape[2:])
+            v[(g * out_per + d, d, *centre)] = 1
+    return _fill(tensor, v)
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    if tensor.ndim < 2:
+        raise ValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
+    rf = 1
+    for s in tensor.shape[2:]:
+        rf *= s
+    return tensor.shape[1] * rf, tensor.shape[0] * rf
+
+
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    a = gain * math.sqrt(2.0 / float(fan_in + fan_out)) * math.sqrt(3.0)
+    return uniform_(tensor, -a, a)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    """N(0, std^2) with std = gain * sqrt(2 / (fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+
+
+def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
+    if 0 in tuple(tensor.shape):
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+        return 0.0
+    fan = _calculate_correct_fan(tensor, mode)
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+
+
+def kaiming_uniform_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Any = None,
+) -> Tensor:
+    """U(-b, b) with b = gain * sqrt(3 / fan)."""
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std == 0.0 and 0 in tuple(tensor.shape):
+        return tensor
+    bound = math.sqrt(3.0) * std
+    return uniform_(tensor, -bound, bound)
+
+
+def kaiming_normal_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Any = None,
+) -> Tensor:
+    """N(0, std^2) with std = gain / sqrt(fan)."""
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std == 0.0 and 0 in tuple(tensor.shape):
+        return tensor
+    return normal_(tensor, 0.0, std)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    """A (semi-)orthogonal matrix from the QR of a Gaussian one."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flat = _normal((rows, cols), 0.0, 1.0)
+    if rows < cols:
+        flat = flat.T
+    q, r = np.linalg.qr(flat)
+    q = q * np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    return _fill(tensor, gain * q.reshape(tuple(tensor.shape)))
+
+
+# PyTorch keeps the old, un-suffixed names as deprecated aliases
+uniform = uniform_
+normal = normal_
+constant = constant_
+xavier_uniform = xavier_uniform_
+xavier_normal = xavier_normal_
+kaiming_uniform = kaiming_uniform_
+kaiming_normal = kaiming_normal_

@@ -1,0 +1,165 @@
+"""Calling a Module with hooks, and full backward hooks as PyTorch builds them.
+
+PyTorch wraps a hooked module's tensor inputs and outputs in an identity autograd node,
+`BackwardHookFunctionBackward`: the one on the outputs captures grad_output (and runs the
+backward pre hooks), the one on the inputs then calls the user hooks with grad_input.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any
+
+from engine._tensor import Tensor
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record_multi
+
+if TYPE_CHECKING:
+    from engine.nn.modules.module import Module
+
+
+class BackwardHookFunctionBackward(OpNode):
+    """Identity on several tensors; exists only to carry hooks."""
+
+    __slots__ = ()
+    _name = "BackwardHookFunctionBackward"
+
+    def apply(self, grads: Grads) -> Grads:
+        return list(grads)
+
+
+def _identity(tensors: list[Tensor]) -> list[Tensor]:
+    outs = record_multi(BackwardHookFunctionBackward, [t._d for t in tensors], tuple(tensors))
+    # inputs that do not require grad come back as they are (marked non-differentiable)
+    return [o if t._rg else t for o, t in zip(outs, tensors)]
+
+
+class BackwardHook:
+    """One call's bridge between the output node and the input node."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        self.grad_outputs: tuple[Any, ...] | None = None
+        self.n_inputs = self.n_outputs = -1
+        self.input_idx: list[int] | None = None
+        self.output_idx: list[int] | None = None
+
+    def _wrap(
+        self, args: tuple[Any, ...]
+    ) -> tuple[tuple[Any, ...], list[int] | None, OpNode | None]:
+        idx = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if not (STATE.enabled and any(args[i]._rg for i in idx)):
+            return args, None, None
+        news = _identity([args[i] for i in idx])
+        out = list(args)
+        for i, t in zip(idx, news):
+            out[i] = t
+        fn = next(t._fn for t in news if t._fn is not None)
+        return tuple(out), idx, fn  # type: ignore[return-value]
+
+    def _pack(self, idx: list[int], values: Any, size: int) -> tuple[Any, ...]:
+        res: list[Any] = [None] * size
+        for i, v in zip(idx, values):
+            res[i] = v
+        return tuple(res)
+
+    def setup_input(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        res, idx, fn = self._wrap(args)
+        self.n_inputs, self.input_idx = len(args), idx
+        if fn is not None:
+            fn.register_hook(self._input_hook)
+        return res
+
+    def _input_hook(self, grad_input: Any, _: Any) -> Any:
+        if self.grad_outputs is None:
+            return None
+        assert self.input_idx is not None
+        res = self._pack(self.input_idx, grad_input, self.n_inputs)
+        for hook in list(self.module._backward_hooks.values()):
+            out = hook(self.module, res, self.grad_outputs)
+            if out is None:
+                continue
+            if len(out) != len(res):
+                raise RuntimeError(
+                    "Backward hook returned an invalid number of grad_input, "
+                    f"got {len(out)}, but expected {len(res)}"
+                )
+            res = out
+        self.grad_outputs = None
+        return tuple(res[i] for i in self.input_idx)
+
+    def setup_output(self, result: Any) -> Any:
+        single = not isinstance(result, tuple)
+        args = (result,) if single else result
+        res, idx, fn = self._wrap(args)
+        self.n_outputs, self.output_idx = len(args), idx
+        if fn is not None:
+            fn.register_hook(self._output_hook)
+        return res[0] if single else res
+
+    def _output_hook(self, _: Any, grad_output: Any) -> Any:
+        assert self.output_idx is not None
+        self.grad_outputs = self._pack(self.output_idx, grad_output, self.n_outputs)
+        for pre in list(self.module._backward_pre_hooks.values()):
+            new = pre(self.module, self.grad_outputs)
+            if new is None:
+                continue
+            if len(new) != len(self.grad_outputs):
+                raise RuntimeError(
+                    "Backward pre hook returned an invalid number of grad_output, "
+                    f"got {len(new)}, but expected {len(self.grad_outputs)}"
+                )
+            self.grad_outputs = tuple(new)
+        local = self.grad_outputs
+        if self.input_idx is None:
+            warnings.warn(
+                "Full backward hook is firing when gradients are computed with respect to module "
+                "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/"
+                "main/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook "
+                "for more details.",
+                UserWarning,
+                stacklevel=2,
+            )
+            grad_inputs = (None,) * self.n_inputs
+            for hook in list(self.module._backward_hooks.values()):
+                r = hook(self.module, grad_inputs, self.grad_outputs)
+                if r is not None and not (isinstance(r, tuple) and all(e is None for e in r)):
+                    raise RuntimeError(
+                        "Backward hook for Modules where no input requires gradient should "
+                        "always return None or None for all gradients."
+                    )
+            self.grad_outputs = None
+        return tuple(local[i] for i in self.output_idx)
+
+
+def call_with_hooks(mod: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """`Module.__call__` when any hook is registered (PyTorch's `_call_impl` order)."""
+    pre_kw = mod.__dict__.get("_forward_pre_hooks_with_kwargs", set())
+    for hid, hook in list(mod._forward_pre_hooks.items()):
+        if hid in pre_kw:
+            r = hook(mod, args, kwargs)
+            if r is not None:
+                if not (isinstance(r, tuple) and len(r) == 2):
+                    raise RuntimeError(
+                        "forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                        f"but got {r}."
+                    )
+                args, kwargs = r
+        else:
+            r = hook(mod, args)
+            if r is not None:
+                args = r if isinstance(r, tuple) else (r,)
+    bw: BackwardHook | None = None
+    if mod._backward_hooks or mod._backward_pre_hooks:
+        bw = BackwardHook(mod)
+        args = bw.setup_input(args)
+    result = mod.forward(*args, **kwargs)
+    post_kw = mod.__dict__.get("_forward_hooks_with_kwargs", set())
+    for hid, hook in list(mod._forward_hooks.items()):
+        r = hook(mod, args, kwargs, result) if hid in post_kw else hook(mod, args, result)
+        if r is not None:
+            result = r
+    if bw is not None:
+        result = bw.setup_output(result)
+    return result

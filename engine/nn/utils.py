@@ -1,0 +1,89 @@
+"""`torch.nn.utils`: gradient clipping and parameter/vector conversion."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+
+Params = Tensor | Iterable[Tensor]
+
+
+def _list(parameters: Params) -> list[Tensor]:
+    return [parameters] if isinstance(parameters, Tensor) else list(parameters)
+
+
+def _norm(a: np.ndarray[Any, Any], p: float) -> Any:
+    if math.isinf(p):
+        return np.abs(a).max() if a.size else a.dtype.type(0)
+    return (np.abs(a) ** p).sum() ** (1.0 / p)
+
+
+def get_total_norm(
+    tensors: Params, norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach: Any = None
+) -> Tensor:
+    """The norm of the per-tensor norms (PyTorch's two-level computation)."""
+    ts = _list(tensors)
+    if not ts:
+        return make(np.asarray(0.0, np.float32), False, None, 0)
+    p = float(norm_type)
+    norms = np.asarray([_norm(t._d, p) for t in ts], dtype=ts[0]._d.dtype)
+    total = np.asarray(_norm(norms, p), dtype=norms.dtype)
+    if error_if_nonfinite and not np.isfinite(total):
+        raise RuntimeError(
+            f"The total norm of order {p} for gradients from `parameters` is non-finite, so it "
+            "cannot be clipped. To disable this error and scale the gradients by the non-finite "
+            "norm anyway, set `error_if_nonfinite=False`"
+        )
+    return make(total, False, None, 0)
+
+
+def clip_grad_norm_(
+    parameters: Params,
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: Any = None,
+) -> Tensor:
+    """Scale gradients in place so their total norm is at most `max_norm`; returns the norm."""
+    ps = _list(parameters)
+    grads = [p._grad for p in ps if p._grad is not None]
+    total = get_total_norm(grads, norm_type, error_if_nonfinite)
+    if not grads:
+        return total
+    coef = min(float(max_norm) / (float(total._d) + 1e-6), 1.0)
+    for g in grads:
+        g._d *= g._d.dtype.type(coef)
+        g._ver[0] += 1
+    return total
+
+
+def clip_grad_value_(parameters: Params, clip_value: float, foreach: Any = None) -> None:
+    """Clamp every gradient to [-clip_value, clip_value] in place."""
+    for p in _list(parameters):
+        if p._grad is not None:
+            np.clip(p._grad._d, -clip_value, clip_value, out=p._grad._d)
+            p._grad._ver[0] += 1
+
+
+def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
+    """All parameters flattened into one vector (recorded: a cat of views)."""
+    from engine.ops.shape_extra import cat
+
+    return cat([p.view(-1) for p in parameters])  # type: ignore[attr-defined, no-any-return]
+
+
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
+    """Copy consecutive slices of `vec` into the parameters' data."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+    i = 0
+    for p in parameters:
+        n = p.numel()
+        p._d[...] = vec._d[i : i + n].reshape(p._d.shape)
+        p._ver[0] += 1
+        i += n

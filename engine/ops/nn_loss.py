@@ -1,0 +1,375 @@
+"""Losses PyTorch records as one node: mse, nll, binary cross-entropy (plain and with logits),
+smooth L1 and Huber. `reduction` is 'none', 'mean' or 'sum'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record
+from engine.ops.nn_ops import Array, const
+
+
+def _reduce(x: Array, reduction: str) -> Array:
+    if reduction == "none":
+        return x
+    if reduction == "sum":
+        return np.asarray(x.sum(), dtype=x.dtype)
+    if reduction == "mean":
+        return np.asarray(x.mean(), dtype=x.dtype)
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduce_t(loss: Tensor, reduction: str) -> Tensor:
+    """`reduction` with engine ops (for the create_graph rebuilds)."""
+    if reduction == "none":
+        return loss
+    return loss.mean() if reduction == "mean" else loss.sum()  # type: ignore[attr-defined, no-any-return]
+
+
+def _scale(node: OpNode, g: Tensor, d: Array) -> Array:
+    """Chain the loss gradient `g` (reduced or not) into the pointwise derivative `d`."""
+    red = node.saved("reduction")
+    gd = g._d
+    if red == "mean":
+        return (d * (gd / max(d.size, 1))).astype(d.dtype)
+    return np.asarray((d * gd).astype(d.dtype))
+
+
+class _PairLoss(OpNode):
+    """A loss of (self, target) whose pointwise derivative is `deriv(x, t)` (sign flips for t)."""
+
+    __slots__ = ()
+
+    def deriv(self, x: Array, t: Array) -> Array:
+        raise NotImplementedError
+
+    def deriv_graph(self, z: Tensor) -> Tensor:
+        """The derivative in z = self - target written with engine ops (for create_graph)."""
+        raise NotImplementedError
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        xt, tt = self.saved("self"), self.saved("target")
+        if STATE.enabled and (g._rg or xt._rg or tt._rg):
+            # create_graph: a differentiable gradient, so second derivatives match PyTorch's
+            gz = self.deriv_graph(xt - tt) * g  # type: ignore[operator]
+            if self.saved("reduction") == "mean":
+                gz = gz / max(int(np.prod(np.broadcast_shapes(xt._d.shape, tt._d.shape))), 1)
+            return [gz if self.needs(0) else None, -gz if self.needs(1) else None]
+        x, t = xt._d, tt._d
+        d = _scale(
+            self, g, np.broadcast_to(self.deriv(x, t), np.broadcast_shapes(x.shape, t.shape))
+        )
+        gx = const(d) if self.needs(0) else None
+        gt = const(-d) if self.needs(1) else None
+        return [gx, gt]
+
+
+def _check_same_size(x: Tensor, t: Tensor, name: str) -> None:
+    if x._d.shape != t._d.shape:
+        import warnings
+
+        warnings.warn(
+            f"Using a target size ({t.shape}) that is different to the input size ({x.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they "
+            "have the same size.",
+            UserWarning,
+            stacklevel=4,
+        )
+
+
+def mse_loss(self: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """Mean squared error."""
+    _check_same_size(self, target, "mse")
+    x, t = np.broadcast_arrays(self._d, target._d)
+    out = _reduce(((x - t) ** 2).astype(self._d.dtype), reduction)
+    saved = {"self": self, "target": target, "reduction": reduction}
+    return record(MseLossBackward0, out, (self, target), saved)
+
+
+class MseLossBackward0(_PairLoss):
+    __slots__ = ()
+    _name = "MseLossBackward0"
+
+    def deriv(self, x: Array, t: Array) -> Array:
+        return 2 * (x - t)
+
+    def deriv_graph(self, z: Tensor) -> Tensor:
+        return z * 2  # type: ignore[operator, no-any-return]
+
+
+def smooth_l1_loss(
+    self: Tensor, target: Tensor, reduction: str = "mean", beta: float = 1.0
+) -> Tensor:
+    """Quadratic below `beta`, linear above (beta > 0)."""
+    x, t = np.broadcast_arrays(self._d, target._d)
+    z = np.abs(x - t)
+    out = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(self._d.dtype)
+    saved = {"self": self, "target": target, "reduction": reduction, "beta": beta}
+    return record(SmoothL1LossBackward0, _reduce(out, reduction), (self, target), saved)
+
+
+class SmoothL1LossBackward0(_PairLoss):
+    __slots__ = ()
+    _name = "SmoothL1LossBackward0"
+
+    def deriv(self, x: Array, t: Array) -> Array:
+        beta = self.saved("beta")
+        z = x - t
+        return np.asarray(np.where(np.abs(z) < beta, z / beta, np.sign(z)))
+
+    def deriv_graph(self, z: Tensor) -> Tensor:
+        from engine.ops.pointwise import where
+
+        beta = self.saved("beta")
+        return where(z.abs() < beta, z / beta, z.sign())  # type: ignore[attr-defined, operator, no-any-return]
+
+
+def huber_loss(self: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
+    """Quadratic below `delta`, delta-scaled linear above."""
+    x, t = np.broadcast_arrays(self._d, target._d)
+    z = np.abs(x - t)
+    out = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(self._d.dtype)
+    saved = {"self": self, "target": target, "reduction": reduction, "delta": delta}
+    return record(HuberLossBackward0, _reduce(out, reduction), (self, target), saved)
+
+
+class HuberLossBackward0(_PairLoss):
+    __slots__ = ()
+    _name = "HuberLossBackward0"
+
+    def deriv(self, x: Array, t: Array) -> Array:
+        delta = self.saved("delta")
+        z = x - t
+        return np.where(np.abs(z) < delta, z, delta * np.sign(z))
+
+    def deriv_graph(self, z: Tensor) -> Tensor:
+        from engine.ops.pointwise import where
+
+        delta = self.saved("delta")
+        return where(z.abs() < delta, z, z.sign() * delta)  # type: ignore[attr-defined, no-any-return]
+
+
+def binary_cross_entropy(
+    self: Tensor, target: Tensor, weight: Tensor | None = None, reduction: str = "mean"
+) -> Tensor:
+    """-(t log x + (1 - t) log(1 - x)), logs clamped at -100 as PyTorch."""
+    x, t = self._d, target._d
+    if x.shape != t.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({self.shape}) is deprecated. Please ensure they have the same size."
+        )
+    if x.size and (x.min() < 0 or x.max() > 1):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    lx = np.maximum(np.log(x), -100)
+    l1x = np.maximum(np.log1p(-x), -100)
+    out = -(t * lx + (1 - t) * l1x)
+    if weight is not None:
+        out = out * weight._d
+    saved: dict[str, Any] = {
+        "self": self,
+        "target": target,
+        "weight": weight,
+        "reduction": reduction,
+    }
+    return record(
+        BinaryCrossEntropyBackward0, _reduce(out.astype(x.dtype), reduction), (self, target), saved
+    )
+
+
+class BinaryCrossEntropyBackward0(OpNode):
+    __slots__ = ()
+    _name = "BinaryCrossEntropyBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        xt, tt = self.saved("self"), self.saved("target")
+        if STATE.enabled and (g._rg or xt._rg or tt._rg):
+            return self._regrad(g, xt, tt)
+        x, t = xt._d, tt._d
+        # PyTorch divides by max(x (1 - x), eps) with eps = 1e-12
+        d = (x - t) / np.maximum(x * (1 - x), 1e-12)
+        w = self.saved("weight")
+        if w is not None:
+            d = d * w._d
+        gx = const(_scale(self, g, d.astype(x.dtype)))
+        gt = None
+        if self.needs(1):
+            gt = const(_scale(self, g, (np.log1p(-x) - np.log(x)).astype(x.dtype)))
+        return [gx, gt]
+
+    def _regrad(self, g: Tensor, xt: Tensor, tt: Tensor) -> Grads:
+        from engine.ops.nn_norm import regrad
+
+        w, red = self.saved("weight"), self.saved("reduction")
+
+        def fwd(x: Tensor, t: Tensor) -> Tensor:
+            lx, l1x = x.log().clamp(min=-100), (1 - x).log().clamp(min=-100)  # type: ignore[attr-defined, operator]
+            loss = -(t * lx + (1 - t) * l1x)
+            return _reduce_t(loss if w is None else loss * w, red)
+
+        return regrad(self, g, [xt, tt], fwd)
+
+
+def binary_cross_entropy_with_logits(
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    pos_weight: Tensor | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Sigmoid and binary cross-entropy fused (stable log-sum-exp form)."""
+    x, t = self._d, target._d
+    if x.shape != t.shape:
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({self.shape})"
+        )
+    # (1 - t) x + lw * softplus(-x), with lw = 1 + (pos_weight - 1) t
+    lw = 1 if pos_weight is None else 1 + (pos_weight._d - 1) * t
+    out = (1 - t) * x + lw * np.logaddexp(0, -x)
+    if weight is not None:
+        out = out * weight._d
+    saved: dict[str, Any] = {
+        "self": self,
+        "target": target,
+        "weight": weight,
+        "pos_weight": pos_weight,
+    }
+    saved["reduction"] = reduction
+    out = _reduce(out.astype(x.dtype), reduction)
+    return record(BinaryCrossEntropyWithLogitsBackward0, out, (self, target), saved)
+
+
+class BinaryCrossEntropyWithLogitsBackward0(OpNode):
+    __slots__ = ()
+    _name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        xt, tt = self.saved("self"), self.saved("target")
+        if STATE.enabled and (g._rg or xt._rg or tt._rg):
+            return self._regrad(g, xt, tt)
+        x, t = xt._d, tt._d
+        s = np.exp(-np.logaddexp(0, -x))
+        pw, w = self.saved("pos_weight"), self.saved("weight")
+        if pw is not None:
+            d = (pw._d * t + 1 - t) * s - pw._d * t
+            dt = (pw._d - 1) * np.logaddexp(0, -x) - x + 0 * t
+        else:
+            d = s - t
+            dt = -x + 0 * t
+        if w is not None:
+            d, dt = d * w._d, dt * w._d
+        gx = const(_scale(self, g, d.astype(x.dtype)))
+        gt = const(_scale(self, g, dt.astype(x.dtype))) if self.needs(1) else None
+        return [gx, gt]
+
+    def _regrad(self, g: Tensor, xt: Tensor, tt: Tensor) -> Grads:
+        from engine.ops.nn_norm import regrad
+        from engine.ops.nn_ops import softplus
+
+        w, pw, red = self.saved("weight"), self.saved("pos_weight"), self.saved("reduction")
+
+        def fwd(x: Tensor, t: Tensor) -> Tensor:
+            lw = 1 if pw is None else (pw - 1) * t + 1
+            loss = (1 - t) * x + lw * softplus(-x)  # type: ignore[operator]
+            return _reduce_t(loss if w is None else loss * w, red)
+
+        return regrad(self, g, [xt, tt], fwd)
+
+
+def nll_loss(
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+    ignore_index: int = -100,
+) -> Tensor:
+    """Negative log-likelihood of class indices: input (N, C, ...) or (C,), target (N, ...)."""
+    x, t = self._d, target._d
+    if t.dtype.kind not in "iu":
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.name.capitalize()}")
+    if x.ndim == 1:
+        x2, t2 = x[None, :, None], t.reshape(1, 1)
+    else:
+        if x.shape[0] != t.shape[0]:
+            raise ValueError(
+                f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+                f"({t.shape[0]})."
+            )
+        x2, t2 = x.reshape(x.shape[0], x.shape[1], -1), t.reshape(t.shape[0], -1)
+    c = x2.shape[1]
+    valid = t2 != ignore_index
+    safe = np.where(valid, t2, 0)
+    if safe.size and (safe.min() < 0 or safe.max() >= c):
+        raise IndexError(
+            f"Target {int(safe.max() if safe.max() >= c else safe.min())} is out of bounds."
+        )
+    w = np.ones(c, x.dtype) if weight is None else weight._d.astype(x.dtype)
+    wt = np.where(valid, w[safe], 0).astype(x.dtype)
+    picked = np.take_along_axis(x2, safe[:, None, :], axis=1)[:, 0, :]
+    losses = -picked * wt
+    total_w = wt.sum()
+    if reduction == "none":
+        out = losses.reshape(t.shape) if x.ndim > 1 else losses.reshape(())
+    elif reduction == "sum":
+        out = np.asarray(losses.sum(), x.dtype)
+    elif reduction == "mean":
+        out = np.asarray(losses.sum() / total_w, x.dtype)
+    else:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    saved: dict[str, Any] = {
+        "self": self,
+        "target": target,
+        "weight": weight,
+        "reduction": reduction,
+    }
+    saved.update({"ignore_index": ignore_index, "total_weight": np.asarray(total_w, x.dtype)})
+    node = NllLoss2DBackward0 if x.ndim == 4 else NllLossBackward0
+    return record(node, out, (self,), saved)
+
+
+class NllLossBackward0(OpNode):
+    __slots__ = ()
+    _name = "NllLossBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        x, t = self.saved("self")._d, self.saved("target")._d
+        weight = self.saved("weight")
+        x2 = x[None, :, None] if x.ndim == 1 else x.reshape(x.shape[0], x.shape[1], -1)
+        t2 = t.reshape(x2.shape[0], -1)
+        valid = t2 != self.saved("ignore_index")
+        safe = np.where(valid, t2, 0)
+        w = np.ones(x2.shape[1], x.dtype) if weight is None else weight._d.astype(x.dtype)
+        wt = np.where(valid, w[safe], 0).astype(x.dtype)
+        red = self.saved("reduction")
+        gd = g._d.reshape(t2.shape) if red == "none" else g._d
+        coef = -wt * gd
+        if red == "mean":
+            coef = coef / self.saved("total_weight")
+        out = np.zeros_like(x2)
+        np.put_along_axis(out, safe[:, None, :], coef[:, None, :].astype(x.dtype), axis=1)
+        return [const(out.reshape(x.shape))]
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    __slots__ = ()
+    _name = "NllLoss2DBackward0"
+
+
+# reduce.py and reduce_stats.py import these two from here
+from engine.ops.nn_extra import div_scalar, mul_scalar  # noqa: E402
+
+__all__ = ["div_scalar", "mul_scalar"]

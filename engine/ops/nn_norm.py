@@ -1,0 +1,296 @@
+"""Normalisation primitives: native batch norm, layer norm and group norm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record
+from engine.ops.nn_ops import Array, const
+
+
+def _chan(v: Array, ndim: int) -> Array:
+    """A per-channel vector shaped to broadcast over (N, C, ...)."""
+    return v.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def _norm_grad(g: Array, xhat: Array, invstd: Array, axes: tuple[int, ...]) -> Array:
+    """d/dx of (x - mean) * invstd over `axes`, for the incoming (already weighted) gradient."""
+    gm = g.mean(axis=axes, keepdims=True)
+    gxm = (g * xhat).mean(axis=axes, keepdims=True)
+    return np.asarray((invstd * (g - gm - xhat * gxm)).astype(g.dtype))
+
+
+def _csum(a: Array, b: Array | None = None) -> Array:
+    """Per-channel sum over every axis but 1 (of a * b when b is given), via einsum."""
+    n, c = a.shape[0], a.shape[1]
+    a3 = a.reshape(n, c, -1)
+    if b is None:
+        return np.asarray(np.einsum("nck->c", a3))
+    return np.asarray(np.einsum("nck,nck->c", a3, b.reshape(n, c, -1)))
+
+
+def native_batch_norm(
+    x: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> Tensor:
+    """Batch norm over all axes but 1; updates running stats in place when training."""
+    a = x._d
+    nd, dt = a.ndim, a.dtype
+    m = a.size // a.shape[1]
+    if training:
+        mean = (_csum(a) / m).astype(dt)
+        centred = a - _chan(mean, nd)
+        var = (_csum(centred, centred) / m).astype(dt)
+        if running_mean is not None and running_var is not None:
+            rm, rv = running_mean._d, running_var._d
+            rm *= 1 - momentum
+            rm += momentum * mean
+            rv *= 1 - momentum
+            rv += momentum * var * (m / max(m - 1, 1))
+            running_mean._ver[0] += 1
+            running_var._ver[0] += 1
+    else:
+        assert running_mean is not None and running_var is not None
+        mean, var = running_mean._d, running_var._d
+        centred = a - _chan(mean, nd)
+    invstd = (1 / np.sqrt(var + eps)).astype(dt)
+    # one fused affine pass: (x - mean) * (invstd * w) + b
+    scale = invstd if weight is None else invstd * weight._d
+    out = centred * _chan(scale.astype(dt), nd)
+    if bias is not None:
+        out += _chan(bias._d, nd)
+    saved: dict[str, Any] = {"input": x, "weight": weight, "running_mean": running_mean}
+    saved.update({"running_var": running_var, "training": training, "eps": eps})
+    saved.update({"result1": mean.astype(dt), "result2": invstd})
+    return record(NativeBatchNormBackward0, out.astype(dt, copy=False), (x, weight, bias), saved)
+
+
+class NativeBatchNormBackward0(OpNode):
+    __slots__ = ()
+    _name = "NativeBatchNormBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        xt, w = self.saved("input"), self.saved("weight")
+        if _wants_graph(g, xt, w):
+            return self._regrad(g, xt, w)
+        a, gd = xt._d, g._d
+        nd, dt = a.ndim, a.dtype
+        m = a.size // a.shape[1]
+        mean, invstd = self.saved("result1"), self.saved("result2")
+        wv = np.ones_like(invstd) if w is None else w._d
+        sg = _csum(gd)
+        gxh = invstd * (_csum(gd, a) - mean * sg)  # sum(g * xhat) per channel
+        gx = gw = gb = None
+        if self.needs(0):
+            k = wv * invstd
+            if self.saved("training"):
+                # w invstd (g - mean(g) - xhat mean(g xhat)), as g * A + x * B + C per channel
+                bco = -k * invstd * gxh / m
+                cco = -k * sg / m - bco * mean
+                gxa = gd * _chan(k.astype(dt), nd)
+                gxa += a * _chan(bco.astype(dt), nd)
+                gxa += _chan(cco.astype(dt), nd)
+                gx = const(gxa)
+            else:
+                gx = const((gd * _chan(k.astype(dt), nd)).astype(dt))
+        if self.needs(1):
+            gw = const(gxh.astype(dt))
+        if self.needs(2):
+            gb = const(sg.astype(dt))
+        return [gx, gw, gb]
+
+    def _regrad(self, g: Tensor, xt: Tensor, w: Tensor | None) -> Grads:
+        nd = xt._d.ndim
+        shape = (1, -1) + (1,) * (nd - 2)
+        axes = (0, *range(2, nd))
+        b = _bias_of(self, 2, xt)
+        if self.saved("training"):
+            eps = self.saved("eps")
+            fwd = lambda x, w_, b_: _affine(_normalised(x, axes, eps), w_, b_, shape)  # noqa: E731
+        else:
+            mean = const(self.saved("result1").reshape(shape))
+            inv = const(self.saved("result2").reshape(shape))
+            fwd = lambda x, w_, b_: _affine((x - mean) * inv, w_, b_, shape)  # noqa: E731
+        return regrad(self, g, [xt, w, b], fwd)
+
+
+def _bias_of(node: OpNode, i: int, like: Tensor) -> Tensor | None:
+    """A stand-in for the bias input: only its presence matters to the gradients."""
+    if node.next_functions[i][0] is None:
+        return None
+    from engine._tensor import make
+
+    n = like._d.shape[1] if node._name != "NativeLayerNormBackward0" else None
+    shape = (
+        (n,)
+        if n is not None
+        else like._d.shape[like._d.ndim - len(node.saved("normalized_shape")) :]
+    )
+    return make(np.zeros(shape, like._d.dtype), True, None, 0)
+
+
+def native_layer_norm(
+    x: Tensor, shape: tuple[int, ...], weight: Tensor | None, bias: Tensor | None, eps: float
+) -> Tensor:
+    """Normalise over the trailing `shape` dimensions."""
+    a = x._d
+    if a.shape[a.ndim - len(shape) :] != tuple(shape):
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*, {', '.join(str(s) for s in shape)}], but got input of size{list(a.shape)}"
+        )
+    axes = tuple(range(a.ndim - len(shape), a.ndim))
+    mean = a.mean(axis=axes, keepdims=True)
+    invstd = (1 / np.sqrt(a.var(axis=axes, keepdims=True) + eps)).astype(a.dtype)
+    out = (a - mean) * invstd
+    if weight is not None:
+        out = out * weight._d
+    if bias is not None:
+        out = out + bias._d
+    saved = {"input": x, "normalized_shape": list(shape), "weight": weight, "bias": bias}
+    saved.update({"result1": mean, "result2": invstd})
+    res = record(NativeLayerNormBackward0, out.astype(a.dtype), (x, weight, bias), saved)
+    if res._fn is not None:
+        res._fn.__dict__["eps"] = eps  # PyTorch does not save eps; create_graph needs it
+    return res
+
+
+class NativeLayerNormBackward0(OpNode):
+    __slots__ = ()
+    _name = "NativeLayerNormBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        xt, w, b = self.saved("input"), self.saved("weight"), self.saved("bias")
+        if _wants_graph(g, xt, w, b):
+            nd, k = xt._d.ndim, len(self.saved("normalized_shape"))
+            axes, eps = tuple(range(nd - k, nd)), self.__dict__["eps"]
+            wshape = tuple(xt._d.shape[nd - k :])
+            fwd = lambda x, w_, b_: _affine(_normalised(x, axes, eps), w_, b_, wshape)  # noqa: E731
+            return regrad(self, g, [xt, w, b], fwd)
+        a, gd = xt._d, g._d
+        k = len(self.saved("normalized_shape"))
+        axes = tuple(range(a.ndim - k, a.ndim))
+        lead = tuple(range(a.ndim - k))
+        xhat = (a - self.saved("result1")) * self.saved("result2")
+        w = self.saved("weight")
+        gx = gw = gb = None
+        if self.needs(0):
+            gin = gd if w is None else gd * w._d
+            gx = const(_norm_grad(gin, xhat, self.saved("result2"), axes))
+        if self.needs(1):
+            gw = const((gd * xhat).sum(axis=lead).astype(a.dtype))
+        if self.needs(2):
+            gb = const(gd.sum(axis=lead).astype(a.dtype))
+        return [gx, gw, gb]
+
+
+def native_group_norm(
+    x: Tensor, groups: int, weight: Tensor | None, bias: Tensor | None, eps: float
+) -> Tensor:
+    """Normalise each of `groups` channel groups of every sample."""
+    a = x._d
+    n, c = a.shape[0], a.shape[1]
+    if c % groups:
+        raise RuntimeError(
+            f"Expected number of channels in input to be divisible by num_groups, but got input "
+            f"of shape {list(a.shape)} and num_groups={groups}"
+        )
+    ag = a.reshape(n, groups, -1)
+    mean = ag.mean(axis=2, keepdims=True)
+    invstd = (1 / np.sqrt(ag.var(axis=2, keepdims=True) + eps)).astype(a.dtype)
+    out = ((ag - mean) * invstd).reshape(a.shape)
+    if weight is not None:
+        out = out * _chan(weight._d, a.ndim)
+    if bias is not None:
+        out = out + _chan(bias._d, a.ndim)
+    saved = {"input": x, "weight": weight, "group": groups, "N": n, "C": c}
+    saved.update({"result1": mean, "result2": invstd, "eps": eps})
+    return record(NativeGroupNormBackward0, out.astype(a.dtype), (x, weight, bias), saved)
+
+
+class NativeGroupNormBackward0(OpNode):
+    __slots__ = ()
+    _name = "NativeGroupNormBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        xt, w = self.saved("input"), self.saved("weight")
+        if _wants_graph(g, xt, w):
+            shape, groups = xt._d.shape, self.saved("group")
+            cshape = (1, -1) + (1,) * (len(shape) - 2)
+            eps = self.saved("eps")
+
+            def fwd(x: Tensor, w_: Tensor | None, b_: Tensor | None) -> Tensor:
+                y = _normalised(x.reshape(shape[0], groups, -1), (2,), eps).reshape(shape)  # type: ignore[attr-defined]
+                return _affine(y, w_, b_, cshape)
+
+            return regrad(self, g, [xt, w, _bias_of(self, 2, xt)], fwd)
+        a, gd = xt._d, g._d
+        n, groups, nd = a.shape[0], self.saved("group"), a.ndim
+        mean, invstd = self.saved("result1"), self.saved("result2")
+        xhat = ((a.reshape(n, groups, -1) - mean) * invstd).reshape(a.shape)
+        w = self.saved("weight")
+        axes = (0, *tuple(range(2, nd)))
+        gx = gw = gb = None
+        if self.needs(0):
+            gin = gd if w is None else gd * _chan(w._d, nd)
+            gg = _norm_grad(gin.reshape(n, groups, -1), xhat.reshape(n, groups, -1), invstd, (2,))
+            gx = const(gg.reshape(a.shape))
+        if self.needs(1):
+            gw = const((gd * xhat).sum(axis=axes).astype(a.dtype))
+        if self.needs(2):
+            gb = const(gd.sum(axis=axes).astype(a.dtype))
+        return [gx, gw, gb]
+
+
+# -- create_graph: differentiate a composite of engine ops instead ------------------------
+def regrad(node: OpNode, g: Tensor, inputs: list[Tensor | None], forward: Any) -> Grads:
+    """Gradients of `forward(*inputs)` (engine ops) against `g`, recorded for create_graph.
+
+    The fused backward above works on ndarrays; when the gradient itself must be
+    differentiable, the same function rebuilt from engine ops gives PyTorch's second
+    derivatives.
+    """
+    from engine.autograd.engine import grad
+
+    live = [i for i, t in enumerate(inputs) if t is not None and t._rg and node.needs(i)]
+    y = forward(*inputs)
+    got = grad(y, [inputs[i] for i in live], g, create_graph=True, allow_unused=True)
+    out: Grads = [None] * len(inputs)
+    for i, r in zip(live, got):
+        out[i] = r
+    return out
+
+
+def _affine(y: Tensor, w: Tensor | None, b: Tensor | None, shape: tuple[int, ...]) -> Tensor:
+    if w is not None:
+        y = y * w.reshape(shape)  # type: ignore[attr-defined]
+    if b is not None:
+        y = y + b.reshape(shape)  # type: ignore[attr-defined]
+    return y
+
+
+def _normalised(x: Tensor, axes: tuple[int, ...], eps: float) -> Tensor:
+    mean = x.mean(axes, keepdim=True)  # type: ignore[attr-defined]
+    c = x - mean
+    return c * ((c * c).mean(axes, keepdim=True) + eps).rsqrt()  # type: ignore[no-any-return]
+
+
+def _wants_graph(g: Tensor, *ts: Tensor | None) -> bool:
+    return STATE.enabled and (g._rg or any(t is not None and t._rg for t in ts))

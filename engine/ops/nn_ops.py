@@ -1,0 +1,392 @@
+"""nn primitives: activations PyTorch records as one node, embedding, and the helpers the
+other nn op files share (`const`, `stash`, `linear_grad`).
+
+Backward formulas run on ndarrays; under `create_graph` they record a differentiable
+gradient instead (activations: `<Name>BackwardBackward0` with the second derivative; maps
+linear in the incoming gradient: `linear_grad`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, float_array, record
+
+Array = np.ndarray[Any, Any]
+
+
+def const(a: Array) -> Tensor:
+    """An ndarray as an untracked tensor."""
+    return make(a, False, None, 0)
+
+
+def stash(out: Tensor, **values: Any) -> Tensor:
+    """Keep engine-private values on `out`'s node, outside PyTorch's visible saved names."""
+    if out._fn is not None:
+        out._fn.__dict__.update(values)
+    return out
+
+
+def _erf(x: Array) -> Array:
+    # numpy has no erf; math.erf per element is exact and the arrays here are small
+    return np.vectorize(math.erf, otypes=[x.dtype])(x) if x.size else x.copy()
+
+
+class _Act(OpNode):
+    """An activation whose gradient is `grad * derivative(self)`.
+
+    Under `create_graph` the gradient is itself an op (PyTorch's `<Name>BackwardBackward0`)
+    whose backward uses `deriv2`, so second derivatives match PyTorch's.
+    """
+
+    __slots__ = ()
+    _no_double = ""  # PyTorch's op name when it has no second derivative
+
+    def deriv(self, x: Array) -> Array:
+        raise NotImplementedError
+
+    def deriv2(self, x: Array) -> Array:
+        return np.zeros_like(x)
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        xt = self.saved("self")
+        x = xt._d
+        d = self.deriv(x).astype(x.dtype, copy=False)
+        if not (STATE.enabled and (g._rg or xt._rg)):
+            return [const(g._d * d)]
+        saved = {"grad_output": g, "self": xt}
+        out = stash(
+            record(ActBackwardBackward, (g._d * d).astype(x.dtype), (g, xt), saved), act=self
+        )
+        if out._fn is not None:  # PyTorch's name, e.g. GeluBackwardBackward0
+            out._fn.__dict__["_name"] = self._name[:-1] + "Backward0"
+        return [out]
+
+
+class ActBackwardBackward(OpNode):
+    """The backward of an activation's backward: d/dgrad = f'(x), d/dx = grad * f''(x)."""
+
+    __slots__ = ()
+
+    def apply(self, grads: Grads) -> Grads:
+        gg = grads[0]
+        assert gg is not None
+        act: _Act = self.__dict__["act"]
+        if act._no_double:
+            raise RuntimeError(f"derivative for aten::{act._no_double} is not implemented")
+        g, x = self.saved("grad_output"), self.saved("self")._d
+        out: Grads = [None, None]
+        if self.needs(0):
+            out[0] = gg * const(act.deriv(x).astype(x.dtype, copy=False))
+        if self.needs(1):
+            out[1] = gg * g * const(act.deriv2(x).astype(x.dtype, copy=False))
+        return out
+
+
+def gelu(self: Tensor, approximate: str = "none") -> Tensor:
+    """Gaussian error linear unit (exact, or PyTorch's tanh approximation)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    x = float_array(self)
+    if approximate == "tanh":
+        inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)
+        out = 0.5 * x * (1 + np.tanh(inner))
+    else:
+        out = 0.5 * x * (1 + _erf(x / math.sqrt(2)))
+    return record(
+        GeluBackward0, out.astype(x.dtype), (self,), {"self": self, "approximate": approximate}
+    )
+
+
+class GeluBackward0(_Act):
+    __slots__ = ()
+    _name = "GeluBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        if self.saved("approximate") == "tanh":
+            k = math.sqrt(2 / math.pi)
+            t = np.tanh(k * (x + 0.044715 * x**3))
+            return np.asarray(
+                0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * 0.044715 * x * x)
+            )
+        cdf = 0.5 * (1 + _erf(x / math.sqrt(2)))
+        return cdf + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+
+    def deriv2(self, x: Array) -> Array:
+        if self.saved("approximate") == "tanh":
+            k, c = math.sqrt(2 / math.pi), 0.044715
+            t = np.tanh(k * (x + c * x**3))
+            u1, u2 = k * (1 + 3 * c * x * x), 6 * k * c * x
+            return (1 - t * t) * (u1 - x * t * u1 * u1 + 0.5 * x * u2)
+        return np.asarray(np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi) * (2 - x * x))
+
+
+def _sig(x: Array) -> Array:
+    return np.exp(-np.logaddexp(0, -x)).astype(x.dtype)
+
+
+def silu(self: Tensor) -> Tensor:
+    """x * sigmoid(x)."""
+    x = float_array(self)
+    return record(SiluBackward0, x * _sig(x), (self,), {"self": self})
+
+
+class SiluBackward0(_Act):
+    __slots__ = ()
+    _name = "SiluBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        s = _sig(x)
+        return np.asarray(s * (1 + x * (1 - s)))
+
+    def deriv2(self, x: Array) -> Array:
+        s = _sig(x)
+        return np.asarray(s * (1 - s) * (2 + x * (1 - 2 * s)))
+
+
+def elu(
+    self: Tensor,
+    alpha: float = 1.0,
+    scale: float = 1.0,
+    input_scale: float = 1.0,
+    celu: bool = False,
+) -> Tensor:
+    """Exponential linear unit (also SELU and CELU through its scales)."""
+    x = float_array(self)
+    out = np.where(x > 0, x * scale, alpha * scale * np.expm1(x * input_scale)).astype(x.dtype)
+    if celu:
+        return record(CeluBackward0, out, (self,), {"self": self, "alpha": alpha})
+    saved = {"self": self, "alpha": alpha, "scale": scale, "input_scale": input_scale}
+    return record(EluBackward0, out, (self,), saved)
+
+
+def elu_result(self: Tensor, alpha: float, scale: float, input_scale: float, celu: bool) -> Tensor:
+    """The in-place form's op: PyTorch saves the result instead of the input."""
+    x = float_array(self)
+    out = np.where(x > 0, x * scale, alpha * scale * np.expm1(x * input_scale)).astype(x.dtype)
+    if celu:
+        return record(CeluBackward1, out, (self,), {"alpha": alpha}, out_saved="result")
+    saved = {"alpha": alpha, "scale": scale, "input_scale": input_scale}
+    return record(EluBackward1, out, (self,), saved, out_saved="result")
+
+
+class EluBackward1(OpNode):
+    __slots__ = ()
+    _name = "EluBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        rt = self.saved("result")
+        r = rt._d
+        a = self.saved("alpha")
+        s = self.saved("scale") if "scale" in (self._saved or {}) else 1.0
+        i = self.saved("input_scale") if "input_scale" in (self._saved or {}) else 1.0 / a
+        if STATE.enabled and (g._rg or rt._rg):
+            # create_graph: the result-based derivative with engine ops (differentiable in r)
+            from engine.ops.pointwise import where
+
+            pos = const(np.asarray(r > 0))
+            return [g * where(pos, rt * 0 + s, (rt + a * s) * i)]  # type: ignore[operator]
+        return [g * const(np.where(r > 0, s, i * (r + a * s)).astype(r.dtype))]
+
+
+class CeluBackward1(EluBackward1):
+    __slots__ = ()
+    _name = "CeluBackward1"
+
+
+def leaky_relu_result(self: Tensor, negative_slope: float) -> Tensor:
+    """The in-place leaky_relu's op (saves the result)."""
+    x = float_array(self)
+    out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
+    saved = {"negative_slope": negative_slope}
+    return record(LeakyReluBackward1, out, (self,), saved, out_saved="result")
+
+
+class LeakyReluBackward1(OpNode):
+    __slots__ = ()
+    _name = "LeakyReluBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        r = self.saved("result")._d
+        d = np.where(r > 0, 1.0, self.saved("negative_slope")).astype(r.dtype)
+        return [g * const(d)]
+
+
+class EluBackward0(_Act):
+    __slots__ = ()
+    _name = "EluBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        a, s, i = self.saved("alpha"), self.saved("scale"), self.saved("input_scale")
+        return np.asarray(np.where(x > 0, s, a * s * i * np.exp(x * i)))
+
+    def deriv2(self, x: Array) -> Array:
+        a, s, i = self.saved("alpha"), self.saved("scale"), self.saved("input_scale")
+        return np.where(x > 0, 0.0, a * s * i * i * np.exp(x * i))
+
+
+class CeluBackward0(_Act):
+    __slots__ = ()
+    _name = "CeluBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        a = self.saved("alpha")
+        return np.where(x > 0, 1.0, np.exp(x / a))
+
+    def deriv2(self, x: Array) -> Array:
+        a = self.saved("alpha")
+        return np.where(x > 0, 0.0, np.exp(x / a) / a)
+
+
+def leaky_relu(self: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """max(0, x) + negative_slope * min(0, x)."""
+    x = float_array(self)
+    out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
+    return record(
+        LeakyReluBackward0, out, (self,), {"self": self, "negative_slope": negative_slope}
+    )
+
+
+class LeakyReluBackward0(_Act):
+    __slots__ = ()
+    _name = "LeakyReluBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        return np.where(x > 0, 1.0, self.saved("negative_slope"))
+
+
+def softplus(self: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta x)) / beta, linear above `threshold` as PyTorch."""
+    x = float_array(self)
+    bx = x * beta
+    out = np.where(bx > threshold, x, np.logaddexp(0, bx) / beta).astype(x.dtype)
+    saved = {"self": self, "beta": beta, "threshold": threshold}
+    return record(SoftplusBackward0, out, (self,), saved)
+
+
+class SoftplusBackward0(_Act):
+    __slots__ = ()
+    _name = "SoftplusBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        bx = x * self.saved("beta")
+        return np.where(bx > self.saved("threshold"), 1.0, _sig(bx))
+
+    def deriv2(self, x: Array) -> Array:
+        beta = self.saved("beta")
+        sg = _sig(x * beta)
+        return np.where(x * beta > self.saved("threshold"), 0.0, beta * sg * (1 - sg))
+
+
+def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """Clamp to [min_val, max_val]; the gradient is zero at and beyond the bounds."""
+    x = float_array(self)
+    out = np.clip(x, min_val, max_val).astype(x.dtype)
+    saved = {"self": self, "min_val": min_val, "max_val": max_val}
+    return record(HardtanhBackward0, out, (self,), saved)
+
+
+class HardtanhBackward0(_Act):
+    __slots__ = ()
+    _name = "HardtanhBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        return np.asarray(
+            ((x > self.saved("min_val")) & (x < self.saved("max_val"))).astype(x.dtype)
+        )
+
+
+# -- embedding ---------------------------------------------------------------------------
+def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1) -> Tensor:
+    """Rows of `weight` picked by integer `indices`."""
+    idx = indices._d
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+            f"Long, Int; but got torch.{indices.dtype.name.capitalize()}Tensor instead (while "
+            "checking arguments for embedding)"
+        )
+    n = weight._d.shape[0]
+    if idx.size and (idx.max() >= n or idx.min() < -n or idx.min() < 0):
+        raise IndexError("index out of range in self")
+    out = weight._d[idx]
+    saved = {"indices": indices, "padding_idx": padding_idx, "weight_sym_argsize_0": n}
+    saved.update({"scale_grad_by_freq": False, "sparse": False})
+    return record(EmbeddingBackward0, out, (weight,), saved)
+
+
+class EmbeddingBackward0(OpNode):
+    __slots__ = ()
+    _name = "EmbeddingBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        idx = self.saved("indices")._d
+        n, pad = self.saved("weight_sym_argsize_0"), self.saved("padding_idx")
+
+        def scatter(gd: Array) -> Array:
+            d = gd.reshape(idx.size, -1)
+            out = np.zeros((n, d.shape[1]), gd.dtype)
+            np.add.at(out, idx.reshape(-1), d)
+            if pad is not None and pad >= 0:
+                out[pad] = 0
+            return out
+
+        def gather(gg: Array) -> Array:
+            if pad is not None and pad >= 0:
+                gg = gg.copy()
+                gg[pad] = 0
+            return np.ascontiguousarray(gg[idx])
+
+        return [linear_grad(self._name, g, scatter, gather)]
+
+
+# Named after class creation so the op registry (forward graph names) does not list it.
+ActBackwardBackward._name = "ActivationBackwardBackward0"
+
+
+# -- backward maps that are linear in the incoming gradient ------------------------------
+Map = Any  # ndarray -> ndarray
+
+
+def linear_grad(name: str, g: Tensor, fn: Map, adjoint: Map) -> Tensor:
+    """fn(g) for a backward that is linear in g (pooling, padding, embedding).
+
+    Under create_graph the result is recorded as `<name>Backward0` whose own backward is the
+    adjoint map (the forward op's linear action), so second derivatives flow through it.
+    """
+    data = fn(g._d)
+    if not (STATE.enabled and g._rg):
+        return const(data)
+    out = record(LinearBackwardBackward, data, (g,))
+    if out._fn is not None:
+        out._fn.__dict__.update(_name=name[:-1] + "Backward0", maps=(adjoint, fn))
+    return out
+
+
+class LinearBackwardBackward(OpNode):
+    """The backward of a linear backward map: its adjoint."""
+
+    __slots__ = ()
+
+    def apply(self, grads: Grads) -> Grads:
+        gg = grads[0]
+        assert gg is not None
+        adjoint, fn = self.__dict__["maps"]
+        return [linear_grad(self._name, gg, adjoint, fn)]
+
+
+LinearBackwardBackward._name = "LinearBackwardBackward0"

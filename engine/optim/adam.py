@@ -1,0 +1,128 @@
+"""Adam and AdamW (decoupled weight decay), with amsgrad and maximize."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor
+from engine.optim.optimizer import Array, Optimizer, buffer, step_count
+
+
+def lerp_(a: Array, end: Array, weight: float) -> None:
+    """a.lerp_(end, weight) with PyTorch's two-sided formula."""
+    w = a.dtype.type(weight)
+    if weight < 0.5:
+        a += w * (end - a)
+    else:
+        a[...] = end - (end - a) * a.dtype.type(1 - weight)
+
+
+class Adam(Optimizer):
+    """Adam (Kingma & Ba); `decoupled_weight_decay=True` is AdamW."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach: Any = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: Any = None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if eps < 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(
+            lr=lr,
+            betas=betas,
+            eps=eps,
+            weight_decay=weight_decay,
+            amsgrad=amsgrad,
+            maximize=maximize,
+            foreach=foreach,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=decoupled_weight_decay,
+        )
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: Array, group: dict[str, Any], state: dict[str, Any]) -> None:
+        dt = p._d.dtype.type
+        if group["maximize"]:
+            grad = -grad
+        beta1, beta2 = group["betas"]
+        lr, wd = group["lr"], group["weight_decay"]
+        step = step_count(state)
+        exp_avg = buffer(state, "exp_avg", p._d)
+        exp_avg_sq = buffer(state, "exp_avg_sq", p._d)
+        max_sq = buffer(state, "max_exp_avg_sq", p._d) if group["amsgrad"] else None
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p._d *= dt(1 - lr * wd)
+            else:
+                grad = grad + dt(wd) * p._d
+        lerp_(exp_avg, grad, 1 - beta1)
+        exp_avg_sq *= dt(beta2)
+        exp_avg_sq += dt(1 - beta2) * (grad * grad)
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        step_size = lr / bias_correction1
+        bc2_sqrt = math.sqrt(bias_correction2)
+        if max_sq is not None:
+            np.maximum(max_sq, exp_avg_sq, out=max_sq)
+            denom = np.sqrt(max_sq) / dt(bc2_sqrt) + dt(group["eps"])
+        else:
+            denom = np.sqrt(exp_avg_sq) / dt(bc2_sqrt) + dt(group["eps"])
+        p._d += dt(-step_size) * (exp_avg / denom)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default 1e-2)."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: Any = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: Any = None,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )

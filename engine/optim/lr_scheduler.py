@@ -1,0 +1,129 @@
+"""Learning-rate schedulers: StepLR and CosineAnnealingLR (PyTorch's chainable forms)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.optim.optimizer import Optimizer
+
+
+class LRScheduler:
+    """Base: keeps `last_epoch`, writes each new lr into the optimizer's groups."""
+
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if last_epoch == -1:
+            for group in optimizer.param_groups:
+                group.setdefault("initial_lr", group["lr"])
+        else:
+            for i, group in enumerate(optimizer.param_groups):
+                if "initial_lr" not in group:
+                    raise KeyError(
+                        f"param 'initial_lr' is not specified in param_groups[{i}] when "
+                        "resuming scheduler with last_epoch >= 0.\nThis typically happens when:"
+                        "\n1. You're trying to resume training from a checkpoint but haven't "
+                        "properly loaded the optimizer state\n2. You're using last_epoch >= 0 "
+                        "for a fresh training run (not recommended)"
+                    )
+        self.base_lrs = [g["initial_lr"] for g in optimizer.param_groups]
+        self.last_epoch = last_epoch
+        self._step_count = 0
+        self._is_initial = True
+        self.step()
+        self._is_initial = False
+
+    def get_lr(self) -> list[float]:
+        raise NotImplementedError
+
+    def get_last_lr(self) -> list[float]:
+        """The learning rates the last `step()` set."""
+        return self._last_lr
+
+    def step(self, epoch: int | None = None) -> None:
+        """Advance one epoch and update every group's lr."""
+        self._step_count += 1
+        self.last_epoch += 1 if epoch is None else 0
+        if epoch is not None:
+            self.last_epoch = epoch
+        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+            group["lr"] = lr
+        self._last_lr = [g["lr"] for g in self.optimizer.param_groups]
+
+    def state_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        self.__dict__.update(state_dict)
+
+
+class StepLR(LRScheduler):
+    """Multiply the lr by `gamma` every `step_size` epochs."""
+
+    def __init__(
+        self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1
+    ) -> None:
+        self.step_size, self.gamma = step_size, gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        groups = self.optimizer.param_groups
+        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
+            return [g["lr"] for g in groups]
+        return [g["lr"] * self.gamma for g in groups]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """Cosine decay from the base lr to `eta_min` over `T_max` epochs (then back up)."""
+
+    def __init__(
+        self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1
+    ) -> None:
+        self.T_max, self.eta_min = T_max, eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        groups = self.optimizer.param_groups
+        t, eta = self.T_max, self.eta_min
+        if self._is_initial:
+            return [g["lr"] for g in groups]
+        if self._step_count == 1 and self.last_epoch > 0:
+            return [
+                eta + (b - eta) * (1 + math.cos(self.last_epoch * math.pi / t)) / 2
+                for b in self.base_lrs
+            ]
+        if (self.last_epoch - 1 - t) % (2 * t) == 0:
+            return [
+                g["lr"] + (b - eta) * (1 - math.cos(math.pi / t)) / 2
+                for b, g in zip(self.base_lrs, groups)
+            ]
+        return [
+            (1 + math.cos(math.pi * self.last_epoch / t))
+            / (1 + math.cos(math.pi * (self.last_epoch - 1) / t))
+            * (g["lr"] - eta)
+            + eta
+            for g in groups
+        ]
+
+
+_LRScheduler = LRScheduler
+
+
+from engine.optim._schedulers_more import (  # noqa: E402  (they subclass LRScheduler)
+    ExponentialLR,
+    LambdaLR,
+    MultiStepLR,
+    ReduceLROnPlateau,
+)
+
+__all__ = [
+    "CosineAnnealingLR",
+    "ExponentialLR",
+    "LRScheduler",
+    "LambdaLR",
+    "MultiStepLR",
+    "ReduceLROnPlateau",
+    "StepLR",
+]

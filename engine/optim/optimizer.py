@@ -1,0 +1,183 @@
+"""`Optimizer`: parameter groups, per-parameter state, zero_grad, state_dict."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from copy import deepcopy
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.autograd.grad_mode import no_grad
+
+Array = np.ndarray[Any, Any]
+
+
+def zero_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
+    """Reset `.grad` of each tensor: to None, or to zeros in place."""
+    for p in params:
+        if p._grad is None:
+            continue
+        if set_to_none:
+            p._grad = None
+        else:
+            if p._grad._fn is not None:
+                p._grad = p._grad.detach()
+            p._grad._d[...] = 0
+
+
+class Optimizer:
+    """Base class: subclasses implement `step` over `param_groups` and `state`."""
+
+    def __init__(self, params: Any, defaults: dict[str, Any]) -> None:
+        self.defaults = defaults
+        self.state: dict[Tensor, dict[str, Any]] = {}
+        self.param_groups: list[dict[str, Any]] = []
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                f"dicts, but got {_tensor_type(params)}"
+            )
+        groups = list(params)
+        if len(groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for g in groups:
+            self.add_param_group(g)
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a group of parameters with its own options (defaults fill the rest)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the "
+                "ordering of tensors in sets will change between runs. Please use a list instead."
+            )
+        else:
+            param_group["params"] = list(params)
+        for p in param_group["params"]:
+            if not isinstance(p, Tensor):
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is "
+                    + type(p).__name__
+                )
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for k, v in self.defaults.items():
+            param_group.setdefault(k, v)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in param_group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all optimized tensors (to None by default)."""
+        zero_grads([p for g in self.param_groups for p in g["params"]], set_to_none)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Run `closure` (re-evaluating the loss) under grad mode, then update parameters."""
+        loss = None
+        if closure is not None:
+            from engine.autograd.grad_mode import enable_grad
+
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p._grad is not None:
+                        self._update(p, p._grad._d, group, self.state.setdefault(p, {}))
+                        p._ver[0] += 1
+        return loss
+
+    def _update(self, p: Tensor, grad: Array, group: dict[str, Any], state: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def state_dict(self) -> dict[str, Any]:
+        """{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}."""
+        index: dict[int, int] = {}
+        groups = []
+        for g in self.param_groups:
+            ids = []
+            for p in g["params"]:
+                index.setdefault(id(p), len(index))
+                ids.append(index[id(p)])
+            groups.append({**{k: v for k, v in g.items() if k != "params"}, "params": ids})
+        state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index and s}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore options and per-parameter state saved by `state_dict`."""
+        state_dict = deepcopy(state_dict)
+        saved = state_dict["param_groups"]
+        if len(saved) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for g, s in zip(self.param_groups, saved):
+            if len(g["params"]) != len(s["params"]):
+                raise ValueError(
+                    "loaded state dict contains a parameter group that doesn't match the size "
+                    "of optimizer's group"
+                )
+        by_index = {
+            i: p for g, s in zip(self.param_groups, saved) for i, p in zip(s["params"], g["params"])
+        }
+        self.state = {}
+        for k, v in state_dict["state"].items():
+            if k in by_index:
+                p = by_index[k]
+                self.state[p] = {
+                    n: _cast(t, p) if isinstance(t, Tensor) and n != "step" else t
+                    for n, t in v.items()
+                }
+        for g, s in zip(self.param_groups, saved):
+            g.update({k: v for k, v in s.items() if k != "params"})
+
+    def __repr__(self) -> str:
+        s = type(self).__name__ + " ("
+        for i, g in enumerate(self.param_groups):
+            s += "\nParameter Group " + str(i)
+            for k in sorted(g):
+                if k != "params":
+                    s += f"\n    {k}: {g[k]}"
+        return s + "\n)"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+def _cast(t: Tensor, p: Tensor) -> Tensor:
+    return make(t._d.astype(p._d.dtype), False, None, 0) if t.is_floating_point() else t
+
+
+def _tensor_type(t: Tensor) -> str:
+    names = {
+        "float32": "Float",
+        "float64": "Double",
+        "int64": "Long",
+        "int32": "Int",
+        "bool": "Bool",
+    }
+    return "torch." + names.get(t._d.dtype.name, "Float") + "Tensor"
+
+
+def buffer(state: dict[str, Any], key: str, like: Array, value: float = 0.0) -> Array:
+    """The ndarray of state tensor `key`, created filled with `value` the first time."""
+    t = state.get(key)
+    if t is None:
+        t = state[key] = make(np.full_like(like, value), False, None, 0)
+    return t._d  # type: ignore[no-any-return]
+
+
+def step_count(state: dict[str, Any]) -> float:
+    """Increment and return state['step'] (a float32 scalar tensor, as PyTorch keeps it)."""
+    t = state.get("step")
+    if t is None:
+        t = state["step"] = make(np.asarray(0.0, np.float32), False, None, 0)
+    t._d[...] += 1
+    return float(t._d)
