@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.autograd import graph
+from engine.autograd import functional, graph, profiler
+from engine.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from engine.autograd.engine import backward, grad
 from engine.autograd.function import Function, FunctionCtx, once_differentiable
 from engine.autograd.grad_mode import (
@@ -14,6 +15,10 @@ from engine.autograd.grad_mode import (
     set_grad_enabled,
 )
 
+# bound after the submodule import so `torch.autograd.gradcheck` is the function, as in torch,
+# while `import torch.autograd.gradcheck` still finds the module
+from engine.autograd.gradcheck import gradcheck, gradgradcheck
+
 Variable = None  # replaced by the Tensor class in engine/__init__.py
 
 __all__ = [
@@ -21,13 +26,19 @@ __all__ = [
     "FunctionCtx",
     "Variable",
     "backward",
+    "detect_anomaly",
     "enable_grad",
+    "functional",
     "grad",
+    "gradcheck",
+    "gradgradcheck",
     "graph",
     "inference_mode",
     "is_grad_enabled",
     "is_inference_mode_enabled",
     "no_grad",
     "once_differentiable",
+    "profiler",
+    "set_detect_anomaly",
     "set_grad_enabled",
 ]

@@ -1,0 +1,94 @@
+"""Anomaly mode: `detect_anomaly`, `set_detect_anomaly`, and the forward-traceback warning."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any
+
+from engine.autograd.grad_mode import STATE
+
+_ENGINE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# PyTorch appends where in its C++ sources the warning was raised; we copy its text.
+_WITH_TRACE = (
+    " (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:122.)"
+)
+_NO_TRACE = (
+    "No forward pass information available. Enable detect anomaly during forward pass for "
+    "more information. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:100.)"
+)
+
+
+def is_anomaly_enabled() -> bool:
+    """True inside `detect_anomaly()` / after `set_detect_anomaly(True)`."""
+    return STATE.anomaly
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """True when anomaly mode also raises on NaN gradients."""
+    return STATE.anomaly_nan
+
+
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """`torch.set_anomaly_enabled`: the raw switch the context managers use."""
+    STATE.anomaly = bool(enabled)
+    STATE.anomaly_nan = bool(check_nan)
+
+
+class detect_anomaly:
+    """Record forward tracebacks and raise on NaN gradients (a context manager only, as in torch).
+
+    >>> with torch.autograd.detect_anomaly():
+    ...     y = x.sqrt()
+    """
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.prev = STATE.anomaly
+        self.check_nan = check_nan
+        self.prev_check_nan = STATE.anomaly_nan
+        warnings.warn(
+            "Anomaly Detection has been enabled. This mode will increase the runtime and "
+            "should only be enabled for debugging.",
+            stacklevel=2,
+        )
+
+    def __enter__(self) -> None:
+        set_anomaly_enabled(True, self.check_nan)
+
+    def __exit__(self, *args: object) -> None:
+        set_anomaly_enabled(self.prev, self.prev_check_nan)
+
+
+class set_detect_anomaly:
+    """Switch anomaly mode on or off, as a function call or a context manager."""
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.prev = STATE.anomaly
+        self.prev_check_nan = STATE.anomaly_nan
+        set_anomaly_enabled(mode, check_nan)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *args: object) -> None:
+        set_anomaly_enabled(self.prev, self.prev_check_nan)
+
+
+def user_frames(trace: list[str]) -> str:
+    """The recorded forward stack without the engine's own frames (PyTorch's are C++)."""
+    return "".join(f for f in trace if not f.startswith(f'  File "{_ENGINE_DIR}{os.sep}'))
+
+
+def warn_error_in(node: Any) -> None:
+    """The warning PyTorch emits when a node fails during backward in anomaly mode."""
+    trace = getattr(node, "_trace", None)
+    if trace:
+        msg = (
+            f"Error detected in {node.name()}. Traceback of forward call that caused the "
+            f"error:\n{user_frames(trace)}{_WITH_TRACE}"
+        )
+    else:
+        msg = f"Error detected in {node.name()}. {_NO_TRACE}"
+    warnings.warn(msg, UserWarning, stacklevel=1)
