@@ -1,0 +1,97 @@
+"""Tracing cost: the 100-op chain and an MLP step with the tracer on vs off (target <= 1.2x).
+
+With tracing on, events are built in batches and serialized with orjson (as the sandbox
+worker does), so the ratio includes the whole cost of producing the stream. Also reports the
+cost of the no-tracer check itself (one `is None` per op).
+
+    .venv/bin/python bench/bench_trace.py
+"""
+
+from __future__ import annotations
+
+from _common import fmt  # first: pins BLAS to one thread before numpy loads
+
+# isort: split
+import statistics
+import time
+import timeit
+from typing import Any
+
+import bench_engine
+import numpy as np
+import orjson
+
+import engine
+from engine.autograd import observer
+from engine.tracing import Tracer
+from engine.tracing.stepper import Backward
+
+
+def traced(fn: Any) -> Any:
+    """`fn` run under a fresh tracer whose sink serializes every batch to JSON."""
+    sizes = []
+
+    def sink(batch: list[dict[str, Any]]) -> None:
+        sizes.append(len(orjson.dumps(batch)))
+
+    def run() -> None:
+        tr = Tracer(sink, bench_engine.__file__, {})
+        tr.backward = Backward(tr, None, {})
+        observer.install(tr)
+        try:
+            fn()
+            tr.flush()
+        finally:
+            observer.install(None)
+
+    return run
+
+
+def check_cost() -> float:
+    """Seconds per `observer.TRACER is None` check (the whole no-tracer cost of one op)."""
+    n = 2_000_000
+    stmt = "t = observer.TRACER\nif t is not None: pass"
+    base = timeit.timeit("pass", number=n)
+    return (timeit.timeit(stmt, globals={"observer": observer}, number=n) - base) / n
+
+
+def interleaved(off: Any, on: Any, rounds: int, min_time: float = 0.05) -> tuple[float, float]:
+    """Median seconds per call of `off` and `on`, measured in alternation (shared CPUs drift)."""
+    off()
+    on()
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            off()
+        if time.perf_counter() - t0 >= min_time:
+            break
+        n *= 2
+    a, b = [], []
+    for _ in range(rounds):
+        for fn, acc in ((off, a), (on, b)):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            acc.append((time.perf_counter() - t0) / n)
+    return statistics.median(a), statistics.median(b)
+
+
+def main() -> None:
+    x0 = np.random.default_rng(2).standard_normal(16).astype(np.float32)
+    cases = [("100-op chain forward+backward", bench_engine.chain(engine, x0), 11)]
+    for sizes, batch in (((784, 256, 10), 64), ((1024, 1024, 1024, 10), 256)):
+        name = f"MLP step B{batch} {'-'.join(map(str, sizes))}"
+        cases.append((name, bench_engine.mlp(engine, sizes, batch), 7))
+    print(f"no-tracer check per op: {check_cost() * 1e9:.1f} ns (target <= 100 ns)")
+    for name, fn, rounds in cases:
+        off, on = interleaved(fn, traced(fn), rounds)
+        verdict = "ok" if on / off <= 1.2 else "MISSED"
+        print(
+            f"{name:36s} off={fmt(off)} on={fmt(on)}  on/off = {on / off:5.2f}x "
+            f"(target <= 1.2x) {verdict}"
+        )
+
+
+if __name__ == "__main__":
+    main()

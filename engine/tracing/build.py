@@ -1,0 +1,304 @@
+"""Batch side of the tracer: one builder per captured tuple kind, appending event dicts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine._tensor import Tensor
+from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
+from engine.tracing import values
+
+if TYPE_CHECKING:
+    from engine.tracing.tracer import Event, Tracer
+
+Item = tuple[Any, ...]
+Out = list["Event"]
+
+
+def tensor_info(tr: Tracer, t: Tensor, line: int | None, fn: Node | None = None) -> dict[str, Any]:
+    """The description of a tensor, giving it an id."""
+    tid = tr.tensors.of(t)
+    tr.described.add(tid)
+    fn = t._fn if fn is None else fn
+    return {
+        "id": tid,
+        "shape": list(t._d.shape),
+        "dtype": values.dtype_name(t._d.dtype),
+        "requires_grad": t._rg,
+        "is_leaf": t._fn is None,
+        "version": t._ver[0],
+        "grad_fn": tr.nodes.get(fn) if fn is not None else None,
+        "output_nr": t._nr,
+        "name": tr.names.get(id(t)),
+        "line": line,
+        "value": tr.value(t._d, tid),
+    }
+
+
+def tensor_id(tr: Tracer, t: Any, ts: int, line: int | None, out: Out) -> int | None:
+    """The id of a tensor, emitting its `tensor` event first when it has not been seen."""
+    if not isinstance(t, Tensor):
+        return None
+    tid = tr.tensors.get(t)
+    if tid is None or tid not in tr.described:  # a gradient may have an id but no event yet
+        info = tensor_info(tr, t, line)
+        out.append(tr.event("tensor", ts, tensor=info))
+        tid = info["id"]
+    return tid
+
+
+def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
+    """The id of a node, emitting events for it (and unseen nodes below it) first."""
+    if node is None:
+        return None
+    nid = tr.nodes.get(node)
+    if nid is not None:
+        return nid
+    stack: list[tuple[Node, bool]] = [(node, False)]
+    while stack:
+        n, ready = stack.pop()
+        if tr.nodes.get(n) is not None:
+            continue
+        if not ready:
+            stack.append((n, True))
+            stack.extend((m, False) for m, _ in n.next_functions if m is not None)
+            continue
+        _node_event(tr, n, ts, None, (), (), "grad", None, out)
+    return tr.nodes.get(node)
+
+
+def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[dict[str, Any]]:
+    return [{"node": node_id(tr, m, ts, out), "input_nr": nr} for m, nr in node.next_functions]
+
+
+def _saved(tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Out) -> list[Any]:
+    store: dict[str, Any] = dict(node._saved or {})
+    for i, s in enumerate(node.__dict__.get("_packed") or ()):
+        store[f"saved_tensors[{i}]"] = s
+    res = []
+    for name, v in store.items():
+        if not isinstance(v, SavedTensor):
+            inner = getattr(v, "t", None)  # custom Function saved outside grad mode
+            if isinstance(inner, Tensor):
+                res.append({"name": name, "tensor": tensor_id(tr, inner, ts, None, out)})
+            else:
+                res.append({"name": name, "repr": repr(v)[:200]})
+            continue
+        tid = None
+        if v._tensor is not None:
+            tid = tensor_id(tr, v._tensor, ts, None, out)
+        elif v._is_output:
+            for o in outputs:
+                if o._d is v._data:
+                    tid = tr.tensors.get(o)
+        res.append(
+            {
+                "name": name,
+                "tensor": tid,
+                "version": v._ver_at,
+                "hooked": v._hooks_packed is not None,
+            }
+        )
+        if v._hooks_packed is not None:
+            packed = v._hooks_packed[1]
+            out.append(
+                tr.event(
+                    "saved_pack",
+                    ts,
+                    node=tr.nodes.get(node),
+                    name=name,
+                    tensor=tid,
+                    packed_type=type(packed).__name__,
+                )
+            )
+    return res
+
+
+def _node_event(
+    tr: Tracer,
+    node: Node,
+    ts: int,
+    line: int | None,
+    outputs: tuple[Tensor, ...],
+    inputs: tuple[Any, ...],
+    mode: str,
+    mpath: str | None,
+    out: Out,
+) -> None:
+    nexts = _edges(tr, node, ts, out)
+    known = tr.tensors.get
+    described = tr.described
+    ins = []
+    for t in inputs:  # the common case (a tensor already described) without calls
+        tid = known(t) if t is not None else None
+        ins.append(tid if tid in described else tensor_id(tr, t, ts, line, out))
+    var = None
+    if type(node) is AccumulateGrad:
+        var = tensor_id(tr, node.variable, ts, line, out)  # type: ignore[attr-defined]
+    nid = tr.nodes.of(node)
+    tr.node_lines[nid] = line
+    outs = [tensor_info(tr, o, line, node if o._fn is node else None) for o in outputs]
+    saved = _saved(tr, node, outputs, ts, out) if node._saved or "_packed" in node.__dict__ else []
+    out.append(
+        {
+            "type": "node",
+            "t": ts - tr.t0,
+            "id": nid,
+            "name": node.name(),
+            "next": nexts,
+            "inputs": ins,
+            "outputs": outs,
+            "saved": saved,
+            "line": line,
+            "grad_mode": mode,
+            "module_path": mpath,
+            "variable": var,
+        }
+    )
+
+
+def _b_tensor(tr: Tracer, it: Item, out: Out) -> None:
+    tensor_id(tr, it[4], it[1], it[2], out)
+
+
+def _b_node(tr: Tracer, it: Item, out: Out) -> None:
+    if tr.nodes.get(it[4]) is None:
+        _node_event(tr, it[4], it[1], it[2], it[5], it[6], it[7], it[8], out)
+
+
+def _b_untracked(tr: Tracer, it: Item, out: Out) -> None:
+    ins = [tensor_id(tr, t, it[1], it[2], out) for t in it[6]]
+    outs = [tensor_info(tr, o, it[2]) for o in it[5]]
+    out.append(
+        tr.event(
+            "untracked_op", it[1], name=it[4], inputs=ins, outputs=outs, line=it[2], grad_mode=it[7]
+        )
+    )
+
+
+def _b_bump(tr: Tracer, it: Item, out: Out) -> None:
+    tid = tensor_id(tr, it[4], it[1], it[2], out)
+    fn = node_id(tr, it[7], it[1], out)
+    out.append(
+        tr.event(
+            "version_bump",
+            it[1],
+            tensor=tid,
+            version=it[5],
+            grad_fn=fn,
+            line=it[2],
+            value=tr.value(it[6], tid),
+        )
+    )
+
+
+def _target(tr: Tracer, target: Any, ts: int, line: int | None, out: Out) -> tuple[str, int | None]:
+    if isinstance(target, Tensor):
+        return "tensor", tensor_id(tr, target, ts, line, out)
+    if isinstance(target, Node):
+        return "node", node_id(tr, target, ts, out)
+    return type(target).__name__, None
+
+
+def _b_hook_reg(tr: Tracer, it: Item, out: Out) -> None:
+    kind_t, tid = _target(tr, it[6], it[1], it[2], out)
+    fn = it[7]
+    fname = getattr(fn, "__qualname__", None) or type(fn).__name__
+    out.append(
+        tr.event(
+            "hook_registered",
+            it[1],
+            hook=it[4],
+            kind=it[5],
+            target_kind=kind_t,
+            target=tid,
+            fn=fname,
+            line=it[2],
+        )
+    )
+
+
+def _b_hook_rm(tr: Tracer, it: Item, out: Out) -> None:
+    out.append(tr.event("hook_removed", it[1], hook=it[4], line=it[2]))
+
+
+def grads(tr: Tracer, gs: Any) -> list[Any]:
+    """Gradients (tensors or None) as wire values."""
+    res: list[Any] = []
+    inline = tr.inline
+    for g in gs:
+        if g is None or not isinstance(g, Tensor):
+            res.append(None)
+            continue
+        d = g._d
+        if d.size <= inline:
+            res.append(
+                {
+                    "shape": list(d.shape),
+                    "dtype": values.dtype_name(d.dtype),
+                    "values": values.plain(d),
+                }
+            )
+        else:
+            res.append(tr.value(d, tr.tensors.of(g)))
+    return res
+
+
+def _b_hook_fired(tr: Tracer, it: Item, out: Out) -> None:
+    kind, args, res = it[4], it[6], it[7]
+    if kind == "post_accumulate":
+        gin = grads(tr, [args[0]._grad])
+    elif kind == "tensor":
+        gin = grads(tr, [args[0]])
+    else:
+        gin = grads(tr, args[0])
+    gout = None
+    if res is not None:
+        gout = grads(tr, [res] if isinstance(res, Tensor) else list(res))
+    node = it[9]
+    out.append(
+        tr.event(
+            "hook_fired",
+            it[1],
+            hook=it[5],
+            kind=kind,
+            backward=it[8],
+            node=tr.nodes.get(node) if node is not None else None,
+            grad_in=gin,
+            grad_out=gout,
+        )
+    )
+
+
+def _b_unpack(tr: Tracer, it: Item, out: Out) -> None:
+    saved, node = it[4], it[5]
+    if saved._hooks_packed is not None:
+        out.append(tr.event("saved_unpack", it[1], node=tr.nodes.get(node) if node else None))
+
+
+def _b_menter(tr: Tracer, it: Item, out: Out) -> None:
+    out.append(tr.event("module_enter", it[1], path=it[4], module_type=it[5], line=it[2]))
+
+
+def _b_mexit(tr: Tracer, it: Item, out: Out) -> None:
+    out.append(tr.event("module_exit", it[1], path=it[4]))
+
+
+def _b_raw(tr: Tracer, it: Item, out: Out) -> None:
+    out.append(tr.event(it[4], it[1], **it[5]))
+
+
+BUILDERS: dict[str, Callable[[Tracer, Item, Out], None]] = {
+    "tensor": _b_tensor,
+    "node": _b_node,
+    "untracked_op": _b_untracked,
+    "version_bump": _b_bump,
+    "hook_registered": _b_hook_reg,
+    "hook_removed": _b_hook_rm,
+    "hook_fired": _b_hook_fired,
+    "saved_unpack": _b_unpack,
+    "module_enter": _b_menter,
+    "module_exit": _b_mexit,
+    "raw": _b_raw,
+}

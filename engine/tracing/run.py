@@ -1,0 +1,188 @@
+"""`run_snippet`: execute user code with `torch` meaning the engine, under the tracer."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import linecache
+import sys
+import time
+import traceback
+import warnings
+from typing import Any
+
+from engine.autograd import observer
+from engine.tracing.stepper import Backward, RunStopped
+from engine.tracing.tracer import EventLimit, Sink, Tracer
+
+TEXT_CHUNK = 1 << 16  # a stdout/stderr event grows up to this many characters
+
+
+class _Stream(io.TextIOBase):
+    """sys.stdout/sys.stderr during a run: each write becomes (part of) an event."""
+
+    def __init__(self, tracer: Tracer, kind: str) -> None:
+        self.tr = tracer
+        self.kind = kind
+
+    def write(self, s: str) -> int:
+        buf = self.tr.buf
+        last = buf[-1] if buf else None
+        # consecutive writes to one stream share an event (print writes text, then "\n")
+        if (
+            last is not None
+            and last[0] == "raw"
+            and last[4] == self.kind
+            and len(last[5]["text"]) < TEXT_CHUNK
+        ):
+            last[5]["text"] += s
+        else:
+            self.tr.emit(self.kind, text=s)
+        if s.endswith("\n"):
+            # line-buffered like a terminal, so output shows while the snippet runs
+            self.tr.flush()
+        return len(s)
+
+    def flush(self) -> None:
+        self.tr.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+def _snippet_line(tb: Any, filename: str) -> int | None:
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _error_fields(e: BaseException, filename: str, bw: Backward | None) -> dict[str, Any]:
+    tb = e.__traceback__
+    tb = tb.tb_next if tb is not None else None  # drop run_snippet's own frame
+    line = _snippet_line(tb, filename)
+    if isinstance(e, SyntaxError) and e.filename == filename:
+        line = e.lineno
+    text = "".join(traceback.format_exception(type(e), e, tb))
+    node = bw.failed if bw is not None else None
+    trace = None
+    if node is not None and node._trace is not None:  # recorded only in anomaly mode
+        trace = list(node._trace)
+    return {
+        "error_type": type(e).__name__,
+        "message": str(e) if not isinstance(e, SyntaxError) else (e.msg or str(e)),
+        "line": line,
+        "traceback": text,
+        "node": bw.tr.nodes.get(node) if bw is not None and node is not None else None,
+        "anomaly_trace": trace,
+    }
+
+
+def _wrap_modules(tr: Tracer) -> Any:
+    """Report nn.Module scopes by wrapping `Module.__call__` for the run; returns an undo."""
+    try:
+        from engine.nn.modules.module import Module
+    except ImportError:
+        return lambda: None
+    call = Module.__call__
+
+    def traced_call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        tr.module_enter(self)
+        try:
+            return call(self, *args, **kwargs)
+        finally:
+            tr.module_exit(self)
+
+    Module.__call__ = traced_call  # type: ignore[method-assign]
+
+    def undo() -> None:
+        Module.__call__ = call  # type: ignore[method-assign]
+
+    return undo
+
+
+def run_snippet(
+    code: str,
+    sink: Sink,
+    *,
+    controller: Any = None,
+    options: dict[str, Any] | None = None,
+    filename: str = "<snippet>",
+) -> dict[str, Any]:
+    """Run `code` traced; events go to `sink` in batches; returns a summary.
+
+    Options: pause_in_backward, breakpoints, max_events, inline_limit, batch, retain, linger.
+    """
+    import engine
+
+    opts = dict(options or {})
+    engine.install_as_torch()
+    tr = Tracer(sink, filename, opts)
+    bw = Backward(tr, controller, opts)
+    tr.backward = bw
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
+    status = "ok"
+    error: dict[str, Any] | None = None
+    saved = sys.stdout, sys.stderr
+    prev = observer.TRACER
+    start = time.perf_counter_ns()
+    try:
+        compiled = compile(code, filename, "exec")
+        sys.stdout, sys.stderr = _Stream(tr, "stdout"), _Stream(tr, "stderr")  # type: ignore[assignment]
+        observer.install(tr)
+        undo = _wrap_modules(tr)
+        try:
+            with warnings.catch_warnings():  # warnings print to stderr, as in `python file.py`
+                warnings.simplefilter("default")
+                warnings.showwarning = _show_warning
+                exec(compiled, ns)
+        finally:
+            undo()
+    except RunStopped:
+        status = "stopped"
+    except EventLimit:
+        status = "limit"
+    except SystemExit as e:
+        if e.code not in (None, 0):
+            status, error = "error", _error_fields(e, filename, bw)
+    except BaseException as e:
+        status, error = "error", _error_fields(e, filename, bw)
+    finally:
+        observer.install(prev)
+        sys.stdout, sys.stderr = saved
+    try:
+        if error is not None:
+            tr.emit("error", **error)
+        tr.flush()
+        if opts.get("linger") and status in ("ok", "error"):
+            bw.linger()
+    except EventLimit:
+        status = "limit"
+    except RunStopped:
+        pass
+    summary: dict[str, Any] = {
+        "status": status,
+        "events": tr.count,
+        "duration_ns": time.perf_counter_ns() - start,
+    }
+    if error is not None:
+        summary["error"] = {k: error[k] for k in ("error_type", "message", "line")}
+    return summary

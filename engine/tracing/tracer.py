@@ -1,0 +1,240 @@
+"""The tracer: an engine observer that captures cheap tuples on the hot path and turns them
+into event dicts in batches (`flush`), off the hot path.
+
+Ids are assigned at flush time (tensors and nodes each count from 0); a weak reference next
+to each id tells a recycled `id()` from the object it was given to.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Node, SavedTensor
+from engine.tracing import values
+from engine.tracing.values import dtype_name, plain
+
+Event = dict[str, Any]
+Sink = Callable[[list[Event]], None]
+_getframe = sys._getframe
+_ns = time.perf_counter_ns
+
+
+class EventLimit(BaseException):
+    """Raised when a run reaches its event cap (a BaseException: `except Exception` in the
+    user's snippet must not swallow it)."""
+
+
+class Ids:
+    """Stable small integer ids for live objects."""
+
+    __slots__ = ("_map", "_next")
+
+    def __init__(self) -> None:
+        self._map: dict[int, tuple[int, weakref.ref[Any]]] = {}
+        self._next = 0
+
+    def get(self, obj: Any) -> int | None:
+        """The id already given to `obj`, or None."""
+        e = self._map.get(id(obj))
+        return e[0] if e is not None and e[1]() is obj else None
+
+    def of(self, obj: Any) -> int:
+        """The id of `obj`, giving it a new one if it has none."""
+        e = self._map.get(id(obj))
+        if e is not None and e[1]() is obj:
+            return e[0]
+        n = self._next
+        self._next = n + 1
+        self._map[id(obj)] = (n, weakref.ref(obj))
+        return n
+
+    def find(self, n: int) -> Any:
+        """The live object with id `n`, or None (a scan: only for requests, not per event)."""
+        for k, r in self._map.values():
+            if k == n:
+                return r()
+        return None
+
+
+def _mode() -> str:
+    if STATE.inference:
+        return "inference_mode"
+    return "grad" if STATE.enabled else "no_grad"
+
+
+class Tracer:
+    """Collects the run's events; `flush()` hands finished dicts to the sink."""
+
+    def __init__(self, sink: Sink, filename: str, options: dict[str, Any]) -> None:
+        self.sink = sink
+        self.filename = filename
+        self.t0 = _ns()
+        self.inline = int(options.get("inline_limit", values.INLINE_LIMIT))
+        self.max_events = options.get("max_events")
+        self.batch = int(options.get("batch", 256))
+        self.retain = int(options.get("retain", 1024))
+        self.retain_bytes = int(options.get("retain_bytes", 64 << 20))
+        self.retained_bytes = 0
+        self.buf: list[tuple[Any, ...]] = []
+        self.count = 0
+        self.tensors = Ids()
+        self.nodes = Ids()
+        self.retained: OrderedDict[int, np.ndarray[Any, Any]] = OrderedDict()
+        self.mstack: list[tuple[Any, str]] = []
+        self.mpath: str | None = None
+        self.names: dict[int, str] = {}
+        self.vcache: dict[int, tuple[Any, dict[str, Any]]] = {}  # per flush: large values
+        self.described: set[int] = set()  # tensor ids that have had a `tensor` event
+        self.node_lines: dict[int, int | None] = {}
+        self.backward: Any = None  # engine.tracing.stepper.Backward, set by run_snippet
+
+    # -- hot path: capture only ----------------------------------------------------------
+    def _site(self) -> tuple[int | None, FrameType | None]:
+        f: FrameType | None = _getframe(2)
+        fn = self.filename
+        while f is not None and f.f_code.co_filename != fn:
+            f = f.f_back
+        return (f.f_lineno, f) if f is not None else (None, None)
+
+    def _add(self, item: tuple[Any, ...]) -> None:
+        buf = self.buf
+        buf.append(item)
+        if len(buf) >= self.batch:
+            self.flush(keep_last=True)
+
+    def tensor_made(self, t: Tensor) -> None:
+        self._add(("tensor", _ns(), *self._site(), t))
+
+    def node_made(self, node: Node, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
+        self._add(("node", _ns(), *self._site(), node, outputs, inputs, _mode(), self.mpath))
+
+    def untracked(self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
+        # only ops that would have been recorded are cut points (not backward's own math)
+        if self.backward.current is not None:
+            return
+        for t in inputs:
+            if t is not None and t._rg:
+                break
+        else:
+            return
+        self._add(("untracked_op", _ns(), *self._site(), name, outputs, inputs, _mode()))
+
+    def version_bump(self, t: Tensor) -> None:
+        d = t._d.copy() if t._d.size <= self.inline else t._d
+        self._add(("version_bump", _ns(), *self._site(), t, t._ver[0], d, t._fn))
+
+    def hook_registered(self, hook_id: int, kind: str, target: Any, fn: Any) -> None:
+        self._add(("hook_registered", _ns(), *self._site(), hook_id, kind, target, fn))
+
+    def hook_removed(self, hook_id: int) -> None:
+        self._add(("hook_removed", _ns(), *self._site(), hook_id))
+
+    def hook_fired(self, kind: str, hook_id: int, args: tuple[Any, ...], out: Any) -> None:
+        bw = self.backward
+        self._add(("hook_fired", _ns(), None, None, kind, hook_id, args, out, bw.bid, bw.current))
+
+    def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None:
+        self._add(("saved_unpack", _ns(), None, None, saved, node))
+
+    def module_enter(self, module: Any, name: str | None = None) -> None:
+        """Called by nn.Module.__call__ before forward."""
+        if name is None:
+            name = self._child_name(module)
+        self.mstack.append((module, name))
+        self.mpath = ".".join(n for _, n in self.mstack)
+        self._add(("module_enter", _ns(), *self._site(), self.mpath, type(module).__name__))
+
+    def module_exit(self, module: Any) -> None:
+        """Called by nn.Module.__call__ after forward (also when it raised)."""
+        path = self.mpath
+        while self.mstack:
+            if self.mstack.pop()[0] is module:
+                break
+        self.mpath = ".".join(n for _, n in self.mstack) or None
+        self._add(("module_exit", _ns(), None, None, path))
+
+    def _child_name(self, module: Any) -> str:
+        if self.mstack:
+            children = getattr(self.mstack[-1][0], "_modules", None) or {}
+            for k, m in children.items():
+                if m is module:
+                    return str(k)
+        return type(module).__name__
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """An event built by the caller (stdout, error, backward steps): keeps stream order."""
+        self._add(("raw", _ns(), None, None, kind, fields))
+
+    def drive(self, steps: Any) -> None:
+        self.backward.drive(steps)
+
+    # -- batch side: build dicts ---------------------------------------------------------
+    def flush(self, keep_last: bool = False) -> None:
+        """Turn captured tuples into events and hand them to the sink."""
+        buf = self.buf
+        if not buf:
+            return
+        hold = [buf.pop()] if keep_last and len(buf) > 1 else []
+        self.buf = hold
+        self._resolve_names(buf)
+        self.vcache = {}
+        out: list[Event] = []
+        from engine.tracing.build import BUILDERS
+
+        for item in buf:
+            BUILDERS[item[0]](self, item, out)
+        if self.max_events is not None and self.count + len(out) > self.max_events:
+            out = out[: max(0, self.max_events - self.count)]
+            self.count += len(out)
+            if out:
+                self.sink(out)
+            raise EventLimit(f"event limit of {self.max_events} reached")
+        self.count += len(out)
+        if out:
+            self.sink(out)
+
+    def _resolve_names(self, buf: list[tuple[Any, ...]]) -> None:
+        # the user's names, looked up once per batch in the snippet frames seen in it
+        seen: set[int] = set()
+        names = self.names = {}
+        for item in buf:
+            f = item[3]
+            if f is None or id(f) in seen:
+                continue
+            seen.add(id(f))
+            for k, v in list(f.f_locals.items()):
+                if isinstance(v, Tensor) and not k.startswith("__"):
+                    names.setdefault(id(v), k)
+
+    def value(self, a: np.ndarray[Any, Any], tid: int | None = None) -> dict[str, Any]:
+        """An array's wire value; large ones are retained for `tensor_values` (bounded)."""
+        if a.size <= self.inline:  # the common case, kept short
+            return {"shape": list(a.shape), "dtype": dtype_name(a.dtype), "values": plain(a)}
+        hit = self.vcache.get(id(a))
+        if hit is not None and hit[0] is a:  # one gradient is shown by several events
+            return hit[1]
+        v = values.value(a, self.inline)
+        self.vcache[id(a)] = (a, v)
+        if tid is not None and tid not in self.retained:
+            # bounded by count and bytes; the oldest go first
+            self.retained[tid] = a
+            self.retained_bytes += a.nbytes
+            while self.retained and (
+                len(self.retained) > self.retain or self.retained_bytes > self.retain_bytes
+            ):
+                self.retained_bytes -= self.retained.popitem(last=False)[1].nbytes
+        return v
+
+    def event(self, kind: str, t: int, /, **fields: Any) -> Event:
+        """An event dict with the common fields."""
+        return {"type": kind, "t": t - self.t0, **fields}

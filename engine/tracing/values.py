@@ -1,0 +1,106 @@
+"""Tensor values on the wire: small arrays inline, large ones as stats, histogram and sample."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+INLINE_LIMIT = 64
+SAMPLE = 16
+BINS = 16
+HIST_SAMPLE = 4096
+
+
+def _finite(x: Any) -> Any:
+    # JSON has no NaN/Infinity: non-finite floats travel as the strings "nan", "inf", "-inf"
+    if isinstance(x, float) and not math.isfinite(x):
+        return "nan" if x != x else ("inf" if x > 0 else "-inf")
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    return x
+
+
+_NAMES: dict[np.dtype[Any], str] = {}
+_isfinite = math.isfinite
+
+
+def dtype_name(dt: np.dtype[Any]) -> str:
+    """`float32`, ... (numpy computes `dtype.name` in Python each time: cache it)."""
+    name = _NAMES.get(dt)
+    if name is None:
+        name = _NAMES[dt] = dt.name
+    return name
+
+
+def plain(a: np.ndarray[Any, Any]) -> Any:
+    """An array as nested lists, non-finite floats as strings."""
+    out = a.tolist()
+    if a.dtype.kind != "f":
+        return out
+    if a.ndim == 0:
+        return out if _isfinite(out) else _finite(out)
+    if a.ndim == 1:
+        return out if all(map(_isfinite, out)) else _finite(out)
+    return out if np.isfinite(a).all() else _finite(out)
+
+
+def value(a: np.ndarray[Any, Any], inline_limit: int = INLINE_LIMIT) -> dict[str, Any]:
+    """The wire form of an array: inline values, or a summary of a large one."""
+    out: dict[str, Any] = {"shape": list(a.shape), "dtype": dtype_name(a.dtype)}
+    if a.size <= inline_limit:
+        out["values"] = plain(a)
+        return out
+    flat = a.reshape(-1)
+    out["sample"] = plain(flat[:SAMPLE])
+    if a.dtype.kind not in "fiub":
+        return out
+    lo, hi = float(flat.min()), float(flat.max())
+    good = flat
+    out["nan"] = out["inf"] = 0
+    if a.dtype.kind == "f" and not (_isfinite(lo) and _isfinite(hi)):
+        # min/max are finite only when every element is: pay for the mask only otherwise
+        finite = np.isfinite(flat)
+        good = flat[finite]
+        out["nan"] = int(np.count_nonzero(np.isnan(flat)))
+        out["inf"] = flat.size - good.size - out["nan"]
+        if good.size:
+            lo, hi = float(good.min()), float(good.max())
+    if good.size:
+        # the histogram counts an evenly strided sample of at most HIST_SAMPLE elements
+        # float32 sums are pairwise in numpy: accurate enough to display, twice as fast
+        mean = float(good.sum(dtype=good.dtype if good.dtype.kind == "f" else np.float64))
+        mean /= good.size
+        step = max(1, good.size // HIST_SAMPLE)
+        counts, edges = _histogram(good[::step], lo, hi)
+        out["stats"] = {
+            "min": lo,
+            "max": hi,
+            "mean": mean,
+            "std": _std(good, mean),
+        }
+        out["hist"] = {"edges": edges, "counts": counts}
+    return out
+
+
+def _std(x: np.ndarray[Any, Any], mean: float) -> float:
+    """Sample standard deviation in one BLAS pass (E[x^2] - mean^2; display precision)."""
+    n = x.size
+    if n < 2:
+        return 0.0
+    f = x if x.dtype.kind == "f" else x.astype(np.float64)
+    sq = float(np.dot(f, f))
+    return math.sqrt(max(0.0, (sq - n * mean * mean) / (n - 1)))
+
+
+def _histogram(x: np.ndarray[Any, Any], lo: float, hi: float) -> tuple[list[int], list[float]]:
+    """BINS equal bins over [lo, hi] (np.histogram's result, without its overhead)."""
+    if hi <= lo:
+        lo, hi = lo - 0.5, hi + 0.5  # np.histogram's range for a constant array
+    scale = BINS / (hi - lo)
+    idx = ((x - lo) * scale).astype(np.intp)
+    np.clip(idx, 0, BINS - 1, out=idx)
+    counts = np.bincount(idx, minlength=BINS).tolist()
+    edges = [lo + (hi - lo) * i / BINS for i in range(BINS + 1)]
+    return counts, edges

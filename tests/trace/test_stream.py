@@ -1,0 +1,237 @@
+"""The event stream of every test snippet and example: schema, seq, graph, gradients, hooks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from server.protocol import EVENT
+from tests.trace import harness
+from tests.trace.snippets import FAILING, RUNNABLE
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = {p.stem: p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.py"))}
+CASES = {**RUNNABLE, **{f"example_{k}": v for k, v in EXAMPLES.items()}}
+HOOK_ORDER = json.loads((ROOT / "tests/fixtures/trace_hook_order.json").read_text())["order"]
+BIG = {"inline_limit": 100_000}
+
+
+def _array(v: dict[str, Any]) -> np.ndarray[Any, Any]:
+    vals = v["values"]
+    return np.array(vals, dtype=np.float64)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_stream_is_valid_and_dense(name: str) -> None:
+    summary, events = harness.traced(CASES[name])
+    _, err = harness.plain(CASES[name])
+    if err is None:
+        assert summary["status"] == "ok", summary
+    else:  # tracing must not change how a snippet fails
+        assert summary["status"] == "error"
+        assert (events[-1]["error_type"], events[-1]["message"]) == (type(err).__name__, str(err))
+    assert summary["events"] == len(events)
+    for i, e in enumerate(events):
+        EVENT.validate_python(e)
+        assert e["seq"] == i
+    ts = [e["t"] for e in events]
+    assert ts == sorted(ts)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_forward_graph_matches_engine(name: str) -> None:
+    summary, events = harness.traced(CASES[name] + harness.EPILOGUE)
+    if summary["status"] != "ok":
+        pytest.skip(f"snippet fails on the engine: {summary['error']}")
+    actual = harness.actual_graph_hashes(events)
+    assert actual <= harness.event_graph_hashes(events)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_gradients_match_plain_run(name: str) -> None:
+    _, events = harness.traced(CASES[name], **BIG)
+    ns, err = harness.plain(CASES[name])
+    if err is not None:
+        pytest.skip(f"snippet fails on the engine: {err!r}")
+    leaves = [e["tensor"] for e in events if e["type"] == "tensor" and e["tensor"]["is_leaf"]]
+    counts: dict[str, int] = {}
+    for t in leaves:
+        if t["name"]:
+            counts[t["name"]] = counts.get(t["name"], 0) + 1
+    acc = [e for e in events if e["type"] == "grad_accumulated"]
+    checked = 0
+    for t in leaves:
+        name_ = t["name"]
+        if not name_ or counts[name_] != 1 or name_ not in ns:
+            continue
+        mine = [e for e in acc if e["tensor"] == t["id"]]
+        if not mine:
+            continue
+        grad = ns[name_].grad
+        assert grad is not None
+        np.testing.assert_array_equal(_array(mine[-1]["total"]), grad.numpy().astype(np.float64))
+        total = None
+        for e in mine:  # each accumulation adds the incoming gradient
+            g = _array(e["grad"])
+            total = g if total is None else total + g
+            np.testing.assert_allclose(_array(e["total"]), total, rtol=1e-6)
+        checked += 1
+    unique = {t["id"] for t in leaves if t["name"] and counts[t["name"]] == 1}
+    if any(e["tensor"] in unique for e in acc):
+        assert checked > 0
+
+
+@pytest.mark.parametrize("name", sorted(HOOK_ORDER))
+def test_hook_firings_in_pytorch_order(name: str) -> None:
+    _, events = harness.traced(RUNNABLE[name])
+    fn_of = {e["hook"]: e["fn"] for e in events if e["type"] == "hook_registered"}
+    fired = [fn_of[e["hook"]] for e in events if e["type"] == "hook_fired"]
+    assert fired == HOOK_ORDER[name]
+
+
+def test_hook_changes_gradient_shown() -> None:
+    _, events = harness.traced(RUNNABLE["hooks"])
+    fn_of = {e["hook"]: e["fn"] for e in events if e["type"] == "hook_registered"}
+    fired = {fn_of[e["hook"]]: e for e in events if e["type"] == "hook_fired"}
+    assert fired["h_x"]["grad_out"] is None  # returned None: unchanged
+    w = fired["h_w"]
+    assert _array(w["grad_out"][0]).tolist() == (2 * _array(w["grad_in"][0])).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(FAILING))
+def test_error_keeps_events_before_it(name: str) -> None:
+    summary, events = harness.traced(FAILING[name])
+    assert summary["status"] == "error"
+    for e in events:
+        EVENT.validate_python(e)
+    last = events[-1]
+    assert last["type"] == "error"
+    assert last["line"] == summary["error"]["line"]
+    types = [e["type"] for e in events]
+    assert "backward_started" in types and "node_enter" in types and "node" in types
+    assert "backward_finished" not in types
+
+
+def test_error_in_backward_details() -> None:
+    _, events = harness.traced(FAILING["error_in_backward"])
+    err = events[-1]
+    assert (err["error_type"], err["message"], err["line"]) == ("ValueError", "bad gradient", 6)
+    assert "raise ValueError" in err["traceback"]
+    assert harness.stdout(events) == "before\n"
+
+
+def test_version_error_message_is_pytorchs() -> None:
+    _, events = harness.traced(FAILING["version_error"])
+    err = events[-1]
+    assert err["error_type"] == "RuntimeError"
+    assert "is at version 1; expected version 0 instead" in err["message"]
+    bumps = [e for e in events if e["type"] == "version_bump"]
+    assert [b["version"] for b in bumps] == [1]
+
+
+def test_tensor_names_lines_and_saved_versions() -> None:
+    _, events = harness.traced(RUNNABLE["inplace"])
+    nodes = [e for e in events if e["type"] == "node"]
+    mul = next(n for n in nodes if n["name"] == "MulBackward0" and n["line"] == 3)
+    assert mul["outputs"][0]["name"] in (None, "b")
+    sq = next(n for n in nodes if n["name"] == "MulBackward0" and n["line"] == 5)
+    # b*b saved b twice, after the in-place add: version 1
+    assert [s["version"] for s in sq["saved"]] == [1, 1]
+    leaf = next(e["tensor"] for e in events if e["type"] == "tensor")
+    assert (leaf["name"], leaf["line"], leaf["requires_grad"]) == ("a", 2, True)
+
+
+def test_no_grad_ops_are_cut_points() -> None:
+    _, events = harness.traced(RUNNABLE["seed_no_grad"])
+    cuts = [e for e in events if e["type"] == "untracked_op"]
+    assert [(c["line"], c["grad_mode"]) for c in cuts] == [(4, "no_grad"), (6, "no_grad")]
+
+
+def test_large_tensor_summary_and_values_on_request() -> None:
+    code = "import torch\nx = torch.randn(1000, requires_grad=True)\n(x * 2).sum().backward()\n"
+    from engine.tracing import QueueController, run_snippet
+
+    ctl = QueueController()
+    events: list[dict[str, Any]] = []
+
+    def sink(batch: list[dict[str, Any]]) -> None:
+        events.extend(batch)
+        if any(e["type"] == "paused" and e["why"] == "finished" for e in batch):
+            ctl.put({"type": "tensor_values", "tensor_id": 0})
+            ctl.put({"type": "stop"})
+
+    summary = run_snippet(code, sink, controller=ctl, options={"linger": True})
+    assert summary["status"] == "ok"
+    x = events[0]["tensor"]
+    assert x["value"]["stats"]["min"] <= x["value"]["stats"]["mean"] <= x["value"]["stats"]["max"]
+    assert sum(x["value"]["hist"]["counts"]) == 1000
+    vals = next(e for e in events if e["type"] == "tensor_values")
+    assert len(vals["values"]) == 1000
+    assert vals["values"][:16] == x["value"]["sample"]
+
+
+def test_anomaly_error_carries_forward_trace_of_failing_node() -> None:
+    code = (
+        "import torch\n"
+        "with torch.autograd.detect_anomaly():\n"
+        "    a = torch.tensor([1.0], requires_grad=True)\n"
+        "    b = a.exp()\n"
+        "    b.add_(1)\n"
+        "    b.sum().backward()\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "error"
+    err = events[-1]
+    names = {e["id"]: e["name"] for e in events if e["type"] == "node"}
+    assert names[err["node"]] == "ExpBackward0"
+    assert err["line"] == 6
+    assert any("b = a.exp()" in frame for frame in err["anomaly_trace"])
+
+
+def test_module_scopes() -> None:
+    code = (
+        "import torch\n"
+        "from torch import nn\n"
+        "net = nn.Sequential(nn.Linear(3, 2), nn.ReLU())\n"
+        "out = net(torch.ones(1, 3)).sum()\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    scopes = [(e["type"], e["path"]) for e in events if e["type"].startswith("module_")]
+    assert scopes == [
+        ("module_enter", "Sequential"),
+        ("module_enter", "Sequential.0"),
+        ("module_exit", "Sequential.0"),
+        ("module_enter", "Sequential.1"),
+        ("module_exit", "Sequential.1"),
+        ("module_exit", "Sequential"),
+    ]
+    paths = {e["name"]: e["module_path"] for e in events if e["type"] == "node"}
+    assert paths["ReluBackward0"] == "Sequential.1"
+    assert paths["SumBackward0"] is None
+
+
+def test_create_graph_gradients_enter_the_graph() -> None:
+    code = (
+        "import torch\n"
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "y = (x ** 3).sum()\n"
+        "(g,) = torch.autograd.grad(y, x, create_graph=True)\n"
+        "g.sum().backward()\n"
+        "print(x.grad)\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    described = {e["tensor"]["id"] for e in events if e["type"] == "tensor"}
+    for e in events:
+        if e["type"] == "node":
+            described |= {o["id"] for o in e["outputs"]}
+            assert all(i is None or i in described for i in e["inputs"])
+    assert harness.stdout(events) == "tensor([ 6., 12.])\n"
+    starts = [e for e in events if e["type"] == "backward_started"]
+    assert [s["create_graph"] for s in starts] == [True, False]
+    assert starts[0]["inputs"] == [0]

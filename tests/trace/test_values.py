@@ -1,0 +1,42 @@
+"""Tensor values on the wire: inline small arrays, summaries of large ones."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.tracing.values import value
+
+
+def test_small_inline_with_non_finite_as_strings() -> None:
+    v = value(np.array([1.0, np.nan, np.inf, -np.inf], dtype=np.float32))
+    assert v == {"shape": [4], "dtype": "float32", "values": [1.0, "nan", "inf", "-inf"]}
+    assert value(np.array(2.5))["values"] == 2.5
+    assert value(np.array([[True, False]]))["values"] == [[True, False]]
+
+
+def test_large_summary_matches_numpy() -> None:
+    a = np.random.default_rng(0).standard_normal((300, 400)).astype(np.float32)
+    a[0, 0], a[1, 1], a[2, 2] = np.nan, np.inf, -np.inf
+    v = value(a)
+    good = a[np.isfinite(a)].astype(np.float64)
+    assert (v["nan"], v["inf"]) == (1, 2)
+    assert v["stats"]["min"] == good.min() and v["stats"]["max"] == good.max()
+    np.testing.assert_allclose(v["stats"]["mean"], good.mean(), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(v["stats"]["std"], good.std(ddof=1), rtol=1e-4)
+    assert len(v["hist"]["edges"]) == len(v["hist"]["counts"]) + 1
+    assert v["sample"][:2] == ["nan", float(a[0, 1])]
+    assert "values" not in v
+
+
+def test_histogram_matches_numpy() -> None:
+    from engine.tracing.values import _histogram
+
+    x = np.random.default_rng(1).standard_normal(5000).astype(np.float32)
+    counts, edges = _histogram(x, float(x.min()), float(x.max()))
+    ref_counts, ref_edges = np.histogram(x, bins=16, range=(float(x.min()), float(x.max())))
+    assert counts == ref_counts.tolist()
+    np.testing.assert_allclose(edges, ref_edges)
+    counts, edges = _histogram(np.full(7, 2.0), 2.0, 2.0)
+    ref_counts, ref_edges = np.histogram(np.full(7, 2.0), bins=16)
+    assert counts == ref_counts.tolist()
+    np.testing.assert_allclose(edges, ref_edges)
