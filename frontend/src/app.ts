@@ -1,0 +1,279 @@
+// The page controller: owns the run log, the layout worker, the canvas and the panels, and
+// turns buttons, keys and server batches into cursor moves and commands.
+import type { Placed } from "./layout/layered";
+import { boxWidth } from "./layout/layered";
+import type { FromLayout, ToLayout } from "./layout/messages";
+import { RunLog } from "./model/store";
+import type { RunState, Vertex } from "./model/types";
+import { GraphCanvas } from "./render/canvas";
+import { vertexTitle, type Scene } from "./render/scene";
+import { Connection } from "./net";
+import type { Command, WireEvent } from "./wire";
+import { CodeEditor } from "./ui/editor";
+import { byId } from "./ui/dom";
+import { Panels } from "./ui/panels";
+
+export interface Metrics {
+  lastEventAt: number;
+  firstFullFrameAt: number;
+  layoutMs: number;
+  layoutCalls: number;
+  frameMs: number;
+  applyMs: number;
+}
+
+export class App {
+  log = new RunLog();
+  pos = new Map<string, Placed>();
+  private laid = 0;
+  private epoch = 0;
+  selected: string | null = null;
+  collapsed = new Set<string>();
+  breakLines = new Set<number>();
+  breakNodes = new Set<string>();
+  private pendingStep = false;
+  private raf = 0;
+  readonly metrics: Metrics = { lastEventAt: 0, firstFullFrameAt: 0, layoutMs: 0, layoutCalls: 0, frameMs: 0, applyMs: 0 };
+  readonly conn = new Connection();
+  readonly worker: Worker;
+  readonly canvas: GraphCanvas;
+  readonly editor: CodeEditor;
+  readonly panels: Panels;
+
+  constructor() {
+    this.worker = new Worker(new URL("./layout/worker.ts", import.meta.url), { type: "module" });
+    this.worker.onmessage = (m: MessageEvent<FromLayout>) => this.onPlaced(m.data);
+    this.canvas = new GraphCanvas(byId<HTMLCanvasElement>("graph"));
+    this.canvas.onFrame = () => this.onFrame();
+    this.editor = new CodeEditor(byId("editor"), {
+      onRun: () => this.run(),
+      onToggleBreak: (line) => this.toggleBreakLine(line),
+      onLineClick: (line) => this.selectLine(line),
+    });
+    this.panels = new Panels(this);
+    this.conn.onEvents = (batch) => this.ingest(batch);
+    this.conn.onClose = () => this.reconnect();
+    this.reset();
+  }
+
+  private post(m: ToLayout): void {
+    this.worker.postMessage(m);
+  }
+
+  /** A dropped socket during a live run: ask for exactly the events after the last one held. */
+  private reconnect(): void {
+    const head = this.headState();
+    if (!head.runId || (head.status !== "running" && head.status !== "paused")) return;
+    const runId = head.runId;
+    setTimeout(() => {
+      if (this.headState().runId === runId) this.send({ type: "resume", run_id: runId, after_seq: this.log.length - 1 });
+    }, 500);
+  }
+
+  /** Forget the current run (a new run or a loaded one starts from an empty log). */
+  reset(): void {
+    this.log = new RunLog();
+    this.pos = new Map();
+    this.laid = 0;
+    this.epoch += 1;
+    this.selected = null;
+    this.collapsed.clear();
+    this.pendingStep = false;
+    this.userMoved = false;
+    this.post({ type: "reset", epoch: this.epoch });
+    this.schedule();
+  }
+
+  run(): void {
+    const head = this.headState();
+    // a run still going (or paused in backward) is stopped before the new one starts
+    if (head.status === "running" || head.status === "paused") this.send({ type: "stop" });
+    this.conn.reset();
+    this.reset();
+    const pause = byId<HTMLInputElement>("pause-backward").checked;
+    this.conn.send({ type: "run", code: this.editor.code, options: { pause_in_backward: pause, breakpoints: this.breakpointList() } });
+    history.replaceState(null, "", "/");
+    this.panels.status("starting…");
+  }
+
+  /** Take a batch of events (from the socket, a stored run, or a test). */
+  ingest(batch: WireEvent[]): void {
+    const t0 = performance.now();
+    this.log.append(batch);
+    this.metrics.applyMs += performance.now() - t0;
+    this.metrics.lastEventAt = performance.now();
+    this.metrics.firstFullFrameAt = 0;
+    if (batch.some((e) => e.type === "run_started")) this.panels.status("");
+    if (this.pendingStep) {
+      const stop = this.log.nextStop();
+      if (stop !== null) {
+        this.pendingStep = false;
+        this.log.seek(stop);
+      }
+    }
+    const head = this.log.stateAt(this.log.length - 1);
+    if (head.runId && location.search !== `?run=${head.runId}`) history.replaceState(null, "", `/?run=${head.runId}`);
+    this.sendLayout(head);
+    this.schedule();
+  }
+
+  private sendLayout(head: RunState): void {
+    if (head.orderLen <= this.laid && !(head.status !== "running" && head.status !== "paused")) return;
+    const items = [];
+    for (let i = this.laid; i < head.orderLen; i++) {
+      const v = head.vertices.get(head.order[i] as string);
+      if (!v) continue;
+      const defer = v.kind === "leaf" || v.kind === "const" || v.kind === "accumulate";
+      items.push({ id: v.id, to: v.edges.map((e) => e.to), width: boxWidth(vertexTitle(v)), defer });
+    }
+    this.laid = head.orderLen;
+    // once the forward is over no consumer can arrive for a waiting leaf: place it anyway
+    const flush = head.inBackward || head.backwards > 0 || head.status !== "running";
+    this.post({ type: "add", epoch: this.epoch, items, flush });
+  }
+
+  private onPlaced(m: FromLayout): void {
+    if (m.epoch !== this.epoch) return;
+    const first = this.pos.size === 0;
+    for (const p of m.items) this.pos.set(p.id, p);
+    this.metrics.layoutMs = Math.max(this.metrics.layoutMs, m.ms);
+    this.metrics.layoutCalls += 1;
+    if (first || !this.userMoved) this.fitSoon = true;
+    this.schedule();
+  }
+
+  fitSoon = false;
+  /** Set once the user pans or zooms; until then the view keeps fitting the growing graph. */
+  userMoved = false;
+
+  schedule(): void {
+    if (this.raf) return;
+    this.raf = requestAnimationFrame(() => {
+      this.raf = 0;
+      this.render();
+    });
+  }
+
+  scene(): Scene {
+    return { state: this.log.state(), pos: this.pos, selected: this.selected, collapsed: this.collapsed, breakpoints: this.breakNodes };
+  }
+
+  private render(): void {
+    const scene = this.scene();
+    this.canvas.scene = scene;
+    this.canvas.setScene(scene);
+    if (this.fitSoon) {
+      this.fitSoon = false;
+      this.canvas.fit();
+    }
+    if (scene.state.current && this.log.following === false) this.canvas.centerOn(scene.state.current);
+    this.canvas.draw();
+    this.panels.update(scene.state);
+  }
+
+  private onFrame(): void {
+    this.metrics.frameMs = this.canvas.lastFrameMs;
+    const s = this.log.state();
+    if (!this.metrics.firstFullFrameAt && this.metrics.lastEventAt && this.pos.size >= this.laid && s.seq === this.log.length - 1) {
+      this.metrics.firstFullFrameAt = performance.now();
+    }
+  }
+
+  // -- stepping ----------------------------------------------------------------------------
+  private headState(): RunState {
+    return this.log.stateAt(this.log.length - 1);
+  }
+
+  send(cmd: Command): void {
+    this.conn.send(cmd);
+  }
+
+  step(): void {
+    const next = this.log.nextStop();
+    if (next !== null) this.log.seek(next);
+    else if (this.headState().status === "paused") {
+      // the server runs one node; the cursor moves when its events arrive (see ingest)
+      this.log.following = false;
+      this.pendingStep = true;
+      this.send({ type: "step" });
+    }
+    this.schedule();
+  }
+
+  stepBack(): void {
+    const prev = this.log.prevStop();
+    if (prev >= 0) this.log.seek(prev);
+    else {
+      const bs = this.log.backwardStart();
+      if (bs > 0 && this.log.cursor >= bs) this.log.seek(bs - 1);
+    }
+    this.log.following = false;
+    this.schedule();
+  }
+
+  continue(): void {
+    this.log.seek(this.log.length - 1);
+    if (this.headState().status === "paused") this.send({ type: "continue" });
+    this.schedule();
+  }
+
+  pause(): void {
+    if (this.headState().status === "running") this.send({ type: "pause" });
+    this.log.following = false;
+    this.schedule();
+  }
+
+  restart(): void {
+    const bs = this.log.backwardStart();
+    this.log.seek(bs > 0 ? bs - 1 : -1);
+    this.log.following = false;
+    this.schedule();
+  }
+
+  seek(index: number): void {
+    this.log.seek(index);
+    this.schedule();
+  }
+
+  // -- selection and breakpoints -------------------------------------------------------------
+  select(id: string | null, center = false): void {
+    this.selected = id;
+    if (id && center) this.canvas.centerOn(id);
+    this.schedule();
+  }
+
+  selectLine(line: number): void {
+    const s = this.log.state();
+    let best: Vertex | null = null;
+    for (const v of s.vertices.values()) {
+      if (v.line === line && (!best || (best.kind !== "fn" && v.kind === "fn"))) best = v;
+    }
+    if (best) this.select(best.id, true);
+  }
+
+  breakpointList(): { node_id?: number; line?: number }[] {
+    return [...[...this.breakLines].map((line) => ({ line })), ...[...this.breakNodes].filter((n) => /^\d+$/.test(n)).map((n) => ({ node_id: Number(n) }))];
+  }
+
+  private breakpointsChanged(): void {
+    this.editor.setBreakpoints([...this.breakLines].sort((a, b) => a - b));
+    const s = this.headState();
+    if (s.status === "running" || s.status === "paused") this.send({ type: "set_breakpoints", breakpoints: this.breakpointList() });
+    this.schedule();
+  }
+
+  toggleBreakLine(line: number): void {
+    if (!this.breakLines.delete(line)) this.breakLines.add(line);
+    this.breakpointsChanged();
+  }
+
+  toggleBreakNode(id: string): void {
+    if (!this.breakNodes.delete(id)) this.breakNodes.add(id);
+    this.breakpointsChanged();
+  }
+
+  toggleModule(path: string): void {
+    if (!this.collapsed.delete(path)) this.collapsed.add(path);
+    this.schedule();
+  }
+}

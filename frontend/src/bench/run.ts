@@ -1,0 +1,104 @@
+// Budget measurements run inside the page (tests/browser/test_budget.py calls these).
+import type { App } from "../app";
+import type { FromLayout, ToLayout } from "../layout/messages";
+import type { LayoutItem } from "../layout/layered";
+import { synthRun } from "./synth";
+
+function nextFrame(): Promise<number> {
+  return new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+}
+
+/** Stream a synthetic run of `nodes` nodes in batches; time from last event to a full frame. */
+export async function benchFirstFrame(app: App, nodes: number, batch = 2000): Promise<Record<string, number>> {
+  const events = synthRun(nodes);
+  app.reset();
+  let applyMs = 0;
+  for (let i = 0; i < events.length; i += batch) {
+    const t0 = performance.now();
+    app.ingest(events.slice(i, i + batch));
+    applyMs += performance.now() - t0;
+    if (i + batch < events.length) await new Promise((r) => setTimeout(r, 0));
+  }
+  const last = app.metrics.lastEventAt;
+  const deadline = last + 10000;
+  while (!app.metrics.firstFullFrameAt && performance.now() < deadline) await nextFrame();
+  return { events: events.length, vertices: app.log.state().vertices.size, firstFrameMs: app.metrics.firstFullFrameAt - last, ingestMs: applyMs, eventsPerSec: events.length / (applyMs / 1000) };
+}
+
+/** Pan for `frames` animation frames at the fitted view and zoomed in; the mean interval
+ *  between frames includes rasterization (a draw call alone only records commands). */
+export async function benchDraw(app: App, frames = 30): Promise<Record<string, number>> {
+  const pan = async (): Promise<number> => {
+    const t0 = await nextFrame();
+    for (let i = 0; i < frames; i++) {
+      app.canvas.view = { ...app.canvas.view, x: app.canvas.view.x + 3 };
+      app.canvas.draw();
+      await nextFrame();
+    }
+    return (performance.now() - t0) / frames;
+  };
+  app.canvas.fit();
+  const fitted = await pan();
+  app.canvas.zoomAt(app.canvas.size.w / 2, app.canvas.size.h / 2, 1 / app.canvas.view.k);
+  const zoomed = await pan();
+  app.canvas.fit();
+  return { fittedFrameIntervalMs: fitted, zoomedFrameIntervalMs: zoomed };
+}
+
+/** Lay out a random tape-ordered DAG of `n` vertices in a fresh worker; the worker's own time. */
+export function benchLayout(n: number): Promise<number> {
+  const items: LayoutItem[] = [];
+  let x = 7;
+  const rand = (): number => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = 0; i < n; i++) {
+    const to = i > 0 ? [String(Math.floor(rand() * i)), String(i - 1)] : [];
+    items.push({ id: String(i), to, width: 80 + Math.floor(rand() * 100), defer: i % 5 === 0 });
+  }
+  const w = new Worker(new URL("../layout/worker.ts", import.meta.url), { type: "module" });
+  return new Promise((resolve) => {
+    w.onmessage = (m: MessageEvent<FromLayout>) => {
+      w.terminate();
+      resolve(m.data.ms);
+    };
+    const msgs: ToLayout[] = [{ type: "reset", epoch: 1 }, { type: "add", epoch: 1, items, flush: true }];
+    for (const msg of msgs) w.postMessage(msg);
+  });
+}
+
+/** Load a run of about `events` events, then time seeks: from the seek to the next frame
+ *  drawn with the state at the new cursor (snapshot + replay, canvas, panels, page layout). */
+export async function benchSeek(app: App, nodes: number, seeks = 20): Promise<Record<string, number>> {
+  const events = synthRun(nodes);
+  // the store's apply rate: best of three appends of the whole run into a fresh log
+  let appendMs = Infinity;
+  for (let r = 0; r < 3; r++) {
+    app.reset();
+    const t0 = performance.now();
+    app.log.append(events);
+    appendMs = Math.min(appendMs, performance.now() - t0);
+  }
+  app.ingest([]);
+  // seeks are measured on a loaded run: wait for the worker's placements to arrive
+  const until = performance.now() + 10000;
+  while (app.pos.size < app.log.state().vertices.size && performance.now() < until) await nextFrame();
+  await nextFrame();
+  let seed = 3, stateMs = 0;
+  const times: number[] = [];
+  for (let i = 0; i < seeks; i++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const k = seed % events.length;
+    await nextFrame();
+    const t1 = performance.now();
+    app.log.seek(k);
+    app.log.state();
+    stateMs = Math.max(stateMs, performance.now() - t1);
+    app.seek(k);
+    await nextFrame(); // the app renders in this frame's callbacks, before ours
+    void document.body.offsetHeight; // and the page's layout for the new panels
+    times.push(performance.now() - t1);
+  }
+  times.sort((a, b) => a - b);
+  const worst = times[times.length - 1] ?? 0, median = times[Math.floor(times.length / 2)] ?? 0;
+  const rate = events.length / (appendMs / 1000);
+  return { events: events.length, appendMs, eventsPerSec: rate, worstSeekToFrameMs: worst, medianSeekToFrameMs: median, worstStateMs: stateMs };
+}

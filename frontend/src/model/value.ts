@@ -1,0 +1,121 @@
+// Tensor values: parse what the wire sends (inline nested lists or a summary), derive stats.
+import type { Stats, Value } from "./types";
+import { asObj, list, pick, shapeOf, str, type Obj } from "./fields";
+
+function flatten(v: unknown, out: number[]): void {
+  if (Array.isArray(v)) for (const x of v) flatten(x, out);
+  else if (typeof v === "number") out.push(v);
+  else if (typeof v === "boolean") out.push(v ? 1 : 0);
+  else if (v === null || v === "nan" || v === "NaN") out.push(NaN);
+  else if (v === "inf" || v === "Infinity") out.push(Infinity);
+  else if (v === "-inf" || v === "-Infinity") out.push(-Infinity);
+}
+
+function isFlat(a: unknown[]): a is number[] {
+  for (let i = 0; i < a.length; i++) if (typeof a[i] !== "number") return false;
+  return true;
+}
+
+function inferShape(v: unknown): number[] {
+  const shape: number[] = [];
+  let cur = v;
+  while (Array.isArray(cur)) {
+    shape.push(cur.length);
+    cur = cur[0];
+  }
+  return shape;
+}
+
+/** Stats over finite values; norm is the L2 norm (inf/nan propagate like torch.norm). */
+export function computeStats(flat: number[]): Stats {
+  let min = Infinity, max = -Infinity, sum = 0, sq = 0;
+  for (const x of flat) {
+    if (x < min) min = x;
+    if (x > max) max = x;
+    sum += x;
+    sq += x * x;
+  }
+  const n = flat.length || 1;
+  const mean = sum / n;
+  let varSum = 0;
+  for (const x of flat) varSum += (x - mean) * (x - mean);
+  const std = flat.length > 1 ? Math.sqrt(varSum / (flat.length - 1)) : 0;
+  return { min, max, mean, std, norm: Math.sqrt(sq) };
+}
+
+function parseStats(o: Obj | null): Stats | null {
+  if (!o) return null;
+  const g = (k: string): number => {
+    const v = o[k];
+    return typeof v === "number" ? v : NaN;
+  };
+  return { min: g("min"), max: g("max"), mean: g("mean"), std: g("std"), norm: g("norm") };
+}
+
+/** Parse a wire value: a bare (nested) list, or an object with shape/values/stats/hist. */
+export function parseValue(raw: unknown, fallbackShape: number[] = []): Value | null {
+  if (raw === undefined || raw === null) return null;
+  if (Array.isArray(raw) || typeof raw === "number") {
+    const flat: number[] = [];
+    flatten(raw, flat);
+    return { shape: inferShape(raw), dtype: "", flat, stats: null, hist: null };
+  }
+  const o = asObj(raw);
+  if (!o) return null;
+  const data = o.values ?? pick(o, "data", "value", "flat");
+  let flat: number[] | null = null;
+  if (Array.isArray(data) && isFlat(data)) {
+    flat = data; // a 1-D list of numbers is used as is (values are never mutated)
+  } else if (data !== undefined && data !== null) {
+    flat = [];
+    flatten(data, flat);
+  }
+  const shape = o.shape !== undefined ? shapeOf(o.shape) : data !== undefined ? inferShape(data) : fallbackShape;
+  const h = asObj(o.hist ?? o.histogram);
+  const hist = h ? { edges: list(h, "edges", "bins").map(Number), counts: list(h, "counts").map(Number) } : null;
+  // inline values get their stats on first look (statsOf): most are never looked at
+  const stats = parseStats(asObj(o.stats));
+  if (stats && Number.isNaN(stats.norm)) {
+    // ‖x‖² = Σx² = (n-1)·std² + n·mean² (std is the unbiased one, as torch.std)
+    const n = shape.reduce((a, b) => a * b, 1);
+    stats.norm = Math.sqrt(Math.max(0, (n - 1) * stats.std * stats.std + n * stats.mean * stats.mean));
+  }
+  return { shape, dtype: str(o, "dtype"), flat, stats, hist };
+}
+
+const fmt = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 5 });
+
+/** Format like PyTorch's print: 4 decimals for small magnitudes, scientific when extreme. */
+export function formatNumber(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  const a = Math.abs(x);
+  if (a !== 0 && (a >= 1e5 || a < 1e-4)) return x.toExponential(4);
+  if (Number.isInteger(x) && a < 1e5) return x.toFixed(0) + ".";
+  return x.toFixed(4);
+}
+
+export function formatShape(shape: number[]): string {
+  return `[${shape.join(", ")}]`;
+}
+
+export function shortNumber(x: number): string {
+  return Number.isFinite(x) ? fmt.format(x) : formatNumber(x);
+}
+
+/** Stats of a value, computed from inline values on first use and kept. */
+export function statsOf(v: Value): Stats | null {
+  if (!v.stats && v.flat) v.stats = computeStats(v.flat);
+  return v.stats;
+}
+
+/** A one-line summary used on edges: shape and norm. */
+export function summary(v: Value): string {
+  const norm = statsOf(v)?.norm;
+  return `${formatShape(v.shape)}${norm !== undefined && !Number.isNaN(norm) ? ` ‖${shortNumber(norm)}‖` : ""}`;
+}
+
+/** The scalar of a one-element value, else null. */
+export function scalarOf(v: Value): number | null {
+  return v.flat && v.flat.length === 1 ? (v.flat[0] ?? null) : null;
+}

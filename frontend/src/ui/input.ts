@@ -1,0 +1,101 @@
+// Buttons, keyboard shortcuts, and mouse on the canvas (pan, zoom, select, breakpoint).
+import type { App } from "../app";
+import { byId } from "./dom";
+import { shortName, vertexTitle } from "../render/scene";
+import { formatNumber, summary } from "../model/value";
+
+function typing(e: KeyboardEvent): boolean {
+  const t = e.target as HTMLElement | null;
+  return !!t && (t.isContentEditable || t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || !!t.closest(".cm-editor"));
+}
+
+/** Hovering a vertex shows its name and, once backward reached it, the gradients it sent. */
+function hover(app: App, cv: HTMLCanvasElement, e: PointerEvent): void {
+  const r = cv.getBoundingClientRect();
+  const id = app.canvas.hitTest(e.clientX - r.left, e.clientY - r.top).vertex;
+  const s = app.log.state();
+  const v = id ? s.vertices.get(id) : undefined;
+  if (!v) {
+    cv.title = "";
+    return;
+  }
+  const grads = v.edges.map((edge, i) => {
+    const g = s.edgeGrads.get(`${v.id}>${i}`);
+    const to = s.vertices.get(edge.to);
+    return g ? `\n→ ${to ? shortName(to.name) : edge.to}: ${summary(g)}${g.flat && g.flat.length <= 8 ? ` ${g.flat.map(formatNumber).join(", ")}` : ""}` : "";
+  });
+  cv.title = `${vertexTitle(v)}${v.line !== null ? ` (line ${v.line})` : ""}${grads.join("")}`;
+}
+
+export function bindInput(app: App): void {
+  const click = (id: string, fn: () => void): void => byId(id).addEventListener("click", fn);
+  click("run", () => app.run());
+  click("step", () => app.step());
+  click("step-back", () => app.stepBack());
+  click("continue", () => app.continue());
+  click("pause", () => app.pause());
+  click("restart", () => app.restart());
+  click("fit", () => ((app.userMoved = false), app.canvas.fit()));
+  click("zoom-in", () => (app.userMoved = true) && app.canvas.zoomAt(app.canvas.el.clientWidth / 2, app.canvas.el.clientHeight / 2, 1.25));
+  click("zoom-out", () => (app.userMoved = true) && app.canvas.zoomAt(app.canvas.el.clientWidth / 2, app.canvas.el.clientHeight / 2, 0.8));
+
+  window.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
+      e.preventDefault();
+      app.run();
+      return;
+    }
+    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    const keys: Record<string, () => void> = {
+      ArrowRight: () => app.step(), ArrowLeft: () => app.stepBack(), c: () => app.continue(),
+      p: () => app.pause(), r: () => app.restart(), f: () => app.canvas.fit(),
+      Home: () => app.seek(-1), End: () => app.seek(app.log.length - 1),
+      "[": () => app.seek(app.log.cursor - 1), "]": () => app.seek(app.log.cursor + 1),
+      b: () => app.selected && app.toggleBreakNode(app.selected),
+      "/": () => byId("filter").focus(), Escape: () => app.select(null),
+    };
+    const fn = keys[e.key];
+    if (fn) {
+      e.preventDefault();
+      fn();
+    }
+  });
+
+  const cv = app.canvas.el;
+  let drag: { x: number; y: number; vx: number; vy: number; moved: boolean } | null = null;
+  cv.addEventListener("pointerdown", (e) => {
+    drag = { x: e.clientX, y: e.clientY, vx: app.canvas.view.x, vy: app.canvas.view.y, moved: false };
+    cv.setPointerCapture(e.pointerId);
+  });
+  cv.addEventListener("pointermove", (e) => {
+    if (!drag) return hover(app, cv, e);
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+    if (drag.moved) {
+      app.userMoved = true;
+      app.canvas.view = { ...app.canvas.view, x: drag.vx + dx, y: drag.vy + dy };
+      app.canvas.request();
+    }
+  });
+  cv.addEventListener("pointerup", (e) => {
+    const d = drag;
+    drag = null;
+    if (!d || d.moved) return;
+    const r = cv.getBoundingClientRect();
+    const hit = app.canvas.hitTest(e.clientX - r.left, e.clientY - r.top);
+    if (hit.module) app.toggleModule(hit.module);
+    else if (hit.vertex && e.shiftKey) app.toggleBreakNode(hit.vertex);
+    else app.select(hit.vertex ?? null);
+  });
+  cv.addEventListener("dblclick", (e) => {
+    const r = cv.getBoundingClientRect();
+    const hit = app.canvas.hitTest(e.clientX - r.left, e.clientY - r.top);
+    if (hit.vertex) app.toggleBreakNode(hit.vertex);
+  });
+  cv.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    app.userMoved = true;
+    const r = cv.getBoundingClientRect();
+    app.canvas.zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
+  }, { passive: false });
+}

@@ -1,0 +1,74 @@
+// The inspector: everything known about the selected vertex at the cursor.
+import type { RunState, Value, Vertex } from "../model/types";
+import { formatShape, summary } from "../model/value";
+import { hooksOn, isStale } from "../render/scene";
+import { h } from "./dom";
+import { valueView } from "./values";
+
+function section(title: string, ...body: (Node | string | null)[]): HTMLElement {
+  return h("section", {}, h("h3", {}, title), ...body);
+}
+
+function kv(rows: [string, Node | string][]): HTMLElement {
+  const dl = h("dl", { class: "kv" });
+  for (const [k, v] of rows) dl.append(h("dt", {}, k), h("dd", {}, v));
+  return dl;
+}
+
+function gradList(vals: (Value | undefined)[], labels: string[]): HTMLElement {
+  const box = h("div", { class: "grads" });
+  vals.forEach((v, i) => {
+    if (!v) return;
+    const d = h("details", {}, h("summary", {}, `${labels[i] ?? i} `, h("code", {}, summary(v))), valueView(v));
+    box.append(d);
+  });
+  return box;
+}
+
+/** The tensor a vertex stands for: its own tensor, or the output it produced. */
+function tensorOf(s: RunState, v: Vertex): string | null {
+  if (v.tensor !== null) return v.tensor;
+  for (const t of s.tensors.values()) if (t.gradFn === v.id) return t.id;
+  return null;
+}
+
+export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, onLine: (line: number) => void): void {
+  el.replaceChildren();
+  if (!v) {
+    el.append(h("p", { class: "empty" }, "Select a node in the graph, the node list, or click a line in the editor."));
+    return;
+  }
+  const kindName = { fn: "grad_fn node", accumulate: "AccumulateGrad", leaf: "leaf tensor (requires_grad)", const: "tensor (no grad)", cut: "graph cut" }[v.kind];
+  const line = v.line !== null ? h("a", { href: "#", class: "line-link" }, `line ${v.line}`) : "—";
+  if (line instanceof HTMLElement) line.addEventListener("click", (e) => (e.preventDefault(), onLine(v.line ?? 0)));
+  const state = s.nodeState.get(v.id) ?? (s.inBackward ? "waiting" : "—");
+  el.append(h("header", { class: `insp-head kind-${v.kind}` }, h("div", { class: "insp-name" }, v.kind === "fn" || v.kind === "accumulate" ? v.name : v.label || v.name), h("div", { class: "insp-kind" }, kindName)));
+  const rows: [string, Node | string][] = [["source", line], ["state", state]];
+  if (v.label && (v.kind === "fn" || v.kind === "accumulate")) rows.unshift(["variable", v.label]);
+  if (v.module) rows.push(["module", v.module]);
+  if (v.gradMode) rows.push(["grad mode", v.gradMode]);
+  const dep = s.deps.get(v.id);
+  if (dep !== undefined) rows.push(["dependencies", String(dep)]);
+  const tid = tensorOf(s, v);
+  const t = tid !== null ? s.tensors.get(tid) : undefined;
+  if (t) rows.push(["tensor", `${formatShape(t.shape)} ${t.dtype} · v${s.versions.get(t.id) ?? t.version}${t.requiresGrad ? " · requires_grad" : ""}`]);
+  el.append(kv(rows));
+  if (t?.value) el.append(section(v.kind === "fn" ? "output" : "value", valueView(t.value)));
+  const g = t ? s.grads.get(t.id) : undefined;
+  if (g) el.append(section(".grad", h("div", { class: "grad-now", "data-testid": "inspector-grad" }, summary(g)), valueView(g)));
+  const gout = s.gradOutputs.get(v.id);
+  if (gout && gout.length) el.append(section("grad_outputs (incoming)", gradList(gout, gout.map((_, i) => `grad_output[${i}]`))));
+  const gin = v.edges.map((_, i) => s.edgeGrads.get(`${v.id}>${i}`));
+  if (gin.some((x) => x)) el.append(section("grad_inputs (to next_functions)", gradList(gin, v.edges.map((e) => `→ ${s.vertices.get(e.to)?.name ?? e.to}`))));
+  if (v.saved.length) {
+    const tb = h("table", { class: "saved" }, h("tr", {}, h("th", {}, "saved"), h("th", {}, "at save"), h("th", {}, "now")));
+    for (const sv of v.saved) {
+      const now = sv.tensor !== null ? s.versions.get(sv.tensor) : undefined;
+      const stale = isStale(s, sv.tensor, sv.versionAtSave);
+      tb.append(h("tr", { class: stale ? "stale" : "" }, h("td", {}, sv.name), h("td", {}, `v${sv.versionAtSave}`), h("td", {}, now === undefined ? "—" : `v${now}${stale ? " (stale)" : ""}`)));
+    }
+    el.append(section("saved tensors", tb));
+  }
+  const hooks = hooksOn(s, v);
+  if (hooks.length) el.append(section("hooks", h("ul", { class: "hooks" }, ...hooks.map((hk, i) => h("li", { class: hk.fired ? "fired" : "" }, `hook ${i + 1} · fired ${hk.count}×${hk.fired ? " · firing now" : ""}`)))));
+}

@@ -1,0 +1,82 @@
+// Value views: a table for small tensors, a heatmap for 2-D, a histogram for large ones.
+import type { Value } from "../model/types";
+import { formatNumber, formatShape, shortNumber, statsOf } from "../model/value";
+import { h } from "./dom";
+
+function table(v: Value, flat: number[]): HTMLElement {
+  const cols = v.shape.length >= 2 ? (v.shape[v.shape.length - 1] ?? 1) : Math.min(flat.length, 8) || 1;
+  const t = h("table", { class: "vals" });
+  for (let r = 0; r * cols < flat.length; r++) {
+    const tr = h("tr");
+    for (let c = 0; c < cols && r * cols + c < flat.length; c++) tr.append(h("td", {}, formatNumber(flat[r * cols + c] as number)));
+    t.append(tr);
+  }
+  return t;
+}
+
+function colour(x: number, lo: number, hi: number): string {
+  if (!Number.isFinite(x)) return "#ff00ff";
+  const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+  const a = Math.min(1, Math.abs(x) / m);
+  // diverging: blue for negative, orange for positive
+  return x < 0 ? `rgba(91,141,239,${0.15 + 0.85 * a})` : `rgba(240,169,58,${0.15 + 0.85 * a})`;
+}
+
+function heatmap(v: Value, flat: number[]): HTMLElement {
+  const rows = v.shape[0] ?? 1, cols = v.shape[1] ?? 1;
+  const cell = Math.max(2, Math.min(18, Math.floor(300 / Math.max(rows, cols))));
+  const cv = h("canvas", { class: "heatmap", width: String(cols * cell), height: String(rows * cell) });
+  const ctx = cv.getContext("2d");
+  const lo = Math.min(...flat.filter(Number.isFinite)), hi = Math.max(...flat.filter(Number.isFinite));
+  if (ctx) {
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+      ctx.fillStyle = colour(flat[r * cols + c] ?? 0, lo, hi);
+      ctx.fillRect(c * cell, r * cell, cell, cell);
+    }
+  }
+  cv.title = `min ${shortNumber(lo)} · max ${shortNumber(hi)}`;
+  return cv;
+}
+
+function histogram(v: Value, flat: number[] | null): HTMLElement {
+  let counts: number[] = [], lo = 0, hi = 0;
+  if (v.hist && v.hist.counts.length) {
+    counts = v.hist.counts;
+    lo = v.hist.edges[0] ?? 0;
+    hi = v.hist.edges[v.hist.edges.length - 1] ?? 0;
+  } else if (flat) {
+    const fin = flat.filter(Number.isFinite);
+    lo = Math.min(...fin); hi = Math.max(...fin);
+    counts = new Array(32).fill(0);
+    for (const x of fin) counts[Math.min(31, Math.floor(((x - lo) / (hi - lo || 1)) * 32))] += 1;
+  }
+  const cv = h("canvas", { class: "hist", width: "300", height: "80" });
+  const ctx = cv.getContext("2d");
+  const max = Math.max(1, ...counts);
+  if (ctx) {
+    const bw = 300 / Math.max(1, counts.length);
+    ctx.fillStyle = "#5b8def";
+    counts.forEach((c, i) => ctx.fillRect(i * bw + 0.5, 80 - (c / max) * 76, bw - 1, (c / max) * 76));
+  }
+  return h("div", { class: "hist-wrap" }, cv, h("div", { class: "hist-axis" }, h("span", {}, shortNumber(lo)), h("span", {}, shortNumber(hi))));
+}
+
+/** Stats line plus the best view for this value. */
+export function valueView(v: Value): HTMLElement {
+  const out = h("div", { class: "value" });
+  const st = statsOf(v);
+  out.append(h("div", { class: "meta" }, `${formatShape(v.shape)}${v.dtype ? ` · ${v.dtype}` : ""}`));
+  if (st) {
+    const s = h("div", { class: "stats" });
+    for (const [k, x] of [["min", st.min], ["max", st.max], ["mean", st.mean], ["std", st.std], ["norm", st.norm]] as const) {
+      if (!Number.isNaN(x)) s.append(h("span", {}, h("b", {}, k), " ", shortNumber(x)));
+    }
+    out.append(s);
+  }
+  const flat = v.flat;
+  const n = flat ? flat.length : 0;
+  if (flat && n > 0 && n <= 64) out.append(table(v, flat));
+  else if (flat && v.shape.length === 2 && n <= 65536) out.append(heatmap(v, flat));
+  if ((flat && n > 64) || (!flat && v.hist)) out.append(histogram(v, flat));
+  return out;
+}
