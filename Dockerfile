@@ -30,7 +30,7 @@ ENV BACKSCOPE_DB_PATH=/data/runs.sqlite3 \
     BACKSCOPE_FRONTEND_DIST=/app/frontend/dist \
     PYTHONDONTWRITEBYTECODE=1
 VOLUME /data
-USER backscope
+USER 10001
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]

@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup system-deps lint typecheck pytest bench fixtures clean
+.PHONY: run test setup system-deps lint typecheck pytest bench fixtures clean frontend frontend-test
 
-run: setup
+run: setup frontend
 	$(BIN)/backscope serve --open
 
-test: setup lint typecheck pytest
+test: setup lint typecheck frontend-test frontend pytest
 
 setup: $(STAMP) system-deps
 
@@ -19,13 +19,28 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# The browser app: `npm ci` when node_modules is missing or the lock file changed, then a build
+# into frontend/dist (served by the server at `/`); `frontend-test` runs the vitest suite.
+FRONTEND_STAMP := frontend/node_modules/.installed
+
+$(FRONTEND_STAMP): frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	touch $(FRONTEND_STAMP)
+
+frontend: $(FRONTEND_STAMP)
+	cd frontend && npm run build
+
+frontend-test: $(FRONTEND_STAMP)
+	cd frontend && npm test
+
 # Debian packages the sandbox and browser tests use; installed only when missing.
 system-deps:
 	@bash tools/system-deps.sh
 
 lint:
-	$(BIN)/ruff check engine server tests bench tools
-	$(BIN)/ruff format --check engine server tests bench tools
+	$(BIN)/ruff check engine server tests bench tools deploy
+	$(BIN)/ruff format --check engine server tests bench tools deploy
+	$(BIN)/hadolint Dockerfile
 
 typecheck:
 	$(BIN)/mypy
@@ -37,10 +52,15 @@ BENCH_PY ?= $(BIN)/python
 bench: setup
 	PYTHONPATH=. $(BENCH_PY) bench/bench_engine.py
 
-# Re-record the PyTorch reference fixtures (needs `pip install torch==2.13.0` in TORCH_PY's env).
+# Re-record every PyTorch reference fixture (TORCH_PY: a Python with torch==2.13.0 installed;
+# the recorders are the only code that imports torch).
 TORCH_PY ?= $(BIN)/python
+RECORDERS := tests/fixtures/record.py tests/fixtures/record_snippets.py \
+	tests/fixtures/record_views.py tests/fixtures/record_nn.py tests/fixtures/record_toolkit.py \
+	tests/fixtures/record_seeds.py tests/trace/record_hook_order.py \
+	tests/fixtures/record_names.py
 fixtures:
-	$(TORCH_PY) tests/fixtures/record.py
+	for r in $(RECORDERS); do PYTHONPATH=. $(TORCH_PY) $$r || exit 1; done
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist

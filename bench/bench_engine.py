@@ -6,6 +6,7 @@ Run with an interpreter that has torch for the PyTorch column, e.g.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -46,7 +47,7 @@ def chain(lib: Any, x0: np.ndarray) -> Any:
 
     def run() -> None:
         y = x
-        for i in range(25):
+        for _ in range(25):
             y = y * 1.01
             y = y + 0.5
             y = y.tanh()
@@ -85,8 +86,10 @@ def numpy_chain(x0: np.ndarray) -> Any:
 
 def mlp(lib: Any, sizes: tuple[int, ...], batch: int) -> Any:
     rng = np.random.default_rng(0)
-    ws = [lib.tensor(rng.standard_normal((i, o)).astype(np.float32) * 0.05, requires_grad=True)
-          for i, o in zip(sizes[:-1], sizes[1:])]
+    ws = [
+        lib.tensor(rng.standard_normal((i, o)).astype(np.float32) * 0.05, requires_grad=True)
+        for i, o in itertools.pairwise(sizes)
+    ]
     bs = [lib.tensor(np.zeros(o, np.float32), requires_grad=True) for o in sizes[1:]]
     x = lib.tensor(rng.standard_normal((batch, sizes[0])).astype(np.float32))
     y = lib.tensor(rng.standard_normal((batch, sizes[-1])).astype(np.float32))
@@ -109,7 +112,9 @@ def mlp(lib: Any, sizes: tuple[int, ...], batch: int) -> Any:
 
 def numpy_mlp(sizes: tuple[int, ...], batch: int) -> Any:
     rng = np.random.default_rng(0)
-    ws = [rng.standard_normal((i, o)).astype(np.float32) * 0.05 for i, o in zip(sizes[:-1], sizes[1:])]
+    ws = [
+        rng.standard_normal((i, o)).astype(np.float32) * 0.05 for i, o in itertools.pairwise(sizes)
+    ]
     bs = [np.zeros(o, np.float32) for o in sizes[1:]]
     x = rng.standard_normal((batch, sizes[0])).astype(np.float32)
     y = rng.standard_normal((batch, sizes[-1])).astype(np.float32)
@@ -144,8 +149,10 @@ def main() -> None:
     rows.append(("100-op chain forward+backward", times))
     for sizes, batch in (((784, 256, 10), 64), ((1024, 1024, 1024, 10), 256)):
         name = f"MLP step B{batch} {'-'.join(map(str, sizes))}"
-        times = {"engine": median_time(mlp(engine, sizes, batch), repeat=5),
-                 "numpy": median_time(numpy_mlp(sizes, batch), repeat=5)}
+        times = {
+            "engine": median_time(mlp(engine, sizes, batch), repeat=5),
+            "numpy": median_time(numpy_mlp(sizes, batch), repeat=5),
+        }
         if torch is not None:
             times["torch"] = median_time(mlp(torch, sizes, batch), repeat=5)
         rows.append((name, times))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.server.live import Client, connect, live_server  # noqa: E402
+from tests.server.live import Client, connect, live_server
 
 LARGE = """import torch
 x = torch.ones(4, requires_grad=True)
@@ -55,5 +55,8 @@ async def main(base: str) -> None:
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory() as d, live_server(Path(d) / "r.sqlite3", rate_limit_burst=100) as b:
+    with (
+        tempfile.TemporaryDirectory() as d,
+        live_server(Path(d) / "r.sqlite3", rate_limit_burst=100) as b,
+    ):
         asyncio.run(main(b))

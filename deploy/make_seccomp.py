@@ -11,16 +11,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-DENY = [
-    "acct", "add_key", "bpf", "clock_adjtime", "clock_settime", "create_module",
-    "delete_module", "fanotify_init", "finit_module", "get_kernel_syms", "get_mempolicy",
-    "init_module", "ioperm", "iopl", "kcmp", "kexec_file_load", "kexec_load", "keyctl",
-    "lookup_dcookie", "mbind", "move_pages", "nfsservctl", "open_by_handle_at",
-    "perf_event_open", "process_vm_readv", "process_vm_writev", "ptrace", "query_module",
-    "quotactl", "reboot", "request_key", "set_mempolicy", "settimeofday", "stime", "swapoff",
-    "swapon", "sysfs", "syslog", "_sysctl", "uselib", "userfaultfd", "ustat", "vm86",
-    "vm86old",
-]
+DENY = """
+    acct add_key bpf clock_adjtime clock_settime create_module delete_module fanotify_init
+    finit_module get_kernel_syms get_mempolicy init_module ioperm iopl kcmp kexec_file_load
+    kexec_load keyctl lookup_dcookie mbind move_pages nfsservctl open_by_handle_at
+    perf_event_open process_vm_readv process_vm_writev ptrace query_module quotactl reboot
+    request_key set_mempolicy settimeofday stime swapoff swapon sysfs syslog _sysctl uselib
+    userfaultfd ustat vm86 vm86old
+""".split()  # noqa: SIM905 - a word list reads better than 44 quoted lines
 
 
 def profile() -> dict[str, object]:

@@ -131,8 +131,17 @@ class RunManager:
                 run.handle = await self.runner.run(run.code, options, queued)
             except RunRefused as refused:
                 status = "limit" if refused.kind == "code_too_large" else "error"
-                run.append([{"type": "error", "error_type": "RunRefused", "message": str(refused),
-                             "line": None, "traceback": ""}])
+                run.append(
+                    [
+                        {
+                            "type": "error",
+                            "error_type": "RunRefused",
+                            "message": str(refused),
+                            "line": None,
+                            "traceback": "",
+                        }
+                    ]
+                )
                 return
             if run.stop_requested:
                 await run.handle.kill(run.stop_requested)
@@ -146,8 +155,17 @@ class RunManager:
                     await run.handle.kill("killed")
             raise
         except Exception as exc:  # the server keeps serving whatever one run does
-            run.append([{"type": "error", "error_type": type(exc).__name__, "message": str(exc),
-                          "line": None, "traceback": ""}])
+            run.append(
+                [
+                    {
+                        "type": "error",
+                        "error_type": type(exc).__name__,
+                        "message": str(exc),
+                        "line": None,
+                        "traceback": "",
+                    }
+                ]
+            )
         finally:
             run.status = status
             duration_ns = time.monotonic_ns() - run.t0

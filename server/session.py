@@ -19,6 +19,7 @@ from server.runs import LiveRun, RunManager
 from server.storage import RunStore
 
 Send = Callable[[str], Awaitable[None]]
+_STOPPING: set[asyncio.Task[None]] = set()  # strong refs until the stop completes
 RUN_COMMANDS = {"step", "continue", "pause", "stop", "set_breakpoints", "tensor_values"}
 
 
@@ -83,8 +84,14 @@ class Outbox:
 
 def error_event(code: str, message: str, raw: str | None = None) -> dict[str, Any]:
     """A typed `command_error` reply (not part of any run's log: seq -1)."""
-    return {"type": "command_error", "run_id": "", "seq": -1, "t": 0,
-            "message": f"{code}: {message}", "raw": raw}
+    return {
+        "type": "command_error",
+        "run_id": "",
+        "seq": -1,
+        "t": 0,
+        "message": f"{code}: {message}",
+        "raw": raw,
+    }
 
 
 def parse(raw: str | bytes) -> dict[str, Any]:
@@ -157,9 +164,15 @@ class Session:
         active = self.run
         if active is not None and not active.done.is_set():
             if not cmd.get("replace"):
-                self.out.put([error_event(
-                    "busy", f"run {active.id} is still active in this session; stop it first "
-                    "(or send run with replace=true)")])
+                self.out.put(
+                    [
+                        error_event(
+                            "busy",
+                            f"run {active.id} is still active in this session; stop it first "
+                            "(or send run with replace=true)",
+                        )
+                    ]
+                )
                 return
             await active.stop("killed")
         if not self.limiter.allow(self.client):
@@ -191,7 +204,9 @@ class Session:
 
             def maybe_stop() -> None:
                 if not run.listeners and not run.done.is_set():
-                    loop.create_task(run.stop("killed"))
+                    task = loop.create_task(run.stop("killed"))
+                    _STOPPING.add(task)
+                    task.add_done_callback(_STOPPING.discard)
 
             loop.call_later(self.grace_s, maybe_stop)
         await self.out.close(flush=False)

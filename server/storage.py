@@ -47,7 +47,9 @@ class StoredRun:
 class RunStore(Protocol):
     def save(self, run: StoredRun, events: list[dict[str, Any]]) -> None: ...
     def get(self, run_id: str) -> StoredRun | None: ...
-    def events(self, run_id: str, after: int = -1, limit: int | None = None) -> list[dict[str, Any]]: ...
+    def events(
+        self, run_id: str, after: int = -1, limit: int | None = None
+    ) -> list[dict[str, Any]]: ...
 
 
 class SqliteRunStore:
@@ -93,7 +95,9 @@ class SqliteRunStore:
             return None
         return StoredRun(row[0], row[1], row[2], orjson.loads(row[3]), row[4], row[5], row[6])
 
-    def events(self, run_id: str, after: int = -1, limit: int | None = None) -> list[dict[str, Any]]:
+    def events(
+        self, run_id: str, after: int = -1, limit: int | None = None
+    ) -> list[dict[str, Any]]:
         q = "SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq"
         args: tuple[Any, ...] = (run_id, after)
         if limit is not None:

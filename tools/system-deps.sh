@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite uses (bubblewrap for the sandbox), when missing.
+# Installs the Debian packages the test suite uses (bubblewrap and libseccomp for the sandbox),
+# when missing.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+# pyseccomp loads libseccomp.so.2 with ctypes (the sandbox's seccomp deny list)
+compgen -G '/usr/lib/*/libseccomp.so.2' >/dev/null || compgen -G '/lib/*/libseccomp.so.2' \
+  >/dev/null || need+=(libseccomp2)
 # Browser tests drive Debian's Chromium (Playwright's own browser download does not work here).
 [ -x /usr/bin/chromium ] || need+=(chromium)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi

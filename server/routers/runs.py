@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
-import orjson
 
 router = APIRouter()
 
@@ -28,8 +28,14 @@ async def get_run(run_id: str, request: Request) -> Response:
     if run is None:
         raise HTTPException(404, f"no run with id {run_id!r}")
     events = await asyncio.to_thread(store.events, run_id)
-    body = {"id": run.id, "code": run.code, "status": run.status, "options": run.options,
-            "duration_ms": run.duration_ms, "events": events}
+    body = {
+        "id": run.id,
+        "code": run.code,
+        "status": run.status,
+        "options": run.options,
+        "duration_ms": run.duration_ms,
+        "events": events,
+    }
     return _json(body)
 
 

@@ -16,8 +16,15 @@ async def websocket(ws: WebSocket) -> None:
     await ws.accept()
     outbox = Outbox(ws.send_text, settings.flush_interval_s, settings.flush_max_events)
     client = ws.client.host if ws.client else "?"
-    session = Session(state.manager, state.store, outbox, client, state.limiter,
-                      state.parse_command, settings.disconnect_grace_s)
+    session = Session(
+        state.manager,
+        state.store,
+        outbox,
+        client,
+        state.limiter,
+        state.parse_command,
+        settings.disconnect_grace_s,
+    )
     try:
         while True:
             msg = await ws.receive()
