@@ -133,7 +133,8 @@ def numpy_mlp(sizes: tuple[int, ...], batch: int) -> Any:
                 g = g * (acts[i + 1] > 0)
             gw = acts[i].T @ g
             gb = g.sum(0)
-            g = g @ ws[i].T
+            if i > 0:  # the input needs no gradient, as in the autograd versions
+                g = g @ ws[i].T
             ws[i] -= 0.01 * gw
             bs[i] -= 0.01 * gb
 

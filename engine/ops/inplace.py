@@ -15,8 +15,16 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, make
+from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
-from engine.ops._core import INFERENCE_INPLACE, check_inplace, rebase, wants_grad
+from engine.ops._core import (
+    INFERENCE_INPLACE,
+    binary_arrays,
+    bump,
+    check_inplace,
+    rebase,
+    wants_grad,
+)
 
 _TYPE_NAMES = {
     "float32": "Float",
@@ -36,6 +44,35 @@ def type_name(d: _dtype.dtype) -> str:
     return _TYPE_NAMES[d.name]
 
 
+# In-place arithmetic that records nothing runs straight into the tensor's memory (an optimizer
+# step `p -= lr * p.grad` would otherwise allocate and copy every parameter).
+_DIRECT = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
+
+
+def _direct(self: Tensor, other: Any, ufunc: Any) -> bool:
+    """Apply `ufunc` in place when nothing is recorded or traced; False to take the full path."""
+    if observer.TRACER is not None or wants_grad(
+        self, other if isinstance(other, Tensor) else None
+    ):
+        return False
+    d = self._d
+    if not d.flags.writeable:
+        return False
+    try:
+        a, b, _, rt = binary_arrays(self, other)
+    except (TypeError, RuntimeError):
+        return False
+    if rt != d.dtype or a is not d:
+        return False
+    if isinstance(b, np.ndarray) and np.broadcast_shapes(d.shape, b.shape) != d.shape:
+        return False
+    if ufunc is np.subtract and d.dtype.kind == "b":
+        return False
+    ufunc(d, b, out=d)
+    bump(self)
+    return True
+
+
 def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
     """The in-place variant `name` of the out-of-place op `fn`."""
 
@@ -47,6 +84,9 @@ def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
             raise RuntimeError(INFERENCE_INPLACE)
         check_inplace(self)
         tensors = [a for a in args if isinstance(a, Tensor)]
+        ufunc = _DIRECT.get(name)
+        if ufunc is not None and len(args) == 1 and not kwargs and _direct(self, args[0], ufunc):
+            return self
         src = self
         if wants_grad(self, *tensors):
             src = make(self._d.copy(), self._rg, self._fn, self._nr)
