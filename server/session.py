@@ -125,15 +125,22 @@ class Session:
         self.parse = parse
         self.grace_s = grace_s
         self.run: LiveRun | None = None  # the run this session controls and follows
+        self.followed: set[LiveRun] = set()
 
     def _follow(self, run: LiveRun, after: int) -> None:
-        self._unfollow()
+        # a run this session stopped stays followed until its run_finished has been delivered
+        # (LiveRun drops its listeners when it ends); one it merely watched is let go
+        old = self.run
+        if old is not None and old is not run and old.stop_requested is None:
+            old.unsubscribe(self.out.put)
         self.run = run
+        self.followed.add(run)
         run.subscribe(self.out.put, after)
 
     def _unfollow(self) -> None:
-        if self.run is not None:
-            self.run.unsubscribe(self.out.put)
+        for run in self.followed:
+            run.unsubscribe(self.out.put)
+        self.followed.clear()
 
     async def handle(self, raw: Any) -> None:
         """Dispatch one incoming frame (already known to be text)."""
@@ -162,7 +169,7 @@ class Session:
 
     async def _run(self, cmd: dict[str, Any]) -> None:
         active = self.run
-        if active is not None and not active.done.is_set():
+        if active is not None and not active.done.is_set() and active.stop_requested is None:
             if not cmd.get("replace"):
                 self.out.put(
                     [
@@ -191,8 +198,6 @@ class Session:
         if not stored and await asyncio.to_thread(self.store.get, run_id) is None:
             self.out.put([error_event("unknown_run", f"no run with id {run_id!r}")])
             return
-        self._unfollow()
-        self.run = None
         self.out.put(stored)
 
     async def close(self) -> None:

@@ -188,3 +188,25 @@ def test_missing_frontend_build_gives_a_page_that_says_how_to_build(tmp_path: Pa
     with live_server(tmp_path / "db.sqlite3", frontend_dist=tmp_path / "nothing") as base:
         page = httpx.get(f"http://{base}/").text
     assert "npm run build" in page
+
+
+def test_a_client_over_its_rate_limit_gets_a_typed_refusal(tmp_path: Path) -> None:
+    async def go(base: str) -> list[dict[str, Any]]:
+        async with await connect(base) as ws:
+            c = Client(ws)
+            for _ in range(3):
+                await c.send({"type": "run", "code": "print(1)", "replace": True})
+            return [e for e in await _drain(c) if e["type"] == "command_error"]
+
+    with live_server(tmp_path / "runs.sqlite3", rate_limit_burst=2, rate_limit_per_minute=1) as b:
+        errors = run(go(b))
+    assert len(errors) == 1 and "rate_limited" in errors[0]["message"]
+
+
+async def _drain(c: Client) -> list[dict[str, Any]]:
+    """Read until no frame arrives for a second."""
+    while True:
+        try:
+            await c.next_batch(timeout=1.0)
+        except TimeoutError:
+            return c.events

@@ -1,0 +1,398 @@
+"""The parent side: start a sandboxed worker per run, stream its events, enforce every cap."""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import logging
+import os
+import shutil
+import socket
+import tempfile
+import time
+from asyncio import FIRST_COMPLETED
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import orjson
+
+from server.sandbox.command import ENV, Mode, bwrap_argv, detect_mode, worker_argv, worker_job
+from server.sandbox.frames import FrameError, FrameReader
+from server.sandbox.meter import LimitExceeded, Meter
+from server.sandbox.procs import classify, kill_tree, read_end
+from server.sandbox.reaper import kill_uid, remove_files_of
+from server.sandbox.settings import SandboxSettings
+from server.sandbox.slots import QueueFull, SlotPool, claim_uids
+
+Batch = list[dict[str, Any]]
+_log = logging.getLogger(__name__)
+RESUMING = frozenset({"step", "continue", "stop"})
+
+
+class RunRefused(Exception):
+    """The run was not started: `kind` is 'unavailable', 'code_too_large' or 'queue_full'."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class Sandbox:
+    """Runs pasted code, one fresh worker process per run, at most `max_workers` at once."""
+
+    def __init__(self, settings: SandboxSettings | None = None, mode: Mode | None = None) -> None:
+        self.settings = settings or SandboxSettings()
+        self.mode = mode or detect_mode(self.settings)
+        self._pool = SlotPool(self.settings.max_workers, self.settings.max_queue)
+        self._bwrap = shutil.which(self.settings.bwrap_path) or self.settings.bwrap_path
+        self._handles: set[RunHandle] = set()
+        self.uid_base = claim_uids(self.settings.slot_uid_base, self.settings.max_workers)
+
+    def slot_uids(self) -> list[int]:
+        """The uids this sandbox runs code as, one per worker slot."""
+        return [self.uid_base + slot for slot in range(self.settings.max_workers)]
+
+    def health(self) -> dict[str, Any]:
+        """What /healthz reports: the isolation in force (or why code is refused) and load."""
+        return {
+            "mode": self.mode.name,
+            "reason": self.mode.reason,
+            "separate_uid": self.mode.separate_uid,
+            "max_workers": self.settings.max_workers,
+            "busy": self._pool.busy,
+            "queued": self._pool.waiting,
+        }
+
+    async def run(
+        self,
+        code: str,
+        options: dict[str, Any] | None = None,
+        on_queue: Callable[[int], None] | None = None,
+    ) -> RunHandle:
+        """Queue a run and return its handle at once (raises RunRefused)."""
+        if self.mode.name == "refuse":
+            raise RunRefused("unavailable", f"code execution is disabled: {self.mode.reason}")
+        size = len(code.encode("utf-8", "surrogatepass"))
+        if size > self.settings.max_code_bytes:
+            limit = self.settings.max_code_bytes
+            raise RunRefused("code_too_large", f"code is {size} bytes; the limit is {limit}")
+        handle = RunHandle(self, code, options or {}, on_queue)
+        try:
+            slot = self._pool.reserve(handle._set_position)
+        except QueueFull as exc:
+            raise RunRefused("queue_full", str(exc)) from None
+        self._handles.add(handle)
+        handle._reserved = slot
+        handle._task = asyncio.create_task(handle._main(slot))
+        return handle
+
+    async def close(self) -> None:
+        """Kill every run still going (server shutdown)."""
+        for handle in list(self._handles):
+            await handle.kill("server shutting down")
+
+
+class RunHandle:
+    """One run: its event batches, commands to it, and how it ended."""
+
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        code: str,
+        options: dict[str, Any],
+        on_queue: Callable[[int], None] | None,
+    ) -> None:
+        self._sb = sandbox
+        self._s = sandbox.settings
+        self._code = code
+        self._options = options
+        self._on_queue = on_queue
+        self.status = "queued"
+        self.queue_position = 0
+        self.summary: dict[str, Any] | None = None
+        self._out: asyncio.Queue[Batch | None] = asyncio.Queue()
+        self._stop = asyncio.Event()
+        self._done = asyncio.Event()
+        self._end_reason: tuple[str, str] | None = None
+        self._worker_summary: dict[str, Any] | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._pending: list[bytes] = []
+        self._paused = False
+        self._meter = Meter(self._s)
+        self._t0 = time.monotonic_ns()
+        self._task: asyncio.Task[None] | None = None
+        self._reserved: asyncio.Future[int] | None = None
+        self._returncode: int | None = None
+
+    async def events(self) -> AsyncIterator[Batch]:
+        """Event batches in order, ending when the run has ended."""
+        while True:
+            batch = await self._out.get()
+            if batch is None:
+                self._out.put_nowait(None)  # a second reader also stops
+                return
+            yield batch
+
+    async def send(self, command: dict[str, Any]) -> None:
+        """Pass a stepper command (`{"type": "step"}`, ...) to the worker."""
+        if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+            raise ValueError("a command is a dict with a string 'type'")
+        line = orjson.dumps(command) + b"\n"
+        if command["type"] in RESUMING:  # others (tensor_values, breakpoints) answer in place
+            self._paused = False
+        if self._writer is None:
+            self._pending.append(line)
+            return
+        self._writer.write(line)
+        # a worker that is gone already has its end reported by the run itself
+        with contextlib.suppress(ConnectionError, OSError):
+            await self._writer.drain()
+
+    async def kill(self, reason: str) -> None:
+        """End the run now (client gone, user pressed stop) and wait until it is cleaned up."""
+        self._end("killed", reason)
+        reserved = self._reserved
+        if reserved is not None and not reserved.done():
+            # leave the queue: the run's task sees the cancelled reservation (even if it has
+            # not started yet), so no slot is taken and the run still ends
+            self._sb._pool.cancel(reserved)
+        await self._done.wait()
+
+    async def wait(self) -> dict[str, Any]:
+        """The final summary, once the run has ended."""
+        await self._done.wait()
+        assert self.summary is not None
+        return self.summary
+
+    def _set_position(self, position: int) -> None:
+        self.queue_position = position
+        if self._on_queue is not None:
+            self._on_queue(position)
+
+    def _end(self, status: str, message: str) -> None:
+        """Record why the run ends (the first reason wins) and trigger the teardown."""
+        if self._end_reason is None:
+            self._end_reason = (status, message)
+        self._stop.set()
+
+    def _emit(self, batch: Batch) -> None:
+        self._out.put_nowait(batch)
+
+    def _now(self) -> int:
+        return time.monotonic_ns() - self._t0
+
+    async def _main(self, reserved: asyncio.Future[int]) -> None:
+        try:
+            slot = await asyncio.shield(reserved)
+        except asyncio.CancelledError:
+            self._sb._pool.cancel(reserved)
+            self._sb._handles.discard(self)
+            self._finish(None)
+            return
+        try:
+            if self._end_reason is None:
+                await self._execute(slot)
+        except Exception as exc:  # never leave a run without an end
+            _log.exception("sandbox failure")
+            self._end("error", f"sandbox failure: {type(exc).__name__}: {exc}")
+        finally:
+            uid = self._sb.uid_base + slot
+            if self._sb.mode.separate_uid:
+                try:
+                    await kill_uid(uid, uid)
+                    if self._sb.mode.name == "weak":
+                        remove_files_of(uid)
+                except Exception:
+                    _log.exception("could not clean up slot %d", slot)
+            self._sb._pool.release(slot)
+            self._sb._handles.discard(self)
+            # the run has ended only now: its processes are gone and its slot is free
+            self._finish(self._returncode)
+
+    async def _execute(self, slot: int) -> None:
+        uid = self._sb.uid_base + slot
+        mine, theirs = socket.socketpair()
+        # the worker drops to the slot uid itself, after importing the engine: the Python
+        # install may sit where other uids cannot read (a pyenv under /root)
+        job = worker_job(self._s, self._code, self._options, theirs.fileno())
+        if self._sb.mode.separate_uid:
+            job["uid"] = job["gid"] = uid
+        rundir: str | None = None
+        kwargs: dict[str, Any] = {"start_new_session": True, "env": dict(ENV)}
+        if self._sb.mode.name == "bwrap":
+            argv = bwrap_argv(self._s, self._sb._bwrap, self._sb.mode.separate_uid)
+            argv += worker_argv()
+        else:
+            argv = worker_argv()
+            rundir = tempfile.mkdtemp(prefix="backscope-run-")
+            os.chown(rundir, uid, uid)
+            kwargs["cwd"] = rundir
+        # fd 1 and 2 are our own pipes, not asyncio's: its Process.wait() would also wait for
+        # every copy of them to close, i.e. for a daemonised grandchild to die
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=out_w,
+                stderr=err_w,
+                pass_fds=(theirs.fileno(),),
+                **kwargs,
+            )
+        except BaseException:
+            os.close(out_r)
+            os.close(err_r)
+            mine.close()
+            raise
+        finally:
+            theirs.close()
+            os.close(out_w)
+            os.close(err_w)
+        self.status = "running"
+        self._t0 = time.monotonic_ns()
+        try:
+            await self._supervise(proc, mine, (out_r, err_r), orjson.dumps(job), uid)
+        finally:
+            if self._writer is None:  # cancelled before the socket was handed to asyncio
+                mine.close()
+                if proc.returncode is None:
+                    kill_tree(proc.pid)
+            if rundir is not None:
+                shutil.rmtree(rundir, ignore_errors=True)
+
+    async def _supervise(
+        self,
+        proc: asyncio.subprocess.Process,
+        sock: socket.socket,
+        outputs: tuple[int, int],
+        job: bytes,
+        uid: int,
+    ) -> None:
+        assert proc.stdin is not None
+        reader, self._writer = await asyncio.open_unix_connection(sock=sock)
+        for line in self._pending:
+            self._writer.write(line)
+        out, out_transport = await read_end(outputs[0])
+        err, err_transport = await read_end(outputs[1])
+        readers = [
+            asyncio.create_task(self._read_frames(reader)),
+            asyncio.create_task(self._read_pipe(out, "stdout")),
+            asyncio.create_task(self._read_pipe(err, "stderr")),
+        ]
+        try:
+            proc.stdin.write(job)
+            await asyncio.wait_for(proc.stdin.drain(), self._s.wall_seconds)
+            proc.stdin.close()
+        except (ConnectionError, OSError, TimeoutError):
+            pass  # died or hung at once; the exit status or the clock tells why
+        exited = asyncio.create_task(proc.wait())
+        stopped = asyncio.create_task(self._stop.wait())
+        try:
+            await self._clock({exited, stopped})
+        finally:  # also when cancelled: the worker never outlives its supervisor
+            stopped.cancel()
+            if proc.returncode is None:
+                kill_tree(proc.pid)
+        try:
+            await exited
+            # the worker is gone: nothing of the run may outlive it (double-forked daemons too;
+            # in bubblewrap the pid namespace dies with it, and this sweeps the slot uid too)
+            if self._sb.mode.separate_uid:
+                await kill_uid(uid, uid)
+            await asyncio.wait(readers, timeout=2.0)  # drain what is left, briefly
+        finally:
+            for task in readers:
+                task.cancel()
+            self._writer.close()
+            out_transport.close()
+            err_transport.close()
+        self._returncode = proc.returncode
+
+    async def _clock(self, ends: set[asyncio.Task[Any]]) -> None:
+        """Enforce the wall-clock limit, which stops while the stepper waits for the user;
+        a pause has its own, longer limit."""
+        loop = asyncio.get_running_loop()
+        running = paused = 0.0
+        last = loop.time()
+        while True:
+            done, _ = await asyncio.wait(ends, timeout=0.1, return_when=FIRST_COMPLETED)
+            if done:
+                return
+            now = loop.time()
+            if self._paused:
+                paused += now - last
+            else:
+                running, paused = running + now - last, 0.0
+            last = now
+            if running > self._s.wall_seconds:
+                self._end("timeout", f"wall-clock limit of {self._s.wall_seconds:g} s reached")
+            elif paused > self._s.pause_seconds:
+                self._end("timeout", f"paused for more than {self._s.pause_seconds:g} s")
+
+    async def _read_frames(self, reader: asyncio.StreamReader) -> None:
+        frames = FrameReader(self._s.max_frame_bytes)
+        while chunk := await reader.read(1 << 16):
+            try:
+                for frame in frames.feed(chunk):
+                    self._take_frame(frame)
+            except FrameError as exc:
+                self._end("error", f"malformed event stream from the worker: {exc}")
+                return
+            except LimitExceeded as exc:
+                self._end("limit", str(exc))
+                return
+            if self._stop.is_set():
+                return
+        if frames.pending:
+            self._end("error", "the worker's event stream ended inside a frame")
+
+    def _take_frame(self, frame: Batch | dict[str, Any]) -> None:
+        if self._worker_summary is not None:
+            raise FrameError("a frame after the final summary")
+        if isinstance(frame, dict):
+            summary = frame.get("summary")
+            if not isinstance(summary, dict):
+                raise FrameError("an object frame that is not a summary")
+            self._worker_summary = summary
+            return
+        self._meter.events_in(frame)
+        if any(event["type"] == "paused" for event in frame):
+            self._paused = True
+        self._emit(frame)
+
+    async def _read_pipe(self, stream: asyncio.StreamReader, name: str) -> None:
+        """Output that bypassed sys.stdout (os.write(1), C code): always plain text events."""
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        while chunk := await stream.read(1 << 16):
+            text = decoder.decode(chunk)
+            if not text:
+                continue
+            try:
+                self._meter.count(1)
+                self._meter.text(name, text)
+            except LimitExceeded as exc:
+                self._end("limit", str(exc))
+                return
+            self._emit([{"type": name, "t": self._now(), "text": text}])
+
+    def _finish(self, returncode: int | None) -> None:
+        status, message = self._end_reason or classify(
+            self._worker_summary, returncode, self._s, self._sb.mode.name == "bwrap"
+        )
+        if status != "ok" and (self._end_reason is not None or self._worker_summary is None):
+            event = {"type": "error", "t": self._now(), "source": "sandbox", "kind": status}
+            self._emit([{**event, "message": message}])
+        self.status = status
+        self.summary = {
+            "status": status,
+            "message": message,
+            "exit_code": returncode,
+            "duration_ms": self._now() / 1e6,
+            "events": self._meter.events,
+            "output_bytes": self._meter.output_bytes,
+            "worker": self._worker_summary,
+        }
+        self._out.put_nowait(None)
+        self._done.set()

@@ -1,0 +1,43 @@
+"""Sandbox limits and mode (pydantic-settings; environment variables prefixed `BACKSCOPE_`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+KiB = 1024
+MiB = 1024 * KiB
+GiB = 1024 * MiB
+
+
+class SandboxSettings(BaseSettings):
+    """Limits for one run of pasted code, and how it is isolated."""
+
+    model_config = SettingsConfigDict(env_prefix="BACKSCOPE_", extra="ignore")
+
+    # auto = bubblewrap if it works, else refuse to run code; weak only when asked for by name
+    sandbox_mode: Literal["auto", "bwrap", "weak"] = "auto"
+    bwrap_path: str = "bwrap"
+    cpu_seconds: int = Field(default=10, ge=1)
+    # wall-clock time while running; time paused in the backward stepper counts separately
+    wall_seconds: float = Field(default=30.0, gt=0)
+    pause_seconds: float = Field(default=600.0, gt=0)
+    memory_bytes: int = Field(default=1 * GiB, ge=64 * MiB)
+    file_size_bytes: int = Field(default=16 * MiB, ge=0)
+    tmp_size_bytes: int = Field(default=32 * MiB, ge=MiB)
+    open_files: int = Field(default=128, ge=16)
+    # counted per uid, so each worker slot has its own uid (NPROC is ignored for root)
+    processes: int = Field(default=16, ge=4)
+    max_code_bytes: int = Field(default=256 * KiB, ge=1)
+    max_output_bytes: int = Field(default=1 * MiB, ge=1)
+    max_line_bytes: int = Field(default=64 * KiB, ge=1)
+    max_events: int = Field(default=200_000, ge=1)
+    max_tensor_elements: int = Field(default=10_000_000, ge=1)
+    max_frame_bytes: int = Field(default=8 * MiB, ge=1024)
+    max_workers: int = Field(default=2, ge=1)
+    # queued runs beyond this are refused at once instead of piling up
+    max_queue: int = Field(default=64, ge=0)
+    # first uid of the slots' block; a block in use (by another Sandbox or server) is skipped
+    slot_uid_base: int = Field(default=60000, ge=1000)

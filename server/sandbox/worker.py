@@ -1,0 +1,178 @@
+"""The process that runs one snippet: limits itself, then the engine and the tracer run the code.
+
+Started by `server.sandbox.runner` (inside bubblewrap, or in weak mode as a separate uid); reads
+its job as JSON on stdin, writes framed event batches on the socket named in the job and reads
+JSON-line commands from it. Nothing here trusts the snippet: the parent re-checks every frame.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import select
+import socket
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from server.sandbox import frames
+
+# A printed megabyte is cut into events of this size so no single frame gets huge.
+TEXT_CHUNK = 64 * 1024
+
+
+class Channel:
+    """The worker's end of the event/control socket."""
+
+    def __init__(self, fd: int, max_frame_bytes: int) -> None:
+        self._sock = socket.socket(fileno=fd)
+        self._max = max_frame_bytes
+        self._inbox = bytearray()
+        self.t0 = time.monotonic_ns()
+
+    def send(self, payload: list[dict[str, Any]] | dict[str, Any]) -> None:
+        """Write one frame; a batch too large for one frame is split."""
+        data = frames.encode(payload)
+        if len(data) - frames.HEADER.size <= self._max:
+            self._sock.sendall(data)
+        elif isinstance(payload, list) and len(payload) > 1:
+            half = len(payload) // 2
+            self.send(payload[:half])
+            self.send(payload[half:])
+        else:
+            raise OverflowError(f"one event of {len(data)} bytes exceeds the frame limit")
+
+    def sink(self, batch: list[dict[str, Any]]) -> None:
+        """The tracer's sink: text events are chunked, then the batch is framed."""
+        out: list[dict[str, Any]] = []
+        for event in batch:
+            text = event.get("text")
+            if isinstance(text, str) and len(text) > TEXT_CHUNK:
+                for i in range(0, len(text), TEXT_CHUNK):
+                    out.append({**event, "text": text[i : i + TEXT_CHUNK]})
+            else:
+                out.append(event)
+        if out:
+            self.send(out)
+
+    def read_command(self, timeout: float | None) -> dict[str, Any] | None:
+        """The next JSON-line command, or None when none came in time; EOF means stop."""
+        while b"\n" not in self._inbox:
+            ready, _, _ = select.select([self._sock], [], [], timeout)
+            if not ready:
+                return None
+            chunk = self._sock.recv(65536)
+            if not chunk:
+                return {"type": "stop"}
+            self._inbox += chunk
+        line, _, rest = bytes(self._inbox).partition(b"\n")
+        self._inbox = bytearray(rest)
+        try:
+            cmd = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return {"type": "invalid"}
+        return cmd if isinstance(cmd, dict) else {"type": "invalid"}
+
+
+class Controller:
+    """What the backward stepper blocks on: commands from the browser via the parent."""
+
+    def __init__(self, channel: Channel) -> None:
+        self._channel = channel
+
+    def wait(self) -> dict[str, Any]:
+        """Block until the next command."""
+        while True:
+            cmd = self._channel.read_command(None)
+            if cmd is not None:
+                return cmd
+
+    def poll(self) -> dict[str, Any] | None:
+        """The next command if one is waiting, else None."""
+        return self._channel.read_command(0.0)
+
+
+def apply_limits(limits: dict[str, int]) -> None:
+    """Kernel-enforced limits for this process and all it spawns."""
+    resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_size_bytes"],) * 2)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limits["open_files"],) * 2)
+    resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"],) * 2)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def limit_cpu(seconds: int) -> None:
+    """CPU seconds for the snippet, on top of what starting the worker took."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = math.ceil(usage.ru_utime + usage.ru_stime) + seconds
+    # the soft limit sends SIGXCPU; the hard one a second later is a SIGKILL nobody can catch
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+
+
+def drop_to(uid: int, gid: int) -> None:
+    """Become the slot's uid (inside bubblewrap the worker starts as root without capabilities
+    except setuid/setgid, which this drops for good)."""
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise RuntimeError("could not drop to the slot uid")
+
+
+def _load_runner() -> Callable[..., dict[str, Any]]:
+    import engine
+
+    engine.install_as_torch()
+    from engine.tracing import run_snippet
+
+    fn: Callable[..., dict[str, Any]] = run_snippet
+    return fn
+
+
+def main() -> None:
+    """Read the job, lock the process down, run the snippet, send the summary."""
+    job = orjson.loads(sys.stdin.buffer.read())
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # input() in the snippet sees end of file
+    os.close(devnull)
+    apply_limits(job["limits"])
+    channel = Channel(job["fd"], job["max_frame_bytes"])
+    import numpy  # noqa: F401  (import before the filter and before the clock of the run)
+
+    run_snippet = _load_runner()
+    from server.sandbox import seccomp_filter
+
+    seccomp = seccomp_filter.build()
+    if job.get("uid") is not None:
+        drop_to(job["uid"], job["gid"])
+    limit_cpu(job["limits"]["cpu_seconds"])
+    seccomp.load()
+    summary = _run(run_snippet, channel, job)
+    try:
+        channel.send({"summary": summary})
+    except OSError:
+        os._exit(3)
+    sys.stdout.flush()
+    # skip the snippet's atexit handlers and finalizers: the run is over
+    os._exit(0)
+
+
+def _run(run_snippet: Callable[..., dict[str, Any]], channel: Channel, job: dict[str, Any]) -> Any:
+    try:
+        return run_snippet(
+            job["code"],
+            channel.sink,
+            controller=Controller(channel),
+            options=job.get("options") or {},
+            filename="<snippet>",
+        )
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt: the run still ends cleanly
+        return {"status": "error", "error": {"type": type(exc).__name__, "message": str(exc)}}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Running snippets through the real sandbox from synchronous tests."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.sandbox import RunHandle, Sandbox, SandboxSettings
+from server.sandbox.reaper import pids_of_uid
+
+# x*x summed has gradient 2x, so the grad printed for [1, 2] is [2, 4]
+NORMAL = """import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+(x * x).sum().backward()
+print(x.grad)
+"""
+NORMAL_OUT = "tensor([2., 4.])\n"
+
+
+def short_settings(**overrides: Any) -> SandboxSettings:
+    """Short limits so that the abuse suite stays fast on 2 cores."""
+    values: dict[str, Any] = {
+        "wall_seconds": 3.0,
+        "cpu_seconds": 2,
+        "memory_bytes": 768 * 1024 * 1024,
+        "file_size_bytes": 4 * 1024 * 1024,
+        "tmp_size_bytes": 8 * 1024 * 1024,
+        "processes": 32,
+        "open_files": 64,
+        "max_output_bytes": 256 * 1024,
+        "max_line_bytes": 16 * 1024,
+        "max_events": 5000,
+        "max_tensor_elements": 2_000_000,
+        "max_workers": 2,
+    }
+    return SandboxSettings(**(values | overrides))
+
+
+@dataclass
+class Result:
+    """How one run ended and everything it sent."""
+
+    status: str
+    summary: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def text(self, stream: str = "stdout") -> str:
+        """Everything printed on `stream`, by any route."""
+        return "".join(e["text"] for e in self.events if e["type"] == stream)
+
+    def errors(self) -> list[dict[str, Any]]:
+        """The error events (the snippet's own, or the sandbox's)."""
+        return [e for e in self.events if e["type"] == "error"]
+
+
+async def collect(handle: RunHandle) -> Result:
+    """Drain a run's events and wait for its end."""
+    events = [e async for batch in handle.events() for e in batch]
+    summary = await handle.wait()
+    return Result(handle.status, summary, events)
+
+
+async def run_one(sandbox: Sandbox, code: str, **options: Any) -> Result:
+    """Run `code` to its end."""
+    return await collect(await sandbox.run(code, options))
+
+
+def run_sync(sandbox: Sandbox, code: str, **options: Any) -> Result:
+    """Run `code` to its end from a synchronous test."""
+    return asyncio.run(run_one(sandbox, code, **options))
+
+
+def alongside(sandbox: Sandbox, code: str, parallel: bool) -> tuple[Result, Result]:
+    """Run `code` and the normal snippet, at the same time or the normal one right after."""
+
+    async def both() -> tuple[Result, Result]:
+        if parallel:
+            bad, good = await asyncio.gather(run_one(sandbox, code), run_one(sandbox, NORMAL))
+            return bad, good
+        bad = await run_one(sandbox, code)
+        return bad, await run_one(sandbox, NORMAL)
+
+    return asyncio.run(both())
+
+
+def leftover_pids(sandbox: Sandbox) -> list[int]:
+    """Processes still running under any of the sandbox's slot uids."""
+    return [pid for uid in sandbox.slot_uids() for pid in pids_of_uid(uid)]
