@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +127,26 @@ def test_two_hundred_rapid_submissions_get_answers_and_the_server_survives(
     assert kinds.count("run_started") == kinds.count("run_finished")
     assert httpx.get(f"http://{server}/healthz").json()["status"] == "ok"
     assert asyncio.run(_run(server, GOOD))[-1]["status"] == "ok"
+
+
+def test_a_client_that_disconnects_mid_run_gets_its_run_stopped(tmp_path: Path) -> None:
+    """After the reconnect grace period an abandoned run is killed, and stored as such."""
+
+    async def go(base: str) -> str:
+        async with await connect(base) as ws:
+            c = Client(ws)
+            await c.send({"type": "run", "code": "import time\nwhile True:\n    time.sleep(0.05)"})
+            started = await c.until("run_started")
+        return str(started["run_id"])
+
+    with live_server(tmp_path / "runs.sqlite3", disconnect_grace_s=0.5) as base:
+        run_id = asyncio.run(go(base))
+        status = None
+        for _ in range(100):
+            body = httpx.get(f"http://{base}/api/runs/{run_id}").json()
+            status = body["status"]
+            if status != "running":
+                break
+            time.sleep(0.1)
+        assert status == "killed"
+        assert asyncio.run(_run(base, GOOD))[-1]["status"] == "ok"
