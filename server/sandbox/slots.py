@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 from server.sandbox.reaper import pids_of_uid
 
@@ -82,12 +86,42 @@ class SlotPool:
 
 
 _CLAIMED: set[int] = set()
+_LOCKS: list[int] = []  # fds of held uid locks: released when the process exits
+LOCK_DIR = Path(tempfile.gettempdir()) / "backscope-uids"
+
+
+def _lock_uid(uid: int) -> bool:
+    """Hold an exclusive lock on `uid` for this process's lifetime (False: another has it)."""
+    try:
+        LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(LOCK_DIR / f"{uid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return True  # no lock directory to share: fall back to the process check alone
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return False
+    _LOCKS.append(fd)
+    return True
 
 
 def claim_uids(base: int, count: int) -> int:
-    """A block of `count` uids from `base` up that no other Sandbox here uses and that no
-    process runs as: every run ends by killing all of its slot uid's processes."""
-    while any(uid in _CLAIMED or pids_of_uid(uid) for uid in range(base, base + count)):
+    """A block of `count` uids from `base` up that no other Sandbox uses, in this process or
+    another (a lock file per uid), and that no process runs as: every run ends by killing all
+    of its slot uid's processes, so two servers sharing a uid would kill each other's runs."""
+    while True:
+        block = range(base, base + count)
+        if not any(uid in _CLAIMED or pids_of_uid(uid) for uid in block):
+            locked = []
+            for uid in block:
+                if not _lock_uid(uid):
+                    break
+                locked.append(uid)
+            else:
+                _CLAIMED.update(block)
+                return base
+            # partly locked by another process: let go of ours and try the next block
+            for _ in locked:
+                os.close(_LOCKS.pop())
         base += count
-    _CLAIMED.update(range(base, base + count))
-    return base

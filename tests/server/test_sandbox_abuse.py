@@ -61,7 +61,7 @@ def test_sleep_hits_the_wall_clock_limit(sandbox: Sandbox) -> None:
 @pytest.mark.parametrize(
     "code",
     [
-        "x = []\nwhile True:\n    x.append(' ' * 10**6)\n",
+        "x = []\nwhile True:\n    x.append(' ' * 10**7)\n",
         "import numpy as np\nnp.zeros((1 << 16,) * 2)\n",
     ],
     ids=["list", "numpy"],
