@@ -27,12 +27,12 @@ from engine.tracing import Tracer
 from engine.tracing.stepper import Backward
 
 
-def traced(fn: Any) -> Any:
-    """`fn` run under a fresh tracer whose sink serializes every batch to JSON."""
-    sizes = []
+def traced(fn: Any, counts: list[int]) -> Any:
+    """`fn` run under a fresh tracer whose sink serializes every batch to JSON (as the worker
+    does); `counts` gets the number of events of each call."""
 
     def sink(batch: list[dict[str, Any]]) -> None:
-        sizes.append(len(orjson.dumps(batch)))
+        orjson.dumps(batch, option=orjson.OPT_SERIALIZE_NUMPY)
 
     def run() -> None:
         tr = Tracer(sink, bench_engine.__file__, {})
@@ -43,6 +43,7 @@ def traced(fn: Any) -> Any:
             tr.flush()
         finally:
             observer.install(None)
+        counts.append(tr.count)
 
     return run
 
@@ -85,11 +86,13 @@ def main() -> None:
         cases.append((name, bench_engine.mlp(engine, sizes, batch), 7))
     print(f"no-tracer check per op: {check_cost() * 1e9:.1f} ns (target <= 100 ns)")
     for name, fn, rounds in cases:
-        off, on = interleaved(fn, traced(fn), rounds)
+        counts: list[int] = []
+        off, on = interleaved(fn, traced(fn, counts), rounds)
         verdict = "ok" if on / off <= 1.2 else "MISSED"
+        n = counts[-1]
         print(
             f"{name:36s} off={fmt(off)} on={fmt(on)}  on/off = {on / off:5.2f}x "
-            f"(target <= 1.2x) {verdict}"
+            f"(target <= 1.2x) {verdict}; {n} events, {(on - off) / n * 1e6:.2f} us/event"
         )
 
 

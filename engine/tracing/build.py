@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
-from engine.tracing import values
 
 if TYPE_CHECKING:
     from engine.tracing.tracer import Event, Tracer
@@ -21,10 +20,11 @@ def tensor_info(tr: Tracer, t: Tensor, line: int | None, fn: Node | None = None)
     tid = tr.tensors.of(t)
     tr.described.add(tid)
     fn = t._fn if fn is None else fn
+    v = tr.value(t._d, tid)
     return {
         "id": tid,
-        "shape": list(t._d.shape),
-        "dtype": values.dtype_name(t._d.dtype),
+        "shape": v["shape"],  # one list object, serialized twice
+        "dtype": v["dtype"],
         "requires_grad": t._rg,
         "is_leaf": t._fn is None,
         "version": t._ver[0],
@@ -32,7 +32,7 @@ def tensor_info(tr: Tracer, t: Tensor, line: int | None, fn: Node | None = None)
         "output_nr": t._nr,
         "name": tr.names.get(id(t)),
         "line": line,
-        "value": tr.value(t._d, tid),
+        "value": v,
     }
 
 
@@ -69,13 +69,23 @@ def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
 
 
 def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[dict[str, Any]]:
-    return [{"node": node_id(tr, m, ts, out), "input_nr": nr} for m, nr in node.next_functions]
+    known = tr.nodes.by_addr.get
+    res = []
+    for m, nr in node.next_functions:
+        nid = known(id(m)) if m is not None else None
+        if nid is None and m is not None:
+            nid = node_id(tr, m, ts, out)
+        res.append({"node": nid, "input_nr": nr})
+    return res
 
 
 def _saved(tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Out) -> list[Any]:
-    store: dict[str, Any] = dict(node._saved or {})
-    for i, s in enumerate(node.__dict__.get("_packed") or ()):
-        store[f"saved_tensors[{i}]"] = s
+    store: Any = node._saved or {}
+    packed = node.__dict__.get("_packed")
+    if packed:
+        store = dict(store)
+        for i, s in enumerate(packed):
+            store[f"saved_tensors[{i}]"] = s
     res = []
     for name, v in store.items():
         if not isinstance(v, SavedTensor):
@@ -127,11 +137,11 @@ def _node_event(
     out: Out,
 ) -> None:
     nexts = _edges(tr, node, ts, out)
-    known = tr.tensors.get
+    known = tr.tensors.by_addr.get
     described = tr.described
     ins = []
     for t in inputs:  # the common case (a tensor already described) without calls
-        tid = known(t) if t is not None else None
+        tid = known(id(t)) if t is not None else None
         ins.append(tid if tid in described else tensor_id(tr, t, ts, line, out))
     var = None
     if type(node) is AccumulateGrad:
@@ -227,21 +237,14 @@ def grads(tr: Tracer, gs: Any) -> list[Any]:
     """Gradients (tensors or None) as wire values."""
     res: list[Any] = []
     inline = tr.inline
+    value = tr.value
     for g in gs:
         if g is None or not isinstance(g, Tensor):
             res.append(None)
             continue
         d = g._d
-        if d.size <= inline:
-            res.append(
-                {
-                    "shape": list(d.shape),
-                    "dtype": values.dtype_name(d.dtype),
-                    "values": values.plain(d),
-                }
-            )
-        else:
-            res.append(tr.value(d, tr.tensors.of(g)))
+        # a large gradient gets a tensor id, so its full values can be asked for
+        res.append(value(d) if d.size <= inline else value(d, tr.tensors.of(g)))
     return res
 
 

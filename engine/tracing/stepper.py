@@ -276,29 +276,42 @@ def _b_start(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
 
 def _b_enter(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
     ts = it[1]
-    nid = build.node_id(tr, it[5], ts, out)
+    known = tr.nodes.by_addr.get
+    nid = known(id(it[5]))
+    if nid is None:
+        nid = build.node_id(tr, it[5], ts, out)
     q = [build.node_id(tr, n, ts, out) for n in it[7]]
-    deps = [{"node": build.node_id(tr, n, ts, out), "count": c} for n, c in it[8]]
+    deps = []
+    for n, c in it[8]:
+        m = known(id(n))
+        deps.append({"node": m if m is not None else build.node_id(tr, n, ts, out), "count": c})
     out.append(
-        tr.event(
-            "node_enter",
-            ts,
-            backward=it[4],
-            node=nid,
-            grad_outputs=build.grads(tr, it[6]),
-            queue=q,
-            deps=deps,
-        )
+        {
+            "type": "node_enter",
+            "t": ts - tr.t0,
+            "backward": it[4],
+            "node": nid,
+            "grad_outputs": build.grads(tr, it[6]),
+            "queue": q,
+            "deps": deps,
+        }
     )
 
 
 def _b_exit(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
     nid = tr.nodes.get(it[5])
+    t = it[1] - tr.t0
     out.append(
-        tr.event("node_exit", it[1], backward=it[4], node=nid, grad_inputs=build.grads(tr, it[6]))
+        {
+            "type": "node_exit",
+            "t": t,
+            "backward": it[4],
+            "node": nid,
+            "grad_inputs": build.grads(tr, it[6]),
+        }
     )
     if it[7]:
-        out.append(tr.event("buffers_freed", it[1], backward=it[4], node=nid))
+        out.append({"type": "buffers_freed", "t": t, "backward": it[4], "node": nid})
 
 
 def _b_acc(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:

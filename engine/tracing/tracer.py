@@ -7,6 +7,7 @@ to each id tells a recycled `id()` from the object it was given to.
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 import weakref
@@ -34,35 +35,56 @@ class EventLimit(BaseException):
     user's snippet must not swallow it)."""
 
 
-class Ids:
-    """Stable small integer ids for live objects."""
+class _Ref(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that remembers the `id()` it was filed under."""
 
-    __slots__ = ("_map", "_next")
+    __slots__ = ("key",)
+    key: int
+
+
+class Ids:
+    """Stable small integer ids for live objects.
+
+    An entry is dropped when its object dies (a weakref callback runs before the memory, and
+    so the `id()`, can be reused), so a lookup is a plain dict lookup on `id(obj)`.
+    """
+
+    __slots__ = ("_drop", "_next", "_refs", "by_addr")
 
     def __init__(self) -> None:
-        self._map: dict[int, tuple[int, weakref.ref[Any]]] = {}
+        self.by_addr: dict[int, int] = {}
+        self._refs: dict[int, _Ref] = {}
         self._next = 0
+        ids, refs = self.by_addr, self._refs
+
+        def drop(ref: _Ref) -> None:
+            ids.pop(ref.key, None)
+            refs.pop(ref.key, None)
+
+        self._drop = drop
 
     def get(self, obj: Any) -> int | None:
         """The id already given to `obj`, or None."""
-        e = self._map.get(id(obj))
-        return e[0] if e is not None and e[1]() is obj else None
+        return self.by_addr.get(id(obj))
 
     def of(self, obj: Any) -> int:
         """The id of `obj`, giving it a new one if it has none."""
-        e = self._map.get(id(obj))
-        if e is not None and e[1]() is obj:
-            return e[0]
+        k = id(obj)
+        n = self.by_addr.get(k)
+        if n is not None:
+            return n
         n = self._next
         self._next = n + 1
-        self._map[id(obj)] = (n, weakref.ref(obj))
+        self.by_addr[k] = n
+        r = self._refs[k] = _Ref(obj, self._drop)
+        r.key = k
         return n
 
     def find(self, n: int) -> Any:
         """The live object with id `n`, or None (a scan: only for requests, not per event)."""
-        for k, r in self._map.values():
-            if k == n:
-                return r()
+        for k, m in self.by_addr.items():
+            if m == n:
+                return self._refs[k]()
         return None
 
 
@@ -93,7 +115,7 @@ class Tracer:
         self.mstack: list[tuple[Any, str]] = []
         self.mpath: str | None = None
         self.names: dict[int, str] = {}
-        self.vcache: dict[int, tuple[Any, dict[str, Any]]] = {}  # per flush: large values
+        self.vcache: dict[int, tuple[Any, dict[str, Any]]] = {}  # per flush: built values
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
         self.node_lines: dict[int, int | None] = {}
         self.backward: Any = None  # engine.tracing.stepper.Backward, set by run_snippet
@@ -116,7 +138,28 @@ class Tracer:
         self._add(("tensor", _ns(), *self._site(), t))
 
     def node_made(self, node: Node, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
-        self._add(("node", _ns(), *self._site(), node, outputs, inputs, _mode(), self.mpath))
+        # the hottest capture (once per recorded op): _site, _mode and _add written inline
+        f: FrameType | None = _getframe(1)
+        fn = self.filename
+        while f is not None and f.f_code.co_filename != fn:
+            f = f.f_back
+        mode = "inference_mode" if STATE.inference else "grad" if STATE.enabled else "no_grad"
+        buf = self.buf
+        buf.append(
+            (
+                "node",
+                _ns(),
+                f.f_lineno if f is not None else None,
+                f,
+                node,
+                outputs,
+                inputs,
+                mode,
+                self.mpath,
+            )
+        )
+        if len(buf) >= self.batch:
+            self.flush(keep_last=True)
 
     def untracked(self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
         # only ops that would have been recorded are cut points (not backward's own math)
@@ -191,8 +234,20 @@ class Tracer:
         out: list[Event] = []
         from engine.tracing.build import BUILDERS
 
-        for item in buf:
-            BUILDERS[item[0]](self, item, out)
+        # the events are acyclic and freed by refcount once the sink has them: without this,
+        # their allocations trigger collections that traverse the user's whole (large) graph
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            for item in buf:
+                BUILDERS[item[0]](self, item, out)
+            self._deliver(out)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _deliver(self, out: list[Event]) -> None:
+        """Hand built events to the sink, enforcing the event cap."""
         if self.max_events is not None and self.count + len(out) > self.max_events:
             out = out[: max(0, self.max_events - self.count)]
             self.count += len(out)
@@ -218,11 +273,16 @@ class Tracer:
 
     def value(self, a: np.ndarray[Any, Any], tid: int | None = None) -> dict[str, Any]:
         """An array's wire value; large ones are retained for `tensor_values` (bounded)."""
-        if a.size <= self.inline:  # the common case, kept short
-            return {"shape": list(a.shape), "dtype": dtype_name(a.dtype), "values": plain(a)}
+        # one array is often shown by several events of a batch (a gradient leaves one node
+        # and enters the next): build its value once per flush; the cache keeps `a` alive,
+        # so its id() cannot be reused within the flush
         hit = self.vcache.get(id(a))
-        if hit is not None and hit[0] is a:  # one gradient is shown by several events
+        if hit is not None and hit[0] is a:
             return hit[1]
+        if a.size <= self.inline:  # the common case, kept short
+            v = {"shape": list(a.shape), "dtype": dtype_name(a.dtype), "values": plain(a)}
+            self.vcache[id(a)] = (a, v)
+            return v
         v = values.value(a, self.inline)
         self.vcache[id(a)] = (a, v)
         if tid is not None and tid not in self.retained:

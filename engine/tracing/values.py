@@ -100,7 +100,9 @@ def _histogram(x: np.ndarray[Any, Any], lo: float, hi: float) -> tuple[list[int]
         lo, hi = lo - 0.5, hi + 0.5  # np.histogram's range for a constant array
     scale = BINS / (hi - lo)
     idx = ((x - lo) * scale).astype(np.intp)
-    np.clip(idx, 0, BINS - 1, out=idx)
+    # x >= lo, so only the top needs clamping (x == hi lands in the last bin, as in
+    # np.histogram); np.minimum costs 1 us where np.clip's Python wrapper costs 14
+    np.minimum(idx, BINS - 1, out=idx)
     counts = np.bincount(idx, minlength=BINS).tolist()
     edges = [lo + (hi - lo) * i / BINS for i in range(BINS + 1)]
     return counts, edges

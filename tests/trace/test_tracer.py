@@ -1,0 +1,68 @@
+"""Tracer internals that the stream tests cannot see: id bookkeeping and the collector state."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+import engine
+from engine.tracing import Tracer
+from engine.tracing.stepper import Backward
+from engine.tracing.tracer import Ids
+
+
+def test_ids_forget_dead_objects_so_reused_addresses_get_new_ids() -> None:
+    ids = Ids()
+    seen = []
+    for _ in range(200):
+        t = engine.ones(3)
+        # a fresh tensor often lands where the last one died: it must not inherit its id
+        assert ids.get(t) is None
+        seen.append(ids.of(t))
+        assert ids.of(t) == seen[-1] and ids.get(t) == seen[-1]
+        del t
+    assert seen == list(range(200))
+    assert ids.by_addr == {}
+
+
+def test_find_returns_live_objects_only() -> None:
+    ids = Ids()
+    a, b = engine.ones(1), engine.ones(2)
+    na, nb = ids.of(a), ids.of(b)
+    assert ids.find(nb) is b and ids.find(na) is a
+    del a
+    assert ids.find(na) is None and ids.find(nb) is b
+
+
+def _tracer(events: list[dict[str, Any]]) -> Tracer:
+    tr = Tracer(events.extend, "<snippet>", {})
+    tr.backward = Backward(tr, None, {})
+    return tr
+
+
+def test_flush_leaves_the_collector_as_it_found_it() -> None:
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            events: list[dict[str, Any]] = []
+            tr = _tracer(events)
+            tr.emit("stdout", text="x")
+            tr.flush()
+            assert [e["type"] for e in events] == ["stdout"]
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_one_array_shown_by_several_events_is_built_once_per_flush() -> None:
+    events: list[dict[str, Any]] = []
+    tr = _tracer(events)
+    g = engine.ones(3)
+    tr.emit("x")
+    first = tr.value(g._d)
+    assert tr.value(g._d) is first
+    assert first == {"shape": [3], "dtype": "float32", "values": [1.0, 1.0, 1.0]}
+    tr.flush()  # a new batch builds values afresh (the array may have changed in place)
+    g._d[0] = 2.0
+    assert tr.value(g._d)["values"] == [2.0, 1.0, 1.0]
