@@ -4,11 +4,12 @@ import type { Placed } from "./layout/layered";
 import { boxWidth } from "./layout/layered";
 import type { FromLayout, ToLayout } from "./layout/messages";
 import { RunLog } from "./model/store";
-import type { RunState, Vertex } from "./model/types";
+import type { RunState, Value, Vertex } from "./model/types";
+import { parseValue } from "./model/value";
 import { GraphCanvas } from "./render/canvas";
 import { vertexTitle, type Scene } from "./render/scene";
 import { Connection } from "./net";
-import type { Command, WireEvent } from "./wire";
+import type { Breakpoint, Command, TensorValues, WireEvent } from "./wire";
 import { CodeEditor } from "./ui/editor";
 import { byId } from "./ui/dom";
 import { Panels } from "./ui/panels";
@@ -31,6 +32,11 @@ export class App {
   collapsed = new Set<string>();
   breakLines = new Set<number>();
   breakNodes = new Set<string>();
+  /** Op-name breakpoints (MulBackward0) and the break-on-NaN-gradient switch. */
+  breakOps = new Set<string>();
+  breakNaN = false;
+  /** Full values fetched with `tensor_values`, by tensor id; `null` while a request is out. */
+  fullValues = new Map<string, Value | string | null>();
   private pendingStep = false;
   private raf = 0;
   readonly metrics: Metrics = { lastEventAt: 0, firstFullFrameAt: 0, layoutMs: 0, layoutCalls: 0, frameMs: 0, applyMs: 0 };
@@ -60,15 +66,23 @@ export class App {
     this.worker.postMessage(m);
   }
 
-  /** A dropped socket during a live run: ask for exactly the events after the last one held. */
+  /** A dropped socket during a live run: ask for exactly the events after the last one held.
+   *  The first try is immediate (so commands sent meanwhile follow the resume on the new
+   *  socket); later ones back off while the server is unreachable. */
   private reconnect(): void {
     const head = this.headState();
     if (!head.runId || (head.status !== "running" && head.status !== "paused")) return;
     const runId = head.runId;
-    setTimeout(() => {
+    const delay = this.retries === 0 ? 0 : Math.min(5000, 250 * 2 ** this.retries);
+    this.retries += 1;
+    this.panels.status("connection lost, reconnecting…");
+    const go = (): void => {
       if (this.headState().runId === runId) this.send({ type: "resume", run_id: runId, after_seq: this.log.length - 1 });
-    }, 500);
+    };
+    if (delay === 0) go();
+    else setTimeout(go, delay);
   }
+  private retries = 0;
 
   /** Forget the current run (a new run or a loaded one starts from an empty log). */
   reset(): void {
@@ -78,6 +92,7 @@ export class App {
     this.epoch += 1;
     this.selected = null;
     this.collapsed.clear();
+    this.fullValues = new Map();
     this.pendingStep = false;
     this.userMoved = false;
     this.post({ type: "reset", epoch: this.epoch });
@@ -103,7 +118,9 @@ export class App {
     this.metrics.applyMs += performance.now() - t0;
     this.metrics.lastEventAt = performance.now();
     this.metrics.firstFullFrameAt = 0;
-    if (batch.some((e) => e.type === "run_started")) this.panels.status("");
+    if (batch.some((e) => e.type === "run_started") || this.retries > 0) this.panels.status("");
+    this.retries = 0;
+    for (const e of batch) if (e.type === "tensor_values") this.gotValues(e);
     if (this.pendingStep) {
       const stop = this.log.nextStop();
       if (stop !== null) {
@@ -164,11 +181,20 @@ export class App {
     this.canvas.setScene(scene);
     if (this.fitSoon) {
       this.fitSoon = false;
-      this.canvas.fit();
+      this.fit();
     }
     if (scene.state.current && this.log.following === false) this.canvas.centerOn(scene.state.current);
     this.canvas.draw();
+    byId("big-note").hidden = !this.canvas.partial;
     this.panels.update(scene.state);
+  }
+
+  /** Fit the view (a huge graph: the readable region around the current/selected node). */
+  fit(): void {
+    const s = this.log.state();
+    this.canvas.fit(s.current ?? this.selected);
+    const note = byId("big-note");
+    if (this.canvas.partial) note.textContent = `${this.pos.size} nodes: showing the region around ${s.current ? "the current node" : this.selected ? "the selection" : "the newest node"} · zoom out (wheel, −) for all`;
   }
 
   private onFrame(): void {
@@ -251,11 +277,48 @@ export class App {
     if (best) this.select(best.id, true);
   }
 
-  breakpointList(): { node_id?: number; line?: number }[] {
-    return [...[...this.breakLines].map((line) => ({ line })), ...[...this.breakNodes].filter((n) => /^\d+$/.test(n)).map((n) => ({ node_id: Number(n) }))];
+  breakpointList(): Breakpoint[] {
+    return [
+      ...[...this.breakLines].map((line) => ({ line })),
+      ...[...this.breakNodes].filter((n) => /^\d+$/.test(n)).map((n) => ({ node_id: Number(n) })),
+      ...[...this.breakOps].map((op) => ({ op })),
+      ...(this.breakNaN ? [{ on_nan: true }] : []),
+    ];
   }
 
+  setOpBreakpoints(ops: string[], onNaN: boolean): void {
+    this.breakOps = new Set(ops.map((o) => o.trim()).filter(Boolean));
+    this.breakNaN = onNaN;
+    this.breakpointsChanged();
+  }
+
+  /** Whether the worker answers `tensor_values` now: while paused in backward it waits for
+   *  commands. (After the snippet it would too if the run were started with the tracer's
+   *  `linger` option, which the server's RunOptions do not pass through.) */
+  valuesAvailable(): boolean {
+    return this.headState().status === "paused";
+  }
+
+  requestValues(tensorId: string): void {
+    if (!/^\d+$/.test(tensorId) || !this.valuesAvailable()) return;
+    this.fullValues.set(tensorId, null);
+    this.send({ type: "tensor_values", tensor_id: Number(tensorId) });
+    this.schedule();
+  }
+
+  private gotValues(e: TensorValues): void {
+    const id = typeof e.tensor_id === "number" || typeof e.tensor_id === "string" ? String(e.tensor_id) : null;
+    if (id === null) return;
+    const v = e.error ? null : parseValue({ shape: e.shape ?? [], dtype: e.dtype ?? "", values: e.values }, e.shape ?? []);
+    this.fullValues.set(id, v ?? e.error ?? "no values came back");
+  }
+
+  /** Hooks the panels set: breakpoints changed; open/close the keyboard help. */
+  onBreakpoints: () => void = () => {};
+  toggleHelp: (open?: boolean) => void = () => {};
+
   private breakpointsChanged(): void {
+    this.onBreakpoints();
     this.editor.setBreakpoints([...this.breakLines].sort((a, b) => a - b));
     const s = this.headState();
     if (s.status === "running" || s.status === "paused") this.send({ type: "set_breakpoints", breakpoints: this.breakpointList() });

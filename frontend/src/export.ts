@@ -1,6 +1,6 @@
 // Exports: the graph as SVG (vector, from the same scene) or PNG (canvas), the run as JSON.
 import type { Scene } from "./render/scene";
-import { hiddenUnder, moduleBoxes, vertexTitle } from "./render/scene";
+import { hiddenUnder, moduleBoxes, shortName, vertexTitle } from "./render/scene";
 import { THEME, vertexColors } from "./render/theme";
 import { drawScene } from "./render/canvas";
 import type { WireEvent } from "./wire";
@@ -41,7 +41,15 @@ export function toSVG(s: Scene): string {
     const r = v.kind === "fn" || v.kind === "accumulate" ? 6 : p.h / 2;
     const stroke = s.state.current === v.id ? THEME.current : c.stroke;
     out.push(`<g><title>${esc(v.name)}</title><rect x="${p.x}" y="${p.y}" width="${p.w}" height="${p.h}" rx="${r}" fill="${c.fill}" stroke="${stroke}"/>`);
-    out.push(`<text x="${p.x + 12}" y="${p.y + p.h / 2 + 4}" fill="${c.text}">${esc(vertexTitle(v))}</text></g>`);
+    if (v.kind === "fn" && v.label) {
+      // the non-leaf tensor's pill, as on the canvas (width estimated: no text metrics here)
+      const pw = v.label.length * 7 + 12;
+      out.push(`<rect x="${p.x + 5}" y="${p.y + 5}" width="${pw}" height="${p.h - 10}" rx="${(p.h - 10) / 2}" fill="${THEME.nonLeafFill}" stroke="${THEME.nonLeafStroke}"/>`);
+      out.push(`<text x="${p.x + 11}" y="${p.y + p.h / 2 + 4}" fill="${THEME.nonLeafText}">${esc(v.label)}</text>`);
+      out.push(`<text x="${p.x + 12 + pw}" y="${p.y + p.h / 2 + 4}" fill="${c.text}">${esc(shortName(v.name))}</text></g>`);
+    } else {
+      out.push(`<text x="${p.x + 12}" y="${p.y + p.h / 2 + 4}" fill="${c.text}">${esc(vertexTitle(v))}</text></g>`);
+    }
   }
   out.push("</svg>");
   return out.join("\n");

@@ -1,9 +1,9 @@
 // The wire format as this client uses it. The one definition is server/protocol.py; its
 // generated TypeScript is src/protocol.ts. Only src/model/ (the reducer) looks inside events;
 // everything else sees the processed graph model (src/model/types.ts).
-import type { Breakpoint, Command, Event, RunOptions } from "./protocol";
+import type { Breakpoint, Command, Event, RunOptions, TensorValues } from "./protocol";
 
-export type { Breakpoint, Command, RunOptions };
+export type { Breakpoint, Command, RunOptions, TensorValues };
 
 /** One server event (a member of the protocol's discriminated union on `type`). */
 export type WireEvent = Event;

@@ -171,3 +171,18 @@ describe("RunLog: cursor, snapshots, stepping", () => {
     }
   });
 });
+
+describe("parameters and non-leaf tensors", () => {
+  it("names an unnamed leaf after the module that first uses it, with its shape", () => {
+    const s = fold(fixture("params"));
+    const leaves = [...s.vertices.values()].filter((v) => v.kind === "leaf").map((v) => v.label).sort();
+    // nn.Linear(3, 4): weight 4×3 and bias 4; nn.Linear(4, 1): weight 1×4 and bias 1
+    expect(leaves).toEqual(["Sequential.0 param 4", "Sequential.0 param 4×3", "Sequential.2 param 1", "Sequential.2 param 1×4"]);
+  });
+
+  it("labels the grad_fn of a named non-leaf tensor with the variable", () => {
+    const s = fold(fixture("params"));
+    expect(byName(s, "SumBackward0")[0]?.label).toBe("loss");
+    expect(byName(s, "AddmmBackward0").map((v) => v.label)).toContain("h");
+  });
+});

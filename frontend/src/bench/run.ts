@@ -37,11 +37,11 @@ export async function benchDraw(app: App, frames = 30): Promise<Record<string, n
     }
     return (performance.now() - t0) / frames;
   };
-  app.canvas.fit();
+  app.canvas.fit(null, true);
   const fitted = await pan();
   app.canvas.zoomAt(app.canvas.size.w / 2, app.canvas.size.h / 2, 1 / app.canvas.view.k);
   const zoomed = await pan();
-  app.canvas.fit();
+  app.canvas.fit(null, true);
   return { fittedFrameIntervalMs: fitted, zoomedFrameIntervalMs: zoomed };
 }
 

@@ -129,6 +129,19 @@ function onNode(s: RunState, e: Obj, seq: number): void {
     const o = asObj(out);
     if (o) onTensorInfo(s, o, seq);
   }
+  const module = str(e, "module_path");
+  if (kind === "fn" && module) for (const edge of edges) nameParameter(s, edge.to, module);
+}
+
+/** An unnamed leaf first used inside a module is one of its parameters: the tracer sends no
+ *  name for it (it is an attribute, not a local), so say which module owns it. */
+function nameParameter(s: RunState, accId: string, module: string): void {
+  const acc = s.vertices.get(accId);
+  if (acc?.kind !== "accumulate" || acc.tensor === null) return;
+  const leaf = s.vertices.get(`t${acc.tensor}`);
+  if (!leaf || leaf.label) return;
+  const name = `${module} param ${leaf.shape.join("×") || "scalar"}`;
+  s.vertices.set(leaf.id, { ...leaf, name, label: name });
 }
 
 /** An op on grad-requiring tensors under no_grad/inference_mode: drawn as a cut point. */

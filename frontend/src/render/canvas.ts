@@ -1,15 +1,10 @@
 // The graph on a 2-D canvas: culled to the viewport, so 10k vertices pan and zoom smoothly.
 import type { Placed } from "../layout/layered";
 import type { Vertex } from "../model/types";
-import { formatNumber, scalarOf, summary } from "../model/value";
-import type { Value } from "../model/types";
-
-function gradLabel(g: Value): string {
-  const x = scalarOf(g);
-  return x !== null ? formatNumber(x) : summary(g);
-}
+import { summary } from "../model/value";
 import { THEME, vertexColors } from "./theme";
-import { hiddenUnder, hooksOn, isStale, moduleBoxes, vertexTitle, type ModuleBox, type Scene } from "./scene";
+import { decorations } from "./decor";
+import { hiddenUnder, moduleBoxes, shortName, vertexTitle, type ModuleBox, type Scene } from "./scene";
 
 export interface View {
   x: number;
@@ -100,17 +95,34 @@ export class GraphCanvas {
     return {};
   }
 
-  fit(): void {
+  /** True when the last fit showed a readable region instead of the whole (huge) graph. */
+  partial = false;
+
+  /** Fit the graph; one too big to read at the fitted zoom gets a readable zoom centred on
+   *  `focus` (the current or selected node), else on the newest vertex (the loss end).
+   *  `all` forces the whole graph (the wheel and − still zoom out further). */
+  fit(focus: string | null = null, all = false): void {
     const s = this.scene;
     if (!s || s.pos.size === 0) return;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let last: Placed | undefined;
     for (const p of s.pos.values()) {
       x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y);
       x1 = Math.max(x1, p.x + p.w); y1 = Math.max(y1, p.y + p.h);
+      last = p;
     }
     const { w: W, h: H } = this.size;
-    const k = Math.min(1.1, Math.max(0.001, Math.min((W - 60) / (x1 - x0 + 1), (H - 60) / (y1 - y0 + 1))));
-    this.view = { k, x: (W - (x1 - x0) * k) / 2 - x0 * k, y: (H - (y1 - y0) * k) / 2 - y0 * k };
+    const k = Math.min(1.4, Math.max(0.001, Math.min((W - 60) / (x1 - x0 + 1), (H - 60) / (y1 - y0 + 1))));
+    const at = (focus !== null ? s.pos.get(focus) : undefined) ?? last;
+    this.partial = !all && k < MIN_FIT && at !== undefined;
+    if (this.partial && at) {
+      const kr = READABLE;
+      // the newest vertex is the bottom of the graph: keep the ops above it in view
+      const fy = focus !== null && s.pos.has(focus) ? 0.5 : 0.7;
+      this.view = { k: kr, x: W / 2 - (at.x + at.w / 2) * kr, y: H * fy - (at.y + at.h / 2) * kr };
+    } else {
+      this.view = { k, x: (W - (x1 - x0) * k) / 2 - x0 * k, y: (H - (y1 - y0) * k) / 2 - y0 * k };
+    }
     this.request();
   }
 
@@ -153,6 +165,10 @@ export class GraphCanvas {
     this.onFrame?.();
   }
 }
+
+/** Below MIN_FIT a fitted graph is a smear of lines; Fit then shows a region at READABLE. */
+const MIN_FIT = 0.12;
+const READABLE = 0.85;
 
 export interface Rect { x0: number; y0: number; x1: number; y1: number }
 
@@ -340,49 +356,28 @@ function drawVertex(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Place
     ctx.fill();
   }
   if (k < 0.3) return;
-  ctx.fillStyle = c.text;
-  const title = vertexTitle(v);
   ctx.save();
   ctx.beginPath();
   ctx.rect(p.x + 6, p.y, p.w - 12, p.h);
   ctx.clip();
-  ctx.fillText(title, p.x + 12, p.y + p.h / 2);
+  if (v.kind === "fn" && v.label) {
+    // the non-leaf tensor this node produced: a tensor-coloured pill before the node's name
+    const pw = ctx.measureText(v.label).width + 12;
+    roundRect(ctx, p.x + 5, p.y + 5, pw, p.h - 10, (p.h - 10) / 2);
+    const freed = st === "freed";
+    ctx.fillStyle = freed ? c.fill : THEME.nonLeafFill;
+    ctx.fill();
+    ctx.lineWidth = 1 / Math.max(k, 0.4);
+    ctx.strokeStyle = freed ? c.stroke : THEME.nonLeafStroke;
+    ctx.stroke();
+    ctx.fillStyle = freed ? c.text : THEME.nonLeafText;
+    ctx.fillText(v.label, p.x + 11, p.y + p.h / 2);
+    ctx.fillStyle = c.text;
+    ctx.fillText(shortName(v.name), p.x + 12 + pw, p.y + p.h / 2);
+  } else {
+    ctx.fillStyle = c.text;
+    ctx.fillText(vertexTitle(v), p.x + 12, p.y + p.h / 2);
+  }
   ctx.restore();
   decorations(ctx, s, v, p, k);
-}
-
-/** Hook markers (top right) and saved-tensor chips (below); stale ones red. */
-function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number): void {
-  hooksOn(s.state, v).forEach((h, i) => {
-    ctx.fillStyle = h.fired ? THEME.hookFired : THEME.hook;
-    if (h.fired) {
-      ctx.shadowColor = THEME.hookFired;
-      ctx.shadowBlur = 14;
-    }
-    ctx.beginPath();
-    ctx.arc(p.x + p.w - 6 - i * 11, p.y, 5, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.shadowBlur = 0;
-  });
-  const g = v.kind === "leaf" && v.tensor !== null ? s.state.grads.get(v.tensor) : undefined;
-  if (g && (k > 0.6 || s.state.vertices.size <= 24 || s.selected === v.id)) {
-    ctx.font = "11px 'JetBrains Mono', ui-monospace, monospace";
-    ctx.fillStyle = "#3fbf86";
-    ctx.fillText(`.grad ${gradLabel(g)}`, p.x + p.w + 6, p.y + p.h / 2);
-    ctx.font = "12px Inter, system-ui, sans-serif";
-  }
-  if (v.saved.length === 0 || k < 0.6) return;
-  ctx.font = "10px 'JetBrains Mono', ui-monospace, monospace";
-  let x = p.x + 4;
-  for (const sv of v.saved.slice(0, 3)) {
-    const stale = isStale(s.state, sv.tensor, sv.versionAtSave);
-    const text = `${sv.name.replace(/^_saved_/, "")} v${sv.versionAtSave}${stale ? `→v${s.state.versions.get(sv.tensor ?? "")}` : ""}`;
-    const w = ctx.measureText(text).width + 8;
-    ctx.fillStyle = stale ? "#3b1717" : "#1a1f2b";
-    ctx.fillRect(x, p.y + p.h + 2, w, 13);
-    ctx.fillStyle = stale ? THEME.stale : THEME.muted;
-    ctx.fillText(text, x + 4, p.y + p.h + 9);
-    x += w + 3;
-  }
-  ctx.font = "12px Inter, system-ui, sans-serif";
 }

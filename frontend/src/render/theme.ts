@@ -17,6 +17,9 @@ export const THEME = {
   selected: "#ffffff",
   module: "#1b2130",
   moduleStroke: "#34406a",
+  nonLeafFill: "#2a2416",
+  nonLeafStroke: "#c9a35a",
+  nonLeafText: "#f5d9a0",
 };
 
 export const KIND_COLORS: Record<VertexKind, { fill: string; stroke: string }> = {

@@ -2,7 +2,7 @@
 import type { App } from "../app";
 import { byId } from "./dom";
 import { shortName, vertexTitle } from "../render/scene";
-import { formatNumber, summary } from "../model/value";
+import { formatNumber, formatShape, summary } from "../model/value";
 
 function typing(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
@@ -24,7 +24,13 @@ function hover(app: App, cv: HTMLCanvasElement, e: PointerEvent): void {
     const to = s.vertices.get(edge.to);
     return g ? `\n→ ${to ? shortName(to.name) : edge.to}: ${summary(g)}${g.flat && g.flat.length <= 8 ? ` ${g.flat.map(formatNumber).join(", ")}` : ""}` : "";
   });
-  cv.title = `${vertexTitle(v)}${v.line !== null ? ` (line ${v.line})` : ""}${grads.join("")}`;
+  let out = "";
+  if (v.kind === "fn" && v.label) {
+    // the non-leaf tensor drawn as the pill inside this node's box
+    const t = [...s.tensors.values()].find((x) => x.gradFn === v.id);
+    if (t) out = `\n${v.label}: non-leaf tensor ${formatShape(t.shape)} ${t.dtype}, requires_grad`;
+  }
+  cv.title = `${vertexTitle(v)}${v.line !== null ? ` (line ${v.line})` : ""}${out}${grads.join("")}`;
 }
 
 export function bindInput(app: App): void {
@@ -35,9 +41,13 @@ export function bindInput(app: App): void {
   click("continue", () => app.continue());
   click("pause", () => app.pause());
   click("restart", () => app.restart());
-  click("fit", () => ((app.userMoved = false), app.canvas.fit()));
+  click("fit", () => ((app.userMoved = false), app.fit()));
+  const hideNote = (): void => {
+    app.canvas.partial = false;
+    byId("big-note").hidden = true;
+  };
   click("zoom-in", () => (app.userMoved = true) && app.canvas.zoomAt(app.canvas.el.clientWidth / 2, app.canvas.el.clientHeight / 2, 1.25));
-  click("zoom-out", () => (app.userMoved = true) && app.canvas.zoomAt(app.canvas.el.clientWidth / 2, app.canvas.el.clientHeight / 2, 0.8));
+  click("zoom-out", () => (hideNote(), (app.userMoved = true)) && app.canvas.zoomAt(app.canvas.el.clientWidth / 2, app.canvas.el.clientHeight / 2, 0.8));
 
   window.addEventListener("keydown", (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
@@ -48,11 +58,12 @@ export function bindInput(app: App): void {
     if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
     const keys: Record<string, () => void> = {
       ArrowRight: () => app.step(), ArrowLeft: () => app.stepBack(), c: () => app.continue(),
-      p: () => app.pause(), r: () => app.restart(), f: () => app.canvas.fit(),
+      p: () => app.pause(), r: () => app.restart(), f: () => app.fit(),
       Home: () => app.seek(-1), End: () => app.seek(app.log.length - 1),
       "[": () => app.seek(app.log.cursor - 1), "]": () => app.seek(app.log.cursor + 1),
       b: () => app.selected && app.toggleBreakNode(app.selected),
-      "/": () => byId("filter").focus(), Escape: () => app.select(null),
+      "/": () => byId("filter").focus(), Escape: () => (app.toggleHelp(false), app.select(null)),
+      "?": () => app.toggleHelp(),
     };
     const fn = keys[e.key];
     if (fn) {
@@ -95,6 +106,7 @@ export function bindInput(app: App): void {
   cv.addEventListener("wheel", (e) => {
     e.preventDefault();
     app.userMoved = true;
+    hideNote();
     const r = cv.getBoundingClientRect();
     app.canvas.zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
   }, { passive: false });

@@ -32,10 +32,41 @@ function tensorOf(s: RunState, v: Vertex): string | null {
   return null;
 }
 
-export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, onLine: (line: number) => void): void {
+/** What the inspector needs from the app besides the state: line links and full values. */
+export interface InspectorCtx {
+  onLine: (line: number) => void;
+  /** Full values fetched for a tensor: a Value, an error text, null while loading. */
+  full: (tensorId: string) => Value | string | null | undefined;
+  /** True while the run's worker can still answer `tensor_values`. */
+  canLoad: boolean;
+  load: (tensorId: string) => void;
+}
+
+/** The values of a tensor whose inline form is only a summary: a button that fetches them. */
+function fullValues(tid: string, ctx: InspectorCtx): HTMLElement {
+  const got = ctx.full(tid);
+  if (got && typeof got === "object") return section("full values", valueView(got));
+  const box = h("div", { class: "full-values" });
+  if (typeof got === "string") box.append(h("p", { class: "note" }, got));
+  if (got === null) box.append(h("p", { class: "note" }, "loading full values…"));
+  else if (ctx.canLoad) {
+    const b = h("button", { type: "button", "data-testid": "load-values" }, "Load full values");
+    b.addEventListener("click", () => ctx.load(tid));
+    box.append(b);
+  } else {
+    box.append(h("p", { class: "note" }, "Only a summary was sent for this large tensor; full values can be loaded while the run is alive (paused in backward)."));
+  }
+  return box;
+}
+
+export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, ctx: InspectorCtx): void {
+  const onLine = ctx.onLine;
   el.replaceChildren();
   if (!v) {
-    el.append(h("p", { class: "empty" }, "Select a node in the graph, the node list, or click a line in the editor."));
+    el.append(h("div", { class: "empty" },
+      h("p", {}, "Nothing selected."),
+      h("p", {}, "Click a node in the graph or the node list, or click a line in the editor to select the nodes it made."),
+      h("p", { class: "note" }, "Press ? for keyboard shortcuts.")));
     return;
   }
   const kindName = { fn: "grad_fn node", accumulate: "AccumulateGrad", leaf: "leaf tensor (requires_grad)", const: "tensor (no grad)", cut: "graph cut" }[v.kind];
@@ -44,7 +75,8 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const state = s.nodeState.get(v.id) ?? (s.inBackward ? "waiting" : "—");
   el.append(h("header", { class: `insp-head kind-${v.kind}` }, h("div", { class: "insp-name" }, v.kind === "fn" || v.kind === "accumulate" ? v.name : v.label || v.name), h("div", { class: "insp-kind" }, kindName)));
   const rows: [string, Node | string][] = [["source", line], ["state", state]];
-  if (v.label && (v.kind === "fn" || v.kind === "accumulate")) rows.unshift(["variable", v.label]);
+  if (v.label && v.kind === "fn") rows.unshift(["output", h("span", {}, h("span", { class: "nonleaf-chip" }, v.label), " non-leaf tensor")]);
+  else if (v.label && v.kind === "accumulate") rows.unshift(["variable", v.label]);
   if (v.module) rows.push(["module", v.module]);
   if (v.gradMode) rows.push(["grad mode", v.gradMode]);
   const dep = s.deps.get(v.id);
@@ -53,7 +85,8 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const t = tid !== null ? s.tensors.get(tid) : undefined;
   if (t) rows.push(["tensor", `${formatShape(t.shape)} ${t.dtype} · v${s.versions.get(t.id) ?? t.version}${t.requiresGrad ? " · requires_grad" : ""}`]);
   el.append(kv(rows));
-  if (t?.value) el.append(section(v.kind === "fn" ? "output" : "value", valueView(t.value)));
+  if (t?.value) el.append(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)` : "value", valueView(t.value)));
+  if (t?.value && !t.value.flat && tid !== null) el.append(fullValues(tid, ctx));
   const g = t ? s.grads.get(t.id) : undefined;
   if (g) el.append(section(".grad", h("div", { class: "grad-now", "data-testid": "inspector-grad" }, summary(g)), valueView(g)));
   const gout = s.gradOutputs.get(v.id);

@@ -10,6 +10,7 @@ import { drawStrip } from "./strip";
 import { inplaceBlameLine } from "../model/blame";
 import { shortName } from "../render/scene";
 import { bindInput } from "./input";
+import { bindBreakpoints } from "./breakpoints";
 
 export class Panels {
   private app: App;
@@ -22,6 +23,7 @@ export class Panels {
   constructor(app: App) {
     this.app = app;
     bindInput(app);
+    bindBreakpoints(app);
     byId("filter").addEventListener("input", () => app.schedule());
     byId<HTMLInputElement>("timeline").addEventListener("input", (e) => app.seek(Number((e.target as HTMLInputElement).value)));
     byId("share").addEventListener("click", () => this.share());
@@ -42,7 +44,15 @@ export class Panels {
       const ex = examples.find((x) => x.id === sel.value);
       if (ex) this.app.editor.code = ex.code;
     });
-    if (!this.app.editor.code && examples[0] && !new URLSearchParams(location.search).get("run")) this.app.editor.code = examples[0].code;
+    // once the code is edited the menu no longer names what is in the editor
+    this.app.editor.view.dom.addEventListener("input", () => {
+      if (sel.value && examples.find((x) => x.id === sel.value)?.code !== this.app.editor.code) sel.value = "";
+    });
+    if (!this.app.editor.code && examples[0] && !new URLSearchParams(location.search).get("run")) {
+      // first visit: the first seed example is loaded, ready to run
+      this.app.editor.code = examples[0].code;
+      sel.value = examples[0].id;
+    }
   }
 
   private share(): void {
@@ -67,13 +77,14 @@ export class Panels {
     const cur = s.current ? s.vertices.get(s.current) : undefined;
     const head = log.length ? log.stateAt(log.length - 1) : s;
     const where = head.status === "paused" ? `paused${head.pauseReason ? ` (${head.pauseReason})` : ""}` : head.status;
-    byId("status").textContent = `${log.length} events · cursor ${log.cursor + 1}/${log.length} · ${where}${cur ? ` · at ${cur.name}` : ""}${this.statusExtra ? ` · ${this.statusExtra}` : ""}`;
+    byId("status").textContent = `${log.length} events · cursor ${log.cursor + 1}/${log.length} · ${where}${cur ? ` · at ${shortName(cur.name)}` : ""}${this.statusExtra ? ` · ${this.statusExtra}` : ""}`;
     byId("status").dataset.state = head.status;
     const tl = byId<HTMLInputElement>("timeline");
     tl.max = String(log.length - 1);
     tl.value = String(log.cursor);
     byId("tl-label").textContent = log.cursor >= 0 ? `#${log.cursor} ${log.events[log.cursor]?.type ?? ""}` : "start";
     drawStrip(byId<HTMLCanvasElement>("strip"), log.events, log.cursor);
+    byId("first-hint").hidden = log.length > 0 || this.statusExtra !== "";
     this.controls(s);
     this.queue(s);
     this.error(s);
@@ -84,11 +95,18 @@ export class Panels {
       this.listKey = key;
       renderNodeList(byId("node-list"), s, filter, this.app.selected, (id) => this.app.select(id, true));
     }
-    const ikey = `${s.seq}|${this.app.selected}`;
+    const app = this.app;
+    const full = [...app.fullValues.values()].map((x) => (x === null ? "0" : "1")).join("");
+    const ikey = `${s.seq}|${app.selected}|${full}|${app.valuesAvailable()}`;
     if (ikey !== this.inspKey) {
       this.inspKey = ikey;
-      const v = this.app.selected ? (s.vertices.get(this.app.selected) ?? null) : null;
-      renderInspector(byId("inspector"), s, v, (line) => this.app.editor.mark([line], null));
+      const v = app.selected ? (s.vertices.get(app.selected) ?? null) : null;
+      renderInspector(byId("inspector"), s, v, {
+        onLine: (line) => app.editor.mark([line], null),
+        full: (tid) => app.fullValues.get(tid),
+        canLoad: app.valuesAvailable(),
+        load: (tid) => app.requestValues(tid),
+      });
     }
     this.marks(s);
   }
@@ -139,6 +157,7 @@ export class Panels {
         node ? ` · in ${shortName(node.name)}` : "",
         blame !== null ? ` · tensor modified in place at line ${blame}` : "",
         e.anomalyLine !== null ? ` · forward line ${e.anomalyLine} made the NaN` : ""),
+      h("div", { class: "err-hint" }, "The graph built before the error is kept: the red node and the red line in the editor mark where it failed; the full traceback is in the console."),
     );
     el.dataset.line = String(blame ?? e.anomalyLine ?? e.line ?? "");
   }
