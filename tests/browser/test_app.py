@@ -93,9 +93,13 @@ def test_exp_function_steps_until_a_grad_and_back(page: Page, server: str) -> No
         if "2.7183" in a.inner_text():
             break
         _click_and_wait(page, "step")
-        current = page.get_by_test_id("node-list").locator('[aria-current="step"]')
-        if current.count():
-            seen_current.add(current.first.get_attribute("data-node-name") or "")
+        # read in one go: the list re-renders between a count() and a get_attribute()
+        name = page.evaluate(
+            """() => document.querySelector('[data-testid=node-list] [aria-current="step"]')
+                ?.getAttribute('data-node-name') || ''"""
+        )
+        if name:
+            seen_current.add(name)
     expect(a).to_contain_text("2.7183")
     assert {"ExpBackward", "AccumulateGrad"} <= seen_current
     a.click()
