@@ -64,11 +64,20 @@ def _exp_example(server: str) -> dict[str, Any]:
 def test_each_example_shows_its_nodes(page: Page, server: str) -> None:
     page.goto("/")
     examples = _examples(server)
+    prev: str | None = None
     for i, ex in enumerate(examples):
         page.get_by_test_id("examples").select_option(ex["id"])
         _run(page)
+        # until the new run has started, the status still shows the previous one's end
+        page.wait_for_function(
+            """prev => { const r = new URLSearchParams(location.search).get('run');
+                        return r !== null && r !== prev; }""",
+            arg=prev,
+            timeout=30_000,
+        )
         expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
         run_id = page.evaluate("() => new URLSearchParams(location.search).get('run')")
+        prev = run_id
         events = _stored_run(server, run_id)["events"]
         made = {e["name"].split("::")[-1] for e in events if e["type"] == "node"}
         shown = set(
