@@ -144,7 +144,7 @@ def cross_entropy(
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     cdim = 0 if input.ndim == 1 else 1
     logp = input.log_softmax(cdim)  # type: ignore[attr-defined]
-    if target.is_floating_point():
+    if target.is_floating_point() and input.shape == target.shape:
         return _ce_probs(logp, target, weight, red, label_smoothing, cdim)
     nll = _nll_nd(logp, target, weight, red, ignore_index)
     if label_smoothing == 0.0:

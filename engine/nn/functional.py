@@ -13,6 +13,7 @@ import numpy as np
 
 import engine
 from engine._tensor import Tensor, make
+from engine.autograd.grad_mode import no_grad
 from engine.nn._functional_extra import (
     adaptive_avg_pool1d,
     avg_pool1d,
@@ -30,6 +31,15 @@ from engine.nn._functional_loss import (
     mse_loss,
     nll_loss,
     smooth_l1_loss,
+)
+from engine.nn._functional_misc import (
+    hardshrink,
+    margin_ranking_loss,
+    pairwise_distance,
+    poisson_nll_loss,
+    prelu,
+    softshrink,
+    triplet_margin_loss,
 )
 from engine.nn._functional_more import (
     adaptive_avg_pool2d,
@@ -72,6 +82,7 @@ __all__ = [
     "gelu",
     "glu",
     "group_norm",
+    "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
@@ -83,6 +94,7 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
     "mish",
@@ -91,6 +103,9 @@ __all__ = [
     "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
+    "poisson_nll_loss",
+    "prelu",
     "relu",
     "relu6",
     "selu",
@@ -100,10 +115,12 @@ __all__ = [
     "softmax",
     "softmin",
     "softplus",
+    "softshrink",
     "softsign",
     "tanh",
     "tanhshrink",
     "threshold",
+    "triplet_margin_loss",
 ]  # fmt: skip
 
 
@@ -194,6 +211,9 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 def logsigmoid(input: Tensor) -> Tensor:
     return nn_act.log_sigmoid(input)
+
+
+logsigmoid.__name__ = "log_sigmoid"  # PyTorch's is the C++ builtin of that name
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
@@ -308,5 +328,14 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    n = (x1 * x1).sum(dim).sqrt().clamp(min=eps) * (x2 * x2).sum(dim).sqrt().clamp(min=eps)  # type: ignore[attr-defined]
-    return (x1 * x2).sum(dim) / n  # type: ignore[attr-defined, no-any-return]
+    """sum((x1 / |x1|) * (x2 / |x2|)) with norms clamped to eps, in PyTorch's node order."""
+    if x1.shape != x2.shape:
+        x1, x2 = engine.broadcast_tensors(x1, x2)  # type: ignore[attr-defined]
+    norms = []
+    for x in (x1, x2):
+        # ATen clones the norm and clamps the clone in place under no_grad (CloneBackward0)
+        n = engine.linalg.vector_norm(x, 2, dim, keepdim=True).clone()  # type: ignore[attr-defined]
+        with no_grad():
+            n.clamp_min_(eps)
+        norms.append(n)
+    return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)  # type: ignore[no-any-return]

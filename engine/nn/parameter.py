@@ -26,6 +26,10 @@ class Parameter(Tensor):
             raise TypeError(
                 f"Parameter.__new__() argument 'data' must be Tensor, not {type(data).__name__}"
             )
+        if requires_grad and arr.dtype.kind not in "fc":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         p: Parameter = object.__new__(cls)
         init(p, arr, False)
         if requires_grad:

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor
-from engine.ops._core import float_array, record
-from engine.ops.nn_ops import Array, _Act, _sig
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, float_array, record, unbroadcast
+from engine.ops.nn_ops import Array, _Act, _sig, const
 
 
 def _act(node: type[_Act], fn: Any, self: Tensor, **params: Any) -> Tensor:
@@ -100,3 +101,74 @@ class ThresholdBackward0(_Act):
 
     def deriv(self, x: Array) -> Array:
         return np.asarray(x > self.saved("threshold"), dtype=x.dtype)
+
+
+def hardshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
+    """x where |x| > lambd, else 0."""
+    return _act(
+        HardshrinkBackward0, lambda x, lambd: np.where(np.abs(x) > lambd, x, 0), self, lambd=lambd
+    )
+
+
+class HardshrinkBackward0(_Act):
+    __slots__ = ()
+    _name = "HardshrinkBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        return np.asarray(np.abs(x) > self.saved("lambd"), dtype=x.dtype)
+
+
+def softshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
+    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+    return _act(
+        SoftshrinkBackward0,
+        lambda x, lambd: np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, x * 0)),
+        self,
+        lambd=lambd,
+    )
+
+
+class SoftshrinkBackward0(_Act):
+    __slots__ = ()
+    _name = "SoftshrinkBackward0"
+
+    def deriv(self, x: Array) -> Array:
+        return np.asarray(np.abs(x) > self.saved("lambd"), dtype=x.dtype)
+
+
+def prelu(self: Tensor, weight: Tensor) -> Tensor:
+    """max(0, x) + weight * min(0, x), one weight per channel (dim 1; 1-D input has one)."""
+    x = float_array(self)
+    if weight.ndim > 1:
+        raise RuntimeError(
+            f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}"
+        )
+    ch = x.shape[1] if x.ndim >= 2 else 1
+    if weight.numel() not in (1, ch):
+        raise RuntimeError(
+            f"Mismatch of parameter numbers and input channel size. Found parameter "
+            f"numbers = {weight.numel()} and channel size = {ch}."
+        )
+    if x.ndim != 1:  # ATen views the weight to broadcast along dim 1 (ViewBackward0)
+        shape = [1] * x.ndim
+        if x.ndim >= 2:
+            shape[1] = weight.numel()
+        weight = weight.view(*shape)  # type: ignore[attr-defined]
+    out = np.where(x > 0, x, weight._d * x).astype(x.dtype)
+    return record(PreluKernelBackward0, out, (self, weight), {"self": self, "weight": weight})
+
+
+class PreluKernelBackward0(OpNode):
+    __slots__ = ()
+    _name = "PreluKernelBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        # written with engine ops so that create_graph=True gives second derivatives
+        g = grads[0]
+        assert g is not None
+        xt, wt = self.saved("self"), self.saved("weight")
+        pos = const((xt._d > 0).astype(xt._d.dtype))
+        neg = const((xt._d <= 0).astype(xt._d.dtype))
+        gx = g * (pos + neg * wt) if self.needs(0) else None
+        gw = unbroadcast(g * xt * neg, tuple(wt.shape)) if self.needs(1) else None
+        return [gx, gw]

@@ -11,7 +11,7 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, broadcast_error, record
 from engine.ops.nn_ops import Array, const
 
 
@@ -85,10 +85,18 @@ def _check_same_size(x: Tensor, t: Tensor, name: str) -> None:
         )
 
 
+def _bcast(x: Array, t: Array) -> list[Array]:
+    """np.broadcast_arrays with PyTorch's error for shapes that do not broadcast."""
+    try:
+        return list(np.broadcast_arrays(x, t))
+    except ValueError as e:
+        raise broadcast_error(x, t, e) from None
+
+
 def mse_loss(self: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean squared error."""
     _check_same_size(self, target, "mse")
-    x, t = np.broadcast_arrays(self._d, target._d)
+    x, t = _bcast(self._d, target._d)
     out = _reduce(((x - t) ** 2).astype(self._d.dtype), reduction)
     saved = {"self": self, "target": target, "reduction": reduction}
     return record(MseLossBackward0, out, (self, target), saved)
@@ -109,7 +117,7 @@ def smooth_l1_loss(
     self: Tensor, target: Tensor, reduction: str = "mean", beta: float = 1.0
 ) -> Tensor:
     """Quadratic below `beta`, linear above (beta > 0)."""
-    x, t = np.broadcast_arrays(self._d, target._d)
+    x, t = _bcast(self._d, target._d)
     z = np.abs(x - t)
     out = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(self._d.dtype)
     saved = {"self": self, "target": target, "reduction": reduction, "beta": beta}
@@ -134,7 +142,7 @@ class SmoothL1LossBackward0(_PairLoss):
 
 def huber_loss(self: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     """Quadratic below `delta`, delta-scaled linear above."""
-    x, t = np.broadcast_arrays(self._d, target._d)
+    x, t = _bcast(self._d, target._d)
     z = np.abs(x - t)
     out = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(self._d.dtype)
     saved = {"self": self, "target": target, "reduction": reduction, "delta": delta}
@@ -288,6 +296,17 @@ class BinaryCrossEntropyWithLogitsBackward0(OpNode):
         return regrad(self, g, [xt, tt], fwd)
 
 
+_SCALAR_NAMES = {
+    "torch.float32": "Float",
+    "torch.float64": "Double",
+    "torch.float16": "Half",
+    "torch.int32": "Int",
+    "torch.int16": "Short",
+    "torch.int8": "Char",
+    "torch.bool": "Bool",
+}
+
+
 def nll_loss(
     self: Tensor,
     target: Tensor,
@@ -297,8 +316,11 @@ def nll_loss(
 ) -> Tensor:
     """Negative log-likelihood of class indices: input (N, C, ...) or (C,), target (N, ...)."""
     x, t = self._d, target._d
-    if t.dtype.kind not in "iu":
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype.name.capitalize()}")
+    if x.ndim <= 2 and t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if t.dtype not in (np.int64, np.uint8):
+        name = _SCALAR_NAMES.get(str(target.dtype), str(target.dtype))
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
     if x.ndim == 1:
         x2, t2 = x[None, :, None], t.reshape(1, 1)
     else:
@@ -356,7 +378,7 @@ class NllLossBackward0(OpNode):
         wt = np.where(valid, w[safe], 0).astype(x.dtype)
         red = self.saved("reduction")
         gd = g._d.reshape(t2.shape) if red == "none" else g._d
-        coef = -wt * gd
+        coef = np.where(valid, -wt * gd, 0)  # ignored targets get +0, not -0
         if red == "mean":
             coef = coef / self.saved("total_weight")
         out = np.zeros_like(x2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import types
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -61,6 +62,23 @@ class LambdaLR(LRScheduler):
 
     def get_lr(self) -> list[float]:
         return [b * f(self.last_epoch) for b, f in zip(self.base_lrs, self.lr_lambdas)]
+
+    def state_dict(self) -> dict[str, Any]:
+        # PyTorch stores plain functions as None (only callable objects' __dict__), at the end
+        out = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+        out["lr_lambdas"] = [
+            None if isinstance(f, types.FunctionType) else f.__dict__.copy()
+            for f in self.lr_lambdas
+        ]
+        return out
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        lambdas = state_dict.pop("lr_lambdas")
+        self.__dict__.update(state_dict)
+        state_dict["lr_lambdas"] = lambdas
+        for f, d in zip(self.lr_lambdas, lambdas):
+            if d is not None:
+                f.__dict__.update(d)
 
 
 class ReduceLROnPlateau:

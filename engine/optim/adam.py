@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from engine._tensor import Tensor
-from engine.optim.optimizer import Array, Optimizer, buffer, step_count
+from engine.optim.optimizer import Array, Optimizer, buffer, fma, fma_add, step_count
 
 
 def lerp_(a: Array, end: Array, weight: float) -> None:
-    """a.lerp_(end, weight) with PyTorch's two-sided formula."""
+    """a.lerp_(end, weight) as PyTorch's CPU kernel: a fused multiply-add on either side."""
     w = a.dtype.type(weight)
-    if weight < 0.5:
-        a += w * (end - a)
+    diff = end - a
+    if abs(weight) < 0.5:
+        a[...] = fma(w, diff, a)
     else:
-        a[...] = end - (end - a) * a.dtype.type(1 - weight)
+        a[...] = fma(w - a.dtype.type(1), diff, end)
 
 
 class Adam(Optimizer):
@@ -78,20 +78,22 @@ class Adam(Optimizer):
             if group["decoupled_weight_decay"]:
                 p._d *= dt(1 - lr * wd)
             else:
-                grad = grad + dt(wd) * p._d
+                grad = fma_add(grad, p._d, wd)
         lerp_(exp_avg, grad, 1 - beta1)
         exp_avg_sq *= dt(beta2)
-        exp_avg_sq += dt(1 - beta2) * (grad * grad)
+        # addcmul_: self + (value * t1) * t2, the last multiply fused with the add
+        exp_avg_sq[...] = fma(dt(1 - beta2) * grad, grad, exp_avg_sq)
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
         step_size = lr / bias_correction1
-        bc2_sqrt = math.sqrt(bias_correction2)
+        bc2_sqrt = bias_correction2**0.5
         if max_sq is not None:
             np.maximum(max_sq, exp_avg_sq, out=max_sq)
             denom = np.sqrt(max_sq) / dt(bc2_sqrt) + dt(group["eps"])
         else:
             denom = np.sqrt(exp_avg_sq) / dt(bc2_sqrt) + dt(group["eps"])
-        p._d += dt(-step_size) * (exp_avg / denom)
+        # addcdiv_: self + (value * t1) / t2
+        p._d += (dt(-step_size) * exp_avg) / denom
 
 
 class AdamW(Adam):

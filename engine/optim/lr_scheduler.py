@@ -48,8 +48,10 @@ class LRScheduler:
         self.last_epoch += 1 if epoch is None else 0
         if epoch is not None:
             self.last_epoch = epoch
+        self._get_lr_called_within_step = True  # PyTorch keeps this flag in state_dict()
         for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
             group["lr"] = lr
+        self._get_lr_called_within_step = False
         self._last_lr = [g["lr"] for g in self.optimizer.param_groups]
 
     def state_dict(self) -> dict[str, Any]:
@@ -111,6 +113,14 @@ class CosineAnnealingLR(LRScheduler):
 _LRScheduler = LRScheduler
 
 
+from engine.optim._schedulers_extra import (  # noqa: E402
+    ConstantLR,
+    CosineAnnealingWarmRestarts,
+    LinearLR,
+    MultiplicativeLR,
+    OneCycleLR,
+    PolynomialLR,
+)
 from engine.optim._schedulers_more import (  # noqa: E402  (they subclass LRScheduler)
     ExponentialLR,
     LambdaLR,
@@ -119,11 +129,17 @@ from engine.optim._schedulers_more import (  # noqa: E402  (they subclass LRSche
 )
 
 __all__ = [
+    "ConstantLR",
     "CosineAnnealingLR",
+    "CosineAnnealingWarmRestarts",
     "ExponentialLR",
     "LRScheduler",
     "LambdaLR",
+    "LinearLR",
     "MultiStepLR",
+    "MultiplicativeLR",
+    "OneCycleLR",
+    "PolynomialLR",
     "ReduceLROnPlateau",
     "StepLR",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from copy import deepcopy
 from typing import Any
@@ -32,7 +34,8 @@ class Optimizer:
 
     def __init__(self, params: Any, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
-        self.state: dict[Tensor, dict[str, Any]] = {}
+        # a defaultdict, as PyTorch's: custom optimizers index `self.state[p]` directly
+        self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         if isinstance(params, Tensor):
             raise TypeError(
@@ -71,6 +74,14 @@ class Optimizer:
                 raise ValueError("can't optimize a non-leaf Tensor")
         for k, v in self.defaults.items():
             param_group.setdefault(k, v)
+        if len({id(p) for p in param_group["params"]}) != len(param_group["params"]):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, this "
+                "will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                "information",
+                UserWarning,
+                stacklevel=3,
+            )
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in param_group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -92,7 +103,11 @@ class Optimizer:
             for group in self.param_groups:
                 for p in group["params"]:
                     if p._grad is not None:
-                        self._update(p, p._grad._d, group, self.state.setdefault(p, {}))
+                        st = self.state.get(p)
+                        st = {} if st is None else st
+                        self._update(p, p._grad._d, group, st)
+                        if st:  # like PyTorch, stateless updates (plain SGD) leave no entry
+                            self.state[p] = st
                         p._ver[0] += 1
         return loss
 
@@ -127,7 +142,7 @@ class Optimizer:
         by_index = {
             i: p for g, s in zip(self.param_groups, saved) for i, p in zip(s["params"], g["params"])
         }
-        self.state = {}
+        self.state = defaultdict(dict)
         for k, v in state_dict["state"].items():
             if k in by_index:
                 p = by_index[k]
@@ -141,7 +156,7 @@ class Optimizer:
     def __repr__(self) -> str:
         s = type(self).__name__ + " ("
         for i, g in enumerate(self.param_groups):
-            s += "\nParameter Group " + str(i)
+            s += ("\n" if i else "") + "\nParameter Group " + str(i)
             for k in sorted(g):
                 if k != "params":
                     s += f"\n    {k}: {g[k]}"
@@ -181,3 +196,21 @@ def step_count(state: dict[str, Any]) -> float:
         t = state["step"] = make(np.asarray(0.0, np.float32), False, None, 0)
     t._d[...] += 1
     return float(t._d)
+
+
+def fma_add(a: Array, b: Array, alpha: float) -> Array:
+    """a + alpha * b rounded once, as PyTorch's CPU `add(b, alpha=...)` kernel (a fused
+    multiply-add with alpha cast to the tensor's dtype): float64 holds the float32 product
+    exactly, so only the final cast rounds."""
+    if a.dtype != np.float32:
+        return a + a.dtype.type(alpha) * b  # type: ignore[no-any-return]
+    wide = a.astype(np.float64) + np.float64(np.float32(alpha)) * b.astype(np.float64)
+    return wide.astype(np.float32)
+
+
+def fma(a: Array, b: Array | float, c: Array) -> Array:
+    """a * b + c rounded once (float32 via exact float64 products), as fused CPU kernels."""
+    if c.dtype != np.float32:
+        return a * b + c  # type: ignore[no-any-return]
+    wide = np.asarray(a, np.float64) * np.asarray(b, np.float64) + c.astype(np.float64)
+    return wide.astype(np.float32)

@@ -8,7 +8,7 @@ import numpy as np
 
 from engine._tensor import Tensor
 from engine.optim.adam import lerp_
-from engine.optim.optimizer import Array, Optimizer, buffer, step_count
+from engine.optim.optimizer import Array, Optimizer, buffer, fma, fma_add, step_count
 
 
 class RMSprop(Optimizer):
@@ -61,19 +61,20 @@ class RMSprop(Optimizer):
         mom_buf = buffer(state, "momentum_buffer", p._d) if group["momentum"] > 0 else None
         grad_avg = buffer(state, "grad_avg", p._d) if group["centered"] else None
         if group["weight_decay"] != 0:
-            grad = grad + dt(group["weight_decay"]) * p._d
+            grad = fma_add(grad, p._d, group["weight_decay"])
         alpha = group["alpha"]
+        # the same fused roundings as PyTorch's mul_/addcmul_/addcdiv_/add_(alpha=) kernels
         square_avg *= dt(alpha)
-        square_avg += dt(1 - alpha) * (grad * grad)
+        square_avg[...] = fma(dt(1 - alpha) * grad, grad, square_avg)
         if grad_avg is not None:
             lerp_(grad_avg, grad, 1 - alpha)
-            avg = np.sqrt(square_avg + dt(-1) * (grad_avg * grad_avg))
+            avg = np.sqrt(fma(dt(-1) * grad_avg, grad_avg, square_avg))
         else:
             avg = np.sqrt(square_avg)
         avg = avg + dt(group["eps"])
         if mom_buf is not None:
             mom_buf *= dt(group["momentum"])
             mom_buf += grad / avg
-            p._d += dt(-group["lr"]) * mom_buf
+            p._d[...] = fma_add(p._d, mom_buf, -group["lr"])
         else:
-            p._d += dt(-group["lr"]) * (grad / avg)
+            p._d += (dt(-group["lr"]) * grad) / avg

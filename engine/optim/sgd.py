@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine._tensor import Tensor, make
-from engine.optim.optimizer import Array, Optimizer
+from engine.optim.optimizer import Array, Optimizer, fma_add
 
 
 class SGD(Optimizer):
@@ -47,19 +47,18 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, p: Tensor, grad: Array, group: dict[str, Any], state: dict[str, Any]) -> None:
-        dt = p._d.dtype.type
         if group["maximize"]:
             grad = -grad
         wd, mom = group["weight_decay"], group["momentum"]
         if wd != 0:
-            grad = grad + dt(wd) * p._d
+            grad = fma_add(grad, p._d, wd)
         if mom != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
                 buf = state["momentum_buffer"] = make(grad.copy(), False, None, 0)
             else:
                 b = buf._d
-                b *= dt(mom)
-                b += dt(1 - group["dampening"]) * grad
-            grad = grad + dt(mom) * buf._d if group["nesterov"] else buf._d
-        p._d += dt(-group["lr"]) * grad
+                b *= b.dtype.type(mom)
+                b[...] = fma_add(b, grad, 1 - group["dampening"])
+            grad = fma_add(grad, buf._d, mom) if group["nesterov"] else buf._d
+        p._d[...] = fma_add(p._d, grad, -group["lr"])

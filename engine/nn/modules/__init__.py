@@ -27,6 +27,8 @@ from engine.nn.modules.activation import (
 )
 from engine.nn.modules.container import ModuleDict, ModuleList, Sequential
 from engine.nn.modules.conv import Conv1d, Conv2d, ConvTranspose2d
+from engine.nn.modules.extra import *  # noqa: F403
+from engine.nn.modules.extra import __all__ as _extra_all
 from engine.nn.modules.linear import (
     Bilinear,
     Dropout,
@@ -51,6 +53,7 @@ from engine.nn.modules.loss import (
 )
 from engine.nn.modules.module import Module
 from engine.nn.modules.norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm, SyncBatchNorm
+from engine.nn.modules.param_containers import ParameterDict, ParameterList
 from engine.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -59,6 +62,7 @@ from engine.nn.modules.pooling import (
     MaxPool1d,
     MaxPool2d,
 )
+from engine.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell
 
 __all__ = [
     "CELU",
@@ -105,6 +109,8 @@ __all__ = [
     "ModuleDict",
     "ModuleList",
     "NLLLoss",
+    "ParameterDict",
+    "ParameterList",
     "ReLU",
     "ReLU6",
     "Sequential",
@@ -120,4 +126,12 @@ __all__ = [
     "Tanhshrink",
     "Threshold",
     "Unflatten",
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "RNNBase",
+    "RNNCell",
+    *_extra_all,
 ]  # fmt: skip

@@ -301,6 +301,11 @@ class Module:
 
         return self.to(float64)
 
+    def half(self) -> Module:
+        from engine._dtype import float16
+
+        return self.to(float16)
+
     def cpu(self) -> Module:
         return self
 

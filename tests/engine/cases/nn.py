@@ -62,6 +62,12 @@ ACTIVATIONS = [
     Case("softsign", F + "softsign(a)", {"a": S}),
     Case("tanhshrink", F + "tanhshrink(a)", {"a": S}),
     Case("softmin", F + "softmin(a, dim=1)", {"a": S}),
+    Case("hardshrink", F + "hardshrink(a, 0.3)", {"a": S}),
+    Case("softshrink", F + "softshrink(a, 0.7)", {"a": S}),
+    Case("prelu_one", F + "prelu(a, w)", {"a": S, "w": (1,)}),
+    Case("prelu_channels", F + "prelu(a, w)", {"a": (2, 3, 2), "w": (3,)}),
+    Case("prelu_1d", F + "prelu(a, w)", {"a": (4,), "w": (1,)}),
+    Case("prelu_4d", F + "prelu(a, w)", {"a": (2, 2, 1, 2), "w": (2,)}),
 ]
 
 LINEAR = [

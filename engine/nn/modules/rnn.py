@@ -1,0 +1,300 @@
+"""RNN, LSTM, GRU and their cells, composed of engine primitives.
+
+The cells follow ATen's formulas term by term (e.g. GRU's `(h - n) * z + n`), so values match
+PyTorch's CPU kernels; PyTorch's LSTM layer is one fused MkldnnRnnLayerBackward0 node, which
+the engine draws as its parts instead.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine._tensor import Tensor
+from engine.nn import functional as F
+from engine.nn.modules.module import Module
+from engine.nn.parameter import Parameter
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+def _stack(ts: list[Tensor], dim: int = 0) -> Tensor:
+    from engine.ops.shape_extra import stack
+
+    return stack(ts, dim)
+
+
+def _cat(ts: list[Tensor], dim: int) -> Tensor:
+    import engine
+
+    return engine.cat(ts, dim)  # type: ignore[attr-defined, no-any-return]
+
+
+def _zeros(*shape: int, like: Tensor) -> Tensor:
+    from engine._creation import zeros
+
+    return zeros(*shape, dtype=like.dtype)
+
+
+def rnn_step(mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Tensor | None) -> Any:
+    """One time step given the input projection `gi`; h is a tensor, or (h, c) for LSTM."""
+    if mode == "LSTM":
+        hx, cx = h
+        gates = gi + F.linear(hx, w_hh, b_hh)
+        i, f, g, o = gates.chunk(4, 1)  # type: ignore[attr-defined]
+        i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+        cy = f * cx + i * g
+        return o * cy.tanh(), cy
+    if mode == "GRU":
+        gh = F.linear(h, w_hh, b_hh)
+        i_r, i_z, i_n = gi.chunk(3, 1)  # type: ignore[attr-defined]
+        h_r, h_z, h_n = gh.chunk(3, 1)  # type: ignore[attr-defined]
+        r = (i_r + h_r).sigmoid()
+        z = (i_z + h_z).sigmoid()
+        n = (i_n + r * h_n).tanh()
+        return (h - n) * z + n
+    pre = gi + F.linear(h, w_hh, b_hh)
+    return pre.tanh() if mode == "RNN_TANH" else pre.relu()  # type: ignore[attr-defined]
+
+
+class _CellBase(Module):
+    _mode = "RNN_TANH"
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+        mode: str | None = None,
+    ) -> None:
+        from engine._creation import empty
+
+        super().__init__()
+        if mode is not None:
+            self._mode = mode
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        n = _GATES[self._mode] * hidden_size
+        self.weight_ih = Parameter(empty(n, input_size, dtype=dtype))
+        self.weight_hh = Parameter(empty(n, hidden_size, dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(empty(n, dtype=dtype))
+            self.bias_hh = Parameter(empty(n, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        from engine.nn import init
+
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for w in self.parameters():
+            init.uniform_(w, -stdv, stdv)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if not self.bias:
+            s += f", bias={self.bias}"
+        nl = getattr(self, "nonlinearity", "tanh")
+        if nl != "tanh":
+            s += f", nonlinearity={nl}"
+        return s
+
+    def _run(self, input: Tensor, hx: Any) -> Any:
+        batched = input.ndim == 2
+        x = input if batched else input.unsqueeze(0)  # type: ignore[attr-defined]
+        if hx is None:
+            h0 = _zeros(x.shape[0], self.hidden_size, like=x)
+            hx = (h0, h0) if self._mode == "LSTM" else h0
+        elif not batched:
+            hx = tuple(h.unsqueeze(0) for h in hx) if self._mode == "LSTM" else hx.unsqueeze(0)
+        gi = F.linear(x, self.weight_ih, self.bias_ih)
+        out = rnn_step(self._mode, gi, hx, self.weight_hh, self.bias_hh)
+        if not batched:
+            out = tuple(o.squeeze(0) for o in out) if self._mode == "LSTM" else out.squeeze(0)
+        return out
+
+
+class RNNCell(_CellBase):
+    """h' = tanh(W_ih x + b_ih + W_hh h + b_hh) (or relu)."""
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        nonlinearity: str = "tanh",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(input_size, hidden_size, bias, device, dtype, mode)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        return self._run(input, hx)  # type: ignore[no-any-return]
+
+
+class LSTMCell(_CellBase):
+    """One LSTM step: returns (h', c')."""
+
+    _mode = "LSTM"
+
+    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Tensor]:
+        return self._run(input, hx)  # type: ignore[no-any-return]
+
+
+class GRUCell(_CellBase):
+    """One GRU step: returns h'."""
+
+    _mode = "GRU"
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        return self._run(input, hx)  # type: ignore[no-any-return]
+
+
+class RNNBase(Module):
+    """Stacked (optionally bidirectional) recurrent layers over a whole sequence."""
+
+    def __init__(
+        self,
+        mode: str,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        from engine._creation import empty
+
+        super().__init__()
+        self.mode, self.input_size, self.hidden_size = mode, input_size, hidden_size
+        self.num_layers, self.bias, self.batch_first = num_layers, bias, batch_first
+        self.dropout, self.bidirectional, self.proj_size = float(dropout), bidirectional, 0
+        dirs = 2 if bidirectional else 1
+        n = _GATES[mode] * hidden_size
+        self._flat_weights_names: list[str] = []
+        for layer in range(num_layers):
+            for d in range(dirs):
+                sfx = f"_l{layer}" + ("_reverse" if d else "")
+                in_size = input_size if layer == 0 else hidden_size * dirs
+                shapes: list[tuple[str, tuple[int, ...]]] = [
+                    ("weight_ih", (n, in_size)),
+                    ("weight_hh", (n, hidden_size)),
+                ]
+                if bias:
+                    shapes += [("bias_ih", (n,)), ("bias_hh", (n,))]
+                for name, shape in shapes:
+                    setattr(self, name + sfx, Parameter(empty(*shape, dtype=dtype)))
+                    self._flat_weights_names.append(name + sfx)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        from engine.nn import init
+
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for w in self.parameters():
+            init.uniform_(w, -stdv, stdv)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+    def _weights(self, layer: int, d: int) -> tuple[Tensor, Tensor, Any, Any]:
+        sfx = f"_l{layer}" + ("_reverse" if d else "")
+        b_ih = getattr(self, "bias_ih" + sfx) if self.bias else None
+        b_hh = getattr(self, "bias_hh" + sfx) if self.bias else None
+        return getattr(self, "weight_ih" + sfx), getattr(self, "weight_hh" + sfx), b_ih, b_hh
+
+    def _direction(self, x: Tensor, h: Any, layer: int, d: int) -> tuple[Tensor, Any]:
+        w_ih, w_hh, b_ih, b_hh = self._weights(layer, d)
+        steps = list(F.linear(x, w_ih, b_ih).unbind(0))  # type: ignore[attr-defined]
+        outs = []
+        for gi in reversed(steps) if d else steps:
+            h = rnn_step(self.mode, gi, h, w_hh, b_hh)
+            outs.append(h[0] if self.mode == "LSTM" else h)
+        if d:
+            outs.reverse()
+        out = _stack(outs, 0)
+        if self.mode == "LSTM" and out._fn is not None:
+            # PyTorch's CPU LSTM layer is one fused node; its output carries that name
+            out._fn.__dict__["_name"] = "MkldnnRnnLayerBackward0"
+        return out, h
+
+    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:
+        batched = input.ndim == 3
+        x = input if batched else input.unsqueeze(1)  # type: ignore[attr-defined]
+        if batched and self.batch_first:
+            x = x.transpose(0, 1)  # type: ignore[attr-defined]
+        dirs = 2 if self.bidirectional else 1
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            z = _zeros(self.num_layers * dirs, x.shape[1], self.hidden_size, like=x)
+            hx = (z, z) if lstm else z
+        elif not batched:
+            hx = tuple(h.unsqueeze(1) for h in hx) if lstm else hx.unsqueeze(1)
+        h_all = [list(hx[0].unbind(0)), list(hx[1].unbind(0))] if lstm else [list(hx.unbind(0))]
+        finals: list[list[Tensor]] = [[] for _ in h_all]
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                k = layer * dirs + d
+                h0 = (h_all[0][k], h_all[1][k]) if lstm else h_all[0][k]
+                out, hn = self._direction(x, h0, layer, d)
+                outs.append(out)
+                for j, t in enumerate(hn if lstm else (hn,)):
+                    finals[j].append(t)
+            x = outs[0] if dirs == 1 else _cat(outs, 2)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        if batched and self.batch_first:
+            x = x.transpose(0, 1)  # type: ignore[attr-defined]
+        hs = [_stack(f, 0) for f in finals]
+        if not batched:
+            x, hs = x.squeeze(1), [h.squeeze(1) for h in hs]  # type: ignore[attr-defined]
+        return x, (hs[0], hs[1]) if lstm else hs[0]
+
+
+class RNN(RNNBase):
+    """Elman RNN: tanh (or relu) over W_ih x + b_ih + W_hh h + b_hh."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        nl = kwargs.pop("nonlinearity", "tanh")
+        if nl not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nl}'. Select from 'tanh' or 'relu'.")
+        super().__init__("RNN_TANH" if nl == "tanh" else "RNN_RELU", *args, **kwargs)
+        self.nonlinearity = nl
+
+
+class LSTM(RNNBase):
+    """Long short-term memory; returns output, (h_n, c_n)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__("LSTM", *args, **kwargs)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit; returns output, h_n."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__("GRU", *args, **kwargs)
+
+
+__all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell"]
