@@ -55,10 +55,12 @@ from engine._creation import (
     zeros_like,
 )
 from engine._device import device
+from engine._generator import Generator
 from engine._dtype import dtype, get_default_dtype, promote_types, set_default_dtype
 from engine._dtype import result_type_of as result_type
 from engine._printing import set_printoptions
 from engine._size import Size
+from engine._finfo import can_cast, finfo, iinfo
 from engine._tensor import Tensor, is_tensor
 from engine.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
@@ -76,7 +78,10 @@ from engine.autograd.grad_mode import (
 from engine.ops import (
     convert,
     index,
+    misc,
     pointwise,
+    pointwise_binary,
+    pointwise_unary,
     reduce,
     reduce_cum,
     reduce_extra,
@@ -131,11 +136,17 @@ _OP_MODULES: list[ModuleType] = [
     views,
     convert,
     _remainder_ops,
+    pointwise_unary,
+    pointwise_binary,
+    misc,
 ]
 _methods.bind(_OP_MODULES, globals())
+misc.add_out_params(globals())
 autograd.Variable = Tensor  # type: ignore[assignment]
 
 from engine import nn, optim  # noqa: E402  (`torch.nn`, `torch.optim`; need the ops bound)
+from engine import serialization, utils  # noqa: E402
+from engine.serialization import load, save  # noqa: E402
 
 # torch.* aliases of nn.functional where PyTorch's argument order is the same
 for _name in (

@@ -57,6 +57,23 @@ def _np_dtype(dtype: Any, default: _dtype.dtype | None = None) -> Any:
     return np.dtype(dtype)
 
 
+def _infer_error(data: Any) -> Exception:
+    """PyTorch's error for data it cannot make a tensor of (strings, None, dicts)."""
+    leaves = _leaves(data)
+    if isinstance(data, list | tuple) and data and isinstance(data[0], str):
+        return ValueError("too many dimensions 'str'")
+    if any(isinstance(x, str) for x in leaves):
+        return TypeError("new(): invalid data type 'str'")
+    bad = next((x for x in leaves if not isinstance(x, bool | int | float)), data)
+    return RuntimeError(f"Could not infer dtype of {type(bad).__name__}")
+
+
+def _leaves(data: Any) -> list[Any]:
+    if isinstance(data, list | tuple):
+        return [y for x in data for y in _leaves(x)]
+    return [data]
+
+
 def _infer_array(data: Any) -> np.ndarray[Any, Any]:
     if isinstance(data, Tensor):
         return data._d.copy()
@@ -75,7 +92,7 @@ def _infer_array(data: Any) -> np.ndarray[Any, Any]:
     elif arr.dtype.kind in "iu":
         arr = arr.astype(np.int64)
     elif arr.dtype.kind == "O" or arr.dtype.kind in "US":
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+        raise _infer_error(data)
     return arr
 
 
@@ -304,6 +321,10 @@ def arange(
     is_float = any(isinstance(v, float) for v in vals)
     default = _dtype.get_default_dtype() if is_float else _dtype.int64
     npdt = _np_dtype(dtype, default)
+    if vals[2] == 0:
+        raise RuntimeError("step must be nonzero")
+    if (vals[1] - vals[0]) * vals[2] < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = max(0, int(np.ceil((vals[1] - vals[0]) / vals[2])))
     data = (vals[0] + np.arange(n, dtype=np.float64) * vals[2]).astype(npdt)
     return _finish(data, requires_grad, device)
@@ -318,10 +339,23 @@ def linspace(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    data = np.linspace(float(start), float(end), int(steps), dtype=np.float64).astype(
-        _np_dtype(dtype)
-    )
-    return _finish(data, requires_grad, device)
+    return _finish(_linspace(start, end, int(steps), _np_dtype(dtype)), requires_grad, device)
+
+
+def _linspace(start: Any, end: Any, steps: int, dt: Any) -> np.ndarray[Any, Any]:
+    """PyTorch's kernel: computed in the output's float type, the first half counted up from
+    `start` and the second half down from `end` (so -10..10 in 7 steps gives 2.3842e-07)."""
+    ct = np.dtype(dt).type if np.dtype(dt).kind == "f" else np.float64
+    if steps <= 1:
+        return np.full(steps, start, dtype=ct).astype(dt)
+    s, e = ct(float(start)), ct(float(end))
+    step = (e - s) / ct(steps - 1)
+    idx = np.arange(steps)
+    # the kernel's multiply-add is fused: one rounding, emulated in float64 for float32
+    wide = np.float64 if ct is np.float32 else ct
+    low = wide(s) + wide(step) * idx.astype(wide)
+    high = wide(e) - wide(step) * (steps - idx - 1).astype(wide)
+    return np.where(idx < steps // 2, low, high).astype(dt)
 
 
 def logspace(

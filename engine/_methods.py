@@ -26,6 +26,7 @@ _DUNDERS = {
     "__matmul__": "matmul",
     "__neg__": "neg",
     "__abs__": "abs",
+    "__pos__": "positive",
     "__eq__": "eq",
     "__ne__": "ne",
     "__lt__": "lt",

@@ -32,6 +32,7 @@ class OpNode(Node):
         super().__init_subclass__(**kwargs)
         if "_name" in cls.__dict__:
             NODES[cls._name] = cls
+            cls.__module__ = "builtins"  # `type(y.grad_fn)` prints <class 'MulBackward0'>
 
     def needs(self, i: int) -> bool:
         """True when input `i` wants a gradient (PyTorch's `needs_input_grad`)."""

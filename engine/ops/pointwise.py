@@ -500,9 +500,9 @@ class TanhBackward0(OpNode):
     _name = "TanhBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        r = self.saved("result")
-        # (1 - r)(1 + r) rounds as PyTorch's float32 kernel does near |r| = 1; 1 - r*r does not
-        return [grads[0] * ((1 - r) * (1 + r))]  # type: ignore[operator]
+        from engine.ops.act_backward import tanh_backward
+
+        return [tanh_backward(grads[0], self.saved("result"))]  # type: ignore[arg-type]
 
 
 def _sigmoid(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -528,8 +528,9 @@ class SigmoidBackward0(OpNode):
     _name = "SigmoidBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        r = self.saved("result")
-        return [grads[0] * r * (1 - r)]  # type: ignore[operator]
+        from engine.ops.act_backward import sigmoid_backward
+
+        return [sigmoid_backward(grads[0], self.saved("result"))]  # type: ignore[arg-type]
 
 
 def relu(self: Tensor) -> Tensor:
@@ -541,8 +542,10 @@ class ReluBackward0(OpNode):
     _name = "ReluBackward0"
 
     def apply(self, grads: Grads) -> Grads:
+        from engine.ops.act_backward import threshold_backward
+
         # PyTorch uses result > 0, so relu'(0) = 0
-        return [grads[0] * (self.saved("result") > 0)]  # type: ignore[operator]
+        return [threshold_backward(grads[0], self.saved("result"), 0)]  # type: ignore[arg-type]
 
 
 def reciprocal(self: Tensor) -> Tensor:
@@ -745,6 +748,9 @@ ge = _compare(np.greater_equal)
 def _logical(fn: Any) -> Any:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, rt = binary_arrays(self, other)
+        if rt.kind == "f" and fn is not np.logical_and and fn is not np.logical_or:
+            kernel = fn.__name__ + "_cpu"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_TYPE[rt.name]}'")
         try:
             out = np.asarray(fn(a, b))
         except ValueError as e:
@@ -754,6 +760,7 @@ def _logical(fn: Any) -> Any:
     return op
 
 
+_TYPE = {"float16": "Half", "float32": "Float", "float64": "Double"}
 bitwise_and = _logical(np.bitwise_and)
 bitwise_or = _logical(np.bitwise_or)
 bitwise_xor = _logical(np.bitwise_xor)

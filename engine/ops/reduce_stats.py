@@ -60,7 +60,8 @@ def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> A
     if n - c <= 0:
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-            "reduction factor (input numel divided by output numel).",
+            "reduction factor (input numel divided by output numel). (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)",
             UserWarning,
             stacklevel=4,
         )

@@ -152,7 +152,7 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
     if tshape == self._d.shape:
         data = self._d.view()
     else:
-        for i, s in enumerate(self._d.shape):
+        for i, s in reversed(list(enumerate(self._d.shape))):  # PyTorch checks from the end
             if s != 1 and s != tshape[i + lead]:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({tshape[i + lead]}) must match the existing "

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi, zeros_for
@@ -103,12 +104,20 @@ def cat(tensors: Any, dim: int = 0, *, axis: int | None = None) -> Tensor:
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
                     f"{ref[j]} but got size {s[j]} for tensor number {i} in the list."
                 )
-    data = np.concatenate([t._d for t in parts], axis=d)
+    data = np.concatenate([t._d for t in parts], axis=d).astype(_joined(parts), copy=False)
     sizes = tuple(t._d.shape for t in ts)
     return record(CatBackward0, data, tuple(ts), {"dim": d}, shapes=sizes)
 
 
 concat = concatenate = cat
+
+
+def _joined(ts: list[Tensor]) -> Any:
+    """PyTorch's result dtype of joining `ts` (int with float32 stays float32, unlike NumPy)."""
+    dt = ts[0].dtype
+    for t in ts[1:]:
+        dt = _dtype.promote(dt, t.dtype)
+    return dt.np
 
 
 class CatBackward0(OpNode):
@@ -143,7 +152,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
                 f"and {list(t._d.shape)} at entry {i}"
             )
     d = _wrap_dim(dim, len(ref) + 1)
-    data = np.stack([t._d for t in ts], axis=d)
+    data = np.stack([t._d for t in ts], axis=d).astype(_joined(ts), copy=False)
     return record(StackBackward0, data, tuple(ts), {"dim": d})
 
 

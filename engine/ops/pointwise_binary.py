@@ -1,0 +1,402 @@
+"""More binary pointwise ops (atan2, hypot, lerp, addcmul, clamp_min, ...) and random fills.
+
+Forwards broadcast through `binary_arrays` (PyTorch's promotion); derivatives are written with
+engine ops and undo broadcasting with `unbroadcast`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine import _creation
+from engine._tensor import Tensor, make
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads
+from engine.ops import pointwise as pw
+from engine.ops._core import (
+    OpNode,
+    as_tensor,
+    binary_arrays,
+    broadcast_error,
+    bshapes,
+    bump,
+    check_inplace,
+    float_array,
+    in_shape,
+    rebase,
+    record,
+    unbroadcast,
+)
+
+
+def _floats(self: Tensor, other: Any) -> tuple[Any, Any, Tensor | None, Any]:
+    """Broadcastable float operands (integers promote to the default float, as PyTorch)."""
+    a, b, bt, rt = binary_arrays(self, other)
+    if rt.kind != "f":
+        rt = float_array(make(np.zeros(0, rt), False, None, 0)).dtype
+    try:
+        np.broadcast_shapes(np.shape(a), np.shape(b))
+    except ValueError as e:
+        raise broadcast_error(a, b, e) from None
+    return np.asarray(a, rt), np.asarray(b, rt), bt, rt
+
+
+def _two(node: type[OpNode], fn: Any, self: Tensor, other: Any, keep: bool = False) -> Tensor:
+    a, b, bt, rt = _floats(self, other)
+    wide = a.astype(np.float64) if rt == np.float32 else a
+    out = np.asarray(fn(wide, b)).astype(rt)
+    saved = {"self": self, "other": bt if bt is not None else other}
+    shapes = bshapes(self, bt, out)
+    return record(node, out, (self, bt), saved, "result" if keep else None, shapes)
+
+
+class _Binary(OpNode):
+    """A two-input op whose partial derivatives are `d0(s, o, g)` and `d1(s, o, g)`."""
+
+    __slots__ = ()
+
+    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        s, o = self.saved("self"), self.saved("other")
+        ga = unbroadcast(self.d0(s, o, g), in_shape(self, 0, g)) if self.needs(0) else None
+        gb = unbroadcast(self.d1(s, o, g), in_shape(self, 1, g)) if self.needs(1) else None
+        return [ga, gb]
+
+
+class Atan2Backward0(_Binary):
+    __slots__ = ()
+    _name = "Atan2Backward0"
+
+    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g * o / (s * s + o * o)  # type: ignore[no-any-return]
+
+    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return -g * s / (s * s + o * o)  # type: ignore[no-any-return]
+
+
+class HypotBackward0(_Binary):
+    __slots__ = ()
+    _name = "HypotBackward0"
+
+    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g * s / self.saved("result")  # type: ignore[no-any-return]
+
+    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g * o / self.saved("result")  # type: ignore[no-any-return]
+
+
+class XlogyBackward0(_Binary):
+    __slots__ = ()
+    _name = "XlogyBackward0"
+
+    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return pw.where(s == 0, 0.0, g * pw.log(o))  # type: ignore[no-any-return]
+
+    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g * s / o  # type: ignore[no-any-return]
+
+
+class LogaddexpBackward0(_Binary):
+    __slots__ = ()
+    _name = "LogaddexpBackward0"
+
+    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g / (pw.exp(o - s) + 1)  # type: ignore[no-any-return]
+
+    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g / (pw.exp(s - o) + 1)  # type: ignore[no-any-return]
+
+
+class FmaxBackward0(_Binary):
+    __slots__ = ()
+    _name = "FmaxBackward0"
+
+    def _pick(self, s: Any, o: Any) -> Tensor:
+        return (s >= o) | pw.isnan(o)  # type: ignore[no-any-return]
+
+    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return pw.where(self._pick(s, o), g, 0.0)  # type: ignore[no-any-return]
+
+    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return pw.where(self._pick(s, o), 0.0, g)  # type: ignore[no-any-return]
+
+
+class FminBackward0(FmaxBackward0):
+    __slots__ = ()
+    _name = "FminBackward0"
+
+    def _pick(self, s: Any, o: Any) -> Tensor:
+        return (s <= o) | pw.isnan(o)  # type: ignore[no-any-return]
+
+
+def atan2(self: Tensor, other: Any) -> Tensor:
+    return _two(Atan2Backward0, np.arctan2, self, other)
+
+
+def hypot(self: Tensor, other: Any) -> Tensor:
+    return _two(HypotBackward0, np.hypot, self, other, keep=True)
+
+
+def xlogy(self: Tensor, other: Any) -> Tensor:
+    """x * log(y), defined as 0 where x == 0 (unless y is NaN)."""
+
+    def fn(x: Any, y: Any) -> Any:
+        return np.where((x == 0) & ~np.isnan(y), 0.0, x * np.log(y))
+
+    return _two(XlogyBackward0, fn, self, other)
+
+
+def logaddexp(self: Tensor, other: Any) -> Tensor:
+    return _two(LogaddexpBackward0, np.logaddexp, self, other)
+
+
+def fmax(self: Tensor, other: Any) -> Tensor:
+    return _two(FmaxBackward0, np.fmax, self, other)
+
+
+def fmin(self: Tensor, other: Any) -> Tensor:
+    return _two(FminBackward0, np.fmin, self, other)
+
+
+def logical_xor(self: Tensor, other: Any) -> Tensor:
+    return make(np.logical_xor(self._d, as_tensor(other)._d), False, None, 0)
+
+
+def float_power(self: Any, exponent: Any) -> Tensor:
+    """pow in float64 (tensor inputs are cast first, so the graph shows the casts)."""
+    base = self.double() if isinstance(self, Tensor) else float(self)
+    exp = exponent.double() if isinstance(exponent, Tensor) else float(exponent)
+    if not isinstance(base, Tensor):
+        return pw.pow(as_tensor(base), exp)
+    return pw.pow(base, exp)
+
+
+# -- clamp_min / clamp_max ---------------------------------------------------------------------
+class ClampMinBackward0(OpNode):
+    __slots__ = ()
+    _name = "ClampMinBackward0"
+    _ge = True
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        s, bound = self.saved("self"), self.saved(self._bound)
+        keep = (s._d >= bound) if self._ge else (s._d <= bound)
+        return [g * make(keep, False, None, 0)]  # type: ignore[operator]
+
+    @property
+    def _bound(self) -> str:
+        return "min" if self._ge else "max"
+
+
+class ClampMaxBackward0(ClampMinBackward0):
+    __slots__ = ()
+    _name = "ClampMaxBackward0"
+    _ge = False
+
+
+class ClampMinBackward1(OpNode):
+    __slots__ = ()
+    _name = "ClampMinBackward1"
+    _ge = True
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        key = "min" if self._ge else "max"
+        s, b = self.saved("self"), self.saved(key)
+        keep = (s._d >= b._d) if self._ge else (s._d <= b._d)
+        ga = unbroadcast(g * make(keep, False, None, 0), in_shape(self, 0, g))
+        gb = unbroadcast(g * make(~keep, False, None, 0), in_shape(self, 1, g))
+        return [ga if self.needs(0) else None, gb if self.needs(1) else None]
+
+
+class ClampMaxBackward1(ClampMinBackward1):
+    __slots__ = ()
+    _name = "ClampMaxBackward1"
+    _ge = False
+
+
+def _clamp_one(self: Tensor, bound: Any, low: bool) -> Tensor:
+    fn = np.maximum if low else np.minimum
+    key = "min" if low else "max"
+    a, b, bt, rt = binary_arrays(self, bound)
+    out = np.asarray(fn(a, b), rt)
+    if bt is None:
+        node = ClampMinBackward0 if low else ClampMaxBackward0
+        return record(node, out, (self,), {"self": self, key: bound})
+    node1 = ClampMinBackward1 if low else ClampMaxBackward1
+    shapes = bshapes(self, bt, out)
+    return record(node1, out, (self, bt), {"self": self, key: bt}, shapes=shapes)
+
+
+def clamp_min(self: Tensor, min: Any) -> Tensor:
+    return _clamp_one(self, min, True)
+
+
+def clamp_max(self: Tensor, max: Any) -> Tensor:
+    return _clamp_one(self, max, False)
+
+
+# -- lerp / addcmul / addcdiv -------------------------------------------------------------------
+class LerpBackward0(OpNode):
+    __slots__ = ()
+    _name = "LerpBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        w = self.saved("weight")
+        ga = unbroadcast(g * (1 - w), in_shape(self, 0, g)) if self.needs(0) else None
+        gb = unbroadcast(g * w, in_shape(self, 1, g)) if self.needs(1) else None
+        return [ga, gb]
+
+
+class LerpBackward1(OpNode):
+    __slots__ = ()
+    _name = "LerpBackward1"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        s, e, w = self.saved("self"), self.saved("end"), self.saved("weight")
+        parts = [g * (1 - w), g * w, g * (e - s)]
+        return [unbroadcast(p, t._d.shape) if self.needs(i) else None for i, (p, t) in
+                enumerate(zip(parts, (s, e, w), strict=True))]  # fmt: skip
+
+
+def lerp(self: Tensor, end: Tensor, weight: Any) -> Tensor:
+    """self + weight * (end - self)."""
+    a, b = self._d, end._d
+    if not isinstance(weight, Tensor):
+        out = np.asarray(a + weight * (b - a), a.dtype)
+        return record(LerpBackward0, out, (self, end), {"weight": weight}, shapes=_shp(a, b, out))
+    out = np.asarray(a + weight._d * (b - a), a.dtype)
+    saved = {"self": self, "end": end, "weight": weight}
+    return record(LerpBackward1, out, (self, end, weight), saved)
+
+
+def _shp(*arrays: Any) -> tuple[tuple[int, ...], ...]:
+    return tuple(np.shape(x) for x in arrays)
+
+
+class AddcmulBackward0(OpNode):
+    __slots__ = ()
+    _name = "AddcmulBackward0"
+    _div = False
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        t1, t2, v = self.saved("tensor1"), self.saved("tensor2"), self.saved("value")
+        if self._div:
+            parts = [g, g * v / t2, -g * v * t1 / (t2 * t2)]
+        else:
+            parts = [g, g * v * t2, g * v * t1]
+        return [unbroadcast(p, in_shape(self, i, g)) if self.needs(i) else None
+                for i, p in enumerate(parts)]  # fmt: skip
+
+
+class AddcdivBackward0(AddcmulBackward0):
+    __slots__ = ()
+    _name = "AddcdivBackward0"
+    _div = True
+
+
+def _addc(node: type[OpNode], fn: Any, self: Tensor, t1: Tensor, t2: Tensor, value: Any) -> Tensor:
+    out = np.asarray(self._d + value * fn(t1._d, t2._d), self._d.dtype)
+    saved = {"tensor1": t1, "tensor2": t2, "value": value}
+    shapes = _shp(self._d, t1._d, t2._d)
+    return record(node, out, (self, t1, t2), saved, shapes=shapes)
+
+
+def addcmul(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    return _addc(AddcmulBackward0, np.multiply, self, tensor1, tensor2, value)
+
+
+def addcdiv(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    return _addc(AddcdivBackward0, np.true_divide, self, tensor1, tensor2, value)
+
+
+# -- random fills in place (values come from the engine's generator, not PyTorch's stream) ---
+class UniformBackward0(OpNode):
+    __slots__ = ()
+    _name = "UniformBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        return [g * 0]
+
+
+class NormalBackward0(UniformBackward0):
+    __slots__ = ()
+    _name = "NormalBackward0"
+
+
+def _fill(self: Tensor, node: type[OpNode], data: np.ndarray[Any, Any]) -> Tensor:
+    check_inplace(self)
+    data = data.astype(self._d.dtype)
+    if STATE.enabled and self._rg:
+        return rebase(self, record(node, data, (self,)))
+    self._d[...] = data
+    bump(self)
+    return self
+
+
+def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
+    rng = _creation.generator()
+    return _fill(self, UniformBackward0, rng.uniform(a, b, self._d.shape))
+
+
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+    rng = _creation.generator()
+    return _fill(self, NormalBackward0, rng.normal(mean, std, self._d.shape))
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    rng = _creation.generator()
+    return _fill(self, UniformBackward0, rng.exponential(1.0 / lambd, self._d.shape))
+
+
+def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Any = None) -> Tensor:
+    rng = _creation.generator()
+    return _fill(self, UniformBackward0, rng.random(self._d.shape) < p)
+
+
+def random_(
+    self: Tensor, start: int = 0, to: int | None = None, *, generator: Any = None
+) -> Tensor:
+    """Integers in [start, to), or [0, start) when only one bound is given."""
+    lo, hi = (0, start) if to is None else (start, to)
+    if to is None and start == 0:
+        hi = 2**24 if self._d.dtype.kind == "f" else 2**31
+    rng = _creation.generator()
+    return _fill(self, UniformBackward0, rng.integers(lo, hi, self._d.shape))
+
+
+_BIN = ("atan2", "hypot", "xlogy", "logaddexp", "fmax", "fmin", "float_power")
+TENSOR_METHODS = (
+    *_BIN,
+    "logical_xor",
+    "clamp_min",
+    "clamp_max",
+    "lerp",
+    "addcmul",
+    "addcdiv",
+    "uniform_",
+    "normal_",
+    "exponential_",
+    "bernoulli_",
+    "random_",
+)
+INPLACE = ("atan2", "hypot", "xlogy", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv")
+TORCH_FUNCTIONS = (*_BIN, "logical_xor", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv")

@@ -1,0 +1,348 @@
+"""More unary pointwise ops: rounding, trigonometric/hyperbolic, logs, erf, and PyTorch's aliases.
+
+Each op is one PyTorch node; the nodes are built by `_node` from a derivative written with
+engine ops (so `create_graph=True` works). Rounding ops have a zero gradient everywhere and keep
+integer dtypes, as PyTorch does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.autograd.graph import Grads
+from engine.ops import pointwise as pw
+from engine.ops._core import OpNode, float_array, record
+from engine.ops.inplace import type_name
+
+_Grad = Callable[[OpNode, Tensor], Tensor]
+_LN2, _LN10 = math.log(2.0), math.log(10.0)
+
+
+def _node(name: str, grad: _Grad) -> type[OpNode]:
+    """An OpNode class named `name` whose single-input derivative is `grad(node, g)`."""
+
+    def apply(self: OpNode, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        return [grad(self, g)]
+
+    return type(name, (OpNode,), {"__slots__": (), "_name": name, "apply": apply})
+
+
+def _f32(fn: Any) -> Any:
+    """`fn` in float64, rounded to float32 for float32 inputs (PyTorch's last-bit results)."""
+
+    def run(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        if a.dtype == np.float32:
+            return np.asarray(fn(a.astype(np.float64))).astype(np.float32)
+        return np.asarray(fn(a)).astype(a.dtype, copy=False)
+
+    return run
+
+
+def _s(n: OpNode) -> Tensor:
+    t: Tensor = n.saved("self")
+    return t
+
+
+def _r(n: OpNode) -> Tensor:
+    t: Tensor = n.saved("result")
+    return t
+
+
+def _zero(n: OpNode, g: Tensor) -> Tensor:
+    return g * 0
+
+
+# -- rounding (zero gradient; integers pass through unchanged) -----------------------------
+FloorBackward0 = _node("FloorBackward0", _zero)
+CeilBackward0 = _node("CeilBackward0", _zero)
+RoundBackward0 = _node("RoundBackward0", _zero)
+RoundBackward1 = _node("RoundBackward1", _zero)
+TruncBackward0 = _node("TruncBackward0", _zero)
+SgnBackward0 = _node("SgnBackward0", _zero)
+
+
+def _rounding(node: type[OpNode], fn: Any, self: Tensor) -> Tensor:
+    d = self._d
+    out = d.copy() if d.dtype.kind in "iub" else fn(d)
+    return record(node, out, (self,))
+
+
+def floor(self: Tensor) -> Tensor:
+    return _rounding(FloorBackward0, np.floor, self)
+
+
+def ceil(self: Tensor) -> Tensor:
+    return _rounding(CeilBackward0, np.ceil, self)
+
+
+def trunc(self: Tensor) -> Tensor:
+    return _rounding(TruncBackward0, np.trunc, self)
+
+
+def round(self: Tensor, *, decimals: int = 0) -> Tensor:
+    """Round half to even (NumPy's rule is PyTorch's), optionally to `decimals` places."""
+    if decimals == 0:
+        return _rounding(RoundBackward0, np.round, self)
+    out = self._d.copy() if self._d.dtype.kind in "iub" else np.round(self._d, decimals)
+    return record(RoundBackward1, out, (self,))
+
+
+def sgn(self: Tensor) -> Tensor:
+    return record(SgnBackward0, np.sign(self._d), (self,), {"self": self}, "result")
+
+
+FracBackward0 = _node("FracBackward0", lambda n, g: g)
+
+
+def frac(self: Tensor) -> Tensor:
+    d = self._d
+    if d.dtype.kind in "iub":
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{type_name(self.dtype)}'")
+    return record(FracBackward0, d - np.trunc(d), (self,))
+
+
+# -- transcendental --------------------------------------------------------------------------
+def _unary(node: type[OpNode], fn: Any, self: Tensor, save: str) -> Tensor:
+    """Float op saving `self` ("self"), its result ("result") or nothing ("")."""
+    out = fn(float_array(self))
+    saved = {"self": self} if save == "self" else None
+    return record(node, out, (self,), saved, "result" if save == "result" else None)
+
+
+def _sq(t: Tensor) -> Tensor:
+    return t * t
+
+
+TanBackward0 = _node("TanBackward0", lambda n, g: g * (1 + _sq(_r(n))))
+SinhBackward0 = _node("SinhBackward0", lambda n, g: g * cosh(_s(n)))
+CoshBackward0 = _node("CoshBackward0", lambda n, g: g * sinh(_s(n)))
+AsinBackward0 = _node("AsinBackward0", lambda n, g: g / pw.sqrt(1 - _sq(_s(n))))
+AcosBackward0 = _node("AcosBackward0", lambda n, g: -g / pw.sqrt(1 - _sq(_s(n))))
+AtanBackward0 = _node("AtanBackward0", lambda n, g: g / (1 + _sq(_s(n))))
+AsinhBackward0 = _node("AsinhBackward0", lambda n, g: g / pw.sqrt(_sq(_s(n)) + 1))
+AcoshBackward0 = _node("AcoshBackward0", lambda n, g: g / pw.sqrt(_sq(_s(n)) - 1))
+AtanhBackward0 = _node("AtanhBackward0", lambda n, g: g / (1 - _sq(_s(n))))
+Log1PBackward0 = _node("Log1PBackward0", lambda n, g: g / (_s(n) + 1))
+Log2Backward0 = _node("Log2Backward0", lambda n, g: g / (_s(n) * _LN2))
+Log10Backward0 = _node("Log10Backward0", lambda n, g: g / (_s(n) * _LN10))
+Expm1Backward0 = _node("Expm1Backward0", lambda n, g: g * (_r(n) + 1))
+Exp2Backward0 = _node("Exp2Backward0", lambda n, g: g * _r(n) * _LN2)
+Deg2RadBackward0 = _node("Deg2RadBackward0", lambda n, g: g * (math.pi / 180))
+Rad2DegBackward0 = _node("Rad2DegBackward0", lambda n, g: g * (180 / math.pi))
+_ERF_K = 2.0 / math.sqrt(math.pi)
+ErfBackward0 = _node("ErfBackward0", lambda n, g: g * _ERF_K * pw.exp(-_sq(_s(n))))
+ErfcBackward0 = _node("ErfcBackward0", lambda n, g: g * -_ERF_K * pw.exp(-_sq(_s(n))))
+
+_erf = _f32(np.vectorize(math.erf, otypes=[np.float64]))
+_erfc = _f32(np.vectorize(math.erfc, otypes=[np.float64]))
+
+
+def tan(self: Tensor) -> Tensor:
+    return _unary(TanBackward0, _f32(np.tan), self, "result")
+
+
+def sinh(self: Tensor) -> Tensor:
+    return _unary(SinhBackward0, _f32(np.sinh), self, "self")
+
+
+def cosh(self: Tensor) -> Tensor:
+    return _unary(CoshBackward0, _f32(np.cosh), self, "self")
+
+
+def asin(self: Tensor) -> Tensor:
+    return _unary(AsinBackward0, _f32(np.arcsin), self, "self")
+
+
+def acos(self: Tensor) -> Tensor:
+    return _unary(AcosBackward0, _f32(np.arccos), self, "self")
+
+
+def atan(self: Tensor) -> Tensor:
+    return _unary(AtanBackward0, _f32(np.arctan), self, "self")
+
+
+def asinh(self: Tensor) -> Tensor:
+    return _unary(AsinhBackward0, _f32(np.arcsinh), self, "self")
+
+
+def acosh(self: Tensor) -> Tensor:
+    return _unary(AcoshBackward0, _f32(np.arccosh), self, "self")
+
+
+def atanh(self: Tensor) -> Tensor:
+    return _unary(AtanhBackward0, _f32(np.arctanh), self, "self")
+
+
+def log1p(self: Tensor) -> Tensor:
+    return _unary(Log1PBackward0, _f32(np.log1p), self, "self")
+
+
+def log2(self: Tensor) -> Tensor:
+    return _unary(Log2Backward0, _f32(np.log2), self, "self")
+
+
+def log10(self: Tensor) -> Tensor:
+    return _unary(Log10Backward0, _f32(np.log10), self, "self")
+
+
+def expm1(self: Tensor) -> Tensor:
+    return _unary(Expm1Backward0, _f32(np.expm1), self, "result")
+
+
+def exp2(self: Tensor) -> Tensor:
+    return _unary(Exp2Backward0, _f32(np.exp2), self, "result")
+
+
+def deg2rad(self: Tensor) -> Tensor:
+    return _unary(Deg2RadBackward0, _f32(np.deg2rad), self, "")
+
+
+def rad2deg(self: Tensor) -> Tensor:
+    return _unary(Rad2DegBackward0, _f32(np.rad2deg), self, "")
+
+
+def erf(self: Tensor) -> Tensor:
+    return _unary(ErfBackward0, _erf, self, "self")
+
+
+def erfc(self: Tensor) -> Tensor:
+    return _unary(ErfcBackward0, _erfc, self, "self")
+
+
+def _sinc_grad(n: OpNode, g: Tensor) -> Tensor:
+    s = _s(n)
+    px = s * math.pi
+    d = (px * pw.cos(px) - pw.sin(px)) / (px * s)
+    out: Tensor = pw.where(pw.eq(s, 0), 0.0, g * d)
+    return out
+
+
+SincBackward0 = _node("SincBackward0", _sinc_grad)
+
+
+def _sinc(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """sin(pi x) / (pi x) with pi x rounded to the input's type first, as PyTorch's kernel
+    (so float32 sinc(1) is -2.7828e-08, not 0)."""
+    px = a * a.dtype.type(math.pi)
+    wide = px.astype(np.float64)
+    out = np.where(a == 0, 1.0, np.sin(wide) / np.where(a == 0, 1.0, wide))
+    return out.astype(a.dtype)
+
+
+def sinc(self: Tensor) -> Tensor:
+    return _unary(SincBackward0, _sinc, self, "self")
+
+
+def _logit_grad(n: OpNode, g: Tensor) -> Tensor:
+    s, eps = _s(n), n.saved("eps")
+    d = g / (s * (1 - s))
+    if eps is None:
+        out: Tensor = pw.where((s < 0) | (s > 1), float("nan"), d)
+    else:
+        out = pw.where((s < eps) | (s > 1 - eps), 0.0, d)
+    return out
+
+
+LogitBackward0 = _node("LogitBackward0", _logit_grad)
+
+
+def logit(self: Tensor, eps: float | None = None) -> Tensor:
+    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when `eps` is given."""
+    a = float_array(self)
+    z = a if eps is None else np.clip(a, eps, 1 - eps)
+    out = _f32(lambda x: np.log(x / (1 - x)))(z)
+    return record(LogitBackward0, out, (self,), {"self": self, "eps": eps})
+
+
+def _nan_to_num_grad(n: OpNode, g: Tensor) -> Tensor:
+    return g * make(np.isfinite(_s(n)._d), False, None, 0)
+
+
+NanToNumBackward0 = _node("NanToNumBackward0", _nan_to_num_grad)
+
+
+def nan_to_num(
+    self: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+) -> Tensor:
+    """NaN to `nan`, infinities to `posinf`/`neginf` (default: the dtype's extremes)."""
+    d = self._d
+    out = d.copy() if d.dtype.kind != "f" else np.nan_to_num(d, True, nan, posinf, neginf)
+    return record(NanToNumBackward0, out, (self,), {"self": self})
+
+
+# -- aliases PyTorch documents under other names ---------------------------------------------
+def square(self: Tensor) -> Tensor:
+    return pw.pow(self, 2)
+
+
+def positive(self: Tensor) -> Tensor:
+    return self
+
+
+fix = trunc
+arcsin, arccos, arctan = asin, acos, atan
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+absolute, negative = pw.abs, pw.neg
+multiply, subtract, divide, true_divide = pw.mul, pw.sub, pw.div, pw.div
+greater, greater_equal, less, less_equal, not_equal = pw.gt, pw.ge, pw.lt, pw.le, pw.ne
+clip = pw.clamp
+
+_INPLACE_OK = (
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "frac",
+    "fix",
+    "sgn",
+    "tan",
+    "sinh",
+    "cosh",
+    "asin",
+    "acos",
+    "atan",
+    "asinh",
+    "acosh",
+    "atanh",
+    "log1p",
+    "log2",
+    "log10",
+    "expm1",
+    "exp2",
+    "deg2rad",
+    "rad2deg",
+    "erf",
+    "erfc",
+    "sinc",
+    "logit",
+    "nan_to_num",
+    "square",
+    "absolute",
+    "negative",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "multiply",
+    "subtract",
+    "divide",
+    "true_divide",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "not_equal",
+    "clip",
+)
+TENSOR_METHODS = (*_INPLACE_OK, "positive")
+INPLACE = _INPLACE_OK
+TORCH_FUNCTIONS = TENSOR_METHODS

@@ -1,0 +1,15 @@
+import torch
+
+x = torch.tensor(0.5, requires_grad=True)
+y = torch.exp(torch.sin(x) * x**2) / (1 + x)
+y.backward()
+print(y, x.grad)
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0], requires_grad=True)
+out = (a * b).sum() / (a + b).prod()
+out.backward()
+print(out, a.grad, b.grad)
+t = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)
+l = torch.log1p(t).sum() + torch.expm1(t).mean() + torch.erf(t).prod()
+l.backward()
+print(l, t.grad)

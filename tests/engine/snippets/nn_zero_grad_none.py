@@ -1,0 +1,23 @@
+import torch
+from torch import nn
+
+m = nn.Linear(2, 1)
+nn.init.ones_(m.weight)
+nn.init.zeros_(m.bias)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+print(m.weight.grad)
+loss = m(torch.tensor([[1.0, 2.0]])).pow(2).sum()
+loss.backward()
+print(m.weight.grad, m.bias.grad)
+opt.zero_grad()
+print(m.weight.grad, m.bias.grad)
+m(torch.tensor([[1.0, 2.0]])).sum().backward()
+opt.zero_grad(set_to_none=False)
+print(m.weight.grad, m.bias.grad)
+m.zero_grad()
+print(m.weight.grad)
+m(torch.tensor([[1.0, 2.0]])).sum().backward()
+m(torch.tensor([[1.0, 2.0]])).sum().backward()
+print(m.weight.grad)
+m.zero_grad(set_to_none=False)
+print(m.weight.grad)

@@ -1,0 +1,18 @@
+import torch
+
+print(torch.arange(5), torch.arange(1, 4), torch.arange(1, 2.5, 0.5))
+print(torch.arange(0, 1, 0.1))
+print(torch.arange(-1, 1, 0.25), torch.arange(0.5, 3))
+print(torch.arange(10, 0, -3), torch.arange(3, dtype=torch.float64))
+print(torch.arange(5).dtype, torch.arange(5.0).dtype, torch.arange(0, 5, 0.5).dtype)
+print(torch.linspace(3, 10, steps=5))
+print(torch.linspace(-10, 10, steps=5))
+print(torch.linspace(start=-10, end=10, steps=5))
+print(torch.linspace(start=-10, end=10, steps=1))
+print(torch.linspace(-10, 10, steps=7))
+print(torch.linspace(0, 1, 11))
+print(torch.linspace(0, 10, 4, dtype=torch.int64))
+print(torch.logspace(start=-10, end=10, steps=5))
+print(torch.logspace(start=0.1, end=1.0, steps=5))
+print(torch.logspace(start=0.1, end=1.0, steps=1))
+print(torch.logspace(start=2, end=2, steps=1, base=2))

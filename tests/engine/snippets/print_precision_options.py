@@ -1,0 +1,18 @@
+import torch
+
+torch.set_printoptions(precision=2)
+print(torch.tensor([1.23456, 2.5]), torch.tensor([[1e-5, 1.0]]))
+torch.set_printoptions(precision=6)
+print(torch.tensor([1 / 3, 2 / 3]))
+torch.set_printoptions(precision=4, threshold=5)
+print(torch.arange(10.0))
+torch.set_printoptions(profile="default")
+print(torch.arange(10.0))
+torch.set_printoptions(sci_mode=True)
+print(torch.tensor([1.5, 100.0]))
+torch.set_printoptions(sci_mode=False)
+print(torch.tensor([1e-8, 1e8]))
+torch.set_printoptions(profile="short")
+print(torch.tensor([1 / 3, 1e3]))
+torch.set_printoptions(profile="default", sci_mode=None)
+print(torch.tensor([1 / 3, 1e3]))
