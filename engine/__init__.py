@@ -55,12 +55,12 @@ from engine._creation import (
     zeros_like,
 )
 from engine._device import device
-from engine._generator import Generator
 from engine._dtype import dtype, get_default_dtype, promote_types, set_default_dtype
 from engine._dtype import result_type_of as result_type
+from engine._finfo import can_cast, finfo, iinfo
+from engine._generator import Generator
 from engine._printing import set_printoptions
 from engine._size import Size
-from engine._finfo import can_cast, finfo, iinfo
 from engine._tensor import Tensor, is_tensor
 from engine.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
@@ -144,8 +144,7 @@ _methods.bind(_OP_MODULES, globals())
 misc.add_out_params(globals())
 autograd.Variable = Tensor  # type: ignore[assignment]
 
-from engine import nn, optim  # noqa: E402  (`torch.nn`, `torch.optim`; need the ops bound)
-from engine import serialization, utils  # noqa: E402
+from engine import nn, optim, serialization, utils  # noqa: E402  (`torch.nn`, `torch.optim`; need the ops bound)  # noqa: E402
 from engine.serialization import load, save  # noqa: E402
 
 # torch.* aliases of nn.functional where PyTorch's argument order is the same
