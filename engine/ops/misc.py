@@ -17,8 +17,8 @@ from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops import pointwise as pw
 from engine.ops._core import OpNode, as_tensor, bump, check_inplace, record
-from engine.ops.reduce import axes_of, shown, unsqueeze_to, wrap_dim
-from engine.ops.reduce_minmax import select_back
+from engine.ops.reduce import shown, wrap_dim
+from engine.ops.reduce_minmax import picked_backward
 from engine.ops.shape_extra import tril, triu  # noqa: F401  (bound as tril_/triu_ below)
 from engine.ops.transpose import movedim
 
@@ -188,16 +188,7 @@ class KthvalueBackward0(OpNode):
     __slots__ = ()
     _name = "KthvalueBackward0"
 
-    def apply(self, grads: Grads) -> Grads:
-        g = grads[0]
-        assert g is not None
-        shape = self.saved("self_sym_sizes")
-        axes = axes_of(self.saved("dim"), len(shape))
-        idx = self.saved("indices")._d
-        if not self.saved("keepdim") and shape:
-            g = unsqueeze_to(g, shape, axes)
-            idx = np.expand_dims(idx, axes[0])
-        return [select_back(g, idx, axes[0] if shape else 0, shape)]
+    apply = picked_backward
 
 
 class ModeBackward0(KthvalueBackward0):

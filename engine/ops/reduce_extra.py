@@ -22,10 +22,14 @@ from engine.ops.reduce import (
     nansum,
     shown,
     shown_list,
-    unsqueeze_to,
     wrap_dim,
 )
-from engine.ops.reduce_minmax import _check_nonempty, _evenly, amax_grad, select_back
+from engine.ops.reduce_minmax import (
+    _check_nonempty,
+    _evenly,
+    amax_grad,
+    picked_backward,
+)
 from engine.ops.reduce_stats import _var, _var_args, _var_back
 
 
@@ -73,16 +77,7 @@ class MedianBackward1(OpNode):
     __slots__ = ()
     _name = "MedianBackward1"
 
-    def apply(self, grads: Grads) -> Grads:
-        g = grads[0]
-        assert g is not None
-        shape = self.saved("self_sym_sizes")
-        axes = axes_of(self.saved("dim"), len(shape))
-        idx = self.saved("indices")._d
-        if not self.saved("keepdim") and shape:
-            g = unsqueeze_to(g, shape, axes)
-            idx = np.expand_dims(idx, axes[0])
-        return [select_back(g, idx, axes[0] if shape else 0, shape)]
+    apply = picked_backward
 
 
 # -- var_mean / std_mean -----------------------------------------------------------------

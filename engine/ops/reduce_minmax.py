@@ -131,20 +131,24 @@ class MinBackward1(MaxBackward1):
     _name = "MinBackward1"
 
 
+def picked_backward(node: OpNode, grads: Grads) -> Grads:
+    """Gradient of a reduction that picks one element per slice (max/min/kthvalue/mode/median
+    with a dim): it flows back to the picked index only."""
+    g = grads[0]
+    assert g is not None
+    shape = node.saved("self_sym_sizes")
+    axes = axes_of(node.saved("dim"), len(shape))
+    idx = node.saved("indices")._d
+    if not node.saved("keepdim") and shape:
+        g = unsqueeze_to(g, shape, axes)
+        idx = np.expand_dims(idx, axes[0])
+    return [select_back(g, idx, axes[0] if shape else 0, shape)]
+
+
 class MaxBackward0(OpNode):
     __slots__ = ()
     _name = "MaxBackward0"
-
-    def apply(self, grads: Grads) -> Grads:
-        g = grads[0]
-        assert g is not None
-        shape = self.saved("self_sym_sizes")
-        axes = axes_of(self.saved("dim"), len(shape))
-        idx = self.saved("indices")._d
-        if not self.saved("keepdim") and shape:
-            g = unsqueeze_to(g, shape, axes)
-            idx = np.expand_dims(idx, axes[0])
-        return [select_back(g, idx, axes[0] if shape else 0, shape)]
+    apply = picked_backward
 
 
 class MinBackward0(MaxBackward0):
