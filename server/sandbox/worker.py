@@ -7,6 +7,7 @@ JSON-line commands from it. Nothing here trusts the snippet: the parent re-check
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import resource
@@ -33,9 +34,23 @@ class Channel:
         self._max = max_frame_bytes
         self._inbox = bytearray()
         self.t0 = time.monotonic_ns()
+        # Only the worker itself speaks on the channel: a process the snippet forks would
+        # otherwise write its own frames (and its own summary) into the run's stream.
+        self._pid = os.getpid()
+        os.register_at_fork(after_in_child=self._forked)
+
+    def _forked(self) -> None:
+        with contextlib.suppress(OSError):
+            self._sock.close()
 
     def send(self, payload: list[dict[str, Any]] | dict[str, Any]) -> None:
         """Write one frame; a batch too large for one frame is split."""
+        if os.getpid() != self._pid:
+            # a forked child: its output still reaches the run as plain text on fd 1/2
+            for event in payload if isinstance(payload, list) else ():
+                if event.get("type") in ("stdout", "stderr") and isinstance(event.get("text"), str):
+                    os.write(1 if event["type"] == "stdout" else 2, event["text"].encode())
+            return
         data = frames.encode(payload)
         if len(data) - frames.HEADER.size <= self._max:
             self._sock.sendall(data)
