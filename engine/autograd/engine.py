@@ -9,6 +9,7 @@ arrived. Iterative throughout: 100k-node graphs must not hit the recursion limit
 from __future__ import annotations
 
 import heapq
+import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -252,8 +253,6 @@ def accumulate_into(var: Tensor, grad: Tensor) -> None:
 def _shared(grad: Tensor) -> bool:
     # A gradient array may be handed to several leaves (AddBackward passes one through to
     # both inputs); storing it without a copy would let `a.grad += ...` change `b.grad`.
-    import sys
-
     return sys.getrefcount(grad._d) > 3
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -10,6 +11,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,3 +111,24 @@ def shot(page: object, name: str) -> Path:
 
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+
+def stored_run(server: str, run_id: str) -> dict[str, Any]:
+    """A stored run as the REST API serves it."""
+    with urllib.request.urlopen(f"{server}/api/runs/{run_id}", timeout=10) as r:
+        data: dict[str, Any] = json.load(r)
+    return data
+
+
+def set_code(page: Any, code: str) -> None:
+    """Replace the editor's text as a person would (select all, type)."""
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def press_run(page: Any, pause: bool = False) -> None:
+    """Press Run, with the pause-in-backward toggle set as asked."""
+    page.get_by_test_id("pause-backward").set_checked(pause)
+    page.get_by_test_id("run").click()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import press_run, set_code, shot, stored_run
 
 pytestmark = pytest.mark.browser
 
@@ -22,24 +22,6 @@ def _examples(server: str) -> list[dict[str, Any]]:
     with urllib.request.urlopen(server + "/api/examples", timeout=10) as r:
         data: list[dict[str, Any]] = json.load(r)
     return data
-
-
-def _stored_run(server: str, run_id: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{server}/api/runs/{run_id}", timeout=10) as r:
-        data: dict[str, Any] = json.load(r)
-    return data
-
-
-def _set_code(page: Page, code: str) -> None:
-    page.locator(".cm-content").click()
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(code)
-
-
-def _run(page: Page, pause: bool = False) -> None:
-    page.get_by_test_id("pause-backward").set_checked(pause)
-    page.get_by_test_id("run").click()
 
 
 def _click_and_wait(page: Page, testid: str) -> None:
@@ -67,7 +49,7 @@ def test_each_example_shows_its_nodes(page: Page, server: str) -> None:
     prev: str | None = None
     for i, ex in enumerate(examples):
         page.get_by_test_id("examples").select_option(ex["id"])
-        _run(page)
+        press_run(page)
         # until the new run has started, the status still shows the previous one's end
         page.wait_for_function(
             """prev => { const r = new URLSearchParams(location.search).get('run');
@@ -78,7 +60,7 @@ def test_each_example_shows_its_nodes(page: Page, server: str) -> None:
         expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
         run_id = page.evaluate("() => new URLSearchParams(location.search).get('run')")
         prev = run_id
-        events = _stored_run(server, run_id)["events"]
+        events = stored_run(server, run_id)["events"]
         made = {e["name"].split("::")[-1] for e in events if e["type"] == "node"}
         shown = set(
             page.get_by_test_id("node-list")
@@ -93,7 +75,7 @@ def test_each_example_shows_its_nodes(page: Page, server: str) -> None:
 def test_exp_function_steps_until_a_grad_and_back(page: Page, server: str) -> None:
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])
-    _run(page, pause=True)
+    press_run(page, pause=True)
     expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
     shot(page, "exp-paused")
     a = _entry(page, "a")
@@ -133,11 +115,11 @@ print(x.grad)
 
 def test_line_breakpoint_pauses_at_that_lines_node(page: Page) -> None:
     page.goto("/")
-    _set_code(page, BREAK_CODE)
+    set_code(page, BREAK_CODE)
     line5 = page.locator(".cm-lineNumbers .cm-gutterElement").filter(has_text=re.compile(r"^5$"))
     line5.click()
     expect(page.locator(".cm-bp")).to_have_count(1)
-    _run(page)
+    press_run(page)
     expect(page.get_by_test_id("status")).to_contain_text("paused (breakpoint)", timeout=30_000)
     current = page.get_by_test_id("node-list").locator('[aria-current="step"]')
     expect(current).to_have_attribute("data-node-name", "ExpBackward0")
@@ -160,8 +142,8 @@ print(x.grad)
 
 def test_hook_lights_up_when_it_fires(page: Page) -> None:
     page.goto("/")
-    _set_code(page, HOOK_CODE)
-    _run(page, pause=True)
+    set_code(page, HOOK_CODE)
+    press_run(page, pause=True)
     expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
     mul = _entry(page, "MulBackward0")
     expect(mul).to_have_attribute("data-hook", "idle")
@@ -199,8 +181,8 @@ def _error_line_text(page: Page) -> str:
 
 def test_second_backward_shows_the_error_and_keeps_the_graph(page: Page) -> None:
     page.goto("/")
-    _set_code(page, SECOND_BACKWARD)
-    _run(page)
+    set_code(page, SECOND_BACKWARD)
+    press_run(page)
     banner = page.get_by_test_id("error")
     expect(banner).to_be_visible(timeout=30_000)
     expect(banner).to_contain_text("RuntimeError")
@@ -217,8 +199,8 @@ def test_second_backward_shows_the_error_and_keeps_the_graph(page: Page) -> None
 
 def test_inplace_error_points_at_the_line_that_bumped_the_version(page: Page) -> None:
     page.goto("/")
-    _set_code(page, INPLACE)
-    _run(page)
+    set_code(page, INPLACE)
+    press_run(page)
     banner = page.get_by_test_id("error")
     expect(banner).to_be_visible(timeout=30_000)
     expect(banner).to_contain_text("modified by an inplace operation")
@@ -231,7 +213,7 @@ def test_inplace_error_points_at_the_line_that_bumped_the_version(page: Page) ->
 def test_share_link_reopens_the_run_after_reload(page: Page, server: str) -> None:
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])
-    _run(page)
+    press_run(page)
     expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
     page.get_by_test_id("share").click()
     url = page.get_by_test_id("share-url").input_value()
@@ -249,7 +231,7 @@ def test_share_link_reopens_the_run_after_reload(page: Page, server: str) -> Non
 def test_exports_and_timeline_scrub(page: Page, server: str) -> None:
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])
-    _run(page)
+    press_run(page)
     expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
     with page.expect_download() as svg:
         page.get_by_test_id("export-svg").click()
@@ -283,8 +265,8 @@ with torch.autograd.detect_anomaly():
 
 def test_anomaly_error_points_at_the_forward_line(page: Page) -> None:
     page.goto("/")
-    _set_code(page, ANOMALY)
-    _run(page)
+    set_code(page, ANOMALY)
+    press_run(page)
     banner = page.get_by_test_id("error")
     expect(banner).to_be_visible(timeout=30_000)
     expect(banner).to_contain_text("returned nan values")
@@ -296,7 +278,7 @@ def test_anomaly_error_points_at_the_forward_line(page: Page) -> None:
 def test_keyboard_steps_through_a_finished_run(page: Page, server: str) -> None:
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])
-    _run(page)
+    press_run(page)
     expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
     body = page.locator("body")
     body.press("r")  # rewind to just before backward

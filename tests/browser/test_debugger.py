@@ -3,37 +3,17 @@ dropped websocket, full values of large tensors, non-leaf tensors, parameters, h
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import press_run, set_code, shot, stored_run
 
 pytestmark = pytest.mark.browser
 
 FINISHED = re.compile(r"(\d+) events · cursor (\d+)/\1 · (ok|error|timeout|limit|killed|stopped)")
-
-
-def _stored_run(server: str, run_id: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{server}/api/runs/{run_id}", timeout=10) as r:
-        data: dict[str, Any] = json.load(r)
-    return data
-
-
-def _set_code(page: Page, code: str) -> None:
-    page.locator(".cm-content").click()
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(code)
-
-
-def _run(page: Page, pause: bool = False) -> None:
-    page.get_by_test_id("pause-backward").set_checked(pause)
-    page.get_by_test_id("run").click()
 
 
 def _current(page: Page) -> Any:
@@ -53,12 +33,12 @@ print(x.grad)
 
 def test_op_breakpoint_pauses_at_the_first_mul(page: Page) -> None:
     page.goto("/")
-    _set_code(page, OPS)
+    set_code(page, OPS)
     page.get_by_test_id("breakpoints").click()
     page.get_by_test_id("break-op").fill("MulBackward0")
     page.get_by_test_id("break-apply").click()
     expect(page.get_by_test_id("breakpoints")).to_contain_text("1")
-    _run(page)
+    press_run(page)
     expect(page.get_by_test_id("status")).to_contain_text("paused (breakpoint)", timeout=30_000)
     expect(_current(page)).to_have_attribute("data-node-name", "MulBackward0")
     # backward reaches `z * 2` first: its node is the later MulBackward0 (line 6)
@@ -83,11 +63,11 @@ print(x.grad)
 
 def test_nan_breakpoint_pauses_where_a_nan_gradient_appears(page: Page) -> None:
     page.goto("/")
-    _set_code(page, NAN)
+    set_code(page, NAN)
     page.get_by_test_id("breakpoints").click()
     page.get_by_test_id("break-nan").check()
     page.get_by_test_id("break-apply").click()
-    _run(page)
+    press_run(page)
     expect(page.get_by_test_id("status")).to_contain_text("paused (nan)", timeout=30_000)
     page.get_by_test_id("continue").click()
     expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
@@ -112,8 +92,8 @@ def _kill_socket(page: Page) -> None:
 
 def test_dropped_socket_resumes_without_gaps_or_duplicates(page: Page, server: str) -> None:
     page.goto("/")
-    _set_code(page, CHAIN)
-    _run(page, pause=True)
+    set_code(page, CHAIN)
+    press_run(page, pause=True)
     expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
     _kill_socket(page)
     for _ in range(3):
@@ -125,7 +105,7 @@ def test_dropped_socket_resumes_without_gaps_or_duplicates(page: Page, server: s
     status = page.get_by_test_id("status")
     expect(status).to_contain_text(FINISHED, timeout=30_000)
     run_id = page.evaluate("() => new URLSearchParams(location.search).get('run')")
-    stored = _stored_run(server, run_id)["events"]
+    stored = stored_run(server, run_id)["events"]
     seqs = page.evaluate("() => window.__backscope.app.log.events.map(e => e.seq)")
     assert seqs == list(range(len(stored)))
     m = FINISHED.search(status.inner_text())
@@ -145,8 +125,8 @@ loss.backward()
 
 def test_full_values_of_a_large_tensor_load_while_paused(page: Page) -> None:
     page.goto("/")
-    _set_code(page, BIG)
-    _run(page, pause=True)
+    set_code(page, BIG)
+    press_run(page, pause=True)
     expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
     page.get_by_test_id("node-list").locator('[data-node-name="w"]').first.click()
     insp = page.get_by_test_id("inspector")
@@ -181,13 +161,13 @@ loss.backward()
 
 def test_parameters_and_non_leaf_tensors_are_named(page: Page, server: str) -> None:
     page.goto("/")
-    _set_code(page, MLP)
-    _run(page)
+    set_code(page, MLP)
+    press_run(page)
     expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
     names = page.get_by_test_id("node-list").locator("[data-node-name]")
     shown = set(names.evaluate_all("els => els.map(e => e.dataset.nodeName)"))
     run_id = page.evaluate("() => new URLSearchParams(location.search).get('run')")
-    events = _stored_run(server, run_id)["events"]
+    events = stored_run(server, run_id)["events"]
     linears = [e["module_path"] for e in events if e.get("name") == "AddmmBackward0"]
     assert len(linears) == 2
     # unnamed parameters say which module holds them (and their shape) instead of "tensor"
