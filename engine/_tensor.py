@@ -65,6 +65,7 @@ class Tensor:
     _retains: bool = False
     _inference: bool = False
     _view_fn: Any = None  # replays this view on an ndarray of the base's shape (None: not a view)
+    _tr_id = 0  # the tracer's id for this tensor (engine/tracing/tracer.py Ids)
     __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operators
 
     _d: np.ndarray[Any, Any]

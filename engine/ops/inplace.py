@@ -47,13 +47,17 @@ def type_name(d: _dtype.dtype) -> str:
 # In-place arithmetic that records nothing runs straight into the tensor's memory (an optimizer
 # step `p -= lr * p.grad` would otherwise allocate and copy every parameter).
 _DIRECT = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
+_NODE_NAMES = {
+    np.add: "AddBackward0",
+    np.subtract: "SubBackward0",
+    np.multiply: "MulBackward0",
+    np.true_divide: "DivBackward0",
+}
 
 
 def _direct(self: Tensor, other: Any, ufunc: Any) -> bool:
-    """Apply `ufunc` in place when nothing is recorded or traced; False to take the full path."""
-    if observer.TRACER is not None or wants_grad(
-        self, other if isinstance(other, Tensor) else None
-    ):
+    """Apply `ufunc` in place when nothing is recorded; False to take the full path."""
+    if wants_grad(self, other if isinstance(other, Tensor) else None):
         return False
     d = self._d
     if not d.flags.writeable:
@@ -69,6 +73,14 @@ def _direct(self: Tensor, other: Any, ufunc: Any) -> bool:
     if ufunc is np.subtract and d.dtype.kind == "b":
         return False
     ufunc(d, b, out=d)
+    tracer = observer.TRACER
+    if tracer is not None:
+        # what the full path shows: the op as a cut point (its result a tensor of its own, on
+        # the same memory here), then the version bump
+        out = make(d, False, None, 0)
+        tracer.untracked(
+            _NODE_NAMES[ufunc], (out,), (self, other if isinstance(other, Tensor) else None)
+        )
     bump(self)
     return True
 

@@ -69,12 +69,13 @@ def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
 
 
 def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[dict[str, Any]]:
-    known = tr.nodes.by_addr.get
+    lo, hi = tr.nodes.lo, tr.nodes.hi
     res = []
     for m, nr in node.next_functions:
-        nid = known(id(m)) if m is not None else None
-        if nid is None and m is not None:
-            nid = node_id(tr, m, ts, out)
+        nid = None
+        if m is not None:
+            v = m._tr_id  # Ids.get, inline
+            nid = v - lo if lo <= v < hi else node_id(tr, m, ts, out)
         res.append({"node": nid, "input_nr": nr})
     return res
 
@@ -137,11 +138,12 @@ def _node_event(
     out: Out,
 ) -> None:
     nexts = _edges(tr, node, ts, out)
-    known = tr.tensors.by_addr.get
+    lo, hi = tr.tensors.lo, tr.tensors.hi
     described = tr.described
     ins = []
     for t in inputs:  # the common case (a tensor already described) without calls
-        tid = known(id(t)) if t is not None else None
+        v = t._tr_id if t is not None else 0
+        tid = v - lo if lo <= v < hi else None
         ins.append(tid if tid in described else tensor_id(tr, t, ts, line, out))
     var = None
     if type(node) is AccumulateGrad:

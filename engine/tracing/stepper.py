@@ -7,6 +7,8 @@ backward gives exactly the gradients of an uninterrupted one.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import queue
 import time
 from typing import TYPE_CHECKING, Any
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
     from engine.tracing.tracer import Tracer
 
 _ns = time.perf_counter_ns
+_first = operator.itemgetter(0)
+_zeros = itertools.repeat(0)
 MAX_VALUES = 1_000_000
 
 
@@ -105,6 +109,7 @@ class Backward:
         tr.flush()
         watch = self.ctl is not None or self.breakpoints or self.stepping
         add = tr._add
+        deps_get = task.deps.get
         n = 0
         live: list[Any] = []
         had_saved = False
@@ -115,8 +120,8 @@ class Backward:
                     self.current = node
                     live = step[2]
                     had_saved = node._saved is not None
-                    deps = task.deps
-                    dc = [(m, deps.get(m, 0)) for m, _ in node.next_functions if m is not None]
+                    # C-level copies only: the queue's entries and the dependency counts of
+                    # the node's next functions (None for a missing edge), read at build time
                     add(
                         (
                             "enter",
@@ -126,8 +131,8 @@ class Backward:
                             bid,
                             node,
                             list(live),
-                            [e[2] for e in step[3]],
-                            dc,
+                            list(step[3]),
+                            tuple(map(deps_get, map(_first, node.next_functions), _zeros)),
                         )
                     )
                     if watch:
@@ -238,7 +243,7 @@ def tensor_values(tr: Tracer, tid: Any) -> dict[str, Any]:
     """The full values of a retained (or still live) tensor, bounded in size."""
     a = tr.retained.get(tid) if isinstance(tid, int) else None
     if a is None and isinstance(tid, int):
-        t = tr.tensors.find(tid)
+        t = tr.tensors.find(tid, Tensor)
         a = t._d if t is not None else None
     if a is None:
         return {"tensor_id": tid, "error": "tensor values are no longer available"}
@@ -276,15 +281,21 @@ def _b_start(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
 
 def _b_enter(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
     ts = it[1]
-    known = tr.nodes.by_addr.get
-    nid = known(id(it[5]))
-    if nid is None:
-        nid = build.node_id(tr, it[5], ts, out)
-    q = [build.node_id(tr, n, ts, out) for n in it[7]]
+    node = it[5]
+    # node ids read inline (Ids.get), one attribute each: the hottest builder with _b_exit
+    lo, hi = tr.nodes.lo, tr.nodes.hi
+    v = node._tr_id
+    nid = v - lo if lo <= v < hi else build.node_id(tr, node, ts, out)
+    q = []
+    for e in it[7]:
+        v = e[2]._tr_id
+        q.append(v - lo if lo <= v < hi else build.node_id(tr, e[2], ts, out))
     deps = []
-    for n, c in it[8]:
-        m = known(id(n))
-        deps.append({"node": m if m is not None else build.node_id(tr, n, ts, out), "count": c})
+    for (n, _), c in zip(node.next_functions, it[8]):
+        if n is not None:
+            v = n._tr_id
+            m = v - lo if lo <= v < hi else build.node_id(tr, n, ts, out)
+            deps.append({"node": m, "count": c})
     out.append(
         {
             "type": "node_enter",
@@ -299,7 +310,9 @@ def _b_enter(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
 
 
 def _b_exit(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
-    nid = tr.nodes.get(it[5])
+    v = it[5]._tr_id
+    lo = tr.nodes.lo
+    nid = v - lo if lo <= v < tr.nodes.hi else None
     t = it[1] - tr.t0
     out.append(
         {

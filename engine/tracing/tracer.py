@@ -8,9 +8,9 @@ to each id tells a recycled `id()` from the object it was given to.
 from __future__ import annotations
 
 import gc
+import itertools
 import sys
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from types import FrameType
@@ -35,56 +35,48 @@ class EventLimit(BaseException):
     user's snippet must not swallow it)."""
 
 
-class _Ref(weakref.ref):  # type: ignore[type-arg]
-    """A weak reference that remembers the `id()` it was filed under."""
-
-    __slots__ = ("key",)
-    key: int
+_GENERATIONS = itertools.count(1)
+_SPAN = 1 << 40  # ids one Ids hands out: far more than a run's event cap allows
 
 
 class Ids:
-    """Stable small integer ids for live objects.
+    """Stable small integer ids for tensors or nodes, counted from 0 per tracer.
 
-    An entry is dropped when its object dies (a weakref callback runs before the memory, and
-    so the `id()`, can be reused), so a lookup is a plain dict lookup on `id(obj)`.
+    The id lives on the object itself (`_tr_id`, a class default of 0 on Tensor and Node), offset
+    by this Ids' generation: it dies with its object, so a new object at a reused address never
+    inherits one, and a lookup is one attribute read, with no weak references to keep. An
+    object holds one id at a time: one tracer per process (the worker runs one run).
     """
 
-    __slots__ = ("_drop", "_next", "_refs", "by_addr")
+    __slots__ = ("_next", "hi", "lo")
 
     def __init__(self) -> None:
-        self.by_addr: dict[int, int] = {}
-        self._refs: dict[int, _Ref] = {}
+        self.lo = next(_GENERATIONS) * _SPAN
+        self.hi = self.lo + _SPAN
         self._next = 0
-        ids, refs = self.by_addr, self._refs
-
-        def drop(ref: _Ref) -> None:
-            ids.pop(ref.key, None)
-            refs.pop(ref.key, None)
-
-        self._drop = drop
 
     def get(self, obj: Any) -> int | None:
         """The id already given to `obj`, or None."""
-        return self.by_addr.get(id(obj))
+        v: int = obj._tr_id
+        return v - self.lo if self.lo <= v < self.hi else None
 
     def of(self, obj: Any) -> int:
         """The id of `obj`, giving it a new one if it has none."""
-        k = id(obj)
-        n = self.by_addr.get(k)
-        if n is not None:
-            return n
+        v: int = obj._tr_id
+        lo = self.lo
+        if lo <= v < self.hi:
+            return v - lo
         n = self._next
         self._next = n + 1
-        self.by_addr[k] = n
-        r = self._refs[k] = _Ref(obj, self._drop)
-        r.key = k
+        obj._tr_id = lo + n
         return n
 
-    def find(self, n: int) -> Any:
-        """The live object with id `n`, or None (a scan: only for requests, not per event)."""
-        for k, m in self.by_addr.items():
-            if m == n:
-                return self._refs[k]()
+    def find(self, n: int, cls: type) -> Any:
+        """The live `cls` object with id `n`, or None (a heap scan: for requests, not events)."""
+        want = self.lo + n
+        for obj in gc.get_objects():
+            if isinstance(obj, cls) and getattr(obj, "_tr_id", 0) == want:
+                return obj
         return None
 
 

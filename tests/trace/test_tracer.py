@@ -11,7 +11,7 @@ from engine.tracing.stepper import Backward
 from engine.tracing.tracer import Ids
 
 
-def test_ids_forget_dead_objects_so_reused_addresses_get_new_ids() -> None:
+def test_a_new_object_never_inherits_an_id() -> None:
     ids = Ids()
     seen = []
     for _ in range(200):
@@ -22,16 +22,24 @@ def test_ids_forget_dead_objects_so_reused_addresses_get_new_ids() -> None:
         assert ids.of(t) == seen[-1] and ids.get(t) == seen[-1]
         del t
     assert seen == list(range(200))
-    assert ids.by_addr == {}
+
+
+def test_ids_of_one_tracer_mean_nothing_to_the_next() -> None:
+    first, second = Ids(), Ids()
+    a = engine.ones(1)
+    assert first.of(a) == 0 and second.get(a) is None
+    b = engine.ones(2)
+    assert second.of(b) == 0 and second.of(a) == 1 and first.get(b) is None
 
 
 def test_find_returns_live_objects_only() -> None:
     ids = Ids()
     a, b = engine.ones(1), engine.ones(2)
     na, nb = ids.of(a), ids.of(b)
-    assert ids.find(nb) is b and ids.find(na) is a
+    assert ids.find(nb, engine.Tensor) is b and ids.find(na, engine.Tensor) is a
     del a
-    assert ids.find(na) is None and ids.find(nb) is b
+    gc.collect()
+    assert ids.find(na, engine.Tensor) is None and ids.find(nb, engine.Tensor) is b
 
 
 def _tracer(events: list[dict[str, Any]]) -> Tracer:
