@@ -327,6 +327,9 @@ def check_inplace(t: Tensor, *others: Any) -> None:
         )
     if t._inference and not STATE.inference:
         raise RuntimeError(INFERENCE_INPLACE)
+    tracer = observer.TRACER
+    if tracer is not None:  # events not yet built must show the values before the write
+        tracer.before_write(t)
 
 
 def bump(t: Tensor) -> None:
@@ -344,11 +347,15 @@ def rebase(t: Tensor, out: Tensor) -> Tensor:
     engine/ops/views.py), so gradients flow to the whole base.
     """
     src = t._d
+    on_view = t._base is not None and (t._base._rg or out._rg)
+    tracer = observer.TRACER
+    if tracer is not None and out._fn is not None and not on_view:
+        tracer.rebased(t, out)  # the op's output is `t` itself, at its new version
     if src is not out._d:
         np.copyto(src, out._d, casting="unsafe")
     bump(t)
     if out._fn is not None:
-        if t._base is not None and (t._base._rg or out._rg):
+        if on_view:
             from engine.ops.views import rebase_view
 
             rebase_view(t, out._fn)

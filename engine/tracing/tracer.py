@@ -110,6 +110,9 @@ class Tracer:
         self.vcache: dict[int, tuple[Any, dict[str, Any]]] = {}  # per flush: built values
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
         self.node_lines: dict[int, int | None] = {}
+        # version counters (by id) of tensors whose values pending tuples will read at flush:
+        # writing into one of them flushes first, so an event shows the values of its moment
+        self.unbuilt: set[int] = set()
         self.backward: Any = None  # engine.tracing.stepper.Backward, set by run_snippet
 
     # -- hot path: capture only ----------------------------------------------------------
@@ -127,6 +130,7 @@ class Tracer:
             self.flush(keep_last=True)
 
     def tensor_made(self, t: Tensor) -> None:
+        self.unbuilt.add(id(t._ver))
         self._add(("tensor", _ns(), *self._site(), t))
 
     def node_made(self, node: Node, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
@@ -150,6 +154,12 @@ class Tracer:
                 self.mpath,
             )
         )
+        add = self.unbuilt.add
+        for t in outputs:
+            add(id(t._ver))
+        for t in inputs:
+            if t is not None:
+                add(id(t._ver))
         if len(buf) >= self.batch:
             self.flush(keep_last=True)
 
@@ -162,11 +172,35 @@ class Tracer:
                 break
         else:
             return
+        add = self.unbuilt.add
+        for t in (*outputs, *inputs):
+            if t is not None:
+                add(id(t._ver))
         self._add(("untracked_op", _ns(), *self._site(), name, outputs, inputs, _mode()))
 
     def version_bump(self, t: Tensor) -> None:
-        d = t._d.copy() if t._d.size <= self.inline else t._d
+        d = t._d
+        if d.size <= self.inline:
+            d = d.copy()
+        else:
+            self.unbuilt.add(id(t._ver))
         self._add(("version_bump", _ns(), *self._site(), t, t._ver[0], d, t._fn))
+
+    def rebased(self, t: Tensor, out: Tensor) -> None:
+        """An in-place op recorded its node with output `out`; the tensor it returns is `t`."""
+        buf = self.buf
+        for i in range(len(buf) - 1, max(-1, len(buf) - 8), -1):
+            item = buf[i]
+            if item[0] == "node" and any(o is out for o in item[5]):
+                outs = tuple(t if o is out else o for o in item[5])
+                buf[i] = (*item[:5], outs, *item[6:])
+                self.unbuilt.add(id(t._ver))
+                return
+
+    def before_write(self, t: Tensor) -> None:
+        """Called before the engine writes into `t`'s memory in place."""
+        if id(t._ver) in self.unbuilt:
+            self.flush()
 
     def hook_registered(self, hook_id: int, kind: str, target: Any, fn: Any) -> None:
         self._add(("hook_registered", _ns(), *self._site(), hook_id, kind, target, fn))
@@ -221,6 +255,8 @@ class Tracer:
             return
         hold = [buf.pop()] if keep_last and len(buf) > 1 else []
         self.buf = hold
+        if not hold:  # (with one tuple held back the set stays: a superset is safe)
+            self.unbuilt = set()
         self._resolve_names(buf)
         self.vcache = {}
         out: list[Event] = []

@@ -74,3 +74,37 @@ def test_one_array_shown_by_several_events_is_built_once_per_flush() -> None:
     tr.flush()  # a new batch builds values afresh (the array may have changed in place)
     g._d[0] = 2.0
     assert tr.value(g._d)["values"] == [2.0, 1.0, 1.0]
+
+
+def _run(code: str) -> list[dict[str, Any]]:
+    from engine.tracing import run_snippet
+
+    events: list[dict[str, Any]] = []
+    summary = run_snippet(code, events.extend)
+    assert summary["status"] == "ok", summary
+    return events
+
+
+def test_events_show_values_from_before_a_later_in_place_write() -> None:
+    # the case the debugger exists for: b is saved by sin, then changed in place
+    events = _run(
+        "import torch\n"
+        "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "b = a * 2\n"
+        "c = b.sin()\n"
+        "b.add_(1)\n"
+        "big = torch.ones(100, requires_grad=True) * 3\n"
+        "big.mul_(2)\n"
+    )
+    mul = next(e for e in events if e["type"] == "node" and e["name"] == "MulBackward0")
+    out = mul["outputs"][0]
+    assert out["value"]["values"] == [2.0, 4.0] and out["version"] == 0
+    inplace = [e for e in events if e["type"] == "node" and e["name"] == "AddBackward0"]
+    assert inplace[0]["outputs"][0]["value"]["values"] == [3.0, 5.0]
+    # the in-place node's output is b itself (same id and name), at version 1
+    assert inplace[0]["outputs"][0]["id"] == out["id"] and out["name"] == "b"
+    assert inplace[0]["outputs"][0]["version"] == 1 and inplace[0]["outputs"][0]["name"] == "b"
+    # a large tensor: summaries, not values, must be from their moment too
+    big = [e["outputs"][0] for e in events if e["type"] == "node" and e["line"] in (6, 7)]
+    assert [o["value"]["stats"]["mean"] for o in big] == [3.0, 6.0]
+    assert big[0]["id"] == big[1]["id"]
