@@ -12,7 +12,6 @@ from __future__ import annotations
 from _common import fmt  # first: pins BLAS to one thread before numpy loads
 
 # isort: split
-import statistics
 import time
 import timeit
 from typing import Any
@@ -57,7 +56,8 @@ def check_cost() -> float:
 
 
 def interleaved(off: Any, on: Any, rounds: int, min_time: float = 0.05) -> tuple[float, float]:
-    """Median seconds per call of `off` and `on`, measured in alternation (shared CPUs drift)."""
+    """Seconds per call of `off` and `on`: the fastest of rounds measured in alternation (other
+    processes on a shared machine only ever add time, so the minimum is the steadiest)."""
     off()
     on()
     n = 1
@@ -75,7 +75,7 @@ def interleaved(off: Any, on: Any, rounds: int, min_time: float = 0.05) -> tuple
             for _ in range(n):
                 fn()
             acc.append((time.perf_counter() - t0) / n)
-    return statistics.median(a), statistics.median(b)
+    return min(a), min(b)
 
 
 def main() -> None:
