@@ -216,7 +216,7 @@ def _target(tr: Tracer, target: Any, ts: int, line: int | None, out: Out) -> tup
 def _b_hook_reg(tr: Tracer, it: Item, out: Out) -> None:
     kind_t, tid = _target(tr, it[6], it[1], it[2], out)
     fn = it[7]
-    fname = getattr(fn, "__qualname__", None) or type(fn).__name__
+    fname = str(getattr(fn, "__qualname__", None) or type(fn).__name__)[:200]
     out.append(
         tr.event(
             "hook_registered",

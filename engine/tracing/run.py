@@ -26,6 +26,8 @@ class _Stream(io.TextIOBase):
         self.kind = kind
 
     def write(self, s: str) -> int:
+        if not s.isascii():
+            s.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError, as on a UTF-8 stdout
         buf = self.tr.buf
         last = buf[-1] if buf else None
         # consecutive writes to one stream share an event (print writes text, then "\n")

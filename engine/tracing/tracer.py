@@ -269,7 +269,10 @@ class Tracer:
         try:
             for item in buf:
                 BUILDERS[item[0]](self, item, out)
-            self._deliver(out)
+            try:
+                self._deliver(out)
+            except TypeError:  # orjson refuses strings with lone surrogates (a module's name)
+                self._deliver(values.clean(out))
         finally:
             if enabled:
                 gc.enable()
@@ -278,13 +281,13 @@ class Tracer:
         """Hand built events to the sink, enforcing the event cap."""
         if self.max_events is not None and self.count + len(out) > self.max_events:
             out = out[: max(0, self.max_events - self.count)]
-            self.count += len(out)
             if out:
                 self.sink(out)
+            self.count += len(out)
             raise EventLimit(f"event limit of {self.max_events} reached")
-        self.count += len(out)
         if out:
             self.sink(out)
+        self.count += len(out)
 
     def _resolve_names(self, buf: list[tuple[Any, ...]]) -> None:
         # the user's names, looked up once per batch in the snippet frames seen in it

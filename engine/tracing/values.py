@@ -121,3 +121,14 @@ def _histogram(x: np.ndarray[Any, Any], lo: float, hi: float) -> tuple[list[int]
 
 
 _FRACTIONS = [i / BINS for i in range(BINS + 1)]
+
+
+def clean(x: Any) -> Any:
+    """`x` with every string made encodable as UTF-8 (lone surrogates become `?`)."""
+    if isinstance(x, str):
+        return x.encode("utf-8", "replace").decode("utf-8") if not x.isascii() else x
+    if isinstance(x, dict):
+        return {clean(k): clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [clean(v) for v in x]
+    return x

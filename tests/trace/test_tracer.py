@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+import orjson
+
 import engine
 from engine.tracing import Tracer
 from engine.tracing.stepper import Backward
@@ -108,3 +110,24 @@ def test_events_show_values_from_before_a_later_in_place_write() -> None:
     big = [e["outputs"][0] for e in events if e["type"] == "node" and e["line"] in (6, 7)]
     assert [o["value"]["stats"]["mean"] for o in big] == [3.0, 6.0]
     assert big[0]["id"] == big[1]["id"]
+
+
+def test_strings_json_cannot_carry_do_not_break_the_stream() -> None:
+    from engine.tracing import run_snippet
+
+    events: list[dict[str, Any]] = []
+    code = (
+        "import torch\n"
+        "m = torch.nn.Sequential()\n"
+        "m.add_module('bad\\ud800name', torch.nn.Linear(2, 2))\n"
+        "m(torch.ones(1, 2)).sum().backward()\n"
+        "print('done')\n"
+        "print('\\ud800')\n"
+    )
+    summary = run_snippet(code, lambda b: events.extend(orjson.loads(orjson.dumps(b))))
+    paths = {e["path"] for e in events if e["type"] == "module_enter"}
+    assert paths == {"Sequential", "Sequential.bad?name"}
+    assert [e["text"] for e in events if e["type"] == "stdout"] == ["done\n"]
+    # a UTF-8 stdout refuses a lone surrogate: so does the run's, with Python's error
+    assert summary["status"] == "error" and summary["error"]["error_type"] == "UnicodeEncodeError"
+    assert summary["error"]["line"] == 6
