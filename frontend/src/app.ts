@@ -1,13 +1,14 @@
 // The page controller: owns the run log, the layout worker, the canvas and the panels, and
 // turns buttons, keys and server batches into cursor moves and commands.
 import type { Placed } from "./layout/layered";
-import { boxWidth } from "./layout/layered";
+import { layoutItems } from "./layout/items";
 import type { FromLayout, ToLayout } from "./layout/messages";
 import { RunLog } from "./model/store";
 import type { RunState, Value, Vertex } from "./model/types";
 import { parseValue } from "./model/value";
 import { GraphCanvas } from "./render/canvas";
-import { vertexTitle, type Scene } from "./render/scene";
+import type { Scene } from "./render/scene";
+import { FONT } from "./render/theme";
 import { Connection } from "./net";
 import type { Breakpoint, Command, TensorValues, WireEvent } from "./wire";
 import { CodeEditor } from "./ui/editor";
@@ -21,6 +22,24 @@ export interface Metrics {
   layoutCalls: number;
   frameMs: number;
   applyMs: number;
+}
+
+/** Overlays drawn over the graph canvas, which a fitted graph keeps clear of. */
+const OVERLAYS = [".legend", ".zoom", "#big-note"];
+
+/** How far the visible overlays reach into the canvas from its top and bottom edges. */
+export function overlayInsets(canvas: HTMLElement): { top: number; right: number; bottom: number; left: number } {
+  const c = canvas.getBoundingClientRect();
+  const out = { top: 0, right: 0, bottom: 0, left: 0 };
+  for (const sel of OVERLAYS) {
+    const el = document.querySelector<HTMLElement>(sel);
+    if (!el || el.hidden || el.offsetParent === null) continue;
+    const r = el.getBoundingClientRect();
+    if (r.bottom <= c.top || r.top >= c.bottom) continue;
+    if (r.top + r.height / 2 > c.top + c.height / 2) out.bottom = Math.max(out.bottom, c.bottom - r.top);
+    else out.top = Math.max(out.top, r.bottom - c.top);
+  }
+  return out;
 }
 
 export class App {
@@ -51,6 +70,12 @@ export class App {
     this.worker.onmessage = (m: MessageEvent<FromLayout>) => this.onPlaced(m.data);
     this.canvas = new GraphCanvas(byId<HTMLCanvasElement>("graph"));
     this.canvas.onFrame = () => this.onFrame();
+    this.canvas.insets = () => overlayInsets(this.canvas.el);
+    this.canvas.onResize = () => {
+      // an error banner or a window resize changes the canvas: keep an untouched view fitted
+      if (!this.userMoved) this.fitSoon = true;
+      this.schedule();
+    };
     this.editor = new CodeEditor(byId("editor"), {
       onRun: () => this.run(),
       onToggleBreak: (line) => this.toggleBreakLine(line),
@@ -61,6 +86,21 @@ export class App {
     this.conn.onClose = () => this.reconnect();
     this.reset();
   }
+
+  private widths = new Map<string, number>();
+  private measureCtx = document.createElement("canvas").getContext("2d");
+
+  /** Text width at the graph's font (cached: runs repeat the same few op names). */
+  readonly measure = (text: string): number => {
+    let w = this.widths.get(text);
+    if (w === undefined) {
+      const ctx = this.measureCtx;
+      if (ctx) ctx.font = FONT;
+      w = ctx ? ctx.measureText(text).width : text.length * 7.5;
+      this.widths.set(text, w);
+    }
+    return w;
+  };
 
   private post(m: ToLayout): void {
     this.worker.postMessage(m);
@@ -96,6 +136,8 @@ export class App {
     this.pendingStep = false;
     this.userMoved = false;
     this.post({ type: "reset", epoch: this.epoch });
+    // a share link names the run it was made for: it goes with that run
+    byId("share-url").hidden = true;
     this.schedule();
   }
 
@@ -136,13 +178,7 @@ export class App {
 
   private sendLayout(head: RunState): void {
     if (head.orderLen <= this.laid && !(head.status !== "running" && head.status !== "paused")) return;
-    const items = [];
-    for (let i = this.laid; i < head.orderLen; i++) {
-      const v = head.vertices.get(head.order[i] as string);
-      if (!v) continue;
-      const defer = v.kind === "leaf" || v.kind === "const" || v.kind === "accumulate";
-      items.push({ id: v.id, to: v.edges.map((e) => e.to), width: boxWidth(vertexTitle(v)), defer });
-    }
+    const items = layoutItems(head, this.laid, this.measure);
     this.laid = head.orderLen;
     // once the forward is over no consumer can arrive for a waiting leaf: place it anyway
     const flush = head.inBackward || head.backwards > 0 || head.status !== "running";

@@ -1,13 +1,14 @@
 // Exports: the graph as SVG (vector, from the same scene) or PNG (canvas), the run as JSON.
 import type { Scene } from "./render/scene";
-import { hiddenUnder, moduleBoxes, shortName, vertexTitle } from "./render/scene";
+import { BOX } from "./layout/layered";
+import { edgeCurve, moduleBoxes, shortName, vertexTitle } from "./render/scene";
 import { THEME, vertexColors } from "./render/theme";
-import { drawScene } from "./render/canvas";
+import { anchorFor, drawScene } from "./render/canvas";
 import type { WireEvent } from "./wire";
 
 function bounds(s: Scene): { x: number; y: number; w: number; h: number } {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const p of s.pos.values()) {
+  for (const p of [...s.pos.values(), ...moduleBoxes(s)]) {
     x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y - 30);
     x1 = Math.max(x1, p.x + p.w); y1 = Math.max(y1, p.y + p.h + 20);
   }
@@ -23,20 +24,29 @@ export function toSVG(s: Scene): string {
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${b.x} ${b.y} ${b.w} ${b.h}" width="${b.w}" height="${b.h}" font-family="Inter, system-ui, sans-serif" font-size="12">`,
     `<rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" fill="${THEME.bg}"/>`,
   ];
+  const boxes = moduleBoxes(s);
+  const anchor = anchorFor(s, boxes);
+  for (const m of boxes) {
+    const shut = s.collapsed.has(m.path);
+    out.push(`<g><rect x="${m.x}" y="${m.y}" width="${m.w}" height="${m.h}" rx="8" fill="${shut ? "#1d2638" : "rgba(60,76,120,0.10)"}" stroke="${THEME.moduleStroke}"/>`);
+    out.push(`<text x="${m.x + 8}" y="${m.y + BOX.title / 2 + 5}" fill="${THEME.muted}">${esc(`${shut ? "▸" : "▾"} ${m.path}`)}</text></g>`);
+  }
   for (const v of s.state.vertices.values()) {
     const a = s.pos.get(v.id);
-    if (!a || hiddenUnder(v, s.collapsed)) continue;
+    if (!a || anchor(v) !== a) continue;
     v.edges.forEach((e, i) => {
-      const p = s.pos.get(e.to);
-      if (!p) return;
-      const x0 = a.x + a.w / 2, y0 = a.y, x1 = p.x + p.w / 2, y1 = p.y + p.h, my = (y0 + y1) / 2;
+      const to = s.state.vertices.get(e.to);
+      const p = to ? s.pos.get(to.id) : undefined;
+      if (!p || !to || anchor(to) !== p) return;
+      const x0 = a.x + a.w / 2, y0 = a.y, x1 = p.x + p.w / 2, y1 = p.y + p.h;
+      const [ax, ay, bx, by] = edgeCurve(x0, y0, x1, y1);
       const g = s.state.edgeGrads.has(`${v.id}>${i}`);
-      out.push(`<path d="M${x0},${y0} C${x0},${my} ${x1},${my} ${x1},${y1}" fill="none" stroke="${g ? THEME.edgeGrad : THEME.edge}" stroke-width="1.2"/>`);
+      out.push(`<path d="M${x0},${y0} C${ax},${ay} ${bx},${by} ${x1},${y1}" fill="none" stroke="${g ? THEME.edgeGrad : THEME.edge}" stroke-width="1.2"/>`);
     });
   }
   for (const v of s.state.vertices.values()) {
     const p = s.pos.get(v.id);
-    if (!p || hiddenUnder(v, s.collapsed)) continue;
+    if (!p || anchor(v) !== p) continue;
     const c = vertexColors(v.kind, s.state.nodeState.get(v.id));
     const r = v.kind === "fn" || v.kind === "accumulate" ? 6 : p.h / 2;
     const stroke = s.state.current === v.id ? THEME.current : c.stroke;
@@ -66,7 +76,8 @@ export function toPNG(s: Scene): Promise<Blob | null> {
   ctx.fillStyle = THEME.bg;
   ctx.fillRect(0, 0, cv.width, cv.height);
   ctx.setTransform(scale, 0, 0, scale, -b.x * scale, -b.y * scale);
-  drawScene(ctx, s, moduleBoxes(s), scale, { x0: b.x, y0: b.y, x1: b.x + b.w, y1: b.y + b.h }, (v) => s.pos.get(v.id));
+  const boxes = moduleBoxes(s);
+  drawScene(ctx, s, boxes, scale, { x0: b.x, y0: b.y, x1: b.x + b.w, y1: b.y + b.h }, anchorFor(s, boxes));
   return new Promise((res) => cv.toBlob(res, "image/png"));
 }
 

@@ -4,6 +4,7 @@ import { App } from "./app";
 import { fetchRun } from "./net";
 import type { WireEvent } from "./wire";
 import { benchDraw, benchFirstFrame, benchLayout, benchSeek } from "./bench/run";
+import { geometry, type Geometry } from "./bench/geometry";
 
 const app = new App();
 
@@ -28,6 +29,8 @@ declare global {
     __backscope: {
       app: App;
       ingest: (events: WireEvent[]) => void;
+      /** What is drawn where, for the browser tests (read from state, not pixels). */
+      geometry: () => Geometry;
       bench: {
         firstFrame: (nodes: number) => Promise<Record<string, number>>;
         draw: () => Promise<Record<string, number>>;
@@ -40,6 +43,7 @@ declare global {
 window.__backscope = {
   app,
   ingest: (events) => app.ingest(events),
+  geometry: () => geometry(app),
   bench: {
     firstFrame: (nodes) => benchFirstFrame(app, nodes),
     draw: () => benchDraw(app),

@@ -4,7 +4,7 @@ import { applyEvent, emptyState, reduce, vertexOrder } from "../src/model/reduce
 import { inplaceBlameLine } from "../src/model/blame";
 import type { RunState } from "../src/model/types";
 import { scalarOf } from "../src/model/value";
-import { hooksOn, shortName } from "../src/render/scene";
+import { hookTitle, hooksOn, shortName } from "../src/render/scene";
 import { synthRun } from "../src/bench/synth";
 import type { WireEvent } from "../src/wire";
 import { fixture } from "./load";
@@ -78,12 +78,27 @@ describe("reducer on recorded runs", () => {
     const mul = byName(at, "MulBackward0")[0];
     expect(mul).toBeTruthy();
     if (!mul) return;
-    expect(hooksOn(at, mul)).toEqual([{ fired: true, count: 1 }]);
-    expect(hooksOn(fold(events, fired - 1), mul)).toEqual([{ fired: false, count: 0 }]);
+    const seen = (st: RunState): { firing: boolean; fired: number }[] => hooksOn(st, mul).map((x) => ({ firing: x.firing, fired: x.fired }));
+    expect(seen(at)).toEqual([{ firing: true, fired: 1 }]);
+    expect(seen(fold(events, fired - 1))).toEqual([{ firing: false, fired: 0 }]);
     // it stays lit while MulBackward0 runs and goes out when the next node starts
-    expect(hooksOn(fold(events, fired + 1), mul)).toEqual([{ fired: true, count: 1 }]);
+    expect(seen(fold(events, fired + 1))).toEqual([{ firing: true, fired: 1 }]);
     const nextEnter = events.findIndex((e, i) => i > fired && e.type === "node_enter");
-    expect(hooksOn(fold(events, nextEnter), mul)).toEqual([{ fired: false, count: 1 }]);
+    expect(seen(fold(events, nextEnter))).toEqual([{ firing: false, fired: 1 }]);
+  });
+
+  it("says what a hook is, where it was registered, and what it saw (hook.py line 5)", () => {
+    const events = fixture("hook");
+    const fired = events.findIndex((e) => e.type === "hook_fired");
+    const at = fold(events, fired);
+    const mul = byName(at, "MulBackward0")[0];
+    if (!mul) throw new Error("no MulBackward0");
+    const [hk] = hooksOn(at, mul);
+    if (!hk) throw new Error("no hook");
+    expect(hookTitle(hk)).toBe("tensor hook (Tensor.register_hook) · <lambda>, line 5");
+    // the hook printed `hook saw tensor([ 6., 12., 18.])`: the gradient of y = x * 3 wrt y is 2y
+    expect(hk.gradIn.map((g) => g.flat)).toEqual([[6, 12, 18]]);
+    expect(hk.gradOut).toBeNull();
   });
 
   it("keeps module paths for nn.Module scopes", () => {

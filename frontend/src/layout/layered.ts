@@ -3,7 +3,11 @@
 // never move later. Cost per append is O(edges of the new vertex).
 // Leaves and AccumulateGrad nodes are "deferred": they wait until their first consumer
 // arrives and are then placed just above it, so parameters sit next to the ops that use them
-// instead of in one long row at the top. `flush` places any that no op ever used.
+// instead of in one long row at the top. `flush` places any that no op ever used, to the
+// right of everything.
+// Module calls get bands: when the chain of open module calls changes (a call opens or
+// closes), the next vertex starts below everything placed so far, with room for the box
+// titles. So the boxes of two module calls never overlap, and nothing else sits in a box.
 
 export interface LayoutItem {
   id: string;
@@ -13,6 +17,8 @@ export interface LayoutItem {
   width: number;
   /** Wait for the first consumer before placing (leaves, AccumulateGrad). */
   defer?: boolean;
+  /** Module path of a grad_fn node ("" at top level); undefined for other vertices. */
+  scope?: string;
 }
 
 export interface Placed {
@@ -25,13 +31,40 @@ export interface Placed {
 }
 
 export const NODE_H = 30;
-export const RANK_GAP = 70;
+export const RANK_GAP = 64;
 export const H_GAP = 24;
+
+/** Module box geometry, shared with scene.ts: title strip, padding, and the extra margin of a
+ *  box around a nested one; LABEL is the space a leaf's `.grad` label takes above it. */
+export const BOX = { title: 20, pad: 8, nest: 6, label: 14, margin: 6 };
+
+/** Extra space above the first rank of a band, so closed boxes end and opened boxes (with a
+ *  title per level) start between the two rows. */
+export function bandGap(closed: number, opened: number): number {
+  const below = closed ? NODE_H + BOX.pad + (closed - 1) * BOX.nest : NODE_H;
+  const above = BOX.label + (opened ? BOX.pad + BOX.title + (opened - 1) * (BOX.title + 2) : 0);
+  return Math.max(0, below + above + BOX.margin - RANK_GAP);
+}
+
+/** "A.b.c" -> ["A", "A.b", "A.b.c"]; the calls a vertex is inside. */
+export function scopeChain(path: string): string[] {
+  if (!path) return [];
+  const parts = path.split(".");
+  return parts.map((_, i) => parts.slice(0, i + 1).join("."));
+}
 
 export class LayeredLayout {
   private placed = new Map<string, Placed>();
   /** Right edge of the last vertex on each rank. */
   private right: number[] = [];
+  /** Lowest rank a new (non-deferred) vertex may take: the start of the current band. */
+  private floor = 0;
+  private maxRank = -1;
+  private maxRight = -Infinity;
+  private chain: string[] = [];
+  /** y of each rank; a band's first rank carries its gap. */
+  private ys: number[] = [];
+  private gaps = new Map<number, number>();
 
   get size(): number {
     return this.placed.size;
@@ -49,21 +82,43 @@ export class LayeredLayout {
     for (const item of items) {
       if (this.placed.has(item.id) || this.pending.has(item.id)) continue;
       if (item.defer) this.pending.set(item.id, item);
-      else this.placeWithPending(item, out);
+      else {
+        if (item.scope !== undefined) this.enterScope(item.scope);
+        this.placeWithPending(item, out, this.floor);
+      }
     }
     return out;
   }
 
-  /** Place every deferred vertex that is still waiting (on rank 0 or above its inputs). */
+  /** A change in the open module calls starts a new band below everything placed. */
+  private enterScope(scope: string): void {
+    const next = scopeChain(scope);
+    let same = 0;
+    while (same < next.length && same < this.chain.length && next[same] === this.chain[same]) same += 1;
+    const closed = this.chain.length - same, opened = next.length - same;
+    this.chain = next;
+    if (closed === 0 && opened === 0) return;
+    this.floor = this.maxRank + 1;
+    this.gaps.set(this.floor, bandGap(closed, opened));
+  }
+
+  /** Place every deferred vertex that is still waiting: at the top, right of everything. */
   flush(): Placed[] {
     const out: Placed[] = [];
     for (const item of [...this.pending.values()]) {
-      if (this.pending.has(item.id)) this.placeWithPending(item, out);
+      if (this.pending.has(item.id)) this.placeWithPending(item, out, 0, this.maxRight + H_GAP);
     }
     return out;
   }
 
-  private placeWithPending(item: LayoutItem, out: Placed[]): void {
+  private yOf(rank: number): number {
+    for (let i = this.ys.length; i <= rank; i++) {
+      this.ys.push((i === 0 ? 0 : (this.ys[i - 1] as number) + RANK_GAP) + (this.gaps.get(i) ?? 0));
+    }
+    return this.ys[rank] as number;
+  }
+
+  private placeWithPending(item: LayoutItem, out: Placed[], floor: number, minX = -Infinity): void {
     this.pending.delete(item.id);
     const waiting = item.to.map((t) => this.pending.get(t)).filter((x): x is LayoutItem => x !== undefined);
     let rank = 0;
@@ -77,10 +132,11 @@ export class LayeredLayout {
       n += 1;
     }
     const depth = Math.max(0, ...waiting.map((w) => this.pendingDepth(w)));
-    rank = Math.max(rank, waiting.length ? depth + 1 : 0);
-    const hint = n > 0 ? sumX / n : (this.right[rank] ?? 0) + H_GAP + item.width / 2;
-    for (const w of waiting) this.placeAbove(w, rank - 1, hint, out);
-    this.place(item, rank, out);
+    rank = Math.max(rank, floor + (waiting.length ? depth + 1 : 0));
+    let hint = n > 0 ? sumX / n : Math.max(this.right[rank] ?? 0, minX) + H_GAP + item.width / 2;
+    hint = Math.max(hint, minX + item.width / 2);
+    for (const w of waiting) this.placeAbove(w, rank - 1, hint, out, minX);
+    this.place(item, rank, out, hint, minX);
   }
 
   /** Ranks a deferred vertex needs above it (a leaf under its AccumulateGrad needs one). */
@@ -93,16 +149,16 @@ export class LayeredLayout {
     return d;
   }
 
-  private placeAbove(item: LayoutItem, rank: number, hint: number, out: Placed[]): void {
+  private placeAbove(item: LayoutItem, rank: number, hint: number, out: Placed[], minX: number): void {
     this.pending.delete(item.id);
     for (const t of item.to) {
       const w = this.pending.get(t);
-      if (w) this.placeAbove(w, rank - 1, hint, out);
+      if (w) this.placeAbove(w, rank - 1, hint, out, minX);
     }
-    this.place(item, rank, out, hint);
+    this.place(item, rank, out, hint, minX);
   }
 
-  private place(item: LayoutItem, rank: number, out: Placed[], hint?: number): void {
+  private place(item: LayoutItem, rank: number, out: Placed[], hint?: number, minX = -Infinity): void {
     let sumX = 0;
     let n = 0;
     for (const t of item.to) {
@@ -112,15 +168,17 @@ export class LayeredLayout {
       n += 1;
     }
     const center = n > 0 ? sumX / n : (hint ?? 0);
-    const x = Math.max(center - item.width / 2, (this.right[rank] ?? -Infinity) + H_GAP);
-    const p: Placed = { id: item.id, x, y: rank * RANK_GAP, w: item.width, h: NODE_H, rank };
+    const x = Math.max(center - item.width / 2, (this.right[rank] ?? -Infinity) + H_GAP, minX);
+    const p: Placed = { id: item.id, x, y: this.yOf(rank), w: item.width, h: NODE_H, rank };
     this.right[rank] = x + item.width;
+    this.maxRight = Math.max(this.maxRight, x + item.width);
+    this.maxRank = Math.max(this.maxRank, rank);
     this.placed.set(item.id, p);
     out.push(p);
   }
 }
 
-/** Width of a vertex box for a label (monospace-ish estimate; canvas measures nothing here). */
-export function boxWidth(label: string): number {
-  return Math.min(260, Math.max(64, label.length * 7 + 28));
+/** Width of a vertex box for a label of `textWidth` px (measured by the page). */
+export function boxWidth(textWidth: number): number {
+  return Math.ceil(Math.min(320, Math.max(64, textWidth + 26)));
 }

@@ -11,7 +11,7 @@ export function inplaceBlameLine(s: RunState, events: readonly WireEvent[]): num
   const node = e.node !== null ? s.vertices.get(e.node) : undefined;
   for (const v of node ? [node] : s.vertices.values()) {
     for (const sv of v.saved) {
-      if (sv.tensor !== null && s.versions.get(sv.tensor) !== sv.versionAtSave) stale.add(sv.tensor);
+      if (sv.tensor !== null && (s.versions.get(sv.tensor) ?? -1) > sv.versionAtSave) stale.add(sv.tensor);
     }
   }
   for (let i = Math.min(e.seq, events.length - 1); i >= 0 && stale.size; i--) {

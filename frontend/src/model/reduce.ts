@@ -114,7 +114,11 @@ function onNode(s: RunState, e: Obj, seq: number): void {
   const saved: SavedRef[] = [];
   for (const raw of list(e, "saved")) {
     const o = asObj(raw);
-    if (o) saved.push({ name: str(o, "name"), tensor: idOf(o.tensor), versionAtSave: num(o, "version") ?? 0 });
+    if (!o) continue;
+    const ref = { name: str(o, "name"), tensor: idOf(o.tensor), versionAtSave: num(o, "version") ?? 0 };
+    saved.push(ref);
+    // the version at save is news about the tensor too (in-place updates under no_grad send no bump)
+    if (ref.tensor !== null && ref.versionAtSave > (s.versions.get(ref.tensor) ?? 0)) s.versions.set(ref.tensor, ref.versionAtSave);
   }
   const tensor = idOf(e.variable);
   const kind = name.endsWith("AccumulateGrad") ? "accumulate" : "fn";
@@ -265,15 +269,23 @@ function onHook(s: RunState, type: string, e: Obj, seq: number): void {
   const id = idOf(e.hook);
   if (id === null) return;
   const prev = s.hooks.get(id);
+  const values = (xs: unknown[]): Value[] => xs.map((g) => parseValue(g)).filter((g): g is Value => g !== null);
   if (type === "hook_registered") {
     const target = idOf(e.target) ?? "";
     const onTensor = str(e, "target_kind").startsWith("tensor");
-    s.hooks.set(id, { id, target: onTensor ? `t${target}` : target, kind: str(e, "kind"), fired: 0, lastFiredSeq: -1, removed: false });
+    s.hooks.set(id, {
+      id, target: onTensor ? `t${target}` : target, kind: str(e, "kind"), fired: 0, lastFiredSeq: -1, removed: false,
+      line: num(e, "line"), fn: str(e, "fn"), gradIn: [], gradOut: null,
+    });
   } else if (prev && type === "hook_removed") {
     s.hooks.set(id, { ...prev, removed: true });
   } else if (type === "hook_fired") {
-    const base = prev ?? { id, target: idOf(e.node) ?? "", kind: str(e, "kind"), fired: 0, lastFiredSeq: -1, removed: false };
-    s.hooks.set(id, { ...base, fired: base.fired + 1, lastFiredSeq: seq });
+    const base = prev ?? {
+      id, target: idOf(e.node) ?? "", kind: str(e, "kind"), fired: 0, lastFiredSeq: -1, removed: false,
+      line: null, fn: "", gradIn: [], gradOut: null,
+    };
+    const out = Array.isArray(e.grad_out) ? values(e.grad_out) : null;
+    s.hooks.set(id, { ...base, fired: base.fired + 1, lastFiredSeq: seq, gradIn: values(list(e, "grad_in")), gradOut: out });
     s.lastHook = id;
   }
 }

@@ -72,10 +72,17 @@ export type NodeRunState = "ready" | "running" | "done" | "freed";
 export interface HookInfo {
   id: string;
   target: string;
+  /** tensor, node_pre, node_post, post_accumulate (the wire's names). */
   kind: string;
   fired: number;
   lastFiredSeq: number;
   removed: boolean;
+  /** Where it was registered and the function's name (`<lambda>`). */
+  line: number | null;
+  fn: string;
+  /** What the last firing saw and returned (grad_out is null when the hook returned None). */
+  gradIn: Value[];
+  gradOut: Value[] | null;
 }
 
 export interface ConsoleLine {

@@ -95,12 +95,27 @@ export function formatNumber(x: number): string {
   return x.toFixed(4);
 }
 
+/** Numbers of one tensor in a shared format, as PyTorch prints them: `1.` when all are whole,
+ *  else 4 decimals each (0.0000), or scientific for all when the magnitudes are extreme. */
+export function formatValues(xs: number[]): string[] {
+  const fin = xs.filter((x) => Number.isFinite(x));
+  if (fin.every((x) => Number.isInteger(x) && Math.abs(x) < 1e8)) return xs.map((x) => (Number.isFinite(x) ? `${x.toFixed(0)}.` : formatNumber(x)));
+  const big = Math.max(0, ...fin.map(Math.abs)), small = Math.min(Infinity, ...fin.filter((x) => x !== 0).map(Math.abs));
+  const sci = big >= 1e8 || small < 1e-4 || big / small >= 1000;
+  // PyTorch writes two exponent digits (1.0000e-05)
+  const exp = (x: number): string => x.toExponential(4).replace(/e([+-])(\d)$/, "e$10$2");
+  return xs.map((x) => (!Number.isFinite(x) ? formatNumber(x) : sci ? exp(x) : x.toFixed(4)));
+}
+
 export function formatShape(shape: number[]): string {
   return `[${shape.join(", ")}]`;
 }
 
+/** Five significant digits; scientific outside [1e-4, 1e6) so tiny norms stay short. */
 export function shortNumber(x: number): string {
-  return Number.isFinite(x) ? fmt.format(x) : formatNumber(x);
+  if (!Number.isFinite(x)) return formatNumber(x);
+  const a = Math.abs(x);
+  return a !== 0 && (a < 1e-4 || a >= 1e6) ? x.toExponential(3) : fmt.format(x);
 }
 
 /** Stats of a value, computed from inline values on first use and kept. */
@@ -109,10 +124,29 @@ export function statsOf(v: Value): Stats | null {
   return v.stats;
 }
 
-/** A one-line summary used on edges: shape and norm. */
+/** Row-major values written as nested lists: [[1., 2.], [3., 4.]]. */
+function nested(flat: string[], shape: number[], dim: number, at: number): string {
+  const n = shape[dim] ?? 1;
+  const step = shape.slice(dim + 1).reduce((a, b) => a * b, 1);
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    parts.push(dim === shape.length - 1 ? (flat[at + i] as string) : nested(flat, shape, dim + 1, at + i * step));
+  }
+  return `[${parts.join(", ")}]`;
+}
+
+/** Values at most this many are written out on edges and in lists. */
+const BRIEF_MAX = 4;
+
+/** A one-line summary used on edges and in lists: the values of a tiny tensor as PyTorch
+ *  prints them ([0., 0., 1.]), else its shape and L2 norm. */
 export function summary(v: Value): string {
+  const flat = v.flat;
+  if (flat && flat.length > 0 && flat.length <= BRIEF_MAX) {
+    return v.shape.length === 0 ? formatNumber(flat[0] as number) : nested(formatValues(flat), v.shape, 0, 0);
+  }
   const norm = statsOf(v)?.norm;
-  return `${formatShape(v.shape)}${norm !== undefined && !Number.isNaN(norm) ? ` ‖${shortNumber(norm)}‖` : ""}`;
+  return `${formatShape(v.shape)}${norm !== undefined && !Number.isNaN(norm) ? ` norm ${shortNumber(norm)}` : ""}`;
 }
 
 /** The scalar of a one-element value, else null. */

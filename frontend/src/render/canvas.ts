@@ -1,10 +1,11 @@
 // The graph on a 2-D canvas: culled to the viewport, so 10k vertices pan and zoom smoothly.
-import type { Placed } from "../layout/layered";
+import { BOX, type Placed } from "../layout/layered";
 import type { Vertex } from "../model/types";
 import { summary } from "../model/value";
-import { THEME, vertexColors } from "./theme";
-import { decorations } from "./decor";
-import { hiddenUnder, moduleBoxes, shortName, vertexTitle, type ModuleBox, type Scene } from "./scene";
+import { FONT, THEME, vertexColors } from "./theme";
+import { bowSide, edgeCurve, moduleBoxes, type ModuleBox, type Scene } from "./scene";
+import { drawVertex, roundRect } from "./vertex";
+import { showsChips } from "./decor";
 
 export interface View {
   x: number;
@@ -12,10 +13,6 @@ export interface View {
   k: number;
 }
 
-function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
-  ctx.beginPath();
-  ctx.roundRect(x, y, w, h, r);
-}
 
 export class GraphCanvas {
   readonly el: HTMLCanvasElement;
@@ -26,6 +23,8 @@ export class GraphCanvas {
   private raf = 0;
   lastFrameMs = 0;
   onFrame: (() => void) | null = null;
+  /** Called when the canvas changes size (an error banner above it, a window resize). */
+  onResize: () => void = () => {};
 
   /** CSS size, kept by a ResizeObserver so a draw never forces a layout. */
   size = { w: 0, h: 0 };
@@ -36,6 +35,7 @@ export class GraphCanvas {
     new ResizeObserver((entries) => {
       const r = entries[entries.length - 1]?.contentRect;
       if (r) this.size = { w: r.width, h: r.height };
+      this.onResize();
       this.request();
     }).observe(el);
     const ctx = el.getContext("2d");
@@ -71,11 +71,7 @@ export class GraphCanvas {
 
   /** Where a vertex is drawn: its own box, or its collapsed module's box. */
   anchor(v: Vertex): Placed | ModuleBox | undefined {
-    const s = this.scene;
-    if (!s) return undefined;
-    const hid = hiddenUnder(v, s.collapsed);
-    if (hid) return this.boxes.find((b) => b.path === hid && b.members.has(v.id));
-    return s.pos.get(v.id);
+    return this.scene ? anchorFor(this.scene, this.boxes)(v) : undefined;
   }
 
   hitTest(sx: number, sy: number): { vertex?: string; module?: string } {
@@ -84,12 +80,12 @@ export class GraphCanvas {
     const p = this.toWorld(sx, sy);
     for (const v of s.state.vertices.values()) {
       const b = s.pos.get(v.id);
-      if (!b || hiddenUnder(v, s.collapsed)) continue;
+      if (!b || this.anchor(v) !== b) continue;
       if (p.x >= b.x && p.x <= b.x + b.w && p.y >= b.y && p.y <= b.y + b.h) return { vertex: v.id };
     }
     for (let i = this.boxes.length - 1; i >= 0; i--) {
       const b = this.boxes[i] as ModuleBox;
-      const hitH = s.collapsed.has(b.path) ? b.h : 20;
+      const hitH = s.collapsed.has(b.path) ? b.h : BOX.title;
       if (p.x >= b.x && p.x <= b.x + b.w && p.y >= b.y && p.y <= b.y + hitH) return { module: b.path };
     }
     return {};
@@ -111,20 +107,32 @@ export class GraphCanvas {
       x1 = Math.max(x1, p.x + p.w); y1 = Math.max(y1, p.y + p.h);
       last = p;
     }
+    for (const b of this.boxes) {
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+      x1 = Math.max(x1, b.x + b.w); y1 = Math.max(y1, b.y + b.h);
+    }
+    // room for a leaf's .grad label above and saved-tensor chips below
+    y0 -= DECOR; y1 += DECOR;
     const { w: W, h: H } = this.size;
-    const k = Math.min(1.4, Math.max(0.001, Math.min((W - 60) / (x1 - x0 + 1), (H - 60) / (y1 - y0 + 1))));
+    const ins = this.insets();
+    const w = W - ins.left - ins.right - 2 * MARGIN, h = H - ins.top - ins.bottom - 2 * MARGIN;
+    const k = Math.min(1.4, Math.max(0.001, Math.min(w / (x1 - x0 + 1), h / (y1 - y0 + 1))));
     const at = (focus !== null ? s.pos.get(focus) : undefined) ?? last;
     this.partial = !all && k < MIN_FIT && at !== undefined;
+    const cx = ins.left + MARGIN + w / 2, cy = ins.top + MARGIN + h / 2;
     if (this.partial && at) {
       const kr = READABLE;
       // the newest vertex is the bottom of the graph: keep the ops above it in view
       const fy = focus !== null && s.pos.has(focus) ? 0.5 : 0.7;
-      this.view = { k: kr, x: W / 2 - (at.x + at.w / 2) * kr, y: H * fy - (at.y + at.h / 2) * kr };
+      this.view = { k: kr, x: cx - (at.x + at.w / 2) * kr, y: ins.top + MARGIN + h * fy - (at.y + at.h / 2) * kr };
     } else {
-      this.view = { k, x: (W - (x1 - x0) * k) / 2 - x0 * k, y: (H - (y1 - y0) * k) / 2 - y0 * k };
+      this.view = { k, x: cx - ((x0 + x1) / 2) * k, y: cy - ((y0 + y1) / 2) * k };
     }
     this.request();
   }
+
+  /** Screen space taken by overlays (legend, zoom buttons, notes); the page sets this. */
+  insets: () => { top: number; right: number; bottom: number; left: number } = () => ({ top: 0, right: 0, bottom: 0, left: 0 });
 
   centerOn(id: string): void {
     const p = this.scene?.pos.get(id);
@@ -166,13 +174,24 @@ export class GraphCanvas {
   }
 }
 
+/** Screen margin around a fitted graph, and world space for labels above / chips below. */
+const MARGIN = 16;
+const DECOR = 18;
+
 /** Below MIN_FIT a fitted graph is a smear of lines; Fit then shows a region at READABLE. */
-const MIN_FIT = 0.12;
+const MIN_FIT = 0.25;
 const READABLE = 0.85;
 
 export interface Rect { x0: number; y0: number; x1: number; y1: number }
 
 type Anchor = (v: Vertex) => Placed | ModuleBox | undefined;
+
+/** A vertex's own box, or the outermost collapsed module box holding it (parameters too). */
+export function anchorFor(s: Scene, boxes: ModuleBox[]): Anchor {
+  if (s.collapsed.size === 0) return (v) => s.pos.get(v.id);
+  const shut = boxes.filter((b) => s.collapsed.has(b.path));
+  return (v) => shut.find((b) => b.members.has(v.id)) ?? s.pos.get(v.id);
+}
 
 function inView(b: { x: number; y: number; w: number; h: number }, r: Rect): boolean {
   return b.x + b.w >= r.x0 && b.x <= r.x1 && b.y + b.h >= r.y0 && b.y <= r.y1;
@@ -180,8 +199,9 @@ function inView(b: { x: number; y: number; w: number; h: number }, r: Rect): boo
 
 /** Draw modules, then edges, then vertices; also used to render PNG exports. */
 export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, boxes: ModuleBox[], k: number, vis: Rect, anchor: Anchor): void {
-  ctx.font = "12px Inter, system-ui, sans-serif";
+  ctx.font = FONT;
   ctx.textBaseline = "middle";
+  const titles: Taken[] = [];
   for (const b of boxes) {
     if (!inView(b, vis)) continue;
     const collapsed = s.collapsed.has(b.path);
@@ -193,16 +213,36 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, boxes: Module
     ctx.stroke();
     if (k > 0.25) {
       ctx.fillStyle = THEME.muted;
-      ctx.fillText(`${collapsed ? "▸" : "▾"} ${b.path}${collapsed ? `  (${b.count} nodes)` : ""}`, b.x + 8, b.y + 11);
+      const title = `${collapsed ? "▸" : "▾"} ${b.path}${collapsed ? `  (${b.members.size} nodes)` : ""}`;
+      ctx.fillText(title, b.x + 8, b.y + BOX.title / 2 + 1);
+      titles.push({ x: b.x, y: b.y + BOX.title / 2 + 1, w: ctx.measureText(title).width + 16 });
     }
   }
   if (k < FAST_BELOW) return drawFast(ctx, s, k, vis, anchor);
-  drawEdges(ctx, s, k, vis, anchor);
+  const shown: [Vertex, Placed][] = [];
   for (const v of s.state.vertices.values()) {
     const p = s.pos.get(v.id);
-    if (!p || !inView(p, vis) || hiddenUnder(v, s.collapsed)) continue;
-    drawVertex(ctx, s, v, p, k);
+    if (p && inView(p, vis) && anchor(v) === p) shown.push([v, p]);
   }
+  drawEdges(ctx, s, k, vis, anchor, titles, shown.map(([, p]) => p));
+  const room = rightRoom(shown.map(([, p]) => p));
+  for (const [v, p] of shown) drawVertex(ctx, s, v, p, k, room.get(p) ?? Infinity);
+}
+
+/** Space from each box's left edge to the next box on its row (a leaf's `.grad` label above
+ *  the box may use it). Only boxes in view count: the rest is off screen anyway. */
+function rightRoom(boxes: Placed[]): Map<Placed, number> {
+  const rows = new Map<number, Placed[]>();
+  for (const p of boxes) rows.set(p.y, [...(rows.get(p.y) ?? []), p]);
+  const out = new Map<Placed, number>();
+  for (const row of rows.values()) {
+    row.sort((a, b) => a.x - b.x);
+    row.forEach((p, i) => {
+      const next = row[i + 1];
+      out.set(p, next ? next.x - p.x - 10 : Infinity);
+    });
+  }
+  return out;
 }
 
 /** Below this zoom labels are unreadable: draw batched shapes, one path per colour. */
@@ -282,7 +322,10 @@ function drawFast(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect,
   for (const [v, p] of special) drawVertex(ctx, s, v, p, k);
 }
 
-function drawEdges(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect, anchor: Anchor): void {
+/** A label's box on screen (centre line y), for keeping labels apart. */
+interface Taken { x: number; y: number; w: number; h?: number }
+
+function drawEdges(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect, anchor: Anchor, titles: Taken[], shown: Placed[]): void {
   const labels: [string, number, number][] = [];
   ctx.lineWidth = 1.2 / Math.max(k, 0.3);
   for (const v of s.state.vertices.values()) {
@@ -293,13 +336,13 @@ function drawEdges(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect
       const b = tv ? anchor(tv) : undefined;
       if (!b || a === b) return;
       const x0 = a.x + a.w / 2, y0 = a.y, x1 = b.x + b.w / 2, y1 = b.y + b.h;
-      if (Math.max(x0, x1) < vis.x0 || Math.min(x0, x1) > vis.x1 || Math.max(y0, y1) < vis.y0 || Math.min(y0, y1) > vis.y1) return;
+      if (Math.max(x0, x1) + 130 < vis.x0 || Math.min(x0, x1) - 130 > vis.x1 || Math.max(y0, y1) < vis.y0 || Math.min(y0, y1) > vis.y1) return;
+      const [ax, ay, bx, by] = edgeCurve(x0, y0, x1, y1, bowSide(x0, y0, x1, y1, shown));
       const g = s.state.edgeGrads.get(`${v.id}>${i}`);
       ctx.strokeStyle = g ? THEME.edgeGrad : THEME.edge;
       ctx.beginPath();
       ctx.moveTo(x0, y0);
-      const my = (y0 + y1) / 2;
-      ctx.bezierCurveTo(x0, my, x1, my, x1, y1);
+      ctx.bezierCurveTo(ax, ay, bx, by, x1, y1);
       ctx.stroke();
       // arrowhead at the input end: backward flows from a vertex to its next functions
       ctx.fillStyle = ctx.strokeStyle;
@@ -308,76 +351,35 @@ function drawEdges(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect
       ctx.lineTo(x1 - 4, y1 + 7);
       ctx.lineTo(x1 + 4, y1 + 7);
       ctx.fill();
-      const focus = v.id === s.selected || v.id === s.state.current || e.to === s.selected || s.state.vertices.size <= 24;
-      if (g && focus && k > 0.3) labels.push([summary(g), x0 + (x1 - x0) * 0.3, y0 + (y1 - y0) * 0.3]);
+      const focus = v.id === s.selected || v.id === s.state.current || e.to === s.selected || s.state.vertices.size <= 12;
+      // at the curve's midpoint: two edges leaving one node are already apart there
+      if (g && focus && k > 0.3) labels.push([summary(g), (x0 + 3 * ax + 3 * bx + x1) / 8, (y0 + 3 * ay + 3 * by + y1) / 8]);
     });
   }
   ctx.font = "11px 'JetBrains Mono', ui-monospace, monospace";
-  for (const [text, x, y] of labels) {
+  // labels never cover each other: nudge one down past the labels it would hit, or drop it
+  const taken: Taken[] = [...titles];
+  if (labels.length) {
+    // nor hide under a box (labels are drawn before the vertices)
+    for (const v of s.state.vertices.values()) {
+      const p = anchor(v);
+      if (!p || !inView(p, vis)) continue;
+      // the node in focus shows its saved tensors in a row under the box
+      const chips = showsChips(s, v) ? 16 : 0;
+      taken.push({ x: p.x, y: p.y + (p.h + chips) / 2, w: Math.max(p.w, chips * 10), h: p.h + chips });
+    }
+  }
+  const hits = (x: number, y: number, w: number): boolean => taken.some((r) => Math.abs(r.y - y) < 8 + (r.h ?? 16) / 2 && x < r.x + r.w && r.x < x + w);
+  for (const [text, cx, cy] of labels) {
     const w = ctx.measureText(text).width + 8;
+    const x = cx - w / 2;
+    const y = [cy, cy + 17, cy - 17, cy + 34, cy - 34].find((yy) => !hits(x, yy, w));
+    if (y === undefined) continue;
+    taken.push({ x, y, w });
     ctx.fillStyle = "rgba(15,18,24,0.92)";
-    ctx.fillRect(x - w / 2, y - 8, w, 16);
+    ctx.fillRect(x, y - 8, w, 16);
     ctx.fillStyle = THEME.edgeGrad;
-    ctx.fillText(text, x - w / 2 + 4, y);
+    ctx.fillText(text, x + 4, y);
   }
-  ctx.font = "12px Inter, system-ui, sans-serif";
-}
-
-function drawVertex(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number): void {
-  const st = s.state.nodeState.get(v.id);
-  const c = vertexColors(v.kind, st);
-  const isCurrent = s.state.current === v.id;
-  const isErr = s.state.error?.node === v.id;
-  const r = v.kind === "leaf" || v.kind === "const" || v.kind === "cut" ? p.h / 2 : 6;
-  if (isCurrent) {
-    ctx.shadowColor = THEME.current;
-    ctx.shadowBlur = 18;
-  }
-  roundRect(ctx, p.x, p.y, p.w, p.h, r);
-  ctx.fillStyle = c.fill;
-  ctx.fill();
-  ctx.shadowBlur = 0;
-  ctx.lineWidth = (isCurrent || isErr ? 2.5 : st === "done" ? 1.6 : 1.2) / Math.max(k, 0.4);
-  ctx.strokeStyle = isErr ? THEME.error : isCurrent ? THEME.current : c.stroke;
-  ctx.setLineDash(st === "freed" || v.kind === "cut" ? [4, 3] : st === "ready" ? [2, 2] : []);
-  if (st === "ready") ctx.strokeStyle = THEME.ready;
-  ctx.stroke();
-  ctx.setLineDash([]);
-  if (s.selected === v.id) {
-    ctx.strokeStyle = THEME.selected;
-    ctx.lineWidth = 1.5 / Math.max(k, 0.4);
-    roundRect(ctx, p.x - 3, p.y - 3, p.w + 6, p.h + 6, r + 3);
-    ctx.stroke();
-  }
-  if (s.breakpoints.has(v.id)) {
-    ctx.fillStyle = THEME.error;
-    ctx.beginPath();
-    ctx.arc(p.x + 2, p.y + p.h / 2, 4.5, 0, Math.PI * 2);
-    ctx.fill();
-  }
-  if (k < 0.3) return;
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(p.x + 6, p.y, p.w - 12, p.h);
-  ctx.clip();
-  if (v.kind === "fn" && v.label) {
-    // the non-leaf tensor this node produced: a tensor-coloured pill before the node's name
-    const pw = ctx.measureText(v.label).width + 12;
-    roundRect(ctx, p.x + 5, p.y + 5, pw, p.h - 10, (p.h - 10) / 2);
-    const freed = st === "freed";
-    ctx.fillStyle = freed ? c.fill : THEME.nonLeafFill;
-    ctx.fill();
-    ctx.lineWidth = 1 / Math.max(k, 0.4);
-    ctx.strokeStyle = freed ? c.stroke : THEME.nonLeafStroke;
-    ctx.stroke();
-    ctx.fillStyle = freed ? c.text : THEME.nonLeafText;
-    ctx.fillText(v.label, p.x + 11, p.y + p.h / 2);
-    ctx.fillStyle = c.text;
-    ctx.fillText(shortName(v.name), p.x + 12 + pw, p.y + p.h / 2);
-  } else {
-    ctx.fillStyle = c.text;
-    ctx.fillText(vertexTitle(v), p.x + 12, p.y + p.h / 2);
-  }
-  ctx.restore();
-  decorations(ctx, s, v, p, k);
+  ctx.font = FONT;
 }

@@ -2,8 +2,9 @@
 import type { Placed } from "../layout/layered";
 import type { Value, Vertex } from "../model/types";
 import { formatNumber, scalarOf, summary } from "../model/value";
-import { THEME } from "./theme";
+import { FONT, THEME } from "./theme";
 import { hooksOn, isStale, type Scene } from "./scene";
+import { fitText } from "./text";
 
 function gradLabel(g: Value): string {
   const x = scalarOf(g);
@@ -11,10 +12,11 @@ function gradLabel(g: Value): string {
 }
 
 /** Hook markers (top right) and saved-tensor chips (below); stale ones red. */
-export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number): void {
+/** `room`: px from the box's left edge to the next box on its row (for the `.grad` label). */
+export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number, room = Infinity): void {
   hooksOn(s.state, v).forEach((h, i) => {
-    ctx.fillStyle = h.fired ? THEME.hookFired : THEME.hook;
-    if (h.fired) {
+    ctx.fillStyle = h.firing ? THEME.hookFired : THEME.hook;
+    if (h.firing) {
       ctx.shadowColor = THEME.hookFired;
       ctx.shadowBlur = 14;
     }
@@ -28,21 +30,33 @@ export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, 
     ctx.font = "11px 'JetBrains Mono', ui-monospace, monospace";
     ctx.fillStyle = "#3fbf86";
     // above the leaf, where the rank gap is empty (to its right sits the next vertex)
-    ctx.fillText(`.grad ${gradLabel(g)}`, p.x + 4, p.y - 8);
-    ctx.font = "12px Inter, system-ui, sans-serif";
+    // up to the next box on the row (the inspector has all of it)
+    ctx.fillText(fitText(ctx, `.grad ${gradLabel(g)}`, Math.min(room, 600)), p.x + 4, p.y - 8);
+    ctx.font = FONT;
   }
-  if (v.saved.length === 0 || k < 0.6) return;
+  if (k < 0.6 || !showsChips(s, v)) return;
+  const focus = v.id === s.selected || v.id === s.state.current;
+  const stale = v.saved.map((sv) => isStale(s.state, sv.tensor, sv.versionAtSave));
   ctx.font = "10px 'JetBrains Mono', ui-monospace, monospace";
   let x = p.x + 4;
-  for (const sv of v.saved.slice(0, 3)) {
-    const stale = isStale(s.state, sv.tensor, sv.versionAtSave);
-    const text = `${sv.name.replace(/^_saved_/, "")} v${sv.versionAtSave}${stale ? `→v${s.state.versions.get(sv.tensor ?? "")}` : ""}`;
+  for (const [i, sv] of v.saved.slice(0, 3).entries()) {
+    if (!focus && !stale[i]) continue;
+    const stale_ = stale[i] === true;
+    const text = `${sv.name.replace(/^_saved_/, "")} v${sv.versionAtSave}${stale_ ? `→v${s.state.versions.get(sv.tensor ?? "")}` : ""}`;
     const w = ctx.measureText(text).width + 8;
-    ctx.fillStyle = stale ? "#3b1717" : "#1a1f2b";
+    ctx.fillStyle = stale_ ? "#3b1717" : "#1a1f2b";
     ctx.fillRect(x, p.y + p.h + 2, w, 13);
-    ctx.fillStyle = stale ? THEME.stale : THEME.muted;
+    ctx.fillStyle = stale_ ? THEME.stale : THEME.muted;
     ctx.fillText(text, x + 4, p.y + p.h + 9);
     x += w + 3;
   }
-  ctx.font = "12px Inter, system-ui, sans-serif";
+  ctx.font = FONT;
+}
+
+/** Saved-tensor chips sit under the box, where edges arrive: drawn for the node in focus, and
+ *  for any node with a stale saved tensor (backward through it would raise). */
+export function showsChips(s: Scene, v: Vertex): boolean {
+  if (v.saved.length === 0) return false;
+  if (v.id === s.selected || v.id === s.state.current) return true;
+  return v.saved.some((sv) => isStale(s.state, sv.tensor, sv.versionAtSave));
 }

@@ -1,6 +1,9 @@
 // Colours shared by the canvas renderer, the SVG export and the legend (CSS mirrors them).
 import type { NodeRunState, VertexKind } from "../model/types";
 
+/** The font vertex labels are drawn (and measured) in. */
+export const FONT = "12px Inter, system-ui, sans-serif";
+
 export const THEME = {
   bg: "#0f1218",
   grid: "#161a22",
@@ -30,7 +33,7 @@ export const KIND_COLORS: Record<VertexKind, { fill: string; stroke: string }> =
   cut: { fill: "#2f1b29", stroke: "#d86a8e" },
 };
 
-export const FREED = { fill: "#15171c", stroke: "#3a3f4b", text: "#5b6170" };
+export const FREED = { fill: "#15171c", stroke: "#4a5060", text: "#8a90a0" };
 
 export function vertexColors(kind: VertexKind, state: NodeRunState | undefined): { fill: string; stroke: string; text: string } {
   if (state === "freed") return FREED;

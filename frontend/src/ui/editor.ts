@@ -112,6 +112,8 @@ export class CodeEditor {
           return false;
         },
       }),
+      // the code panel is narrow: wrap long lines rather than hide their ends (error lines too)
+      EditorView.lineWrapping,
       EditorView.theme({}, { dark: true }),
     ];
     this.view = new EditorView({ parent, state: EditorState.create({ doc: "", extensions }) });

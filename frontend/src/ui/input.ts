@@ -1,7 +1,7 @@
 // Buttons, keyboard shortcuts, and mouse on the canvas (pan, zoom, select, breakpoint).
 import type { App } from "../app";
 import { byId } from "./dom";
-import { shortName, vertexTitle } from "../render/scene";
+import { hookTitle, hooksOn, shortName, vertexTitle } from "../render/scene";
 import { formatNumber, formatShape, summary } from "../model/value";
 
 function typing(e: KeyboardEvent): boolean {
@@ -30,7 +30,17 @@ function hover(app: App, cv: HTMLCanvasElement, e: PointerEvent): void {
     const t = [...s.tensors.values()].find((x) => x.gradFn === v.id);
     if (t) out = `\n${v.label}: non-leaf tensor ${formatShape(t.shape)} ${t.dtype}, requires_grad`;
   }
-  cv.title = `${vertexTitle(v)}${v.line !== null ? ` (line ${v.line})` : ""}${out}${grads.join("")}`;
+  const hooks = hooksOn(s, v).map((x) => `\n${hookTitle(x)}${x.fired ? ` · fired ${x.fired}×` : ""}`);
+  cv.title = `${vertexTitle(v)}${v.line !== null ? ` (line ${v.line})` : ""}${out}${grads.join("")}${hooks.join("")}`;
+}
+
+/** Show or hide the legend (remembered); an untouched view refits to the space it frees. */
+function toggleLegend(app: App, remember = true): void {
+  const legend = byId("legend");
+  legend.hidden = !legend.hidden;
+  byId("legend-toggle").setAttribute("aria-pressed", String(!legend.hidden));
+  if (remember) localStorage.setItem("backscope.legend", legend.hidden ? "hidden" : "shown");
+  if (!app.userMoved) app.fit();
 }
 
 export function bindInput(app: App): void {
@@ -42,6 +52,10 @@ export function bindInput(app: App): void {
   click("pause", () => app.pause());
   click("restart", () => app.restart());
   click("fit", () => ((app.userMoved = false), app.fit()));
+  click("legend-toggle", () => toggleLegend(app));
+  // a small graph area keeps the room for the graph until the user asks for the legend
+  const pref = localStorage.getItem("backscope.legend");
+  if (pref === "hidden" || (pref === null && app.canvas.size.w * app.canvas.size.h < 700 * 650)) toggleLegend(app, false);
   const hideNote = (): void => {
     app.canvas.partial = false;
     byId("big-note").hidden = true;
@@ -55,10 +69,17 @@ export function bindInput(app: App): void {
       app.run();
       return;
     }
+    // debugger keys (as in browser devtools) work from the editor too
+    const fkey: Record<string, () => void> = { F10: () => (e.shiftKey ? app.stepBack() : app.step()), F8: () => app.continue() };
+    if (fkey[e.key] && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      (fkey[e.key] as () => void)();
+      return;
+    }
     if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
     const keys: Record<string, () => void> = {
       ArrowRight: () => app.step(), ArrowLeft: () => app.stepBack(), c: () => app.continue(),
-      p: () => app.pause(), r: () => app.restart(), f: () => app.fit(),
+      p: () => app.pause(), r: () => app.restart(), f: () => ((app.userMoved = false), app.fit()), l: () => toggleLegend(app),
       Home: () => app.seek(-1), End: () => app.seek(app.log.length - 1),
       "[": () => app.seek(app.log.cursor - 1), "]": () => app.seek(app.log.cursor + 1),
       b: () => app.selected && app.toggleBreakNode(app.selected),

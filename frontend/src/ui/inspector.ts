@@ -1,7 +1,7 @@
 // The inspector: everything known about the selected vertex at the cursor.
-import type { RunState, Value, Vertex } from "../model/types";
+import type { HookInfo, RunState, Value, Vertex } from "../model/types";
 import { formatShape, summary } from "../model/value";
-import { hooksOn, isStale } from "../render/scene";
+import { hookTitle, hooksOn, isStale } from "../render/scene";
 import { h } from "./dom";
 import { valueView } from "./values";
 
@@ -40,6 +40,8 @@ export interface InspectorCtx {
   /** True while the run's worker can still answer `tensor_values`. */
   canLoad: boolean;
   load: (tensorId: string) => void;
+  /** True when `v` is shown because backward is at it (nothing is selected). */
+  following?: boolean;
 }
 
 /** The values of a tensor whose inline form is only a summary: a button that fetches them. */
@@ -59,6 +61,14 @@ function fullValues(tid: string, ctx: InspectorCtx): HTMLElement {
   return box;
 }
 
+/** One hook: what it is and where it came from, how often it fired, what it last saw. */
+function hookItem(hk: HookInfo & { firing: boolean }): HTMLElement {
+  const seen = hk.gradIn.length ? gradList(hk.gradIn, hk.gradIn.map((_, i) => `saw grad[${i}]`)) : null;
+  const gave = hk.gradOut?.length ? gradList(hk.gradOut, hk.gradOut.map((_, i) => `returned grad[${i}]`)) : null;
+  const fired = hk.fired ? `fired ${hk.fired}×${hk.firing ? " · firing now" : ""}` : "not fired yet";
+  return h("li", { class: hk.firing ? "fired" : "" }, h("div", {}, hookTitle(hk)), h("div", { class: "note" }, fired), seen, gave);
+}
+
 export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, ctx: InspectorCtx): void {
   const onLine = ctx.onLine;
   el.replaceChildren();
@@ -73,6 +83,7 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const line = v.line !== null ? h("a", { href: "#", class: "line-link" }, `line ${v.line}`) : "—";
   if (line instanceof HTMLElement) line.addEventListener("click", (e) => (e.preventDefault(), onLine(v.line ?? 0)));
   const state = s.nodeState.get(v.id) ?? (s.inBackward ? "waiting" : "—");
+  if (ctx.following) el.append(h("p", { class: "note", "data-testid": "inspector-following" }, "Following the current backward step · click a node to pin it."));
   el.append(h("header", { class: `insp-head kind-${v.kind}` }, h("div", { class: "insp-name" }, v.kind === "fn" || v.kind === "accumulate" ? v.name : v.label || v.name), h("div", { class: "insp-kind" }, kindName)));
   const rows: [string, Node | string][] = [["source", line], ["state", state]];
   if (v.label && v.kind === "fn") rows.unshift(["output", h("span", {}, h("span", { class: "nonleaf-chip" }, v.label), " non-leaf tensor")]);
@@ -102,6 +113,7 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
     }
     el.append(section("saved tensors", tb));
   }
-  const hooks = hooksOn(s, v);
-  if (hooks.length) el.append(section("hooks", h("ul", { class: "hooks" }, ...hooks.map((hk, i) => h("li", { class: hk.fired ? "fired" : "" }, `hook ${i + 1} · fired ${hk.count}×${hk.fired ? " · firing now" : ""}`)))));
+  // the hook firing now first, then in the order they were registered
+  const hooks = hooksOn(s, v).sort((a, b) => Number(b.firing) - Number(a.firing));
+  if (hooks.length) el.append(section("hooks", h("ul", { class: "hooks", "data-testid": "inspector-hooks" }, ...hooks.map(hookItem))));
 }

@@ -3,7 +3,15 @@ import type { RunState, Vertex } from "../model/types";
 import { formatNumber, scalarOf, summary } from "../model/value";
 import { h } from "./dom";
 import { vertexOrder } from "../model/reduce";
-import { hooksOn, shortName } from "../render/scene";
+import { hookTitle, hooksOn, shortName } from "../render/scene";
+import type { HookInfo } from "../model/types";
+
+/** "hook", "2 hooks", "hook fired" (firing now), "hook ×3" (fired three times so far). */
+function hookBadge(hooks: (HookInfo & { firing: boolean })[]): string {
+  if (hooks.some((x) => x.firing)) return "hook fired";
+  const n = hooks.reduce((a, x) => a + x.fired, 0);
+  return `${hooks.length > 1 ? `${hooks.length} hooks` : "hook"}${n ? ` ×${n}` : ""}`;
+}
 
 const LIMIT = 200;
 
@@ -41,7 +49,7 @@ export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, sel
     };
     if (s.current === id) attrs["aria-current"] = "step";
     const hooks = hooksOn(s, v);
-    if (hooks.length) attrs["data-hook"] = hooks.some((x) => x.fired) ? "fired" : "idle";
+    if (hooks.length) attrs["data-hook"] = hooks.some((x) => x.firing) ? "fired" : "idle";
     const dep = s.deps.get(id);
     const li = h("li", attrs,
       h("span", { class: "nl-dot" }),
@@ -49,7 +57,7 @@ export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, sel
       v.label && (v.kind === "fn") ? h("span", { class: "nl-label" }, v.label) : null,
       h("span", { class: "nl-grad" }, gradText(s, v)),
       dep !== undefined && s.inBackward ? h("span", { class: "nl-dep", title: "dependencies left" }, `deps ${dep}`) : null,
-      hooks.length ? h("span", { class: "nl-hook", title: "hook" }, hooks.some((x) => x.fired) ? "hook fired" : "hook") : null,
+      hooks.length ? h("span", { class: "nl-hook", title: hooks.map(hookTitle).join("\n") }, hookBadge(hooks)) : null,
       st ? h("span", { class: "nl-state" }, st) : null,
       v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
     );

@@ -12,6 +12,14 @@ import { shortName } from "../render/scene";
 import { bindInput } from "./input";
 import { bindBreakpoints } from "./breakpoints";
 
+/** Where to look after an error: only what is really there (a red node needs a node). */
+function errorHint(hasNode: boolean, hasGraph: boolean): string {
+  const marks = hasNode ? "the red node and the red line in the editor mark" : "the red line in the editor marks";
+  const kept = hasGraph ? "The graph built before the error is kept: " : "";
+  const text = `${kept}${marks} where it failed; the full traceback is in the console.`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export class Panels {
   private app: App;
   private listKey = "";
@@ -19,6 +27,7 @@ export class Panels {
   private markKey = "";
   private consoleLen = -1;
   private statusExtra = "";
+  private listCurrent: string | null = null;
 
   constructor(app: App) {
     this.app = app;
@@ -94,14 +103,20 @@ export class Panels {
     if (key !== this.listKey) {
       this.listKey = key;
       renderNodeList(byId("node-list"), s, filter, this.app.selected, (id) => this.app.select(id, true));
+      // stepping moves the current entry: keep it in sight in a long list
+      if (s.current !== this.listCurrent) byId("node-list").querySelector('[aria-current="step"]')?.scrollIntoView({ block: "nearest" });
+      this.listCurrent = s.current;
     }
     const app = this.app;
     const full = [...app.fullValues.values()].map((x) => (x === null ? "0" : "1")).join("");
-    const ikey = `${s.seq}|${app.selected}|${full}|${app.valuesAvailable()}`;
+    const ikey = `${s.seq}|${app.selected}|${s.current}|${full}|${app.valuesAvailable()}`;
     if (ikey !== this.inspKey) {
       this.inspKey = ikey;
-      const v = app.selected ? (s.vertices.get(app.selected) ?? null) : null;
+      // with nothing selected the inspector follows the node backward is at
+      const id = app.selected ?? s.current;
+      const v = id ? (s.vertices.get(id) ?? null) : null;
       renderInspector(byId("inspector"), s, v, {
+        following: !app.selected && v !== null,
         onLine: (line) => app.editor.mark([line], null),
         full: (tid) => app.fullValues.get(tid),
         canLoad: app.valuesAvailable(),
@@ -121,6 +136,7 @@ export class Panels {
     byId<HTMLButtonElement>("pause").disabled = head.status !== "running";
     byId<HTMLButtonElement>("restart").disabled = log.backwardStart() < 0;
     byId<HTMLButtonElement>("share").disabled = !s.runId;
+    for (const id of ["export-svg", "export-png", "export-json"]) byId<HTMLButtonElement>(id).disabled = log.length === 0;
   }
 
   private queue(s: RunState): void {
@@ -157,7 +173,7 @@ export class Panels {
         node ? ` · in ${shortName(node.name)}` : "",
         blame !== null ? ` · tensor modified in place at line ${blame}` : "",
         e.anomalyLine !== null ? ` · forward line ${e.anomalyLine} made the NaN` : ""),
-      h("div", { class: "err-hint" }, "The graph built before the error is kept: the red node and the red line in the editor mark where it failed; the full traceback is in the console."),
+      h("div", { class: "err-hint" }, errorHint(node !== undefined, s.vertices.size > 0)),
     );
     el.dataset.line = String(blame ?? e.anomalyLine ?? e.line ?? "");
   }

@@ -1,14 +1,15 @@
 // Value views: a table for small tensors, a heatmap for 2-D, a histogram for large ones.
 import type { Value } from "../model/types";
-import { formatNumber, formatShape, shortNumber, statsOf } from "../model/value";
+import { formatShape, formatValues, shortNumber, statsOf } from "../model/value";
 import { h } from "./dom";
 
 function table(v: Value, flat: number[]): HTMLElement {
   const cols = v.shape.length >= 2 ? (v.shape[v.shape.length - 1] ?? 1) : Math.min(flat.length, 8) || 1;
   const t = h("table", { class: "vals" });
+  const text = formatValues(flat);
   for (let r = 0; r * cols < flat.length; r++) {
     const tr = h("tr");
-    for (let c = 0; c < cols && r * cols + c < flat.length; c++) tr.append(h("td", {}, formatNumber(flat[r * cols + c] as number)));
+    for (let c = 0; c < cols && r * cols + c < flat.length; c++) tr.append(h("td", {}, text[r * cols + c] as string));
     t.append(tr);
   }
   return t;

@@ -1,0 +1,127 @@
+// Module boxes over the real layout: a nested MLP (MLP.fc1, act, fc2, act, fc3) and a model
+// called three times. Geometry is read from moduleBoxes and the layout, as the canvas draws it.
+import { describe, expect, it } from "vitest";
+import { layoutItems } from "../src/layout/items";
+import { BOX, LayeredLayout, NODE_H, bandGap, type Placed } from "../src/layout/layered";
+import { applyEvent, emptyState } from "../src/model/reduce";
+import type { RunState } from "../src/model/types";
+import { bowSide, moduleBoxes, type ModuleBox } from "../src/render/scene";
+import type { WireEvent } from "../src/wire";
+import { fixture } from "./load";
+
+interface Rect { x: number; y: number; w: number; h: number }
+
+const measure = (text: string): number => text.length * 7;
+
+function laidOut(events: WireEvent[]): { s: RunState; pos: Map<string, Placed>; boxes: ModuleBox[] } {
+  const s = emptyState();
+  for (const ev of events) applyEvent(s, ev);
+  const l = new LayeredLayout();
+  const placed = [...l.add(layoutItems(s, 0, measure)), ...l.flush()];
+  const pos = new Map(placed.map((p) => [p.id, p]));
+  const boxes = moduleBoxes({ state: s, pos, selected: null, collapsed: new Set(), breakpoints: new Set() });
+  return { s, pos, boxes };
+}
+
+const meets = (a: Rect, b: Rect): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+const inside = (a: Rect, b: Rect): boolean => a.x >= b.x && a.y >= b.y && a.x + a.w <= b.x + b.w && a.y + a.h <= b.y + b.h;
+const nested = (a: ModuleBox, b: ModuleBox): boolean => [...a.members].every((m) => b.members.has(m));
+const title = (b: ModuleBox): Rect => ({ x: b.x, y: b.y, w: 16 + measure(b.path), h: BOX.title });
+
+function checkBoxes(boxes: ModuleBox[], pos: Map<string, Placed>): void {
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      if (nested(a, b)) expect(inside(a, b), `${a.path} in ${b.path}`).toBe(true);
+      else if (nested(b, a)) expect(inside(b, a), `${b.path} in ${a.path}`).toBe(true);
+      else expect(meets(a, b), `${a.path} meets ${b.path}`).toBe(false);
+      expect(meets(title(a), title(b)), `titles of ${a.path} and ${b.path}`).toBe(false);
+    }
+    // a box holds its members and nothing else
+    for (const p of pos.values()) {
+      if (a.members.has(p.id)) expect(inside(p, a), `${p.id} in ${a.path}`).toBe(true);
+      else expect(meets(p, a), `${p.id} (not a member) in ${a.path}`).toBe(false);
+    }
+  }
+}
+
+describe("module boxes over the layout", () => {
+  it("keeps sibling calls apart, children inside parents, and others out (nested MLP)", () => {
+    const { pos, boxes } = laidOut(fixture("nested"));
+    expect(boxes.map((b) => b.path)).toEqual(["MLP", "MLP.fc1", "MLP.act", "MLP.fc2", "MLP.act", "MLP.fc3"]);
+    checkBoxes(boxes, pos);
+  });
+
+  it("puts each layer's parameters (leaf and AccumulateGrad) in its box", () => {
+    const { s, boxes } = laidOut(fixture("nested"));
+    for (const layer of ["MLP.fc1", "MLP.fc2", "MLP.fc3"]) {
+      const box = boxes.find((b) => b.path === layer) as ModuleBox;
+      const params = [...s.vertices.values()].filter((v) => v.label.startsWith(`${layer} param `));
+      expect(params).toHaveLength(2);
+      for (const p of params) expect(box.members.has(p.id), `${p.label} in ${layer}`).toBe(true);
+    }
+  });
+
+  it("stacks three calls of one model without overlap", () => {
+    const events = fixture("mlp");
+    const { pos, boxes } = laidOut(repeatForward(events, 3));
+    expect(boxes.filter((b) => b.path === "Sequential")).toHaveLength(3);
+    checkBoxes(boxes, pos);
+  });
+
+  it("leaves room between bands for closing and opening boxes", () => {
+    expect(bandGap(0, 0)).toBe(0);
+    expect(bandGap(1, 2)).toBeGreaterThan(bandGap(1, 1));
+    expect(bandGap(2, 1)).toBeGreaterThan(bandGap(1, 1));
+  });
+});
+
+/** The forward events of a run replayed `n` times with fresh ids (a model called in a loop). */
+function repeatForward(events: WireEvent[], n: number): WireEvent[] {
+  const forward = events.filter((e) => e.type === "node" || e.type === "tensor");
+  const out: WireEvent[] = [];
+  const shift = (v: unknown, k: number): unknown => (typeof v === "number" ? v + k * 10000 : v);
+  for (let k = 0; k < n; k++) {
+    for (const e of forward) {
+      const c = JSON.parse(JSON.stringify(e)) as Record<string, unknown>;
+      if (c.type === "node") {
+        c.id = shift(c.id, k);
+        c.variable = shift(c.variable, k);
+        c.next = (c.next as { node: unknown; input_nr: number }[]).map((x) => ({ ...x, node: shift(x.node, k) }));
+        c.outputs = (c.outputs as Record<string, unknown>[]).map((o) => ({ ...o, id: shift(o.id, k), grad_fn: shift(o.grad_fn, k) }));
+      } else {
+        const t = c.tensor as Record<string, unknown>;
+        c.tensor = { ...t, id: shift(t.id, k), grad_fn: shift(t.grad_fn, k) };
+      }
+      out.push({ ...c, seq: out.length } as unknown as WireEvent);
+    }
+  }
+  return out;
+}
+
+describe("long edges", () => {
+  const box = (x: number, y: number, w = 120): Placed => ({ id: `${x},${y}`, x, y, w, h: NODE_H, rank: 0 });
+
+  it("bow around a vertex in their way and stay straight when the column is clear", () => {
+    // input at y 0..30, consumer two ranks down at y 128: the edge runs from (60, 128) to (60, 30)
+    const between = box(0, 64);
+    expect(bowSide(60, 128, 60, 30, [between])).not.toBe(0);
+    expect(bowSide(60, 128, 60, 30, [box(200, 64)])).toBe(0);
+    // an edge to the next rank never bows
+    expect(bowSide(60, 64, 60, 30, [between])).toBe(0);
+  });
+});
+
+describe("bands", () => {
+  it("lay out 5k vertices in 1k module calls within 50 ms", () => {
+    const items = Array.from({ length: 5000 }, (_, i) => ({
+      id: String(i), to: i > 0 ? [String(i - 1)] : [], width: 100, scope: `net.block${Math.floor(i / 5) % 7}.op`,
+    }));
+    let best = Infinity;
+    for (let r = 0; r < 3; r++) {
+      const t0 = performance.now();
+      new LayeredLayout().add(items);
+      best = Math.min(best, performance.now() - t0);
+    }
+    expect(best).toBeLessThan(50);
+  });
+});

@@ -1,0 +1,48 @@
+// One-line value summaries on edges and in the node list.
+import { describe, expect, it } from "vitest";
+import { parseValue, shortNumber, summary } from "../src/model/value";
+import type { Value } from "../src/model/types";
+import { applyEvent, emptyState } from "../src/model/reduce";
+import { isStale } from "../src/render/scene";
+import type { WireEvent } from "../src/wire";
+
+const val = (raw: unknown): Value => parseValue(raw) as Value;
+
+describe("summary", () => {
+  it("writes out tiny tensors the way PyTorch prints their values", () => {
+    expect(summary(val({ shape: [3], dtype: "float32", values: [0, 0, 1] }))).toBe("[0., 0., 1.]");
+    // as print(torch.tensor(...)) shows them in PyTorch 2.13: one format for the whole tensor
+    expect(summary(val({ shape: [2, 2], dtype: "float32", values: [1, 2, 3, 4.5] }))).toBe("[[1.0000, 2.0000], [3.0000, 4.5000]]");
+    expect(summary(val({ shape: [3], dtype: "float32", values: [0.5, 0, 1.5] }))).toBe("[0.5000, 0.0000, 1.5000]");
+    expect(summary(val({ shape: [2], dtype: "float32", values: [1e-5, 1] }))).toBe("[1.0000e-05, 1.0000e+00]");
+    expect(summary(val({ shape: [2], dtype: "float32", values: [60.2566, 1210.2864] }))).toBe("[60.2566, 1210.2864]");
+    expect(summary(val({ shape: [], dtype: "float32", values: 2.718281828 }))).toBe("2.7183");
+  });
+
+  it("gives shape and L2 norm for larger ones", () => {
+    expect(summary(val({ shape: [5], dtype: "float32", values: [3, 4, 0, 0, 0] }))).toBe("[5] norm 5");
+  });
+});
+
+describe("shortNumber", () => {
+  it("keeps tiny and huge magnitudes short", () => {
+    expect(shortNumber(1e-40)).toBe("1.000e-40");
+    expect(shortNumber(2.5e7)).toBe("2.500e+7");
+    expect(shortNumber(0.12345678)).toBe("0.12346");
+    expect(shortNumber(0)).toBe("0");
+  });
+});
+
+describe("stale saved tensors", () => {
+  const ev = (seq: number, e: Record<string, unknown>): WireEvent => ({ run_id: "r", seq, t: 0, ...e }) as unknown as WireEvent;
+
+  it("are flagged only when bumped after the save, not when the client heard of an older version", () => {
+    const s = emptyState();
+    // BatchNorm updates running stats in place under no_grad: no version_bump reaches the client
+    applyEvent(s, ev(0, { type: "tensor", tensor: { id: 5, shape: [8], dtype: "float32", requires_grad: false, is_leaf: true, version: 1 } }));
+    applyEvent(s, ev(1, { type: "node", id: 9, name: "NativeBatchNormBackward0", next: [], saved: [{ name: "_saved_running_mean", tensor: 5, version: 3 }] }));
+    expect(isStale(s, "5", 3)).toBe(false);
+    applyEvent(s, ev(2, { type: "version_bump", tensor: 5, version: 4, line: 7 }));
+    expect(isStale(s, "5", 3)).toBe(true);
+  });
+});
