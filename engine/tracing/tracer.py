@@ -107,6 +107,7 @@ class Tracer:
         self.mstack: list[tuple[Any, str]] = []
         self.mpath: str | None = None
         self.names: dict[int, str] = {}
+        self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters of modules that ran
         self.vcache: dict[int, tuple[Any, dict[str, Any]]] = {}  # per flush: built values
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
         self.node_lines: dict[int, int | None] = {}
@@ -221,6 +222,13 @@ class Tracer:
             name = self._child_name(module)
         self.mstack.append((module, name))
         self.mpath = ".".join(n for _, n in self.mstack)
+        params = getattr(module, "_parameters", None)
+        if params:
+            # named as `named_parameters()` of the outermost module running names them
+            prefix = "".join(f"{n}." for _, n in self.mstack[1:])
+            for k, p in params.items():
+                if isinstance(p, Tensor):
+                    self.pnames[id(p)] = (p, f"{prefix}{k}")
         self._add(("module_enter", _ns(), *self._site(), self.mpath, type(module).__name__))
 
     def module_exit(self, module: Any) -> None:
@@ -301,6 +309,8 @@ class Tracer:
             for k, v in list(f.f_locals.items()):
                 if isinstance(v, Tensor) and not k.startswith("__"):
                     names.setdefault(id(v), k)
+        for k, (_, name) in self.pnames.items():  # a variable's name comes first
+            names.setdefault(k, name)
 
     def value(self, a: np.ndarray[Any, Any], tid: int | None = None) -> dict[str, Any]:
         """An array's wire value; large ones are retained for `tensor_values` (bounded)."""

@@ -131,3 +131,23 @@ def test_strings_json_cannot_carry_do_not_break_the_stream() -> None:
     # a UTF-8 stdout refuses a lone surrogate: so does the run's, with Python's error
     assert summary["status"] == "error" and summary["error"]["error_type"] == "UnicodeEncodeError"
     assert summary["error"]["line"] == 6
+
+
+def test_parameters_are_named_as_named_parameters_names_them() -> None:
+    events = _run(
+        "import torch\n"
+        "import torch.nn as nn\n"
+        "class MLP(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc1 = nn.Linear(4, 8)\n"
+        "        self.seq = nn.Sequential(nn.ReLU(), nn.Linear(8, 1))\n"
+        "    def forward(self, inp):\n"
+        "        return self.seq(self.fc1(inp))\n"
+        "model = MLP()\n"
+        "w = model.fc1.bias\n"
+        "model(torch.ones(2, 4)).sum().backward()\n"
+    )
+    leaves = [e["tensor"] for e in events if e["type"] == "tensor" and e["tensor"]["requires_grad"]]
+    # a variable bound to a parameter names it first (w); the others by their module path
+    assert sorted(t["name"] for t in leaves) == ["fc1.weight", "seq.1.bias", "seq.1.weight", "w"]
