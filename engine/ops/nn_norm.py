@@ -7,9 +7,10 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor
+from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, bump, record
 from engine.ops.nn_ops import Array, const
 
 
@@ -54,12 +55,16 @@ def native_batch_norm(
         var = (_csum(centred, centred) / m).astype(dt)
         if running_mean is not None and running_var is not None:
             rm, rv = running_mean._d, running_var._d
+            tracer = observer.TRACER
+            if tracer is not None:
+                tracer.before_write(running_mean)
+                tracer.before_write(running_var)
             rm *= 1 - momentum
             rm += momentum * mean
             rv *= 1 - momentum
             rv += momentum * var * (m / max(m - 1, 1))
-            running_mean._ver[0] += 1
-            running_var._ver[0] += 1
+            bump(running_mean)
+            bump(running_var)
     else:
         assert running_mean is not None and running_var is not None
         mean, var = running_mean._d, running_var._d

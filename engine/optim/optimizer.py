@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
+from engine.autograd import observer
 from engine.autograd.grad_mode import no_grad
+from engine.ops._core import bump
 
 Array = np.ndarray[Any, Any]
 
@@ -105,10 +107,13 @@ class Optimizer:
                     if p._grad is not None:
                         st = self.state.get(p)
                         st = {} if st is None else st
+                        tracer = observer.TRACER
+                        if tracer is not None:
+                            tracer.before_write(p)
                         self._update(p, p._grad._d, group, st)
                         if st:  # like PyTorch, stateless updates (plain SGD) leave no entry
                             self.state[p] = st
-                        p._ver[0] += 1
+                        bump(p)  # an in-place update: the tracer shows the new values
         return loss
 
     def _update(self, p: Tensor, grad: Array, group: dict[str, Any], state: dict[str, Any]) -> None:

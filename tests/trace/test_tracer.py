@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+import numpy as np
 import orjson
 
 import engine
@@ -151,3 +152,26 @@ def test_parameters_are_named_as_named_parameters_names_them() -> None:
     leaves = [e["tensor"] for e in events if e["type"] == "tensor" and e["tensor"]["requires_grad"]]
     # a variable bound to a parameter names it first (w); the others by their module path
     assert sorted(t["name"] for t in leaves) == ["fc1.weight", "seq.1.bias", "seq.1.weight", "w"]
+
+
+def test_optimizer_steps_and_running_stats_are_version_bumps_with_new_values() -> None:
+    events = _run(
+        "import torch\n"
+        "lin = torch.nn.Linear(2, 1)\n"
+        "bn = torch.nn.BatchNorm1d(2)\n"
+        "opt = torch.optim.SGD(lin.parameters(), lr=0.5)\n"
+        "lin(bn(torch.tensor([[1.0, 2.0], [3.0, 6.0]]))).sum().backward()\n"
+        "opt.step()\n"
+    )
+    bumps = [(e["line"], e["value"]["values"]) for e in events if e["type"] == "version_bump"]
+    # momentum 0.1 from 0 and 1: the batch means (2, 4) and unbiased variances (2, 8)
+    stats = [v for line, v in bumps if line == 5]
+    np.testing.assert_allclose(stats, [[0.2, 0.4], [1.1, 1.7]], rtol=1e-6)
+    # the step: the weight's gradient is 0 (bn's output sums to 0 per column), the bias's 2
+    described = {e["tensor"]["id"]: e["tensor"] for e in events if e["type"] == "tensor"}
+    steps = {e["tensor"]: e for e in events if e["type"] == "version_bump" and e["line"] == 6}
+    assert len(steps) == 2
+    for tid, bump in steps.items():
+        before = np.array(described[tid]["value"]["values"])
+        after = np.array(bump["value"]["values"])
+        np.testing.assert_allclose(after, before - 0.5 * (2.0 if before.ndim == 1 else 0.0))
