@@ -6,6 +6,14 @@ import argparse
 import sys
 import webbrowser
 from pathlib import Path
+from typing import Any
+
+# How every server of the app speaks websocket (also the bench's and the tests' servers):
+# the sans-I/O protocol (the legacy one is deprecated), and no permessage-deflate. Browsers and
+# the Python client offer it and uvicorn accepts by default, but events are small JSON sent
+# mostly over loopback or a LAN (the app is local-first): zlib cost the server more CPU than
+# everything else per event, and uncompressed frames are what the throughput target measures.
+UVICORN_WS: dict[str, Any] = {"ws": "websockets-sansio", "ws_per_message_deflate": False}
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -21,8 +29,7 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     if args.open:
         webbrowser.open(f"http://{args.host}:{args.port}/")
-    # the sans-I/O websockets protocol: the legacy one is deprecated
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info", ws="websockets-sansio")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info", **UVICORN_WS)
     return 0
 
 

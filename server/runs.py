@@ -12,9 +12,11 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
+from server.eventlog import Chunk, EventLog, stamp
+from server.sandbox.batch import Batch
 from server.storage import RunStore, StoredRun
 
-Listener = Callable[[list[dict[str, Any]]], None]
+Listener = Callable[[Chunk], None]
 
 
 class Handle(Protocol):
@@ -22,7 +24,7 @@ class Handle(Protocol):
 
     status: str
 
-    def events(self) -> AsyncIterator[list[dict[str, Any]]]: ...
+    def events(self) -> AsyncIterator[Batch]: ...
     async def send(self, command: dict[str, Any]) -> None: ...
     async def kill(self, reason: str) -> None: ...
 
@@ -44,34 +46,29 @@ class LiveRun:
         self.options = options
         self.created = time.time()
         self.t0 = time.monotonic_ns()
-        self.events: list[dict[str, Any]] = []
+        self.log = EventLog()
         self.listeners: set[Listener] = set()
         self.status: str | None = None
         self.done = asyncio.Event()
         self.handle: Handle | None = None
         self.stop_requested: str | None = None
 
-    def append(self, batch: list[dict[str, Any]]) -> None:
-        """Stamp events with run id and dense seq, keep them, and hand them to listeners."""
-        seq = len(self.events)
-        t_now = time.monotonic_ns() - self.t0
-        out = []
-        for ev in batch:
-            ev["run_id"] = self.id
-            ev["seq"] = seq
-            if not isinstance(ev.get("t"), int):
-                ev["t"] = t_now
-            seq += 1
-            out.append(ev)
-        self.events.extend(out)
+    def append(self, batch: Batch | list[dict[str, Any]]) -> None:
+        """Number events (run id, dense seq, t when missing), keep them as one chunk, and
+        hand it to the listeners. Whatever the worker put in run_id/seq is overridden."""
+        if not isinstance(batch, Batch):
+            batch = Batch.of(batch)
+        if not len(batch):
+            return
+        chunk = stamp(batch, self.id, self.log.count, time.monotonic_ns() - self.t0)
+        self.log.add(chunk)
         for listener in list(self.listeners):
-            listener(out)
+            listener(chunk)
 
     def subscribe(self, listener: Listener, after: int = -1) -> None:
-        """Deliver events after `after` now, then every new batch (no gap, no repeat)."""
-        backlog = self.events[after + 1 :]
-        if backlog:
-            listener(backlog)
+        """Deliver events after `after` now, then every new chunk (no gap, no repeat)."""
+        for chunk in self.log.after(after):
+            listener(chunk)
         if not self.done.is_set():
             self.listeners.add(listener)
 
@@ -174,7 +171,7 @@ class RunManager:
                     {
                         "type": "run_finished",
                         "status": status,
-                        "events": len(run.events) + 1,
+                        "events": run.log.count + 1,
                         "duration_ns": duration_ns,
                     }
                 ]
@@ -183,10 +180,11 @@ class RunManager:
             run.done.set()
             run.listeners.clear()
             stored = StoredRun(
-                run.id, run.code, status, run.options, run.created, duration, len(run.events)
+                run.id, run.code, status, run.options, run.created, duration, run.log.count
             )
             try:
-                await asyncio.to_thread(self.store.save, stored, run.events)
+                # chunks are stored as they are: the thread mostly waits on SQLite, GIL released
+                await asyncio.to_thread(self.store.save, stored, run.log.chunks)
             finally:
                 # keep finished runs briefly in memory for reconnects; the store has them after
                 asyncio.get_running_loop().call_later(60.0, self.live.pop, run.id, None)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
-
+from server.eventlog import Chunk, join, pack
 from server.runs import LiveRun, RunManager
 from server.storage import RunStore
 
@@ -43,30 +43,48 @@ class RateLimiter:
 
 
 class Outbox:
-    """Collects events and sends them as JSON arrays, every `interval` or `max_events`."""
+    """Collects chunks of events and sends them as JSON arrays, every `interval` or
+    `max_events`; a frame joins whole chunks' bytes (up to 4 * `max_events` events)."""
 
     def __init__(self, send: Send, interval: float, max_events: int) -> None:
         self._send = send
         self._interval = interval
         self._max = max_events
-        self._buf: list[dict[str, Any]] = []
+        self._buf: deque[Chunk] = deque()
+        self._n = 0
         self._wake = asyncio.Event()
         self._closed = False
         self._task = asyncio.create_task(self._loop())
 
     def put(self, events: list[dict[str, Any]]) -> None:
-        self._buf.extend(events)
-        self._wake.set()
+        """Queue events that are not in a run's log (typed errors)."""
+        self.put_chunk(pack(events))
+
+    def put_chunk(self, chunk: Chunk) -> None:
+        """Queue a chunk of a run's log (a run's listener)."""
+        if chunk.count:
+            self._buf.append(chunk)
+            self._n += chunk.count
+            self._wake.set()
+
+    def _frame(self) -> str:
+        """Take whole chunks off the queue, up to the frame's event budget, as one array."""
+        taken = [self._buf.popleft()]
+        n = taken[0].count
+        while self._buf and n + self._buf[0].count <= self._max * 4:
+            taken.append(self._buf.popleft())
+            n += taken[-1].count
+        self._n -= n
+        return join(taken).decode()
 
     async def _loop(self) -> None:
         while not self._closed:
             await self._wake.wait()
-            if len(self._buf) < self._max:
+            if self._n < self._max:
                 await asyncio.sleep(self._interval)
             self._wake.clear()
             while self._buf:
-                chunk, self._buf = self._buf[: self._max * 4], self._buf[self._max * 4 :]
-                await self._send(orjson.dumps(chunk).decode())
+                await self._send(self._frame())
 
     async def close(self, flush: bool = True) -> None:
         if flush and self._buf and not self._task.done():
@@ -74,8 +92,7 @@ class Outbox:
             await asyncio.sleep(0)
             with contextlib.suppress(Exception):
                 while self._buf:
-                    chunk, self._buf = self._buf[:2000], self._buf[2000:]
-                    await self._send(orjson.dumps(chunk).decode())
+                    await self._send(self._frame())
         self._closed = True
         self._task.cancel()
         with contextlib.suppress(BaseException):
@@ -132,14 +149,14 @@ class Session:
         # (LiveRun drops its listeners when it ends); one it merely watched is let go
         old = self.run
         if old is not None and old is not run and old.stop_requested is None:
-            old.unsubscribe(self.out.put)
+            old.unsubscribe(self.out.put_chunk)
         self.run = run
         self.followed.add(run)
-        run.subscribe(self.out.put, after)
+        run.subscribe(self.out.put_chunk, after)
 
     def _unfollow(self) -> None:
         for run in self.followed:
-            run.unsubscribe(self.out.put)
+            run.unsubscribe(self.out.put_chunk)
         self.followed.clear()
 
     async def handle(self, raw: Any) -> None:
@@ -194,11 +211,12 @@ class Session:
         if live is not None:
             self._follow(live, after)
             return
-        stored = await asyncio.to_thread(self.store.events, run_id, after)
+        stored = await asyncio.to_thread(self.store.chunks, run_id, after)
         if not stored and await asyncio.to_thread(self.store.get, run_id) is None:
             self.out.put([error_event("unknown_run", f"no run with id {run_id!r}")])
             return
-        self.out.put(stored)
+        for chunk in stored:
+            self.out.put_chunk(chunk)
 
     async def close(self) -> None:
         """The client went away: keep its run alive for a grace period, then stop it."""

@@ -9,11 +9,19 @@ import orjson
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
 
+from server.eventlog import Chunk, join
+
 router = APIRouter()
 
 
-def _json(body: Any) -> Response:
-    return Response(orjson.dumps(body), media_type="application/json")
+def _json(body: bytes) -> Response:
+    return Response(body, media_type="application/json")
+
+
+def _with_events(head: dict[str, Any], chunks: list[Chunk]) -> Response:
+    """`head` as a JSON object with an `events` array appended, built from the chunks' bytes
+    (the same bytes as serializing the whole body at once)."""
+    return _json(orjson.dumps(head)[:-1] + b',"events":' + join(chunks) + b"}")
 
 
 @router.get("/api/runs/{run_id}")
@@ -22,21 +30,21 @@ async def get_run(run_id: str, request: Request) -> Response:
     live = request.app.state.manager.get(run_id)
     if live is not None:
         status = live.status or "running"
-        return _json({"id": live.id, "code": live.code, "status": status, "events": live.events})
+        head = {"id": live.id, "code": live.code, "status": status}
+        return _with_events(head, live.log.after(-1))
     store = request.app.state.store
     run = await asyncio.to_thread(store.get, run_id)
     if run is None:
         raise HTTPException(404, f"no run with id {run_id!r}")
-    events = await asyncio.to_thread(store.events, run_id)
-    body = {
+    chunks = await asyncio.to_thread(store.chunks, run_id)
+    head = {
         "id": run.id,
         "code": run.code,
         "status": run.status,
         "options": run.options,
         "duration_ms": run.duration_ms,
-        "events": events,
     }
-    return _json(body)
+    return _with_events(head, chunks)
 
 
 @router.get("/api/runs/{run_id}/events")
@@ -49,8 +57,8 @@ async def get_events(
     """One page of a run's events with seq > after."""
     live = request.app.state.manager.get(run_id)
     if live is not None:
-        return _json(live.events[after + 1 : after + 1 + limit])
+        return _json(join(live.log.after(after, limit)))
     store = request.app.state.store
     if await asyncio.to_thread(store.get, run_id) is None:
         raise HTTPException(404, f"no run with id {run_id!r}")
-    return _json(await asyncio.to_thread(store.events, run_id, after, limit))
+    return _json(join(await asyncio.to_thread(store.chunks, run_id, after, limit)))

@@ -2,7 +2,7 @@
 
 >>> sandbox = Sandbox(SandboxSettings())       # probes bubblewrap once; see sandbox.health()
 >>> handle = await sandbox.run(code, {"pause_in_backward": True}, on_queue=print)
->>> async for batch in handle.events():        # lists of event dicts from engine.tracing
+>>> async for batch in handle.events():        # checked Batch objects (iterate: event dicts)
 ...     await handle.send({"type": "step"})    # stepper commands go to the worker
 >>> summary = await handle.wait()              # handle.status: ok|error|timeout|killed|limit
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
+from server.sandbox.batch import Batch
 from server.sandbox.settings import SandboxSettings
 
 TEXT_EVENTS = ("stdout", "stderr")
@@ -23,15 +23,22 @@ class Meter:
         self.output_bytes = 0
         self._line = {"stdout": 0, "stderr": 0}
 
-    def events_in(self, batch: list[dict[str, Any]]) -> None:
-        """Account for a batch from the worker (raises LimitExceeded)."""
+    def events_in(self, batch: Batch) -> bool:
+        """Account for a batch from the worker (raises LimitExceeded); True if it holds a
+        `paused` event (the stepper now waits for the user)."""
         self.count(len(batch))
-        for event in batch:
-            text = event.get("text")
-            if event["type"] in TEXT_EVENTS and isinstance(text, str):
-                self.text(event["type"], text)
-            elif event["type"] == "tensor" and isinstance(event.get("tensor"), dict):
-                self.tensor(event["tensor"].get("shape"))
+        paused = False
+        for head in batch.heads:
+            kind = head.type
+            if kind in TEXT_EVENTS:
+                if isinstance(head.text, str):
+                    self.text(kind, head.text)
+            elif kind == "tensor":
+                if isinstance(head.tensor, dict):
+                    self.tensor(head.tensor.get("shape"))
+            elif kind == "paused":
+                paused = True
+        return paused
 
     def tensor(self, shape: object) -> None:
         """Refuse a tensor with more elements than allowed (its shape as the tracer sent it)."""

@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from server.sandbox.batch import WORKER_EVENT_TYPES, Batch
 from server.sandbox.command import ENV, Mode, bwrap_argv, detect_mode, worker_argv, worker_job
 from server.sandbox.frames import FrameError, FrameReader
 from server.sandbox.meter import LimitExceeded, Meter
@@ -25,7 +26,6 @@ from server.sandbox.reaper import kill_uid, remove_files_of
 from server.sandbox.settings import SandboxSettings
 from server.sandbox.slots import QueueFull, SlotPool, claim_uids
 
-Batch = list[dict[str, Any]]
 _log = logging.getLogger(__name__)
 RESUMING = frozenset({"step", "continue", "stop"})
 
@@ -357,8 +357,10 @@ class RunHandle:
                 raise FrameError("an object frame that is not a summary")
             self._worker_summary = summary
             return
-        self._meter.events_in(frame)
-        if any(event["type"] == "paused" for event in frame):
+        for head in frame.heads:
+            if head.type not in WORKER_EVENT_TYPES:
+                raise FrameError(f"a {head.type!r} event is not the worker's to send")
+        if self._meter.events_in(frame):
             self._paused = True
         self._emit(frame)
 
@@ -375,7 +377,7 @@ class RunHandle:
             except LimitExceeded as exc:
                 self._end("limit", str(exc))
                 return
-            self._emit([{"type": name, "t": self._now(), "text": text}])
+            self._emit(Batch.of([{"type": name, "t": self._now(), "text": text}]))
 
     def _finish(self, returncode: int | None) -> None:
         status, message = self._end_reason or classify(
@@ -383,7 +385,7 @@ class RunHandle:
         )
         if status != "ok" and (self._end_reason is not None or self._worker_summary is None):
             event = {"type": "error", "t": self._now(), "source": "sandbox", "kind": status}
-            self._emit([{**event, "message": message}])
+            self._emit(Batch.of([{**event, "message": message}]))
         self.status = status
         self.summary = {
             "status": status,

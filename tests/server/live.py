@@ -16,6 +16,7 @@ import uvicorn
 import websockets
 
 from server.app import create_app
+from server.cli import UVICORN_WS
 from server.settings import Settings
 
 
@@ -31,9 +32,7 @@ def live_server(db: Path, **overrides: Any) -> Iterator[str]:
     settings = Settings(db_path=db, **overrides)
     app = create_app(settings)
     port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_WS)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from server.sandbox import RunRefused, Sandbox, SandboxSettings
+from server.sandbox.batch import Batch
 from server.sandbox.command import bwrap_argv, detect_mode
 from server.sandbox.frames import HEADER, FrameError, FrameReader, encode
 from server.sandbox.meter import LimitExceeded, Meter
@@ -31,7 +32,10 @@ def test_frames_round_trip_across_arbitrary_chunking() -> None:
     data = encode([{"type": "stdout", "text": "a"}]) + encode({"summary": {"status": "ok"}})
     reader = FrameReader(1024)
     got = [frame for i in range(len(data)) for frame in reader.feed(data[i : i + 1])]
-    assert got == [[{"type": "stdout", "text": "a"}], {"summary": {"status": "ok"}}]
+    assert [f if isinstance(f, dict) else list(f) for f in got] == [
+        [{"type": "stdout", "text": "a"}],
+        {"summary": {"status": "ok"}},
+    ]
     assert reader.pending == 0
 
 
@@ -64,16 +68,16 @@ def test_meter_caps_line_length_across_writes_and_total_output() -> None:
 
 def test_meter_caps_event_count() -> None:
     meter = Meter(SandboxSettings(max_events=3))
-    meter.events_in([{"type": "node"}, {"type": "node"}, {"type": "node"}])
+    meter.events_in(Batch.of([{"type": "node"}, {"type": "node"}, {"type": "node"}]))
     with pytest.raises(LimitExceeded, match="events"):
-        meter.events_in([{"type": "node"}])
+        meter.events_in(Batch.of([{"type": "node"}]))
 
 
 def test_meter_caps_tensor_elements_from_tensor_events() -> None:
     meter = Meter(SandboxSettings(max_tensor_elements=100))
-    meter.events_in([{"type": "tensor", "tensor": {"shape": [10, 10]}}])
+    meter.events_in(Batch.of([{"type": "tensor", "tensor": {"shape": [10, 10]}}]))
     with pytest.raises(LimitExceeded, match="101 elements"):
-        meter.events_in([{"type": "tensor", "tensor": {"shape": [101]}}])
+        meter.events_in(Batch.of([{"type": "tensor", "tensor": {"shape": [101]}}]))
 
 
 def test_slot_pool_queues_in_order_and_reports_positions() -> None:

@@ -1,0 +1,173 @@
+"""The run log's chunks: numbering events in their own bytes, cutting chunks for resume and
+paging, and storing them (including files written by the one-row-per-event layout)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from server.eventlog import Chunk, EventLog, join, stamp
+from server.sandbox.batch import Batch, BatchError
+from server.storage import SqliteRunStore, StoredRun
+
+SIZES = (3, 1, 4, 2)  # events per appended batch
+
+
+def _batch(*events: bytes) -> Batch:
+    return Batch.decode(b"[" + b",".join(events) + b"]")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+
+
+def _log() -> tuple[EventLog, list[dict[str, Any]]]:
+    """A log of batches of SIZES events, and the events as a client reads them."""
+    log = EventLog()
+    n = 0
+    for size in SIZES:
+        raws = [b'{"type":"node","t":%d,"id":%d}' % (10 * i, i) for i in range(n, n + size)]
+        log.add(stamp(_batch(*raws), "r1", log.count, 0))
+        n += size
+    events = [{"type": "node", "t": 10 * i, "id": i, "run_id": "r1", "seq": i} for i in range(n)]
+    return log, events
+
+
+def test_stamp_appends_run_id_seq_and_a_missing_t_to_the_workers_own_bytes() -> None:
+    node = b'{"type":"node","t":5,"id":1}'
+    chunk = stamp(_batch(node, b'{"type":"stdout","text":"hi"}'), "r1", 7, 99)
+    assert (chunk.first, chunk.count, chunk.last) == (7, 2, 8)
+    assert orjson.loads(chunk.body) == [
+        {"type": "node", "t": 5, "id": 1, "run_id": "r1", "seq": 7},
+        {"type": "stdout", "text": "hi", "run_id": "r1", "seq": 8, "t": 99},
+    ]
+    assert chunk.body.startswith(b"[" + node[:-1] + b',"run_id":')
+
+
+@pytest.mark.parametrize(
+    ("event", "t"),
+    [
+        (b'{"type":"node","t":1,"seq":0}', 1),
+        (b'{"type":"node","t":1,"run_id":"another-run"}', 1),
+        (b'{"type":"node","t":1,"se\\u0071":0}', 1),  # an escaped key is still `seq`
+        (b'{"type":"node","t":"soon"}', 42),
+        (b'{"type":"node","t":null}', 42),
+        (b'{"type":"node","t":1.5}', 42),
+        (b'{"type":"node","t":true}', 42),
+        (b'{"type":"node","t":1,"t":"x"}', 42),  # the last duplicate is what clients read
+        (b' { "type" : "node" , "t" : 4 } ', 4),
+    ],
+)
+def test_the_servers_run_id_seq_and_t_are_the_only_ones_a_client_reads(
+    event: bytes, t: int
+) -> None:
+    body = stamp(_batch(event), "r1", 3, 42).body
+    (seen,) = json.loads(body, object_pairs_hook=_no_duplicate_keys)
+    assert (seen["type"], seen["run_id"], seen["seq"], seen["t"]) == ("node", "r1", 3, t)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'[{"type":"a","x":"\xff"}]',  # invalid UTF-8 inside a string
+        b'[{"type":"a","x":"\\ud800"}]',  # a lone surrogate
+        b'[{"type":"a","type":5}]',  # the last `type` is the one a client reads
+        b'[{"type":"a","x":' + b"[" * 5000 + b"]" * 5000 + b"}]",
+        b'[{"type":"a"},]',
+        b'[{"type":"a","x":NaN}]',
+        b'[{"type":"a"}] trailing',
+        b'[{"type":"a"}, 3]',
+    ],
+)
+def test_batches_refuse_what_a_strict_json_parser_would(body: bytes) -> None:
+    with pytest.raises(BatchError):
+        Batch.decode(body)
+
+
+def test_a_batch_iterates_as_the_events_it_holds() -> None:
+    events: list[dict[str, Any]] = [
+        {"type": "stdout", "text": "é\n", "t": 1},
+        {"type": "error", "message": "x"},
+    ]
+    assert list(Batch.of(events)) == events
+    assert [h.type for h in Batch.of(events).heads] == ["stdout", "error"]
+
+
+def test_the_log_refuses_a_chunk_out_of_order() -> None:
+    log, _ = _log()
+    with pytest.raises(ValueError, match="starts at seq"):
+        log.add(Chunk(3, 1, b'[{"type":"node"}]'))
+
+
+def test_resume_and_paging_cut_chunks_exactly_at_any_seq() -> None:
+    log, events = _log()
+    for after in range(-1, len(events) + 1):
+        for limit in (None, 1, 2, 3, 5, 100):
+            want = events[after + 1 :][:limit]
+            chunks = log.after(after, limit)
+            assert [e for c in chunks for e in c.events()] == want, (after, limit)
+            assert [(c.first, c.count) for c in chunks] == [
+                (c.events()[0]["seq"], len(c.events())) for c in chunks
+            ]
+            # a page or a frame is the chunks' bytes joined: the same as serializing the list
+            assert join(chunks) == orjson.dumps(want)
+
+
+def test_the_store_pages_a_saved_run_like_the_live_log(tmp_path: Path) -> None:
+    log, events = _log()
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    store.save(StoredRun("r1", "code", "ok", {}, 1.0, 2.0, len(events)), log.chunks)
+    for after in range(-1, len(events) + 1):
+        for limit in (None, 1, 4, 100):
+            want = events[after + 1 :][:limit]
+            assert store.events("r1", after, limit) == want, (after, limit)
+            assert join(store.chunks("r1", after, limit)) == orjson.dumps(want)
+    assert store.chunks("nope") == []
+    store.close()
+
+
+# The layout before chunks: one row per event (what a file written by an older server holds).
+VERSION_0 = """
+CREATE TABLE runs (id TEXT PRIMARY KEY, code TEXT NOT NULL, status TEXT NOT NULL,
+    options TEXT NOT NULL, created REAL NOT NULL, duration_ms REAL NOT NULL,
+    n_events INTEGER NOT NULL);
+CREATE TABLE events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, body BLOB NOT NULL,
+    PRIMARY KEY (run_id, seq)) WITHOUT ROWID;
+"""
+
+
+def test_a_file_with_one_row_per_event_is_converted_once_and_reads_the_same(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    runs = {"a": 2500, "b": 3}  # more events than one converted chunk holds, and a few
+    old = sqlite3.connect(path)
+    old.executescript(VERSION_0)
+    expected: dict[str, list[dict[str, Any]]] = {}
+    for run_id, n in runs.items():
+        old.execute("INSERT INTO runs VALUES (?, 'c', 'ok', '{}', 1.0, 2.0, ?)", (run_id, n))
+        expected[run_id] = [{"type": "node", "run_id": run_id, "seq": i, "t": i} for i in range(n)]
+        rows = [(run_id, e["seq"], orjson.dumps(e)) for e in expected[run_id]]
+        old.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
+    old.commit()
+    old.close()
+    for _ in range(2):  # the second open finds the file already converted
+        store = SqliteRunStore(path)
+        for run_id, events in expected.items():
+            assert store.events(run_id) == events
+            assert store.events(run_id, 998, 5) == events[999:1004]
+            run = store.get(run_id)
+            assert run is not None and run.n_events == len(events)
+        store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "events" not in tables
+    db.close()
