@@ -13,6 +13,7 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 from typing import Any
 
@@ -28,6 +29,18 @@ Event = dict[str, Any]
 Sink = Callable[[list[Event]], None]
 _getframe = sys._getframe
 _ns = time.perf_counter_ns
+
+
+# Arrays at least this large are summarized at the end of a flush, shared with a helper
+# thread: the passes over their data run without the GIL, so on two cores they overlap.
+PARALLEL_MIN = 1 << 18
+_HELPER: list[ThreadPoolExecutor] = []
+
+
+def _helper() -> ThreadPoolExecutor:
+    if not _HELPER:
+        _HELPER.append(ThreadPoolExecutor(1, thread_name_prefix="backscope-summaries"))
+    return _HELPER[0]
 
 
 class EventLimit(BaseException):
@@ -109,6 +122,7 @@ class Tracer:
         self.names: dict[int, str] = {}
         self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters of modules that ran
         self.vcache: dict[int, tuple[Any, dict[str, Any]]] = {}  # per flush: built values
+        self.jobs: list[tuple[np.ndarray[Any, Any], dict[str, Any]]] = []  # big summaries
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
         self.node_lines: dict[int, int | None] = {}
         # version counters (by id) of tensors whose values pending tuples will read at flush:
@@ -277,6 +291,7 @@ class Tracer:
         try:
             for item in buf:
                 BUILDERS[item[0]](self, item, out)
+            self._summarize()
             try:
                 self._deliver(out)
             except TypeError:  # orjson refuses strings with lone surrogates (a module's name)
@@ -284,6 +299,26 @@ class Tracer:
         finally:
             if enabled:
                 gc.enable()
+
+    def _summarize(self) -> None:
+        """Fill in the batch's large summaries, on this thread and a helper thread at once."""
+        jobs, self.jobs = self.jobs, []
+        if sum(a.size for a, _ in jobs) < 2 * PARALLEL_MIN:
+            values.summarize_all(jobs)
+            return
+        # the largest first, each to whichever side has less so far: two even halves
+        jobs.sort(key=lambda job: job[0].size, reverse=True)
+        halves: tuple[list[Any], list[Any]] = ([], [])
+        sizes = [0, 0]
+        for job in jobs:
+            side = 0 if sizes[0] <= sizes[1] else 1
+            halves[side].append(job)
+            sizes[side] += job[0].size
+        done = _helper().submit(values.summarize_all, halves[1])
+        try:
+            values.summarize_all(halves[0])
+        finally:
+            done.result()
 
     def _deliver(self, out: list[Event]) -> None:
         """Hand built events to the sink, enforcing the event cap."""
@@ -324,7 +359,11 @@ class Tracer:
             v = {"shape": list(a.shape), "dtype": dtype_name(a.dtype), "values": plain(a)}
             self.vcache[id(a)] = (a, v)
             return v
-        v = values.value(a, self.inline)
+        v = {"shape": list(a.shape), "dtype": dtype_name(a.dtype)}
+        if a.size >= PARALLEL_MIN:
+            self.jobs.append((a, v))  # summarized at the end of the flush, two at a time
+        else:
+            values.summarize(a, v)
         self.vcache[id(a)] = (a, v)
         if tid is not None and tid not in self.retained:
             # bounded by count and bytes; the oldest go first

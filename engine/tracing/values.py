@@ -52,11 +52,18 @@ def value(a: np.ndarray[Any, Any], inline_limit: int = INLINE_LIMIT) -> dict[str
     if a.size <= inline_limit:
         out["values"] = plain(a)
         return out
+    summarize(a, out)
+    return out
+
+
+def summarize(a: np.ndarray[Any, Any], out: dict[str, Any]) -> None:
+    """Add a large array's sample, stats and histogram to `out` (NumPy releases the GIL in the
+    passes over the data, so two threads can summarize two arrays at once)."""
     flat = a.reshape(-1)
     out["sample"] = plain(flat[:SAMPLE])
     kind = a.dtype.kind
     if kind not in "fiub":
-        return out
+        return
     lo, hi = float(_min(flat)), float(_max(flat))
     good = flat
     out["nan"] = out["inf"] = 0
@@ -75,7 +82,12 @@ def value(a: np.ndarray[Any, Any], inline_limit: int = INLINE_LIMIT) -> dict[str
         counts, edges = _histogram(good[::step], lo, hi)
         out["stats"] = {"min": lo, "max": hi, "mean": mean, "std": std}
         out["hist"] = {"edges": edges, "counts": counts}
-    return out
+
+
+def summarize_all(jobs: list[tuple[np.ndarray[Any, Any], dict[str, Any]]]) -> None:
+    """Summarize every (array, value dict) pair."""
+    for a, out in jobs:
+        summarize(a, out)
 
 
 _min, _max = np.minimum.reduce, np.maximum.reduce
@@ -90,12 +102,24 @@ def _ones(n: int, dt: np.dtype[Any]) -> np.ndarray[Any, Any]:
     return ones[:n]
 
 
+def _sum(x: np.ndarray[Any, Any]) -> float:
+    """The sum as BLAS products with ones: a matrix-vector product over rows of 1024 reads the
+    data once (a dot with a ones vector as long as the data reads twice as much)."""
+    n = x.size
+    rows = n >> 10
+    if rows < 4 or not x.flags.c_contiguous:
+        return float(np.dot(x, _ones(n, x.dtype)))
+    body = n - (rows << 10)
+    total = float(np.dot(x[body:].reshape(rows, 1024), _ones(1024, x.dtype)).sum())
+    return total + float(np.dot(x[:body], _ones(body, x.dtype))) if body else total
+
+
 def _moments(x: np.ndarray[Any, Any]) -> tuple[float, float]:
     """Mean and sample standard deviation, in two BLAS passes (display precision)."""
     n = x.size
     if x.dtype.kind != "f" or x.dtype.itemsize < 4:
         x = x.astype(np.float64)
-    mean = float(np.dot(x, _ones(n, x.dtype))) / n
+    mean = _sum(x) / n
     if n < 2:
         return mean, 0.0
     var = (float(np.dot(x, x)) - n * mean * mean) / (n - 1)
