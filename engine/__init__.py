@@ -15,10 +15,13 @@ from typing import Any
 from engine import (
     _dtype,
     _methods,
+    _public,
+    _runtime,
     autograd,
     linalg,
     profiler,
     return_types,
+    version,
 )
 from engine._creation import (
     BoolTensor,
@@ -29,7 +32,6 @@ from engine._creation import (
     LongTensor,
     arange,
     as_tensor,
-    bernoulli,
     empty,
     empty_like,
     eye,
@@ -38,18 +40,8 @@ from engine._creation import (
     full_like,
     linspace,
     logspace,
-    manual_seed,
-    multinomial,
-    normal,
     ones,
     ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    randperm,
-    seed,
     tensor,
     zeros,
     zeros_like,
@@ -58,8 +50,46 @@ from engine._device import device
 from engine._dtype import dtype, get_default_dtype, promote_types, set_default_dtype
 from engine._dtype import result_type_of as result_type
 from engine._finfo import can_cast, finfo, iinfo
-from engine._generator import Generator
+from engine._generator import Generator, default_generator
 from engine._printing import set_printoptions
+from engine._random import (
+    bernoulli,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
+from engine._runtime import (
+    are_deterministic_algorithms_enabled,
+    asarray,
+    cartesian_prod,
+    combinations,
+    detach,
+    e,
+    get_default_device,
+    get_num_interop_threads,
+    get_num_threads,
+    inf,
+    nan,
+    newaxis,
+    pi,
+    randint_like,
+    scalar_tensor,
+    set_default_device,
+    set_num_interop_threads,
+    set_num_threads,
+    typename,
+    use_deterministic_algorithms,
+)
 from engine._size import Size
 from engine._tensor import Tensor, is_tensor
 from engine.autograd.anomaly_mode import (
@@ -98,11 +128,12 @@ from engine.ops import linalg as _linalg_ops
 from engine.ops import linalg_more as _linalg_more_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
 from engine.ops import matmul as _matmul_ops
+from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import remainder as _remainder_ops
 from engine.ops import softmax as _softmax_ops
 from engine.ops import transpose as _transpose_ops
 
-__version__ = "2.13.0+backscope"
+__version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
 
 bool = _dtype.bool_
 uint8 = _dtype.uint8
@@ -139,21 +170,41 @@ _OP_MODULES: list[ModuleType] = [
     pointwise_unary,
     pointwise_binary,
     misc,
+    _nn_pixel_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
 misc.add_out_params(globals())
 autograd.Variable = Tensor  # type: ignore[assignment]
 
-from engine import nn, optim, serialization, utils  # noqa: E402  (`torch.nn`, `torch.optim`; need the ops bound)  # noqa: E402
+# `torch.nn`, `torch.optim`, ... need the ops bound first
+from engine import (  # noqa: E402
+    accelerator,
+    amp,
+    backends,
+    cuda,
+    distributions,
+    func,
+    nn,
+    optim,
+    random,
+    serialization,
+    special,
+    utils,
+)
 from engine.serialization import load, save  # noqa: E402
+
+_public.rename_classes()
+_runtime.bind_inplace(globals())
 
 # torch.* aliases of nn.functional where PyTorch's argument order is the same
 for _name in (
-    "conv1d", "conv2d", "conv_transpose2d", "max_pool1d", "max_pool2d", "avg_pool1d",
-    "adaptive_avg_pool1d", "dropout", "layer_norm", "group_norm", "bilinear", "celu", "selu",
-    "threshold",
+    "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d",
+    "avg_pool1d", "adaptive_avg_pool1d", "dropout", "layer_norm", "group_norm", "bilinear",
+    "celu", "selu", "threshold", "cosine_similarity", "pairwise_distance", "embedding", "pdist",
+    "cdist",
 ):  # fmt: skip
-    globals().setdefault(_name, getattr(nn.functional, _name))
+    if hasattr(nn.functional, _name):
+        globals().setdefault(_name, getattr(nn.functional, _name))
 del _name
 
 # legacy constructors (`torch.LongTensor([1, 2])`) live in engine/_creation.py
@@ -175,3 +226,8 @@ def install_as_torch() -> None:
         if name.startswith("engine.") and isinstance(mod, ModuleType):
             alias = "torch." + name[len("engine.") :]
             sys.modules.setdefault(alias, mod)
+    _public.register_modules()
+
+
+vmap = func.vmap
+autocast = amp.autocast

@@ -8,26 +8,7 @@ from typing import Any
 import numpy as np
 
 from engine import _device, _dtype
-from engine._tensor import Tensor, init, make
-
-_rng = np.random.Generator(np.random.PCG64(0))
-
-
-def manual_seed(seed: int) -> Any:
-    """Seed the engine's generator (its stream differs from PyTorch's)."""
-    global _rng
-    _rng = np.random.Generator(np.random.PCG64(int(seed)))
-    return _rng
-
-
-def seed() -> int:
-    s = int(np.random.SeedSequence().entropy % (1 << 63))  # type: ignore[operator]
-    manual_seed(s)
-    return s
-
-
-def generator() -> np.random.Generator:
-    return _rng
+from engine._tensor import Tensor, init
 
 
 def _finish(data: np.ndarray[Any, Any], requires_grad: bool, device: Any = None) -> Tensor:
@@ -77,9 +58,10 @@ def _leaves(data: Any) -> list[Any]:
 def _infer_array(data: Any) -> np.ndarray[Any, Any]:
     if isinstance(data, Tensor):
         return data._d.copy()
-    if isinstance(data, np.ndarray):
-        arr = data.copy()
-        return arr
+    if isinstance(data, np.ndarray | np.generic):
+        return np.array(data)  # a NumPy scalar keeps its dtype, as in PyTorch
+    if isinstance(data, list | tuple) and data and isinstance(data[0], np.generic):
+        return _infer_numpy_scalars(data)
     if isinstance(data, list | tuple) and any(isinstance(x, Tensor) for x in data):
         parts = [_infer_array(x) for x in data]
         return np.array(parts)
@@ -94,6 +76,26 @@ def _infer_array(data: Any) -> np.ndarray[Any, Any]:
     elif arr.dtype.kind == "O" or arr.dtype.kind in "US":
         raise _infer_error(data)
     return arr
+
+
+def _infer_numpy_scalars(data: list[Any] | tuple[Any, ...]) -> np.ndarray[Any, Any]:
+    """A flat list starting with NumPy scalars: their dtypes count, Python numbers take the
+    defaults (float32 / int64), promoted as PyTorch promotes."""
+    kinds = []
+    for x in data:
+        if isinstance(x, np.generic):
+            kinds.append(x.dtype)
+        elif isinstance(x, bool):
+            kinds.append(np.dtype(np.bool_))
+        elif isinstance(x, int):
+            kinds.append(np.dtype(np.int64))
+        elif isinstance(x, float):
+            kinds.append(_dtype.get_default_dtype().np)
+        else:
+            return np.array(data)
+    return np.array(
+        [x.item() if isinstance(x, np.generic) else x for x in data], np.result_type(*kinds)
+    )
 
 
 def _ragged_error(data: Any) -> Exception:
@@ -195,9 +197,9 @@ def _filled(
     device: Any,
     default: _dtype.dtype | None = None,
 ) -> Tensor:
-    return _finish(
-        np.full(_size(size), fill, dtype=_np_dtype(dtype, default)), requires_grad, device
-    )
+    np_dt = _np_dtype(dtype, default)
+    _dtype.check_scalar_fits(fill, np_dt)
+    return _finish(np.full(_size(size), fill, dtype=np_dt), requires_grad, device)
 
 
 def zeros(
@@ -294,18 +296,6 @@ def full_like(
     return _filled(fill_value, (t.shape,), _like(t, dtype), requires_grad, device)
 
 
-def rand_like(
-    t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    return rand(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
-
-
-def randn_like(
-    t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    return randn(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
-
-
 def arange(
     start: Any,
     end: Any = None,
@@ -382,71 +372,6 @@ def eye(
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad, device)
 
 
-def rand(
-    *size: Any,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    data = _rng.random(_size(size)).astype(_np_dtype(dtype))
-    return _finish(data, requires_grad, device)
-
-
-def randn(
-    *size: Any,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    data = _rng.standard_normal(_size(size)).astype(_np_dtype(dtype))
-    return _finish(data, requires_grad, device)
-
-
-def randint(
-    low: int,
-    high: Any = None,
-    size: Any = None,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    if size is None:
-        low, high, size = 0, low, high
-    data = _rng.integers(low, high, size=tuple(size)).astype(_np_dtype(dtype, _dtype.int64))
-    return _finish(data, requires_grad, device)
-
-
-def randperm(
-    n: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    return _finish(
-        _rng.permutation(n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad, device
-    )
-
-
-def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None) -> Tensor:
-    m = mean._d if isinstance(mean, Tensor) else mean
-    s = std._d if isinstance(std, Tensor) else std
-    shape = tuple(size) if size is not None else np.broadcast(m, s).shape
-    dt = mean._d.dtype if isinstance(mean, Tensor) else _dtype.get_default_dtype().np
-    return _finish((m + s * _rng.standard_normal(shape)).astype(dt), False)
-
-
-def bernoulli(p: Tensor, *, generator: Any = None) -> Tensor:
-    return make((_rng.random(p._d.shape) < p._d).astype(p._d.dtype), False, None, 0)
-
-
-def multinomial(p: Tensor, num_samples: int, replacement: bool = False) -> Tensor:
-    probs = p._d / p._d.sum(-1, keepdims=True)
-    rows = probs.reshape(-1, probs.shape[-1])
-    out = np.stack([_rng.choice(len(r), num_samples, replace=replacement, p=r) for r in rows])
-    return make(out.reshape((*probs.shape[:-1], num_samples)).astype(np.int64), False, None, 0)
-
-
 class _LegacyTensor:
     """`torch.FloatTensor([1, 2])`-style constructors (legacy, still in many tutorials)."""
 
@@ -457,7 +382,7 @@ class _LegacyTensor:
         if len(args) == 1 and not isinstance(args[0], int):
             data = np.array(_unwrap(args[0]), dtype=cls._np)
         else:
-            data = np.zeros(tuple(int(a) for a in args), dtype=cls._np)
+            data = np.zeros(tuple(int(a) for a in args) or (0,), dtype=cls._np)
         init(t, data)
         return t
 

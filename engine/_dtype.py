@@ -136,3 +136,16 @@ def result_type_of(tensor1: Any, tensor2: Any) -> dtype:
         else:
             scalars.append(x)
     return result_type(dims, scalars)
+
+
+_C_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int"}
+
+
+def check_scalar_fits(value: Any, np_dtype: Any) -> None:
+    """PyTorch's error for an integer scalar outside an integer dtype's range (no wrapping)."""
+    d = np.dtype(np_dtype)
+    if type(value) is int and d.kind in "iu":
+        info = np.iinfo(d)
+        if not info.min <= value <= info.max:
+            c_name = _C_NAMES.get(d.name, "int64_t")
+            raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")

@@ -28,3 +28,11 @@ class Size(tuple[int, ...]):
 
     def __add__(self, other: Any) -> Size:
         return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other: Any) -> Size:
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, n: Any) -> Size:
+        return Size(tuple(self) * n)
+
+    __rmul__ = __mul__

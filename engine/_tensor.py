@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
@@ -115,8 +116,8 @@ class Tensor:
             data = args[0]._d
         elif len(args) == 1 and not isinstance(args[0], int):
             data = np.array(_unwrap_nested(args[0]), dtype=np_dt)
-        else:
-            data = np.zeros(tuple(int(a) for a in args), dtype=np_dt)
+        else:  # torch.Tensor() is an empty 1-d tensor, not a 0-dim one
+            data = np.zeros(tuple(int(a) for a in args) or (0,), dtype=np_dt)
         init(self, data)
         if kwargs.get("requires_grad"):
             self.requires_grad = True
@@ -366,6 +367,14 @@ class Tensor:
     def data_ptr(self) -> int:
         return int(self._d.__array_interface__["data"][0])
 
+    def storage_offset(self) -> int:
+        """Elements between the start of the storage and this tensor's first element."""
+        root = self._d
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        start = int(root.__array_interface__["data"][0])
+        return (self.data_ptr() - start) // self._d.itemsize
+
     def untyped_storage(self) -> Any:
         base = self._d
         while isinstance(base.base, np.ndarray):
@@ -434,7 +443,7 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         if self._d.ndim == 0:
             return format(self.item(), spec)
-        return format(repr(self), spec)
+        return object.__format__(self, spec)  # a spec on a non-scalar is a TypeError
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         return (_rebuild, (self._d.copy(), self._rg))
@@ -449,11 +458,24 @@ class Tensor:
             )
         out = type(self).__new__(type(self))
         init(out, self._d.copy(), self._rg)
+        memo[id(self)] = out
         if self._grad is not None:
             out._grad = self._grad.__deepcopy__(memo)
-        out.__dict__.update(self.__dict__)
-        memo[id(self)] = out
+        # the user's attributes, deep-copied as PyTorch does; not the engine's own state (a
+        # shared AccumulateGrad would send the copy's gradients into the original's .grad)
+        for k, v in self.__dict__.items():
+            if k not in _ENGINE_STATE:
+                out.__dict__[k] = copy.deepcopy(v, memo)
         return out
+
+
+# per-tensor state kept in the instance dict (class defaults above), never copied with it
+_ENGINE_STATE = frozenset(
+    (
+        *("_base", "_acc", "_hooks", "_post_acc", "_retains", "_inference", "_view_fn"),
+        *("_views", "_multi_view", "_tr_id"),
+    )
+)
 
 
 class _Storage:

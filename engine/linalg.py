@@ -12,7 +12,7 @@ from engine._tensor import Tensor
 from engine.ops.linalg import vdot
 from engine.ops.linalg_more import linalg_cross as cross
 from engine.ops.linalg_more import multi_dot
-from engine.ops.linalg_solve import LinAlgError, det, inv, solve
+from engine.ops.linalg_solve import LinAlgError, det, inv, matrix_power, solve
 from engine.ops.matmul import matmul
 from engine.ops.reduce_stats import vector_norm
 
@@ -62,6 +62,7 @@ __all__ = [
     "inv",
     "matmul",
     "matrix_norm",
+    "matrix_power",
     "multi_dot",
     "norm",
     "solve",

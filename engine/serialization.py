@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -45,11 +46,27 @@ def _public(module: str) -> str:
     return "torch" + module[len("engine") :] if module.split(".")[0] == "engine" else module
 
 
-class _WeightsUnpickler(pickle.Unpickler):
+class _Unpickler(pickle.Unpickler):
+    """Classes saved under PyTorch's paths load as the engine's even where `torch` is not us."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        from engine._public import find
+
+        found = find(module, name) if module.split(".")[0] == "torch" else None
+        return found if found is not None else super().find_class(module, name)
+
+
+class _WeightsUnpickler(_Unpickler):
     """Only tensors, parameters, containers and plain values, as `weights_only=True` allows."""
 
     def find_class(self, module: str, name: str) -> Any:
+        from engine._device import device
+        from engine._dtype import dtype
+        from engine._size import Size
+
         found = super().find_class(module, name)
+        if found in (Size, device) or isinstance(found, dtype):
+            return found
         if module == "builtins" and name in _SAFE_BUILTINS:
             return found
         if module.split(".")[0] in ("numpy", "collections", "_codecs"):
@@ -70,9 +87,30 @@ def save(
     """Pickle `obj` (tensors, state dicts, modules) to a path or a binary file object."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as fh:
-            pickle_module.dump(obj, fh, protocol=pickle_protocol)
+            _dump(obj, fh, pickle_module, pickle_protocol)
     else:
-        pickle_module.dump(obj, f, protocol=pickle_protocol)
+        _dump(obj, f, pickle_module, pickle_protocol)
+
+
+def _dump(obj: object, fh: IO[bytes], pickle_module: Any, protocol: int) -> None:
+    if pickle_module is pickle and sys.modules.get("torch") is not sys.modules["engine"]:
+        _Pickler(fh, protocol=protocol).dump(obj)  # `torch.*` paths would not import here
+    else:
+        pickle_module.dump(obj, fh, protocol=protocol)
+
+
+class _Pickler(pickle.Pickler):
+    """Saves classes named `torch.*` (and dtypes) by lookup, where `import torch` is not us."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        from engine._dtype import dtype
+        from engine._public import find
+
+        if isinstance(obj, dtype):
+            return (find, ("torch", str(obj).split(".")[1]))
+        if isinstance(obj, type) and obj.__module__.split(".")[0] == "torch":
+            return (find, (obj.__module__, obj.__qualname__))
+        return NotImplemented
 
 
 def load(
@@ -94,7 +132,7 @@ def load(
 def _load(fh: IO[bytes], weights_only: bool) -> Any:
     if weights_only:
         return _WeightsUnpickler(fh).load()
-    return pickle.load(fh)
+    return _Unpickler(fh).load()
 
 
 def add_safe_globals(safe_globals: list[Any]) -> None:

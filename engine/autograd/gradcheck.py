@@ -64,7 +64,8 @@ def _check_inputs(inputs: tuple[Any, ...]) -> None:
 
 
 def _wrap(a: Array) -> Tensor:
-    return _tensor.make(np.ascontiguousarray(a), False, None, 0)
+    # np.ascontiguousarray would turn a 0-dim array into shape (1,)
+    return _tensor.make(np.asarray(a, order="C"), False, None, 0)
 
 
 def _numerical(func: Callable[..., Any], inputs: tuple[Any, ...], eps: float) -> list[list[Array]]:

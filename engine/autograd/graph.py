@@ -54,6 +54,9 @@ class HookDict(dict[int, Callable[..., Any]]):
 
     __slots__ = ("__weakref__",)
 
+    def __repr__(self) -> str:  # PyTorch keeps hooks in OrderedDicts, and users print them
+        return f"OrderedDict({list(self.items())!r})" if self else "OrderedDict()"
+
 
 def add_hook(store: HookDict, fn: Callable[..., Any], kind: str, target: object) -> RemovableHandle:
     """Register `fn` in `store` and tell the tracer; the one place hooks are added."""

@@ -132,6 +132,22 @@ def conv_transpose2d(
     )
 
 
+def conv_transpose1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """The adjoint of conv1d (run as conv_transpose2d with height 1)."""
+    s, p, op, d = (_tup(v, 1)[0] for v in (stride, padding, output_padding, dilation))
+    return nn_conv.convolution(input, weight, bias, (1, s), ((0, 0), (p, p)), (1, d), True,
+                               (0, op), groups)  # fmt: skip
+
+
 def max_pool2d(
     input: Tensor,
     kernel_size: Any,

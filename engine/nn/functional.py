@@ -19,7 +19,11 @@ from engine.nn._functional_extra import (
     avg_pool1d,
     dropout1d,
     dropout2d,
+    instance_norm,
+    interpolate,
     max_pool1d,
+    rms_norm,
+    upsample,
 )
 from engine.nn._functional_loss import (
     binary_cross_entropy,
@@ -48,6 +52,7 @@ from engine.nn._functional_more import (
     bilinear,
     conv1d,
     conv2d,
+    conv_transpose1d,
     conv_transpose2d,
     group_norm,
     layer_norm,
@@ -58,6 +63,8 @@ from engine.nn._functional_more import (
 )
 from engine.ops import nn_act, nn_ops
 from engine.ops._core import rebase
+from engine.ops.nn_attention import scaled_dot_product_attention
+from engine.ops.nn_pixel import pixel_shuffle, pixel_unshuffle
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -71,6 +78,7 @@ __all__ = [
     "celu",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
     "conv_transpose2d",
     "cosine_similarity",
     "cross_entropy",
@@ -87,6 +95,8 @@ __all__ = [
     "hardswish",
     "hardtanh",
     "huber_loss",
+    "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -104,10 +114,14 @@ __all__ = [
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
+    "rms_norm",
+    "scaled_dot_product_attention",
     "selu",
     "sigmoid",
     "silu",
@@ -121,6 +135,7 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "triplet_margin_loss",
+    "upsample",
 ]  # fmt: skip
 
 
@@ -289,12 +304,18 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
-    from engine._creation import rand
+    return _inplace(input, input * _dropout_noise(input, tuple(input.shape), p), inplace)
 
-    keep = rand(*input.shape)._d >= p
-    scale = np.float32(0.0) if p == 1.0 else 1.0 / (1.0 - p)
-    mask = make((keep * scale).astype(input._d.dtype), False, None, 0)
-    return _inplace(input, input * mask, inplace)
+
+def _dropout_noise(x: Tensor, shape: tuple[int, ...], p: float) -> Tensor:
+    """PyTorch's CPU dropout: `empty(shape).bernoulli_(1 - p).div_(1 - p)` (zeros when p=1)."""
+    from engine._generator import default_generator
+
+    dt = x._d.dtype
+    keep = default_generator.bernoulli_scalar(int(np.prod(shape)), 1.0 - p).reshape(shape)
+    if p == 1.0:
+        return make(np.zeros(shape, dt), False, None, 0)
+    return make(keep.astype(dt) / np.asarray(1.0 - p, dt), False, None, 0)
 
 
 def embedding(
@@ -339,3 +360,32 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
             n.clamp_min_(eps)
         norms.append(n)
     return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)  # type: ignore[no-any-return]
+
+
+# the `F.relu_(x)` spellings of `inplace=True`
+def relu_(input: Tensor) -> Tensor:
+    return relu(input, inplace=True)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    return globals()["threshold"](input, threshold, value, inplace=True)  # type: ignore[no-any-return]
+
+
+def selu_(input: Tensor) -> Tensor:
+    return selu(input, inplace=True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return celu(input, alpha, inplace=True)

@@ -1,6 +1,6 @@
 """`torch.nn.init`: in-place initialisers, run without recording (as PyTorch's `no_grad`).
 
-Random streams differ from PyTorch's; the distributions are the same.
+Random draws come from PyTorch's generator stream, so seeded initialisations match.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from engine._generator import in_memory_order, pick
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import no_grad
 
@@ -48,37 +49,27 @@ def _fill(t: Tensor, values: np.ndarray[Any, Any]) -> Tensor:
     return t
 
 
-def _uniform(shape: tuple[int, ...], a: float, b: float) -> np.ndarray[Any, Any]:
-    from engine._creation import rand
-
-    return (
-        a + (b - a) * rand(*shape, dtype=_f64())._d
-        if shape
-        else a + (b - a) * rand(1, dtype=_f64())._d[0]
-    )
+def _uniform(t: Tensor, a: float, b: float, generator: Any = None) -> np.ndarray[Any, Any]:
+    """`tensor.uniform_(a, b)`'s numbers, drawn as PyTorch draws them."""
+    g = pick(generator)
+    return in_memory_order(t._d, g.uniform(t._d.size, t._d.dtype, a, b))
 
 
-def _normal(shape: tuple[int, ...], mean: float, std: float) -> np.ndarray[Any, Any]:
-    from engine._creation import randn
-
-    r = randn(*shape, dtype=_f64())._d if shape else randn(1, dtype=_f64())._d[0]
-    return mean + std * r
-
-
-def _f64() -> Any:
-    from engine._dtype import float64
-
-    return float64
+def _normal(t: Tensor, mean: float, std: float, generator: Any = None) -> np.ndarray[Any, Any]:
+    """`tensor.normal_(mean, std)`'s numbers, drawn as PyTorch draws them."""
+    g = pick(generator)
+    d = t._d
+    return in_memory_order(d, g.normal(d.size, d.dtype, mean, std, d.flags.c_contiguous))
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with U(a, b)."""
-    return _fill(tensor, _uniform(tuple(tensor.shape), a, b))
+    return _fill(tensor, _uniform(tensor, a, b, generator))
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with N(mean, std^2)."""
-    return _fill(tensor, _normal(tuple(tensor.shape), mean, std))
+    return _fill(tensor, _normal(tensor, mean, std, generator))
 
 
 def trunc_normal_(
@@ -90,14 +81,22 @@ def trunc_normal_(
     generator: Any = None,
 ) -> Tensor:
     """Fill with N(mean, std^2) truncated to [a, b] (by redrawing outside values)."""
-    shape = tuple(tensor.shape)
-    v = np.asarray(_normal(shape, mean, std), dtype=np.float64)
-    for _ in range(100):
-        bad = (v < a) | (v > b)
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+            "The distribution of values may be incorrect.",
+            stacklevel=2,
+        )
+    # PyTorch redraws a whole fresh tensor of normals each round and keeps the new values
+    # only where the old ones fell outside; the bounds are first rounded to the dtype
+    lo, hi = np.asarray(a, tensor._d.dtype), np.asarray(b, tensor._d.dtype)
+    v = _normal(tensor, mean, std, generator)
+    while True:
+        bad = (v < lo) | (v > hi)
         if not bad.any():
             break
-        v[bad] = _normal((int(bad.sum()),), mean, std)
-    return _fill(tensor, np.clip(v, a, b))
+        v = np.where(bad, _normal(tensor, mean, std, generator), v)
+    return _fill(tensor, v)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -207,7 +206,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Ten
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = _normal((rows, cols), 0.0, 1.0)
+    flat = pick(generator).normal(rows * cols, tensor._d.dtype).reshape(rows, cols)
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)

@@ -87,3 +87,16 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         p._d[...] = vec._d[i : i + n].reshape(p._d.shape)
         p._ver[0] += 1
         i += n
+
+
+def _bind_rnn() -> None:
+    """`torch.nn.utils.rnn` is a submodule there; here it lives in engine/nn/rnn_utils.py."""
+    import sys
+
+    from engine.nn import rnn_utils
+
+    sys.modules.setdefault(__name__ + ".rnn", rnn_utils)
+    globals()["rnn"] = rnn_utils
+
+
+_bind_rnn()

@@ -255,6 +255,10 @@ def binary_arrays(
             return ad.astype(rt), b, None, rt
         if type(b) is int and kind == "b":
             return ad.astype(np.int64), b, None, np.dtype(np.int64)
+        if type(b) is int and kind in "iu" and not -(2**63) <= b < 2**63:
+            raise OverflowError("int too big to convert")
+        if type(b) is int and kind in "iu" and b != (w := int(np.int64(b).astype(ad.dtype))):
+            b = w  # PyTorch casts the scalar to the tensor's dtype, wrapping (int8 + 300)
         return ad, b, None, ad.dtype
     if isinstance(b, list | tuple):
         symbol = _operator_symbol()

@@ -188,5 +188,34 @@ class LinalgSolveExBackward0(OpNode):
         return [ga, unbroadcast(gb, self._shapes[1]) if self.needs(1) else None]
 
 
-TENSOR_METHODS = ("inverse", "det")
-TORCH_FUNCTIONS = ("inverse", "det")
+TENSOR_METHODS = ("inverse", "det", "matrix_power")
+TORCH_FUNCTIONS = ("inverse", "det", "matrix_power")
+
+
+def matrix_power(A: Tensor, n: int) -> Tensor:
+    """A @ A @ ... (n times) by binary exponentiation, as ATen composes it (so MmBackward0s)."""
+    from engine.ops.matmul import matmul
+
+    if A._d.ndim < 2 or A._d.shape[-1] != A._d.shape[-2]:
+        raise RuntimeError(
+            "linalg.matrix_power: A must be batches of square matrices, but they are "
+            f"{A._d.shape[-2] if A._d.ndim > 1 else 1} by {A._d.shape[-1]} matrices"
+        )
+    if n == 0:  # the identity, with a graph through copy_ as in ATen
+        eye = make(
+            np.broadcast_to(np.eye(A._d.shape[-1], dtype=A._d.dtype), A._d.shape), False, None, 0
+        )
+        return A.clone().copy_(eye)  # type: ignore[attr-defined,no-any-return]
+    if n == 1:
+        return A.clone()  # type: ignore[attr-defined,no-any-return]
+    if n < 0:
+        A, n = inv(A), -n
+    z: Tensor | None = None
+    result: Tensor | None = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = A if z is None else matmul(z, z)
+        if bit:
+            result = z if result is None else matmul(result, z)
+    assert result is not None
+    return result

@@ -101,6 +101,20 @@ def conv_weight_grad(g: Array, cols: Array, w_shape: tuple[int, ...], groups: in
     return _gemm(_rows(g), cols, groups, tb=True).reshape(w_shape)
 
 
+_C_TYPES = {"float64": "double", "float32": "float", "float16": "c10::Half"}
+
+
+def _check_dtypes(xd: Any, wd: Any, b: Tensor | None) -> None:
+    """PyTorch's refusals of mixed dtypes (the bias is checked first)."""
+    if b is not None and b._d.dtype != xd.dtype:
+        cx, cb = (_C_TYPES.get(d.name, d.name) for d in (xd.dtype, b._d.dtype))
+        raise RuntimeError(f"Input type ({cx}) and bias type ({cb}) should be the same")
+    if wd.dtype != xd.dtype:
+        from engine.ops.reduce_stats import _type_name
+
+        raise RuntimeError(f"expected scalar type {_type_name(xd)} but found {_type_name(wd)}")
+
+
 def convolution(
     x: Tensor,
     w: Tensor,
@@ -114,6 +128,7 @@ def convolution(
 ) -> Tensor:
     """PyTorch's `convolution`; 3d inputs (N, C, L) run as 2d with height 1."""
     xd, wd = x._d, w._d
+    _check_dtypes(xd, wd, b)
     squeeze_h = xd.ndim == 3
     if squeeze_h:
         xd, wd = xd[:, :, None], wd[:, :, None]

@@ -175,6 +175,10 @@ def binary_cross_entropy(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({self.shape}) is deprecated. Please ensure they have the same size."
         )
+    if t.dtype != x.dtype:
+        from engine.ops.reduce_stats import _type_name
+
+        raise RuntimeError(f"Found dtype {_type_name(t)} but expected {_type_name(x)}")
     if x.size and (x.min() < 0 or x.max() > 1):
         raise RuntimeError("all elements of input should be between 0 and 1")
     lx = np.maximum(np.log(x), -100)
@@ -240,6 +244,12 @@ def binary_cross_entropy_with_logits(
     if x.shape != t.shape:
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({self.shape})"
+        )
+    if t.dtype.kind in "iu":  # the loss is computed into a tensor of the target's dtype
+        from engine.ops.reduce_stats import _type_name
+
+        raise RuntimeError(
+            f"result type {_type_name(x)} can't be cast to the desired output type {_type_name(t)}"
         )
     # (1 - t) x + lw * softplus(-x), with lw = 1 + (pos_weight - 1) t
     lw = 1 if pos_weight is None else 1 + (pos_weight._d - 1) * t

@@ -313,9 +313,11 @@ def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1) -> Tensor:
     """Rows of `weight` picked by integer `indices`."""
     idx = indices._d
     if idx.dtype.kind not in "iu":
+        from engine._printing import legacy_type_name
+
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-            f"Long, Int; but got torch.{indices.dtype.name.capitalize()}Tensor instead (while "
+            f"Long, Int; but got {legacy_type_name(indices.dtype)} instead (while "
             "checking arguments for embedding)"
         )
     n = weight._d.shape[0]

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import _creation
+from engine import _generator
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
@@ -343,8 +343,9 @@ class NormalBackward0(UniformBackward0):
 
 
 def _fill(self: Tensor, node: type[OpNode], data: np.ndarray[Any, Any]) -> Tensor:
+    """Write freshly drawn values into `self` in place (in memory order, as ATen draws)."""
     check_inplace(self)
-    data = data.astype(self._d.dtype)
+    data = _generator.in_memory_order(self._d, data.astype(self._d.dtype))
     if STATE.enabled and self._rg:
         return rebase(self, record(node, data, (self,)))
     self._d[...] = data
@@ -353,34 +354,37 @@ def _fill(self: Tensor, node: type[OpNode], data: np.ndarray[Any, Any]) -> Tenso
 
 
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
-    rng = _creation.generator()
-    return _fill(self, UniformBackward0, rng.uniform(a, b, self._d.shape))
+    g = _generator.pick(generator)
+    return _fill(self, UniformBackward0, g.uniform(self._d.size, self._d.dtype, a, b))
 
 
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
-    rng = _creation.generator()
-    return _fill(self, NormalBackward0, rng.normal(mean, std, self._d.shape))
+    g = _generator.pick(generator)
+    d = self._d  # ATen's 16-wide Box-Muller runs on contiguous tensors only
+    return _fill(self, NormalBackward0, g.normal(d.size, d.dtype, mean, std, d.flags.c_contiguous))
 
 
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
-    rng = _creation.generator()
-    return _fill(self, UniformBackward0, rng.exponential(1.0 / lambd, self._d.shape))
+    g = _generator.pick(generator)
+    return _fill(self, UniformBackward0, g.exponential(self._d.size, lambd))
 
 
-def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Any = None) -> Tensor:
-    rng = _creation.generator()
-    return _fill(self, UniformBackward0, rng.random(self._d.shape) < p)
+def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    g = _generator.pick(generator)
+    if isinstance(p, Tensor):
+        return _fill(self, UniformBackward0, g.bernoulli_tensor(np.broadcast_to(p._d, self.shape)))
+    return _fill(self, UniformBackward0, g.bernoulli_scalar(self._d.size, p))
 
 
 def random_(
     self: Tensor, start: int = 0, to: int | None = None, *, generator: Any = None
 ) -> Tensor:
     """Integers in [start, to), or [0, start) when only one bound is given."""
-    lo, hi = (0, start) if to is None else (start, to)
+    g = _generator.pick(generator)
     if to is None and start == 0:
-        hi = 2**24 if self._d.dtype.kind == "f" else 2**31
-    rng = _creation.generator()
-    return _fill(self, UniformBackward0, rng.integers(lo, hi, self._d.shape))
+        return _fill(self, UniformBackward0, g.random_full(self._d.size, self._d.dtype))
+    lo, hi = (0, start) if to is None else (start, to)
+    return _fill(self, UniformBackward0, g.randint(self._d.size, lo, hi))
 
 
 _BIN = ("atan2", "hypot", "xlogy", "logaddexp", "fmax", "fmin", "float_power")

@@ -86,12 +86,16 @@ def trunc(self: Tensor) -> Tensor:
     return _rounding(TruncBackward0, np.trunc, self)
 
 
-def round(self: Tensor, *, decimals: int = 0) -> Tensor:
+def round(self: Tensor, *, decimals: int | None = None) -> Tensor:
     """Round half to even (NumPy's rule is PyTorch's), optionally to `decimals` places."""
-    if decimals == 0:
+    if decimals is None:  # an explicit decimals=0 is the other overload (RoundBackward1)
         return _rounding(RoundBackward0, np.round, self)
-    out = self._d.copy() if self._d.dtype.kind in "iub" else np.round(self._d, decimals)
-    return record(RoundBackward1, out, (self,))
+    if self._d.dtype.kind in "iub":
+        from engine.ops.reduce_stats import _type_name
+
+        kernel = "round_vml_cpu" if self._d.dtype == np.int64 else "round_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(self._d)}'")
+    return record(RoundBackward1, np.round(self._d, decimals), (self,))
 
 
 def sgn(self: Tensor) -> Tensor:

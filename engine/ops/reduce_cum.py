@@ -130,10 +130,10 @@ def _cumext(is_max: bool, self: Tensor, dim: Any) -> Any:
             cur, at = np.where(take, x, cur), np.where(take, k, at)
             vals_m[..., k], idx_m[..., k] = cur, at
         vals, idx = np.moveaxis(vals_m, -1, d), np.moveaxis(idx_m, -1, d)
-    it = make(np.ascontiguousarray(idx), False, None, 0)
+    it = make(np.asarray(idx, order="C"), False, None, 0)
     saved = {"dim": shown(int(dim)), "indices": it, "self": self}
     node = CummaxBackward0 if is_max else CumminBackward0
-    v = record(node, np.ascontiguousarray(vals), (self,), saved)
+    v = record(node, np.asarray(vals, order="C"), (self,), saved)
     return (return_types.cummax if is_max else return_types.cummin)((v, it))
 
 

@@ -19,8 +19,14 @@ def _long(index_t: Tensor, op: str) -> np.ndarray[Any, Any]:
     return index_t._d
 
 
-def _along(idx: np.ndarray[Any, Any], d: int) -> tuple[Any, ...]:
+def _along(idx: np.ndarray[Any, Any], d: int, size: int | None = None) -> tuple[Any, ...]:
     """NumPy key picking `self[i0, .., idx[i], .., in]` for every position of `idx`."""
+    if size is not None and idx.size:  # NumPy would wrap negatives and raise IndexError
+        bad = idx[(idx < 0) | (idx >= size)]
+        if bad.size:
+            raise RuntimeError(
+                f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}"
+            )
     grids = list(np.indices(idx.shape, sparse=True)) if idx.ndim else []
     if not grids:
         return (idx,)
@@ -36,7 +42,11 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) 
     """`out[i][j] = self[index[i][j]][j]` along `dim` (GatherBackward0)."""
     d = _wrap_dim(dim, self._d.ndim)
     idx = _long(index, "gather")
-    data = self._d[_along(idx, d)] if self._d.ndim else self._d[()].reshape(idx.shape)
+    data = (
+        self._d[_along(idx, d, self._d.shape[d])]
+        if self._d.ndim
+        else self._d[()].reshape(idx.shape)
+    )
     saved = {"dim": d, "index": index, "self": self, "sparse_grad": False}
     return record(GatherBackward0, data, (self,), saved, shapes=(self._d.shape,))
 
@@ -64,7 +74,7 @@ def scatter(
     """A copy with `src` (ScatterBackward0) or a scalar (ScatterBackward1) written at `index`."""
     d = _wrap_dim(dim, self._d.ndim)
     idx = _long(index, "scatter")
-    key = _along(idx, d)
+    key = _along(idx, d, self._d.shape[d] if self._d.ndim else None)
     out = self._d.copy()
     if src is None:
         src = value
@@ -120,7 +130,11 @@ def scatter_add(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     d = _wrap_dim(dim, self._d.ndim)
     idx = _long(index, "scatter_add")
     out = self._d.copy()
-    np.add.at(out, _along(idx, d), src._d[tuple(slice(0, n) for n in idx.shape)])
+    np.add.at(
+        out,
+        _along(idx, d, out.shape[d] if out.ndim else None),
+        src._d[tuple(slice(0, n) for n in idx.shape)],
+    )
     saved = {"dim": d, "index": index}
     return record(
         ScatterAddBackward0, out, (self, src), saved, shapes=(self._d.shape, src._d.shape)

@@ -27,9 +27,21 @@ def as_view(out: Tensor, base: Tensor, view_fn: Any) -> Tensor:
         views[:] = [r for r in views if r() is not None]
     if STATE.enabled:  # views made under no_grad never take the base's history
         views.append(weakref.ref(out))
+    elif root._rg:  # ... and PyTorch refuses to modify them in place once grad mode is back
+        out.__dict__["_nograd_view"] = True
     prev = base._view_fn
     out._view_fn = view_fn if prev is None else (lambda a, p=prev, f=view_fn: f(p(a)))
     return out
+
+
+def kw_arg(args: tuple[Any, ...], kw: dict[str, Any], name: str) -> tuple[Any, ...]:
+    """`x.flip(dims=[0])`: PyTorch also takes the sizes/dims of these methods by keyword."""
+    if kw:
+        if args or set(kw) - {name, "implicit"}:
+            bad = next(iter(set(kw) - {name, "implicit"}), name)
+            raise TypeError(f"got an unexpected keyword argument '{bad}'")
+        return (kw[name],) if name in kw else args
+    return args
 
 
 def _shape_arg(shape: Any) -> tuple[int, ...]:
@@ -57,8 +69,10 @@ def _infer(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     return shape
 
 
-def view(self: Tensor, *shape: Any) -> Tensor:
+def view(self: Tensor, *shape: Any, **kw: Any) -> Tensor:
     """Same storage, new shape (the tensor must be viewable: here, contiguous)."""
+    if kw:
+        shape = kw_arg(shape, kw, "size")
     if len(shape) == 1 and not isinstance(shape[0], int | list | tuple):
         from engine.ops.convert import view_dtype
 
@@ -88,8 +102,10 @@ class ViewBackward0(OpNode):
         return [reshape(grads[0], self._shapes[0])]  # type: ignore[arg-type]
 
 
-def reshape(self: Tensor, *shape: Any) -> Tensor:
+def reshape(self: Tensor, *shape: Any, **kw: Any) -> Tensor:
     """A view when the layout allows, else a copy (UnsafeViewBackward0 over CloneBackward0)."""
+    if kw:
+        shape = kw_arg(shape, kw, "shape")
     shp = _infer(_shape_arg(shape), self._d.size)
     if self._d.flags.c_contiguous or self._d.size <= 1:
         return view(self, shp)
@@ -127,8 +143,10 @@ class UnsafeViewBackward0(OpNode):
         return [reshape(grads[0], self._shapes[0])]  # type: ignore[arg-type]
 
 
-def expand(self: Tensor, *sizes: Any) -> Tensor:
+def expand(self: Tensor, *sizes: Any, **kw: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a dimension)."""
+    if kw:
+        sizes = kw_arg(sizes, kw, "size")
     shp = _shape_arg(sizes)
     nd = len(shp)
     if nd < self._d.ndim:

@@ -11,7 +11,7 @@ from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi, zeros_for
-from engine.ops.shape import _shape_arg, as_view, reshape, unsqueeze
+from engine.ops.shape import _shape_arg, as_view, kw_arg, reshape, unsqueeze
 
 
 def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
@@ -34,8 +34,10 @@ def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
     return record(CloneBackward0, np.ascontiguousarray(self._d), (self,))
 
 
-def repeat(self: Tensor, *sizes: Any) -> Tensor:
+def repeat(self: Tensor, *sizes: Any, **kw: Any) -> Tensor:
     """Tile the tensor `sizes` times along each dim (RepeatBackward0)."""
+    if kw:
+        sizes = kw_arg(sizes, kw, "repeats")
     reps = _shape_arg(sizes)
     if len(reps) < self._d.ndim:
         raise RuntimeError(
@@ -274,8 +276,10 @@ def _dims(dims: Any, nd: int) -> tuple[int, ...]:
     return tuple(_wrap_dim(d, nd) for d in dims)
 
 
-def flip(self: Tensor, *dims: Any) -> Tensor:
+def flip(self: Tensor, *dims: Any, **kw: Any) -> Tensor:
     """Reverse the order along `dims` (a copy, as in PyTorch)."""
+    if kw:
+        dims = kw_arg(dims, kw, "dims")
     ds = _dims(_shape_arg(dims), self._d.ndim)
     data = np.flip(self._d, ds).copy() if ds else self._d.copy()
     return record(FlipBackward0, data, (self,), {"dims": ds})

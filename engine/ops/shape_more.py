@@ -13,12 +13,14 @@ from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record
 from engine.ops.index import narrow
-from engine.ops.shape import _shape_arg, expand, reshape, unsqueeze, view
+from engine.ops.shape import _shape_arg, expand, kw_arg, reshape, unsqueeze, view
 from engine.ops.shape_extra import _diag_fn, cat, clone, flip, repeat
 
 
-def tile(self: Tensor, *dims: Any) -> Tensor:
+def tile(self: Tensor, *dims: Any, **kw: Any) -> Tensor:
     """`repeat` with missing leading repeats taken as 1 (RepeatBackward0)."""
+    if kw:
+        dims = kw_arg(dims, kw, "dims")
     reps = _shape_arg(dims)
     return repeat(self, (1,) * (self._d.ndim - len(reps)) + reps)
 

@@ -15,6 +15,7 @@ from engine.ops.shape import (
     UnsqueezeBackward0,
     _shape_arg,
     _view_op,
+    kw_arg,
     squeeze,
     unsqueeze,
 )
@@ -40,8 +41,10 @@ class TransposeBackward0(OpNode):
         return [transpose(grads[0], self.saved("dim0"), self.saved("dim1"))]  # type: ignore[arg-type]
 
 
-def permute(self: Tensor, *dims: Any) -> Tensor:
+def permute(self: Tensor, *dims: Any, **kw: Any) -> Tensor:
     """Reorder dims (a strided view)."""
+    if kw:
+        dims = kw_arg(dims, kw, "dims")
     nd = self._d.ndim
     perm = tuple(_wrap_dim(d, nd) for d in _shape_arg(dims))
     if len(perm) != nd:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
@@ -31,11 +32,22 @@ from engine.ops.shape import as_view
 ViewFn = Any  # ndarray of the base's shape -> ndarray view
 
 
+NOGRAD_VIEW_MSG = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace "
+    "to be tracked)."
+)
+
+
 def check_view_inplace(t: Tensor) -> None:
     """PyTorch's refusals for in-place ops on views (called by `check_inplace`)."""
     if not STATE.enabled or t._view_fn is None or t._base is None:
         return
     base = t._base
+    if t.__dict__.get("_nograd_view"):
+        raise RuntimeError(NOGRAD_VIEW_MSG)
     if (base._rg and base._fn is None) or (t._rg and t._fn is None):
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -197,6 +209,8 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         value = value._d
     elif STATE.enabled and self._rg:
         return rebase(self, record(FillBackward2, np.full_like(self._d, value), (self,)))
+    else:
+        _dtype.check_scalar_fits(value, self._d.dtype)
     self._d[...] = value
     bump(self)
     return self

@@ -1,13 +1,29 @@
-"""`torch.optim`: SGD, Adam, AdamW, RMSprop and learning-rate schedulers.
+"""`torch.optim`: SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta and learning-rate schedulers.
 
 >>> opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 """
 
 from engine.optim import lr_scheduler
+from engine.optim.adadelta import Adadelta
 from engine.optim.adagrad import Adagrad
 from engine.optim.adam import Adam, AdamW
+from engine.optim.adam_variants import Adamax, NAdam, RAdam
+from engine.optim.lbfgs import LBFGS
 from engine.optim.optimizer import Optimizer
 from engine.optim.rmsprop import RMSprop
 from engine.optim.sgd import SGD
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
+__all__ = [
+    "LBFGS",
+    "SGD",
+    "Adadelta",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "NAdam",
+    "Optimizer",
+    "RAdam",
+    "RMSprop",
+    "lr_scheduler",
+]

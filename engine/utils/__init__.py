@@ -1,5 +1,5 @@
-"""`torch.utils`: `data` (datasets and loaders) and `checkpoint`."""
+"""`torch.utils`: `data` (datasets and loaders), `checkpoint` and `hooks`."""
 
-from engine.utils import checkpoint, data
+from engine.utils import checkpoint, data, hooks
 
-__all__ = ["checkpoint", "data"]
+__all__ = ["checkpoint", "data", "hooks"]

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from engine._generator import Generator, default_generator, pick
 from engine._tensor import Tensor
 
 
@@ -96,7 +97,7 @@ class ConcatDataset(Dataset):
 
 def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) -> list[Subset]:
     """Split into non-overlapping random subsets of the given lengths (or fractions)."""
-    from engine._creation import randperm
+    from engine._random import randperm
 
     n = len(dataset)
     sizes = [int(x) for x in lengths]
@@ -106,7 +107,7 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
             sizes[i % len(sizes)] += 1
     if sum(sizes) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    perm = generator.permutation(n) if generator is not None else randperm(n).tolist()
+    perm = randperm(n, generator=generator).tolist()
     out, start = [], 0
     for size in sizes:
         out.append(Subset(dataset, perm[start : start + size]))
@@ -135,7 +136,7 @@ class SequentialSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    """A random permutation of the indices (the engine's RNG stream, not PyTorch's)."""
+    """A random permutation of the indices, drawn as PyTorch draws it."""
 
     def __init__(
         self,
@@ -154,14 +155,21 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else int(self._num_samples)
 
     def __iter__(self) -> Iterator[int]:
-        from engine._creation import randint, randperm
+        from engine._random import randint, randperm
 
         n = len(self.data_source)
-        if self.replacement:
-            return iter(randint(0, n, (self.num_samples,)).tolist())
         gen = self.generator
-        perm = gen.permutation(n) if gen is not None else randperm(n).tolist()
-        return iter(perm[: self.num_samples])
+        if gen is None:  # PyTorch seeds a fresh generator from one draw of the default one
+            gen = Generator().manual_seed(int(default_generator.random_full(1, np.int64)[0]))
+        if self.replacement:
+            out = [
+                randint(0, n, (32,), generator=gen).tolist() for _ in range(self.num_samples // 32)
+            ]
+            out.append(randint(0, n, (self.num_samples % 32,), generator=gen).tolist())
+            return iter([i for chunk in out for i in chunk])
+        perms = [randperm(n, generator=gen).tolist() for _ in range(self.num_samples // n)]
+        perms.append(randperm(n, generator=gen).tolist()[: self.num_samples % n])
+        return iter([i for chunk in perms for i in chunk])
 
     def __len__(self) -> int:
         return self.num_samples
@@ -285,6 +293,11 @@ class DataLoader:
         )
 
     def __iter__(self) -> Iterator[Any]:
+        # PyTorch's loader iterator draws its workers' base seed first, even with no workers
+        pick(self.generator).random_full(1, np.int64)
+        return self._iter_batches()
+
+    def _iter_batches(self) -> Iterator[Any]:
         if isinstance(self.dataset, IterableDataset):
             yield from self._iter_iterable()
             return

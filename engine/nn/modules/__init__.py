@@ -25,8 +25,9 @@ from engine.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from engine.nn.modules.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from engine.nn.modules.container import ModuleDict, ModuleList, Sequential
-from engine.nn.modules.conv import Conv1d, Conv2d, ConvTranspose2d
+from engine.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from engine.nn.modules.extra import *  # noqa: F403
 from engine.nn.modules.extra import __all__ as _extra_all
 from engine.nn.modules.linear import (
@@ -52,8 +53,23 @@ from engine.nn.modules.loss import (
     SmoothL1Loss,
 )
 from engine.nn.modules.module import Module
-from engine.nn.modules.norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm, SyncBatchNorm
+from engine.nn.modules.norm import (
+    BatchNorm1d,
+    BatchNorm2d,
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    LayerNorm,
+    SyncBatchNorm,
+)
+from engine.nn.modules.padding import (
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+)
 from engine.nn.modules.param_containers import ParameterDict, ParameterList
+from engine.nn.modules.pixel import PixelShuffle, PixelUnshuffle
 from engine.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -63,6 +79,7 @@ from engine.nn.modules.pooling import (
     MaxPool2d,
 )
 from engine.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell
+from engine.nn.modules.transformer import TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "CELU",
@@ -81,6 +98,7 @@ __all__ = [
     "Bilinear",
     "Conv1d",
     "Conv2d",
+    "ConvTranspose1d",
     "ConvTranspose2d",
     "CrossEntropyLoss",
     "Dropout",
@@ -134,4 +152,16 @@ __all__ = [
     "RNNBase",
     "RNNCell",
     *_extra_all,
+    "MultiheadAttention",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+    "NonDynamicallyQuantizableLinear",
 ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""Conv1d, Conv2d, ConvTranspose2d."""
+"""Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d."""
 
 from __future__ import annotations
 
@@ -219,6 +219,53 @@ class ConvTranspose2d(_ConvNd):
 
     def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
         return FM.conv_transpose2d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self.output_padding,
+            self.groups,
+            self.dilation,
+        )
+
+
+class ConvTranspose1d(_ConvNd):
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: Any = 1,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(
+            1,
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            True,
+            output_padding,
+            groups,
+            bias,
+            padding_mode,
+            dtype,
+        )
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        return FM.conv_transpose1d(
             input,
             self.weight,
             self.bias,

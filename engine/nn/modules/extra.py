@@ -180,6 +180,72 @@ class PoissonNLLLoss(_Loss):
         )
 
 
+class RMSNorm(Module):
+    """Root-mean-square normalisation over the trailing `normalized_shape` dims."""
+
+    def __init__(
+        self,
+        normalized_shape: Any,
+        eps: float | None = None,
+        elementwise_affine: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            from engine._creation import ones
+
+            self.weight = Parameter(ones(*self.normalized_shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        )
+
+
+class Upsample(Module):
+    """`F.interpolate` as a layer."""
+
+    def __init__(
+        self,
+        size: Any = None,
+        scale_factor: Any = None,
+        mode: str = "nearest",
+        align_corners: bool | None = None,
+        recompute_scale_factor: bool | None = None,
+    ) -> None:
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        if isinstance(scale_factor, tuple):
+            self.scale_factor: Any = tuple(float(f) for f in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.interpolate(
+            input, self.size, self.scale_factor, self.mode, self.align_corners,
+            recompute_scale_factor=self.recompute_scale_factor,
+        )  # fmt: skip
+
+    def extra_repr(self) -> str:
+        info = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else ""
+        return (info or f"size={self.size!r}") + f", mode={self.mode!r}"
+
+
 __all__ = [
     "ConstantPad1d",
     "ConstantPad2d",
@@ -190,9 +256,11 @@ __all__ = [
     "PReLU",
     "PairwiseDistance",
     "PoissonNLLLoss",
+    "RMSNorm",
     "Softmax2d",
     "Softshrink",
     "TripletMarginLoss",
+    "Upsample",
     "ZeroPad1d",
     "ZeroPad2d",
 ]

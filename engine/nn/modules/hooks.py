@@ -28,6 +28,12 @@ class BackwardHookFunctionBackward(OpNode):
     def apply(self, grads: Grads) -> Grads:
         return list(grads)
 
+    def __repr__(self) -> str:  # a Python autograd.Function in PyTorch, so named like one
+        return f"<torch.autograd.function.BackwardHookFunctionBackward object at {id(self):#x}>"
+
+
+BackwardHookFunctionBackward.__module__ = "torch.autograd.function"
+
 
 def _identity(tensors: list[Tensor]) -> list[Tensor]:
     outs = record_multi(BackwardHookFunctionBackward, [t._d for t in tensors], tuple(tensors))

@@ -247,3 +247,58 @@ class GroupNorm(Module):
             f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
             f"bias={self.bias is not None}"
         )
+
+
+def _instance_forward(m: _BatchNorm, input: Tensor, batch_dims: int) -> Tensor:
+    """InstanceNorm's forward: an unbatched input gets a batch dim for the call."""
+    from engine.nn._functional_extra import instance_norm
+
+    if input.ndim not in (batch_dims, batch_dims - 1):
+        raise ValueError(
+            f"expected {batch_dims - 1}D or {batch_dims}D input (got {input.ndim}D input)"
+        )
+    unbatched = input.ndim == batch_dims - 1
+    x = input.unsqueeze(0) if unbatched else input  # type: ignore[attr-defined]
+    out = instance_norm(
+        x, m.running_mean, m.running_var, m.weight, m.bias,
+        m.training or not m.track_running_stats, m.momentum or 0.0, m.eps,
+    )  # fmt: skip
+    return out.squeeze(0) if unbatched else out  # type: ignore[no-any-return,attr-defined]
+
+
+class InstanceNorm1d(_BatchNorm):
+    """Normalise each (sample, channel) over its length; no affine or running stats by default."""
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float = 0.1,
+        affine: bool = False,
+        track_running_stats: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return _instance_forward(self, input, 3)
+
+
+class InstanceNorm2d(_BatchNorm):
+    """Normalise each (sample, channel) over its image; no affine or running stats by default."""
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float = 0.1,
+        affine: bool = False,
+        track_running_stats: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return _instance_forward(self, input, 4)

@@ -264,8 +264,8 @@ class RNNBase(Module):
             x = outs[0] if dirs == 1 else _cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
-        if batched and self.batch_first:
-            x = x.transpose(0, 1)  # type: ignore[attr-defined]
+        if batched and self.batch_first:  # ATen's RNN/GRU transpose back in place, LSTM not
+            x = x.transpose(0, 1) if lstm else x.transpose_(0, 1)  # type: ignore[attr-defined]
         hs = [_stack(f, 0) for f in finals]
         if not batched:
             x, hs = x.squeeze(1), [h.squeeze(1) for h in hs]  # type: ignore[attr-defined]

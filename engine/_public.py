@@ -1,0 +1,281 @@
+"""Classes print under PyTorch's module paths: `type(x)` is `<class 'torch.Tensor'>`.
+
+`install_as_torch` also registers those paths as modules (so pickling a model by class
+reference finds `torch.nn.modules.batchnorm.BatchNorm1d` as PyTorch names it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from types import ModuleType
+
+# torch module -> the engine classes ("engine.module.Qualname") PyTorch defines there
+PUBLIC: dict[str, tuple[str, ...]] = {
+    "torch": (
+        "engine._creation.BoolTensor",
+        "engine._creation.ByteTensor",
+        "engine._creation.DoubleTensor",
+        "engine._creation.FloatTensor",
+        "engine._creation.IntTensor",
+        "engine._creation.LongTensor",
+        "engine._device.device",
+        "engine._dtype.dtype",
+        "engine._finfo.finfo",
+        "engine._finfo.iinfo",
+        "engine._size.Size",
+        "engine._tensor.Tensor",
+    ),
+    "torch._C": (
+        "engine._generator.Generator",
+        "engine.ops.linalg_solve._LinAlgError",
+    ),
+    "torch._C._profiler": ("engine.profiler.ProfilerActivity",),
+    "torch.autograd.anomaly_mode": (
+        "engine.autograd.anomaly_mode.detect_anomaly",
+        "engine.autograd.anomaly_mode.set_detect_anomaly",
+    ),
+    "torch.autograd.function": (
+        "engine.autograd.function.BackwardCFunction",
+        "engine.autograd.function.Function",
+        "engine.autograd.function.InplaceFunction",
+        "engine.autograd.function.NestedIOFunction",
+    ),
+    "torch.autograd.grad_mode": (
+        "engine.autograd.grad_mode.enable_grad",
+        "engine.autograd.grad_mode.inference_mode",
+        "engine.autograd.grad_mode.no_grad",
+        "engine.autograd.grad_mode.set_grad_enabled",
+    ),
+    "torch.autograd.graph": (
+        "engine.autograd.graph.Node",
+        "engine.autograd.saved_hooks.save_on_cpu",
+        "engine.autograd.saved_hooks.saved_tensors_hooks",
+    ),
+    "torch.autograd.profiler": (
+        "engine.autograd.profiler.profile",
+        "engine.autograd.profiler.record_function",
+    ),
+    "torch.autograd.profiler_util": (
+        "engine.autograd.profiler_util.EventList",
+        "engine.autograd.profiler_util.FunctionEvent",
+    ),
+    "torch.nn.modules.activation": (
+        "engine.nn.modules.attention.MultiheadAttention",
+        "engine.nn.modules.activation.CELU",
+        "engine.nn.modules.activation.ELU",
+        "engine.nn.modules.activation.GELU",
+        "engine.nn.modules.activation.GLU",
+        "engine.nn.modules.activation.Hardsigmoid",
+        "engine.nn.modules.activation.Hardswish",
+        "engine.nn.modules.activation.Hardtanh",
+        "engine.nn.modules.activation.LeakyReLU",
+        "engine.nn.modules.activation.LogSigmoid",
+        "engine.nn.modules.activation.LogSoftmax",
+        "engine.nn.modules.activation.Mish",
+        "engine.nn.modules.activation.ReLU",
+        "engine.nn.modules.activation.ReLU6",
+        "engine.nn.modules.activation.SELU",
+        "engine.nn.modules.activation.SiLU",
+        "engine.nn.modules.activation.Sigmoid",
+        "engine.nn.modules.activation.Softmax",
+        "engine.nn.modules.activation.Softmin",
+        "engine.nn.modules.activation.Softplus",
+        "engine.nn.modules.activation.Softsign",
+        "engine.nn.modules.activation.Tanh",
+        "engine.nn.modules.activation.Tanhshrink",
+        "engine.nn.modules.activation.Threshold",
+        "engine.nn.modules.extra.Hardshrink",
+        "engine.nn.modules.extra.PReLU",
+        "engine.nn.modules.extra.Softmax2d",
+        "engine.nn.modules.extra.Softshrink",
+    ),
+    "torch.nn.modules.batchnorm": (
+        "engine.nn.modules.norm.BatchNorm1d",
+        "engine.nn.modules.norm.BatchNorm2d",
+        "engine.nn.modules.norm.SyncBatchNorm",
+    ),
+    "torch.nn.modules.container": (
+        "engine.nn.modules.container.ModuleDict",
+        "engine.nn.modules.container.ModuleList",
+        "engine.nn.modules.container.Sequential",
+        "engine.nn.modules.param_containers.ParameterDict",
+        "engine.nn.modules.param_containers.ParameterList",
+    ),
+    "torch.nn.modules.conv": (
+        "engine.nn.modules.conv.ConvTranspose1d",
+        "engine.nn.modules.conv.Conv1d",
+        "engine.nn.modules.conv.Conv2d",
+        "engine.nn.modules.conv.ConvTranspose2d",
+    ),
+    "torch.nn.modules.distance": (
+        "engine.nn.modules.extra.CosineSimilarity",
+        "engine.nn.modules.extra.PairwiseDistance",
+    ),
+    "torch.nn.modules.dropout": (
+        "engine.nn.modules.linear.Dropout",
+        "engine.nn.modules.linear.Dropout1d",
+        "engine.nn.modules.linear.Dropout2d",
+    ),
+    "torch.nn.modules.flatten": (
+        "engine.nn.modules.linear.Flatten",
+        "engine.nn.modules.linear.Unflatten",
+    ),
+    "torch.nn.modules.instancenorm": (
+        "engine.nn.modules.norm.InstanceNorm1d",
+        "engine.nn.modules.norm.InstanceNorm2d",
+    ),
+    "torch.nn.modules.linear": (
+        "engine.nn.modules.linear.Bilinear",
+        "engine.nn.modules.linear.Identity",
+        "engine.nn.modules.linear.Linear",
+        "engine.nn.modules.attention.NonDynamicallyQuantizableLinear",
+    ),
+    "torch.nn.modules.loss": (
+        "engine.nn.modules.extra.MarginRankingLoss",
+        "engine.nn.modules.extra.PoissonNLLLoss",
+        "engine.nn.modules.extra.TripletMarginLoss",
+        "engine.nn.modules.loss.BCELoss",
+        "engine.nn.modules.loss.BCEWithLogitsLoss",
+        "engine.nn.modules.loss.CrossEntropyLoss",
+        "engine.nn.modules.loss.HuberLoss",
+        "engine.nn.modules.loss.KLDivLoss",
+        "engine.nn.modules.loss.L1Loss",
+        "engine.nn.modules.loss.MSELoss",
+        "engine.nn.modules.loss.NLLLoss",
+        "engine.nn.modules.loss.SmoothL1Loss",
+    ),
+    "torch.nn.modules.module": ("engine.nn.modules.module.Module",),
+    "torch.nn.modules.normalization": (
+        "engine.nn.modules.extra.RMSNorm",
+        "engine.nn.modules.norm.GroupNorm",
+        "engine.nn.modules.norm.LayerNorm",
+    ),
+    "torch.nn.modules.padding": (
+        "engine.nn.modules.padding.ReflectionPad1d",
+        "engine.nn.modules.padding.ReflectionPad2d",
+        "engine.nn.modules.padding.ReplicationPad1d",
+        "engine.nn.modules.padding.ReplicationPad2d",
+        "engine.nn.modules.extra.ConstantPad1d",
+        "engine.nn.modules.extra.ConstantPad2d",
+        "engine.nn.modules.extra.ConstantPad3d",
+        "engine.nn.modules.extra.ZeroPad1d",
+        "engine.nn.modules.extra.ZeroPad2d",
+    ),
+    "torch.nn.modules.pixelshuffle": (
+        "engine.nn.modules.pixel.PixelShuffle",
+        "engine.nn.modules.pixel.PixelUnshuffle",
+    ),
+    "torch.nn.modules.pooling": (
+        "engine.nn.modules.pooling.AdaptiveAvgPool1d",
+        "engine.nn.modules.pooling.AdaptiveAvgPool2d",
+        "engine.nn.modules.pooling.AvgPool1d",
+        "engine.nn.modules.pooling.AvgPool2d",
+        "engine.nn.modules.pooling.MaxPool1d",
+        "engine.nn.modules.pooling.MaxPool2d",
+    ),
+    "torch.nn.modules.rnn": (
+        "engine.nn.modules.rnn.GRU",
+        "engine.nn.modules.rnn.GRUCell",
+        "engine.nn.modules.rnn.LSTM",
+        "engine.nn.modules.rnn.LSTMCell",
+        "engine.nn.modules.rnn.RNN",
+        "engine.nn.modules.rnn.RNNBase",
+        "engine.nn.modules.rnn.RNNCell",
+    ),
+    "torch.nn.modules.sparse": ("engine.nn.modules.linear.Embedding",),
+    "torch.nn.modules.transformer": (
+        "engine.nn.modules.transformer.TransformerEncoder",
+        "engine.nn.modules.transformer.TransformerEncoderLayer",
+    ),
+    "torch.nn.modules.upsampling": ("engine.nn.modules.extra.Upsample",),
+    "torch.distributions.bernoulli": ("engine.distributions.kinds.Bernoulli",),
+    "torch.distributions.categorical": ("engine.distributions.kinds.Categorical",),
+    "torch.distributions.distribution": ("engine.distributions.distribution.Distribution",),
+    "torch.distributions.normal": ("engine.distributions.kinds.Normal",),
+    "torch.distributions.uniform": ("engine.distributions.kinds.Uniform",),
+    "torch.nn.parameter": (
+        "engine.nn.parameter.Buffer",
+        "engine.nn.parameter.Parameter",
+    ),
+    "torch.optim.adadelta": ("engine.optim.adadelta.Adadelta",),
+    "torch.optim.adagrad": ("engine.optim.adagrad.Adagrad",),
+    "torch.optim.adam": ("engine.optim.adam.Adam",),
+    "torch.optim.adamw": ("engine.optim.adam.AdamW",),
+    "torch.optim.lr_scheduler": (
+        "engine.optim._schedulers_extra.ConstantLR",
+        "engine.optim._schedulers_extra.CosineAnnealingWarmRestarts",
+        "engine.optim._schedulers_extra.LinearLR",
+        "engine.optim._schedulers_extra.MultiplicativeLR",
+        "engine.optim._schedulers_extra.OneCycleLR",
+        "engine.optim._schedulers_extra.PolynomialLR",
+        "engine.optim._schedulers_more.ExponentialLR",
+        "engine.optim._schedulers_more.LambdaLR",
+        "engine.optim._schedulers_more.MultiStepLR",
+        "engine.optim._schedulers_more.ReduceLROnPlateau",
+        "engine.optim.lr_scheduler.CosineAnnealingLR",
+        "engine.optim.lr_scheduler.LRScheduler",
+        "engine.optim.lr_scheduler.StepLR",
+    ),
+    "torch.optim.lbfgs": ("engine.optim.lbfgs.LBFGS",),
+    "torch.optim.adamax": ("engine.optim.adam_variants.Adamax",),
+    "torch.optim.nadam": ("engine.optim.adam_variants.NAdam",),
+    "torch.optim.radam": ("engine.optim.adam_variants.RAdam",),
+    "torch.optim.optimizer": ("engine.optim.optimizer.Optimizer",),
+    "torch.optim.rmsprop": ("engine.optim.rmsprop.RMSprop",),
+    "torch.optim.sgd": ("engine.optim.sgd.SGD",),
+    "torch.profiler.profiler": (
+        "engine.profiler.ProfilerAction",
+        "engine.profiler.profile",
+    ),
+    "torch.utils.checkpoint": ("engine.utils.checkpoint.CheckpointFunction",),
+    "torch.utils.data.dataloader": ("engine.utils.data.DataLoader",),
+    "torch.utils.data.dataset": (
+        "engine.utils.data.ConcatDataset",
+        "engine.utils.data.Dataset",
+        "engine.utils.data.IterableDataset",
+        "engine.utils.data.Subset",
+        "engine.utils.data.TensorDataset",
+    ),
+    "torch.utils.data.sampler": (
+        "engine.utils.data.BatchSampler",
+        "engine.utils.data.RandomSampler",
+        "engine.utils.data.Sampler",
+        "engine.utils.data.SequentialSampler",
+    ),
+}
+
+
+def _resolve(path: str) -> type:
+    module, _, name = path.rpartition(".")
+    cls: type = getattr(importlib.import_module(module), name)
+    return cls
+
+
+def rename_classes() -> None:
+    """Give every public engine class the `__module__` PyTorch gives it."""
+    for tmod, paths in PUBLIC.items():
+        for path in paths:
+            _resolve(path).__module__ = tmod
+
+
+def register_modules() -> None:
+    """Make each PyTorch module path above importable, holding its classes (for pickle)."""
+    for tmod, paths in PUBLIC.items():
+        mod = sys.modules.get(tmod)
+        if mod is None:
+            mod = sys.modules[tmod] = ModuleType(tmod)
+        for path in paths:
+            cls = _resolve(path)
+            if not hasattr(mod, cls.__qualname__):
+                setattr(mod, cls.__qualname__, cls)
+
+
+def find(module: str, name: str) -> object | None:
+    """The engine object PyTorch keeps at `module.name` (a class above, or `torch.float32`)."""
+    for path in PUBLIC.get(module, ()):
+        if path.rpartition(".")[2] == name:
+            return _resolve(path)
+    if module == "torch":
+        return getattr(importlib.import_module("engine"), name, None)
+    return None

@@ -1,0 +1,151 @@
+"""Random tensors: `rand`, `randn`, `randint`, `randperm`, `normal`, `bernoulli`,
+`multinomial`, and the default generator's seed and state (PyTorch's streams, see
+engine/_generator.py).
+
+>>> torch.manual_seed(0); torch.rand(2)
+tensor([0.4963, 0.7682])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine import _dtype
+from engine._creation import _finish, _like, _np_dtype, _size
+from engine._generator import Generator, default_generator, pick
+from engine._tensor import Tensor, make
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the default generator; the numbers drawn after it are PyTorch's."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    return default_generator.get_state()  # type: ignore[no-any-return]
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    default_generator.set_state(new_state)
+
+
+def rand_like(
+    t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    return rand(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
+
+
+def randn_like(
+    t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    return randn(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
+
+
+def rand(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    shape, dt = _size(size), _np_dtype(dtype)
+    data = pick(generator).uniform(int(np.prod(shape)), dt).reshape(shape)
+    return _finish(data, requires_grad, device)
+
+
+def randn(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    shape, dt = _size(size), _np_dtype(dtype)
+    data = pick(generator).normal(int(np.prod(shape)), dt).reshape(shape)
+    return _finish(data, requires_grad, device)
+
+
+def randint(
+    low: int = 0,
+    high: Any = None,
+    size: Any = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    elif high is None:  # randint(high, size=...)
+        low, high = 0, low
+    shape = tuple(size)
+    data = pick(generator).randint(int(np.prod(shape)), int(low), int(high)).reshape(shape)
+    return _finish(data.astype(_np_dtype(dtype, _dtype.int64)), requires_grad, device)
+
+
+def randperm(
+    n: int,
+    *,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    perm = pick(generator).randperm(int(n))
+    return _finish(perm.astype(_np_dtype(dtype, _dtype.int64)), requires_grad, device)
+
+
+def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None) -> Tensor:
+    g = pick(generator)
+    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    if not tensors:  # normal(mean, std, size): one normal_(mean, std) fill
+        shape = tuple(size)
+        dt = _dtype.get_default_dtype().np
+        return _finish(g.normal(int(np.prod(shape)), dt, mean, std).reshape(shape), False)
+    m = mean._d if isinstance(mean, Tensor) else mean
+    s = std._d if isinstance(std, Tensor) else std
+    shape = np.broadcast(m, s).shape
+    dt = np.result_type(*[t._d.dtype for t in tensors])
+    n = int(np.prod(shape))
+    if not isinstance(std, Tensor):  # ATen: normal_(0, std), then add_(mean)
+        z = g.normal(n, dt, 0.0, float(std)).reshape(shape)
+        return _finish((z + np.asarray(m, dt)).astype(dt), False)
+    # a tensor std: standard normals, then `mul_(std).add_(mean)`
+    z = g.normal(n, dt).reshape(shape)
+    return _finish((z * np.asarray(s, dt) + np.asarray(m, dt)).astype(dt), False)
+
+
+def bernoulli(p: Tensor, *, generator: Any = None) -> Tensor:
+    return make(pick(generator).bernoulli_tensor(p._d).astype(p._d.dtype), False, None, 0)
+
+
+def multinomial(
+    p: Tensor, num_samples: int, replacement: bool = False, *, generator: Any = None
+) -> Tensor:
+    """ATen's two paths: exponential races (argmax/topk of p/q) without replacement or for one
+    sample, else a binary search of double uniforms in the normalised cumulative sum."""
+    g = pick(generator)
+    rows = p._d.reshape(-1, p._d.shape[-1]).astype(np.float64)
+    if not replacement or num_samples == 1:
+        q = g.exponential(rows.size, 1.0).astype(p._d.dtype).reshape(rows.shape)
+        keys = (rows / q).astype(p._d.dtype)
+        out = np.argsort(-keys, axis=-1, kind="stable")[:, :num_samples]
+    else:
+        cum = np.cumsum(rows, -1)
+        cum = (cum / cum[:, -1:]).astype(p._d.dtype)
+        cum[:, -1] = 1
+        out = np.stack(
+            [np.searchsorted(c, g._unit(num_samples, np.float64), side="left") for c in cum]
+        )
+    return make(out.reshape((*p._d.shape[:-1], num_samples)).astype(np.int64), False, None, 0)

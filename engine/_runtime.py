@@ -1,0 +1,152 @@
+"""Process-wide switches and odds and ends of the `torch` namespace: threads, determinism,
+default device, math constants, `typename`, the `torch.relu_`-style in-place functions.
+
+>>> torch.set_num_threads(1); torch.get_num_threads()
+1
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+import os
+from typing import Any
+
+from engine._device import device
+
+pi = math.pi
+e = math.e
+inf = math.inf
+nan = math.nan
+newaxis = None
+
+_THREADS = {"intra": os.cpu_count() or 1, "inter": os.cpu_count() or 1, "deterministic": False}
+
+# `torch.<name>_(t, ...)` is `t.<name>_(...)` for these
+INPLACE_FUNCTIONS = (
+    "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+    "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_",
+    "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_",
+    "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "log10_", "log1p_", "log2_", "log_",
+    "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_", "round_",
+    "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_",
+    "trunc_", "xlogy_", "zero_", "index_put_",
+)  # fmt: skip
+
+
+def get_num_threads() -> int:
+    return int(_THREADS["intra"])
+
+
+def set_num_threads(n: int) -> None:
+    if n <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
+    _THREADS["intra"] = int(n)
+
+
+def get_num_interop_threads() -> int:
+    return int(_THREADS["inter"])
+
+
+def set_num_interop_threads(n: int) -> None:
+    _THREADS["inter"] = int(n)
+
+
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+    """Recorded only: every engine kernel is deterministic already."""
+    _THREADS["deterministic"] = bool(mode)
+
+
+def are_deterministic_algorithms_enabled() -> bool:
+    return bool(_THREADS["deterministic"])
+
+
+def get_default_device() -> device:
+    return device("cpu")
+
+
+def set_default_device(dev: Any) -> None:
+    from engine._device import check
+
+    if dev is not None:
+        check(dev)
+
+
+def typename(obj: Any) -> str:
+    """'torch.FloatTensor' for tensors, else the object's class path (PyTorch's names)."""
+    from engine.nn.modules.module import _typename
+
+    return _typename(obj)
+
+
+def bind_inplace(namespace: dict[str, Any]) -> None:
+    """Add `torch.relu_(t)` and friends, each calling the tensor method of that name."""
+    from engine._tensor import Tensor
+
+    for name in INPLACE_FUNCTIONS:
+        if name not in namespace and hasattr(Tensor, name):
+            namespace[name] = _method_caller(name)
+
+
+def _method_caller(name: str) -> Any:
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(input, name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def detach(input: Any) -> Any:
+    return input.detach()
+
+
+def scalar_tensor(
+    s: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Any:
+    """A 0-dim tensor of `s` (floating by default, as PyTorch's)."""
+    from engine._creation import tensor
+
+    return tensor(float(s) if dtype is None else s, dtype=dtype, requires_grad=requires_grad)
+
+
+def randint_like(
+    input: Any, low: int = 0, high: int | None = None, *, dtype: Any = None, **kwargs: Any
+) -> Any:
+    """`randint` with `input`'s shape and dtype (one bound means [0, bound))."""
+    from engine._random import randint
+
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype)
+
+
+def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: Any = None, **kw: Any) -> Any:
+    """Like `as_tensor`: shares memory with NumPy arrays and tensors where it can."""
+    from engine._creation import as_tensor
+
+    return as_tensor(obj, dtype=dtype)
+
+
+def cartesian_prod(*tensors: Any) -> Any:
+    """Rows of every combination of the inputs' elements (one input comes back as it is)."""
+    torch: Any = importlib.import_module("engine")
+
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = torch.meshgrid(*tensors, indexing="ij")
+    return torch.stack([g.reshape(-1) for g in grids], 1)
+
+
+def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Any:
+    """Length-r combinations of a 1-D tensor's elements, in itertools order."""
+    torch: Any = importlib.import_module("engine")
+    n = int(input.shape[0])
+    pick: Any = (
+        itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    )
+    rows = list(pick(range(n), r))
+    if not rows:
+        return torch.empty(0, r, dtype=input.dtype) if r else torch.empty(0, dtype=input.dtype)
+    cols = [torch.tensor([row[k] for row in rows]) for k in range(r)]
+    return torch.stack([input[c] for c in cols], 1)

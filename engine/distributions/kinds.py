@@ -1,0 +1,209 @@
+"""Normal, Uniform, Bernoulli, Categorical, and KL(Normal || Normal)."""
+
+from __future__ import annotations
+
+import math
+from numbers import Number
+from typing import Any
+
+import engine as _engine
+from engine._size import Size
+from engine._tensor import Tensor
+from engine.distributions.distribution import (
+    Distribution,
+    Positive,
+    Real,
+    UnitInterval,
+    broadcast_all,
+)
+
+torch: Any = _engine  # the public namespace (untyped: ops are bound at import)
+
+
+class Normal(Distribution):
+    """N(loc, scale^2); `rsample` is reparameterised (loc + eps * scale)."""
+
+    arg_constraints = {"loc": Real(), "scale": Positive()}
+    has_rsample = True
+
+    def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
+        self.loc, self.scale = broadcast_all(loc, scale)
+        scalar = isinstance(loc, Number) and isinstance(scale, Number)
+        super().__init__(Size() if scalar else self.loc.size(), validate_args=validate_args)
+
+    @property
+    def mean(self) -> Tensor:
+        return self.loc
+
+    @property
+    def stddev(self) -> Tensor:
+        return self.scale
+
+    @property
+    def variance(self) -> Tensor:
+        return self.scale.pow(2)  # type: ignore[no-any-return]
+
+    def sample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.normal(self.loc.expand(shape), self.scale.expand(shape))  # type: ignore[no-any-return]
+
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        eps = torch.empty(shape, dtype=self.loc.dtype).normal_()
+        return self.loc + eps * self.scale  # type: ignore[no-any-return]
+
+    def log_prob(self, value: Any) -> Tensor:
+        var = self.scale**2
+        log_scale = self.scale.log()
+        return (  # type: ignore[no-any-return]
+            -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
+        )
+
+    def entropy(self) -> Tensor:
+        return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)  # type: ignore[no-any-return]
+
+
+class Uniform(Distribution):
+    """U[low, high)."""
+
+    arg_constraints = {"low": Real(), "high": Real()}
+    has_rsample = True
+
+    def __init__(self, low: Any, high: Any, validate_args: Any = None) -> None:
+        self.low, self.high = broadcast_all(low, high)
+        scalar = isinstance(low, Number) and isinstance(high, Number)
+        super().__init__(Size() if scalar else self.low.size(), validate_args=validate_args)
+
+    @property
+    def mean(self) -> Tensor:
+        return (self.high + self.low) / 2  # type: ignore[no-any-return]
+
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        rand = torch.rand(shape, dtype=self.low.dtype)
+        return self.low + rand * (self.high - self.low)  # type: ignore[no-any-return]
+
+    def log_prob(self, value: Any) -> Tensor:
+        lb = self.low.le(value).type_as(self.low)
+        ub = self.high.gt(value).type_as(self.low)
+        return torch.log(lb.mul(ub)) - torch.log(self.high - self.low)  # type: ignore[no-any-return]
+
+    def entropy(self) -> Tensor:
+        return torch.log(self.high - self.low)  # type: ignore[no-any-return]
+
+
+def _clamp_probs(probs: Tensor) -> Tensor:
+    eps = torch.finfo(probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)  # type: ignore[no-any-return]
+
+
+class _ProbsOrLogits(Distribution):
+    """Parameterised by `probs` or `logits`; the other one is derived on first use."""
+
+    _binary = False
+
+    def _init_param(self, probs: Any, logits: Any) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+    @property
+    def probs(self) -> Tensor:
+        if "probs" not in self.__dict__:
+            lg = self.__dict__["logits"]
+            self.__dict__["probs"] = (
+                torch.sigmoid(lg) if self._binary else torch.nn.functional.softmax(lg, dim=-1)
+            )
+        return self.__dict__["probs"]  # type: ignore[no-any-return]
+
+    @property
+    def logits(self) -> Tensor:
+        if "logits" not in self.__dict__:
+            ps = _clamp_probs(self.__dict__["probs"])
+            self.__dict__["logits"] = (
+                torch.log(ps) - torch.log1p(-ps) if self._binary else torch.log(ps)
+            )
+        return self.__dict__["logits"]  # type: ignore[no-any-return]
+
+
+class Bernoulli(_ProbsOrLogits):
+    """1 with probability `probs`, else 0."""
+
+    arg_constraints = {"probs": UnitInterval(), "logits": Real()}
+    _binary = True
+
+    def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
+        self._init_param(probs, logits)
+        given = probs if probs is not None else logits
+        (self.__dict__["probs" if probs is not None else "logits"],) = broadcast_all(given)
+        param = self.__dict__["probs" if probs is not None else "logits"]
+        shape = Size() if isinstance(given, Number) else param.size()
+        super().__init__(shape, validate_args=validate_args)
+
+    @property
+    def mean(self) -> Tensor:
+        return self.probs
+
+    def sample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.bernoulli(self.probs.expand(shape))  # type: ignore[no-any-return]
+
+    def log_prob(self, value: Any) -> Tensor:
+        logits, value = broadcast_all(self.logits, value)
+        bce = torch.nn.functional.binary_cross_entropy_with_logits
+        return -bce(logits, value, reduction="none")  # type: ignore[no-any-return]
+
+    def entropy(self) -> Tensor:
+        bce = torch.nn.functional.binary_cross_entropy_with_logits
+        return bce(self.logits, self.probs, reduction="none")  # type: ignore[no-any-return]
+
+
+class Categorical(_ProbsOrLogits):
+    """One of K categories, with (unnormalised) `probs` or `logits` along the last dim."""
+
+    arg_constraints = {"probs": Real(), "logits": Real()}
+
+    def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
+        self._init_param(probs, logits)
+        if probs is not None:
+            if probs.dim() < 1:
+                raise ValueError("`probs` parameter must be at least one-dimensional.")
+            self.__dict__["probs"] = param = probs / probs.sum(-1, keepdim=True)
+        else:
+            if logits.dim() < 1:
+                raise ValueError("`logits` parameter must be at least one-dimensional.")
+            self.__dict__["logits"] = param = logits - logits.logsumexp(dim=-1, keepdim=True)
+        self._num_events = param.size()[-1]
+        shape = param.size()[:-1] if param.ndimension() > 1 else Size()
+        super().__init__(shape, validate_args=validate_args)
+
+    def sample(self, sample_shape: Any = ()) -> Tensor:
+        sample_shape = Size(sample_shape)
+        probs_2d = self.probs.reshape(-1, self._num_events)
+        samples_2d = torch.multinomial(probs_2d, sample_shape.numel(), True).T
+        return samples_2d.reshape(self._extended_shape(sample_shape))  # type: ignore[no-any-return]
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        value = value.long().unsqueeze(-1)  # type: ignore[attr-defined]
+        value, log_pmf = torch.broadcast_tensors(value, self.logits)
+        value = value[..., :1]
+        return log_pmf.gather(-1, value).squeeze(-1)  # type: ignore[no-any-return]
+
+    def entropy(self) -> Tensor:
+        min_real = torch.finfo(self.logits.dtype).min
+        logits = torch.clamp(self.logits, min=min_real)
+        p_log_p = logits * self.probs
+        return -p_log_p.sum(-1)  # type: ignore[no-any-return]
+
+
+def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
+    """KL(p || q); only the Normal/Normal pair is implemented."""
+    if not (isinstance(p, Normal) and isinstance(q, Normal)):
+        raise NotImplementedError(
+            f"No KL(p || q) is implemented for p type {type(p).__name__} "
+            f"and q type {type(q).__name__}"
+        )
+    var_ratio = (p.scale / q.scale).pow(2)
+    t1 = ((p.loc - q.loc) / q.scale).pow(2)
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())  # type: ignore[no-any-return]

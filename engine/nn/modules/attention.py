@@ -1,0 +1,170 @@
+"""`nn.MultiheadAttention`, written as PyTorch's `F.multi_head_attention_forward` (the general
+path: the fused inference fast path gives the same values up to rounding).
+
+>>> torch.nn.MultiheadAttention(4, 2)
+MultiheadAttention(
+  (out_proj): NonDynamicallyQuantizableLinear(in_features=4, out_features=4, bias=True)
+)
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from typing import Any
+
+from engine._tensor import Tensor
+from engine.nn import functional as F
+from engine.nn import init
+from engine.nn.modules.linear import Linear, empty_param
+from engine.nn.modules.module import Module
+
+torch: Any = importlib.import_module("engine")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear under another name (so PyTorch's quantizer leaves attention alone)."""
+
+
+def _canonical_mask(mask: Any, dtype: Any) -> Any:
+    """A boolean mask becomes an additive float mask: -inf where True."""
+    if mask is None or mask.is_floating_point():
+        return mask
+    return torch.zeros_like(mask, dtype=dtype).masked_fill_(mask, float("-inf"))
+
+
+def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Any) -> Any:
+    e = q.size(-1)
+    if k is v and q is k:
+        proj = F.linear(q, w, b)
+        proj = proj.unflatten(-1, (3, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()  # type: ignore[attr-defined]
+        return proj[0], proj[1], proj[2]
+    if k is v:
+        w_q, w_kv = w.split([e, e * 2])  # type: ignore[attr-defined]
+        b_q, b_kv = (None, None) if b is None else b.split([e, e * 2])
+        kv = F.linear(k, w_kv, b_kv)
+        kv = kv.unflatten(-1, (2, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()  # type: ignore[attr-defined]
+        return F.linear(q, w_q, b_q), kv[0], kv[1]
+    w_q, w_k, w_v = w.chunk(3)  # type: ignore[attr-defined]
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return F.linear(q, w_q, b_q), F.linear(k, w_k, b_k), F.linear(v, w_v, b_v)
+
+
+class MultiheadAttention(Module):
+    """Attention over `num_heads` slices of `embed_dim` (packed q/k/v projection)."""
+
+    def __init__(
+        self,
+        embed_dim: int,
+        num_heads: int,
+        dropout: float = 0.0,
+        bias: bool = True,
+        add_bias_kv: bool = False,
+        add_zero_attn: bool = False,
+        kdim: int | None = None,
+        vdim: int | None = None,
+        batch_first: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(
+                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} "
+                f"and num_heads={num_heads} instead"
+            )
+        if add_bias_kv or add_zero_attn or kdim not in (None, embed_dim):
+            raise NotImplementedError("MultiheadAttention: bias_kv, zero_attn and kdim/vdim")
+        if vdim not in (None, embed_dim):
+            raise NotImplementedError("MultiheadAttention: bias_kv, zero_attn and kdim/vdim")
+        super().__init__()
+        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
+        self._qkv_same_embed_dim = True
+        self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        self.in_proj_weight = empty_param(3 * embed_dim, embed_dim, dtype=dtype)
+        for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+            self.register_parameter(name, None)
+        if bias:
+            self.in_proj_bias = empty_param(3 * embed_dim, dtype=dtype)
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias, dtype=dtype)
+        self.bias_k = self.bias_v = None
+        self.add_zero_attn = False
+        init.xavier_uniform_(self.in_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+
+    def forward(
+        self,
+        query: Tensor,
+        key: Tensor,
+        value: Tensor,
+        key_padding_mask: Any = None,
+        need_weights: bool = True,
+        attn_mask: Any = None,
+        average_attn_weights: bool = True,
+        is_causal: bool = False,
+    ) -> tuple[Tensor, Any]:
+        batched = query.dim() == 3  # type: ignore[attr-defined]
+        if self.batch_first and batched:
+            if key is value and query is key:
+                query = key = value = query.transpose(1, 0)  # type: ignore[attr-defined]
+            elif key is value:
+                query, key = (x.transpose(1, 0) for x in (query, key))  # type: ignore[attr-defined]
+                value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))  # type: ignore[attr-defined]
+        out, weights = _mha_forward(self, query, key, value, key_padding_mask, attn_mask)
+        if not need_weights:
+            weights = None
+        elif average_attn_weights:
+            weights = weights.mean(dim=1)
+        if not batched:
+            out = out.squeeze(1)
+            weights = weights.squeeze(0) if weights is not None else None
+        elif self.batch_first:
+            out = out.transpose(1, 0)
+        return out, weights
+
+
+def _mha_forward(
+    m: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor, kpm: Any, attn_mask: Any
+) -> tuple[Any, Any]:
+    """`F.multi_head_attention_forward`'s need_weights path; weights come back per head."""
+    if query.dim() == 2:  # type: ignore[attr-defined]
+        query, key, value = (t.unsqueeze(1) for t in (query, key, value))  # type: ignore[attr-defined]
+        kpm = kpm.unsqueeze(0) if kpm is not None else None
+    tgt_len, bsz, embed_dim = query.shape
+    kpm = _canonical_mask(kpm, query.dtype)
+    attn_mask = _canonical_mask(attn_mask, query.dtype)
+    heads, hd = m.num_heads, m.head_dim
+    q, k, v = _in_projection_packed(query, key, value, m.in_proj_weight, m.in_proj_bias)
+    if attn_mask is not None and attn_mask.dim() == 2:
+        attn_mask = attn_mask.unsqueeze(0)
+    q = q.view(tgt_len, bsz * heads, hd).transpose(0, 1)
+    k = k.view(k.shape[0], bsz * heads, hd).transpose(0, 1)
+    v = v.view(v.shape[0], bsz * heads, hd).transpose(0, 1)
+    src_len = k.size(1)
+    if kpm is not None:
+        kpm = (
+            kpm.view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len)
+        )
+        attn_mask = kpm if attn_mask is None else attn_mask + kpm
+    q_scaled = q * math.sqrt(1.0 / float(hd))
+    if attn_mask is not None:
+        w = torch.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+    else:
+        w = torch.bmm(q_scaled, k.transpose(-2, -1))
+    w = F.softmax(w, dim=-1)
+    if m.dropout > 0.0 and m.training:
+        w = F.dropout(w, p=m.dropout)
+    out = torch.bmm(w, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    out = F.linear(out, m.out_proj.weight, m.out_proj.bias)
+    return out.view(tgt_len, bsz, out.size(1)), w.view(bsz, heads, tgt_len, src_len)
+
+
+__all__ = ["MultiheadAttention", "NonDynamicallyQuantizableLinear"]

@@ -1,0 +1,120 @@
+"""`F.scaled_dot_product_attention`: softmax(q k^T * scale + mask) v.
+
+PyTorch's CPU dispatch picks its flash kernel for 4-D inputs (one node,
+ScaledDotProductFlashAttentionForCpuBackward0, with edges to q, k, v); other shapes go through
+the math composite (matmuls and a softmax), which is what the engine records for them too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.autograd.grad_mode import STATE
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record, record_multi
+from engine.ops.remainder import NotImplementedBackward
+
+torch: Any = importlib.import_module("engine")
+
+
+def _mask_array(attn_mask: Any, is_causal: bool, lq: int, lk: int, dtype: Any) -> Any:
+    """The additive float mask (bool masks: -inf where False), or None."""
+    if is_causal:
+        return np.where(np.tril(np.ones((lq, lk), bool)), 0.0, -np.inf).astype(dtype)
+    if attn_mask is None:
+        return None
+    m = attn_mask._d
+    return np.where(m, 0.0, -np.inf).astype(dtype) if m.dtype == np.bool_ else m.astype(dtype)
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """Attention of `query` over `key`/`value` (dropout on the weights when dropout_p > 0)."""
+    if is_causal and attn_mask is not None:
+        raise RuntimeError(
+            "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+            "is_causal=True"
+        )
+    sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if query.ndim != 4 or dropout_p > 0.0:
+        return _math(query, key, value, attn_mask, dropout_p, is_causal, sc)
+    dt = query._d.dtype
+    s = np.matmul(query._d, np.swapaxes(key._d, -1, -2)) * dt.type(sc)
+    mask = _mask_array(attn_mask, is_causal, query.shape[-2], key.shape[-2], dt)
+    if mask is not None:
+        s = s + mask
+    s = np.exp(s - s.max(-1, keepdims=True))
+    p = s / s.sum(-1, keepdims=True)
+    out = np.matmul(p, value._d).astype(dt)
+    saved = {"query": query, "key": key, "value": value, "attn_mask": attn_mask,
+             "dropout_p": dropout_p, "is_causal": is_causal, "scale": scale}  # fmt: skip
+    return record(ScaledDotProductFlashAttentionForCpuBackward0, out, (query, key, value), saved)
+
+
+def _math(
+    q: Tensor, k: Tensor, v: Tensor, attn_mask: Any, dropout_p: float, is_causal: bool, sc: float
+) -> Tensor:
+    """ATen's `_scaled_dot_product_attention_math`: the scale split over q and k."""
+    root = math.sqrt(sc)
+    attn = torch.matmul(q * root, k.transpose(-2, -1) * root)
+    mask = _mask_array(attn_mask, is_causal, q.shape[-2], k.shape[-2], q._d.dtype)
+    if mask is not None:
+        attn = attn + make(mask, False, None, 0)
+    attn = torch.softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = torch.nn.functional.dropout(attn, dropout_p)
+    return torch.matmul(attn, v)  # type: ignore[no-any-return]
+
+
+class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):
+    """The attention gradients; PyTorch defines no derivative of them (double backward fails
+    with its NotImplemented node)."""
+
+    __slots__ = ()
+    _name = "ScaledDotProductFlashAttentionForCpuBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        q, k, v = self.saved("query"), self.saved("key"), self.saved("value")
+        scale = self.saved("scale")
+        sc = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+        qd, kd, vd, gd = q._d, k._d, v._d, g._d
+        s = np.matmul(qd, np.swapaxes(kd, -1, -2)) * qd.dtype.type(sc)
+        mask = _mask_array(self.saved("attn_mask"), self.saved("is_causal"), qd.shape[-2],
+                           kd.shape[-2], qd.dtype)  # fmt: skip
+        if mask is not None:
+            s = s + mask
+        p = np.exp(s - s.max(-1, keepdims=True))
+        p = p / p.sum(-1, keepdims=True)
+        dv = np.matmul(np.swapaxes(p, -1, -2), gd)
+        dp = np.matmul(gd, np.swapaxes(vd, -1, -2))
+        ds = p * (dp - (dp * p).sum(-1, keepdims=True))
+        dq = np.matmul(ds, kd) * qd.dtype.type(sc)
+        dk = np.matmul(np.swapaxes(ds, -1, -2), qd) * qd.dtype.type(sc)
+        outs = [a.astype(qd.dtype) for a in (dq, dk, dv)]
+        if STATE.enabled and any(t._rg for t in (g, q, k, v)):  # create_graph=True
+            ts = record_multi(NotImplementedBackward, outs, (g, q, k, v))
+            fn = ts[0]._fn
+            if fn is not None:
+                fn.__dict__["op"] = "_scaled_dot_product_flash_attention_for_cpu_backward"
+            return list(ts)
+        return [make(a, False, None, 0) for a in outs]
+
+
+TENSOR_METHODS: tuple[str, ...] = ()
+INPLACE: tuple[str, ...] = ()
+TORCH_FUNCTIONS: tuple[str, ...] = ()

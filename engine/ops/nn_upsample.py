@@ -1,0 +1,129 @@
+"""`F.interpolate`'s nearest and (bi/tri)linear modes, one dimension at a time.
+
+Index and weight arithmetic copies ATen's CPU kernels (`UpSample.h`): float32 scales, source
+index `scale * (i + 0.5) - 0.5` clamped at 0 (or `scale * i` with align_corners), and the
+innermost dimension interpolated first, so values match PyTorch's bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record
+
+Array = np.ndarray[Any, Any]
+# (index arrays, weight arrays) of one dimension: nearest has one tap, linear two
+Plan = tuple[list[Array], list[Array]]
+
+
+def _scale(n_in: int, n_out: int, align: bool, scale: float | None, ft: Any) -> Any:
+    """ATen's `area_pixel_compute_scale` in the kernel's float type `ft`."""
+    if align:
+        return ft(n_in - 1) / ft(n_out - 1) if n_out > 1 else ft(0)
+    if scale is not None and scale > 0:
+        return ft(1.0 / scale)
+    return ft(n_in) / ft(n_out)
+
+
+def nearest_plan(n_in: int, n_out: int, scale: float | None) -> Plan:
+    """ATen's `nearest_idx`: floor(i * scale), with exact shortcuts for 1x and 2x."""
+    i = np.arange(n_out)
+    if n_out == n_in:
+        idx = i
+    elif n_out == 2 * n_in:
+        idx = i >> 1
+    else:
+        s = _scale(n_in, n_out, False, scale, np.float32)  # float even for double input
+        idx = np.minimum(np.floor(i.astype(np.float32) * s).astype(np.int64), n_in - 1)
+    return [idx], [np.ones(n_out, np.float64)]
+
+
+def linear_plan(n_in: int, n_out: int, align: bool, scale: float | None, ft: Any) -> Plan:
+    """ATen's `compute_indices_weights_linear` for one dimension, in float type `ft`."""
+    s = _scale(n_in, n_out, align, scale, ft)
+    i = np.arange(n_out, dtype=ft)
+    src = s * i if align else np.maximum(s * (i + ft(0.5)) - ft(0.5), 0)
+    i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+    lam1 = np.clip(src - i0.astype(ft), 0, 1).astype(ft)
+    i1 = i0 + (i0 < n_in - 1)
+    return [i0, i1], [ft(1) - lam1, lam1]
+
+
+def _apply(x: Array, dim: int, plan: Plan) -> Array:
+    idx, wts = plan
+    shape = [1] * x.ndim
+    shape[dim] = -1
+    out: Array = np.take(x, idx[0], axis=dim) * wts[0].reshape(shape).astype(x.dtype)
+    for j, w in zip(idx[1:], wts[1:]):
+        out = out + np.take(x, j, axis=dim) * w.reshape(shape).astype(x.dtype)
+    return out
+
+
+def upsample(x: Tensor, size: tuple[int, ...], mode: str, align: bool, scales: Any) -> Tensor:
+    """Resize the spatial dims (all after the first two) of `x` to `size`."""
+    ft = np.float64 if x._d.dtype == np.float64 else np.float32  # ATen's opmath type
+    plans = []
+    for k, (n_in, n_out) in enumerate(zip(x.shape[2:], size)):
+        sc = scales[k] if scales is not None else None
+        plan = nearest_plan(n_in, n_out, sc) if mode == "nearest" else None
+        plans.append(plan or linear_plan(n_in, n_out, align, sc, ft))
+    data = x._d
+    for k in reversed(range(len(plans))):  # the innermost dimension first, as ATen
+        data = _apply(data, 2 + k, plans[k])
+    node = _NODES[(mode, len(size))]
+    saved: dict[str, Any] = {"output_size": list(size), "self_sym_sizes": list(x.shape)}
+    if mode != "nearest":
+        saved["align_corners"] = align
+    out = record(node, np.ascontiguousarray(data), (x,), saved, shapes=(x._d.shape,))
+    out_fn = out._fn
+    if out_fn is not None:
+        out_fn.__dict__["plans"] = plans
+    return out
+
+
+class _UpsampleBackward(OpNode):
+    """The transpose of the interpolation: each output's grad goes back to its taps."""
+
+    __slots__ = ()
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.scatter import index_add
+
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        plans: list[Plan] = self.__dict__["plans"]
+        for k, (idx, wts) in enumerate(plans):
+            d = 2 + k
+            shape = [1] * g.ndim
+            shape[d] = -1
+            n_in = self._shapes[0][d]
+            zshape = list(g.shape)
+            zshape[d] = n_in
+            acc = make(np.zeros(zshape, g._d.dtype), False, None, 0)
+            for i, w in zip(idx, wts):
+                wt = make(w.reshape(shape).astype(g._d.dtype), False, None, 0)
+                acc = index_add(acc, d, make(i, False, None, 0), g * wt)
+            g = acc
+        return [g]
+
+
+def _node(name: str) -> type[OpNode]:
+    return type(name, (_UpsampleBackward,), {"__slots__": (), "_name": name})
+
+
+_NODES: dict[tuple[str, int], type[OpNode]] = {
+    ("nearest", 1): _node("UpsampleNearest1DBackward0"),
+    ("nearest", 2): _node("UpsampleNearest2DBackward0"),
+    ("nearest", 3): _node("UpsampleNearest3DBackward0"),
+    ("linear", 1): _node("UpsampleLinear1DBackward0"),
+    ("bilinear", 2): _node("UpsampleBilinear2DBackward0"),
+    ("trilinear", 3): _node("UpsampleTrilinear3DBackward0"),
+}
+
+TENSOR_METHODS: tuple[str, ...] = ()
+INPLACE: tuple[str, ...] = ()
+TORCH_FUNCTIONS: tuple[str, ...] = ()

@@ -1,0 +1,22 @@
+import torch
+
+a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+b = torch.tensor([1.0, 10.0, 100.0], requires_grad=True)
+c = torch.tensor([[2.0], [3.0]], requires_grad=True)
+y = a * b + c
+print(y)
+y.sum().backward()
+print(a.grad, b.grad, c.grad, sep="\n")
+x = torch.arange(24.0).reshape(2, 3, 4)
+print(x.sum(dim=1))
+print(x.sum(dim=(0, 2), keepdim=True))
+print(x.mean(-1), x.mean(dim=[0, 1]))
+print(x.max(dim=2))
+print(x.min(dim=0).indices)
+print(x.amax(dim=(1, 2)), x.argmax(), x.argmax(dim=1))
+print(x.prod(dim=0)[0], x.std(dim=1), x.var(dim=1, unbiased=False))
+print(x.norm(), x.norm(dim=0, p=1)[0], x.logsumexp(dim=2))
+print(x.cumsum(dim=2)[0], x.cumprod(0)[1, 0])
+print(x.any(), (x > 22).all(dim=2), x.count_nonzero(dim=1))
+print(torch.median(torch.tensor([3.0, 1.0, 2.0, 4.0])), x.median(dim=2).values)
+print((torch.ones(3, 1) + torch.ones(1, 4)).shape)

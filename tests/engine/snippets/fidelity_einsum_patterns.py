@@ -1,0 +1,16 @@
+import torch
+
+a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+b = torch.arange(12.0).reshape(3, 4)
+v = torch.tensor([1.0, 2.0, 3.0])
+print(torch.einsum("ij,jk->ik", a, b))
+print(torch.einsum("ij->ji", a).grad_fn, torch.einsum("ij->", a), torch.einsum("ij->j", a))
+print(torch.einsum("i,i->", v, v), torch.einsum("i,j->ij", v, v).shape)
+print(torch.einsum("ij,j->i", a, v), torch.einsum("bi,bi->b", a, a))
+x = torch.arange(24.0).reshape(2, 3, 4)
+print(torch.einsum("bij->bji", x).shape, torch.einsum("...j,j->...", x, torch.ones(4)))
+print(torch.einsum("ii->i", torch.arange(9.0).reshape(3, 3)), torch.einsum("ii", torch.eye(3)))
+out = torch.einsum("ij,jk->ik", a, b)
+out.sum().backward()
+print(a.grad, out.grad_fn)
+print(torch.einsum("ij,ij->ij", [a, a]).shape)

@@ -1,0 +1,17 @@
+import torch
+
+a = torch.Tensor([1, 2, 3])
+print(a, a.dtype)
+b = torch.FloatTensor([[1, 2], [3, 4]])
+print(b, b.type())
+c = torch.LongTensor([1, 2])
+print(c, c.dtype, torch.Tensor(2, 3).shape)
+d = torch.tensor([1, 2]).type(torch.FloatTensor)
+print(d)
+print(isinstance(a, torch.Tensor), torch.FloatTensor().shape, torch.LongTensor(2).shape)
+v = torch.autograd.Variable(torch.ones(2), requires_grad=True)
+print(v, type(v))
+(v * 3).sum().backward()
+print(v.grad, v.data)
+print(torch.ByteTensor([1, 0]), torch.BoolTensor([True]), torch.DoubleTensor([1.5]), torch.IntTensor([7]))
+print(torch.Tensor(), torch.Tensor().shape, torch.Tensor([]).dtype)

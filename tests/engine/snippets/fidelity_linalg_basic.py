@@ -1,0 +1,17 @@
+import torch
+
+A = torch.tensor([[4.0, 1.0], [2.0, 3.0]], requires_grad=True)
+b = torch.tensor([1.0, 2.0])
+inv = torch.linalg.inv(A)
+print(inv, inv.grad_fn)
+det = torch.linalg.det(A)
+print(det, det.grad_fn)
+x = torch.linalg.solve(A, b)
+print(x, x.grad_fn)
+(inv.sum() + det + x.sum()).backward()
+print(A.grad)
+print(torch.det(A), torch.inverse(A).grad_fn, A.trace(), A.diagonal())
+print(torch.linalg.vector_norm(b), torch.linalg.matrix_norm(A), A.norm(p="fro"))
+print(torch.matrix_power(A, 2), torch.linalg.matrix_power(A, 3), A.matrix_power(0))
+print(torch.kron(torch.eye(2), torch.ones(1, 2)))
+print(torch.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0]), dim=0))

@@ -1,0 +1,23 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+conv = nn.Conv2d(1, 2, 3, padding=1)
+bn = nn.BatchNorm2d(2)
+pool = nn.MaxPool2d(2)
+x = torch.randn(2, 1, 4, 4)
+y = pool(torch.relu(bn(conv(x))))
+print(y.shape)
+print(y)
+print(y.grad_fn, y.grad_fn.next_functions)
+y.mean().backward()
+print(conv.weight.grad)
+print(bn.running_mean, bn.running_var, bn.num_batches_tracked)
+bn.eval()
+print(bn(conv(x)).mean().item())
+emb = nn.Embedding(10, 3)
+idx = torch.tensor([[1, 2], [4, 9]])
+print(emb(idx))
+lstm = nn.LSTM(input_size=3, hidden_size=2, batch_first=True)
+out, (h, c) = lstm(emb(idx))
+print(out, h, c, sep="\n")

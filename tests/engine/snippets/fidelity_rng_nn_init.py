@@ -1,0 +1,26 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+lin = nn.Linear(3, 2)
+print(lin.weight)
+print(lin.bias)
+conv = nn.Conv2d(1, 2, kernel_size=2)
+print(conv.weight)
+print(conv.bias)
+emb = nn.Embedding(5, 3)
+print(emb.weight)
+rnn = nn.RNN(2, 2)
+for name, p in rnn.named_parameters():
+    print(name, p)
+w = torch.empty(3, 4)
+nn.init.xavier_uniform_(w)
+print(w)
+nn.init.kaiming_normal_(w, mode="fan_out", nonlinearity="relu")
+print(w)
+nn.init.normal_(w, std=0.02)
+print(w)
+nn.init.trunc_normal_(w, std=0.5)
+print(w)
+nn.init.uniform_(w, a=-0.1, b=0.1)
+print(w)

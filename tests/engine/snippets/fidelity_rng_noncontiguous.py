@@ -1,0 +1,10 @@
+import torch
+torch.manual_seed(0); a = torch.empty(4,3).t(); a.uniform_(); print(a)
+a = torch.empty(8,3).t(); a.normal_(); print(a)
+b = torch.empty(4, 6)[:, ::2]; b.normal_(); print(b)
+c = torch.zeros(3, 5).t(); c.bernoulli_(0.5); print(c)
+d = torch.zeros(2, 3).t(); d.random_(0, 10); print(d)
+torch.manual_seed(0)
+w = torch.empty(3, 4).t(); torch.nn.init.uniform_(w); print(w)
+w = torch.empty(5, 4).t(); torch.nn.init.normal_(w); print(w)
+w = torch.empty(3, 4).t(); torch.nn.init.xavier_uniform_(w); print(w)

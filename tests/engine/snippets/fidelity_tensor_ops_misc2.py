@@ -1,0 +1,16 @@
+import torch
+
+x = torch.tensor([[1.5, -2.5, 3.5], [0.0, 2.0, -1.0]])
+print(x.abs(), x.sign(), x.round(), x.floor(), x.ceil(), x.trunc(), x.frac())
+print(x.sqrt(), x.exp().log(), x.pow(2), x ** 0.5)
+print(x.sigmoid(), x.tanh(), torch.erf(x), x.reciprocal())
+print(torch.maximum(x, torch.zeros(3)), torch.minimum(x[0], x[1]), torch.fmod(x, 2), torch.remainder(x, 2))
+print(x.isnan().any(), torch.isinf(x / 0), torch.isfinite(x), torch.nan_to_num(x / 0))
+print(x.eq(2), x.ne(2), x.lt(0), x.ge(0), (x > 0) & (x < 3), ~(x > 0), (x > 0) | (x < -2))
+print(x.flatten(), x.t(), x.T, x.numel(), x.sum(-1), x.argmax(0))
+print(x.roll(1, dims=1), x.flip(dims=[0]), x.repeat_interleave(2, dim=0).shape)
+print(torch.allclose(x, x + 1e-9), torch.equal(x, x.clone()), x.lerp(torch.zeros_like(x), 0.5))
+print(x.diff(dim=1), torch.outer(x[0], x[1]).shape, x.prod(), torch.trace(x[:, :2]))
+print(x.bincount if False else torch.bincount(torch.tensor([0, 1, 1, 3])), torch.histc(x, bins=4, min=-3, max=4))
+print(torch.searchsorted(torch.tensor([1.0, 3.0, 5.0]), torch.tensor([2.0, 6.0])), torch.bucketize(torch.tensor([2.0]), torch.tensor([1.0, 3.0])))
+print(x.half(), x.to(torch.int32), x.bool(), x.char() if hasattr(x, "char") else "")

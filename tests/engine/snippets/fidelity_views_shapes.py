@@ -1,0 +1,25 @@
+import torch
+
+x = torch.arange(12.0, requires_grad=True)
+v = x.view(3, 4)
+r = x.reshape(2, 6)
+p = v.permute(1, 0)
+t = v.t()
+print(v.grad_fn, r.grad_fn, p.grad_fn, t.grad_fn)
+print(p.is_contiguous(), p.contiguous().is_contiguous(), p.contiguous().grad_fn)
+print(v.stride(), p.stride(), v.storage_offset(), v[1:].storage_offset())
+e = x[:3].unsqueeze(1).expand(3, 4)
+print(e, e.grad_fn)
+print(x.view(-1, 6).shape, x.unflatten(0, (2, 6)).shape, v.flatten().grad_fn)
+s = v.unsqueeze(0).squeeze()
+print(s.shape, s.grad_fn)
+print(v.transpose(0, 1).reshape(-1).grad_fn)
+(v * 2).sum().backward()
+print(x.grad)
+try:
+    p.view(12)
+except RuntimeError as err:
+    print(err)
+print(v.narrow(1, 1, 2), v.unbind(0)[1], v.movedim(0, 1).shape)
+print(x.view(2, 2, 3).permute(2, 0, 1).shape, torch.Size([2, 3]).numel())
+print(v.repeat(1, 2).shape, v.repeat(1, 2).grad_fn, x.flip(0)[:3])

@@ -1,0 +1,25 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+print(m.weight.grad)
+m(torch.ones(1, 2)).sum().backward()
+print(m.weight.grad)
+opt.zero_grad(set_to_none=False)
+print(m.weight.grad)
+opt.zero_grad()
+print(m.weight.grad)
+m(torch.ones(1, 2)).sum().backward()
+m.zero_grad()
+print(m.weight.grad, m.bias.grad)
+x = torch.tensor([3.0], requires_grad=True)
+y = x * x
+y.backward()
+print(x.grad.data, x.grad.requires_grad, x.grad.grad_fn)
+x.grad.data.zero_()
+print(x.grad)
+print(torch.div(torch.tensor([7, -7]), 2, rounding_mode="floor"), torch.div(torch.tensor([7, -7]), 2, rounding_mode="trunc"))
+print(torch.tensor([7, 8]) / 2, torch.true_divide(torch.tensor([3]), 2), torch.floor_divide(torch.tensor([-7]), 2))
+print(torch.sum(torch.tensor([1, 2]), dtype=torch.float32), torch.tensor([3, 1]).max(), torch.tensor([1.5]).T)
