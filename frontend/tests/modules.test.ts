@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { layoutItems } from "../src/layout/items";
 import { BOX, LayeredLayout, NODE_H, bandGap, type Placed } from "../src/layout/layered";
 import { applyEvent, emptyState } from "../src/model/reduce";
-import type { RunState } from "../src/model/types";
-import { bowSide, moduleBoxes, type ModuleBox } from "../src/render/scene";
+import type { RunState, Vertex } from "../src/model/types";
+import { bowSide, isParamOf, moduleBoxes, type ModuleBox } from "../src/render/scene";
 import type { WireEvent } from "../src/wire";
 import { fixture } from "./load";
 
@@ -123,5 +123,25 @@ describe("bands", () => {
       best = Math.min(best, performance.now() - t0);
     }
     expect(best).toBeLessThan(50);
+  });
+});
+
+describe("isParamOf", () => {
+  const leaf = (label: string, kind: Vertex["kind"] = "leaf"): Vertex => ({
+    id: "t1", kind, name: label || "tensor", label, seq: 0, edges: [], line: null, module: "",
+    gradMode: "", saved: [], tensor: "1", shape: [2],
+  });
+  it("knows parameters by the tracer's named_parameters() names", () => {
+    expect(isParamOf(leaf("fc1.weight"), "MLP.fc1")).toBe(true);
+    expect(isParamOf(leaf("seq.1.bias"), "MLP.seq.1")).toBe(true);
+    expect(isParamOf(leaf("seq.1.bias"), "MLP.seq")).toBe(false);
+  });
+  it("knows unnamed parameters by the reducer's label", () => {
+    expect(isParamOf(leaf("MLP.fc1 param 8×4"), "MLP.fc1")).toBe(true);
+  });
+  it("never takes a named input or a non-leaf for one", () => {
+    expect(isParamOf(leaf("x"), "MLP.fc1")).toBe(false);
+    expect(isParamOf(leaf("x"), "MLP")).toBe(false);
+    expect(isParamOf(leaf("fc1.weight", "const"), "MLP.fc1")).toBe(false);
   });
 });

@@ -94,12 +94,22 @@ export function moduleBoxes(scene: Scene): ModuleBox[] {
   return placed.map(({ parent: _parent, ...b }) => b).sort((a, b) => a.depth - b.depth);
 }
 
+/** True when `leaf` is a parameter of the module at `path` ("MLP.fc1"): the tracer names it
+ *  as named_parameters() does ("fc1.weight", relative to the outermost module), or, when it
+ *  has no name, the reducer labels it "<module> param …". A named input (x) is not one. */
+export function isParamOf(leaf: Vertex | undefined, path: string): boolean {
+  if (leaf?.kind !== "leaf" || !path) return false;
+  if (leaf.label.startsWith(`${path} param `)) return true;
+  const rel = path.split(".").slice(1).join(".");
+  const dot = leaf.label.lastIndexOf(".");
+  return rel !== "" && dot > 0 && leaf.label.slice(0, dot) === rel;
+}
+
 /** The parameters an op is the first to use: their AccumulateGrad and leaf vertices (placed
- *  above it). A parameter is a leaf with no user name, labelled "<module> param …" by the
- *  reducer; a named input (x) that happens to be used first inside a module is not one. */
+ *  above it). */
 function firstUse(scene: Scene, v: Vertex, p: Placed, claimed: Set<string>): Placed[] {
   const out: Placed[] = [];
-  const isParam = (leaf: Vertex | undefined): boolean => leaf?.kind === "leaf" && leaf.label.startsWith(`${v.module} param `);
+  const isParam = (leaf: Vertex | undefined): boolean => isParamOf(leaf, v.module);
   for (const e of v.edges) {
     const a = scene.state.vertices.get(e.to);
     if (!a || claimed.has(a.id)) continue;
