@@ -45,4 +45,14 @@ describe("stale saved tensors", () => {
     applyEvent(s, ev(2, { type: "version_bump", tensor: 5, version: 4, line: 7 }));
     expect(isStale(s, "5", 3)).toBe(true);
   });
+
+  it("are not flagged on a node whose buffers were freed (an optimizer step after backward)", () => {
+    const s = emptyState();
+    applyEvent(s, ev(0, { type: "tensor", tensor: { id: 5, shape: [2, 2], dtype: "float32", requires_grad: true, is_leaf: true, version: 0 } }));
+    applyEvent(s, ev(1, { type: "node", id: 9, name: "MmBackward0", next: [], saved: [{ name: "mat2", tensor: 5, version: 0 }] }));
+    applyEvent(s, ev(2, { type: "version_bump", tensor: 5, version: 1, line: 7 }));
+    expect(isStale(s, "5", 0, "9")).toBe(true);
+    applyEvent(s, ev(3, { type: "buffers_freed", backward: 0, node: 9 }));
+    expect(isStale(s, "5", 0, "9")).toBe(false);
+  });
 });

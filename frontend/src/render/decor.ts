@@ -36,7 +36,7 @@ export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, 
   }
   if (k < 0.6 || !showsChips(s, v)) return;
   const focus = v.id === s.selected || v.id === s.state.current;
-  const stale = v.saved.map((sv) => isStale(s.state, sv.tensor, sv.versionAtSave));
+  const stale = v.saved.map((sv) => isStale(s.state, sv.tensor, sv.versionAtSave, v.id));
   ctx.font = "10px 'JetBrains Mono', ui-monospace, monospace";
   let x = p.x + 4;
   for (const [i, sv] of v.saved.slice(0, 3).entries()) {
@@ -58,5 +58,5 @@ export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, 
 export function showsChips(s: Scene, v: Vertex): boolean {
   if (v.saved.length === 0) return false;
   if (v.id === s.selected || v.id === s.state.current) return true;
-  return v.saved.some((sv) => isStale(s.state, sv.tensor, sv.versionAtSave));
+  return v.saved.some((sv) => isStale(s.state, sv.tensor, sv.versionAtSave, v.id));
 }

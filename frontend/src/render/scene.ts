@@ -125,9 +125,11 @@ function firstUse(scene: Scene, v: Vertex, p: Placed, claimed: Set<string>): Pla
   return out;
 }
 
-/** True when a saved tensor's version moved since it was saved (backward would raise). */
-export function isStale(state: RunState, tensor: string | null, versionAtSave: number): boolean {
+/** True when a saved tensor's version moved since it was saved (backward would raise), on a
+ *  node whose buffers are not freed yet (an optimizer step after backward is no problem). */
+export function isStale(state: RunState, tensor: string | null, versionAtSave: number, node?: string): boolean {
   if (tensor === null) return false;
+  if (node !== undefined && state.nodeState.get(node) === "freed") return false;
   // only a bump after the save makes it stale: a lower known version is just older news (an
   // in-place update the tracer did not report, such as BatchNorm's running stats)
   const now = state.versions.get(tensor);

@@ -108,7 +108,7 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
     const tb = h("table", { class: "saved" }, h("tr", {}, h("th", {}, "saved"), h("th", {}, "at save"), h("th", {}, "now")));
     for (const sv of v.saved) {
       const now = sv.tensor !== null ? s.versions.get(sv.tensor) : undefined;
-      const stale = isStale(s, sv.tensor, sv.versionAtSave);
+      const stale = isStale(s, sv.tensor, sv.versionAtSave, v.id);
       tb.append(h("tr", { class: stale ? "stale" : "" }, h("td", {}, sv.name), h("td", {}, `v${sv.versionAtSave}`), h("td", {}, now === undefined ? "—" : `v${now}${stale ? " (stale)" : ""}`)));
     }
     el.append(section("saved tensors", tb));
