@@ -105,6 +105,7 @@ from engine.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from engine.ops import block_diag as _block_diag_ops
 from engine.ops import (
     convert,
     index,
@@ -124,13 +125,20 @@ from engine.ops import (
     views,
 )
 from engine.ops import einsum as _einsum_ops
+from engine.ops import integrate_dist as _integrate_dist_ops
 from engine.ops import linalg as _linalg_ops
+from engine.ops import linalg_decomp as _linalg_decomp_ops
 from engine.ops import linalg_more as _linalg_more_ops
+from engine.ops import linalg_pinv as _linalg_pinv_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
+from engine.ops import linalg_triangular as _linalg_triangular_ops
 from engine.ops import matmul as _matmul_ops
 from engine.ops import nn_pixel as _nn_pixel_ops
+from engine.ops import nn_weight_norm as _nn_weight_norm_ops
+from engine.ops import pointwise_binary_more as _pointwise_binary_more_ops
 from engine.ops import remainder as _remainder_ops
 from engine.ops import softmax as _softmax_ops
+from engine.ops import stats_quantile as _stats_quantile_ops
 from engine.ops import transpose as _transpose_ops
 
 __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
@@ -159,6 +167,9 @@ _OP_MODULES: list[ModuleType] = [
     _einsum_ops,
     _linalg_more_ops,
     _linalg_solve_ops,
+    _linalg_decomp_ops,
+    _linalg_pinv_ops,
+    _stats_quantile_ops,
     shape_extra,
     shape_more,
     _transpose_ops,
@@ -171,6 +182,11 @@ _OP_MODULES: list[ModuleType] = [
     pointwise_binary,
     misc,
     _nn_pixel_ops,
+    _nn_weight_norm_ops,
+    _integrate_dist_ops,
+    _linalg_triangular_ops,
+    _block_diag_ops,
+    _pointwise_binary_more_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
 misc.add_out_params(globals())

@@ -372,40 +372,44 @@ def eye(
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad, device)
 
 
-class _LegacyTensor:
-    """`torch.FloatTensor([1, 2])`-style constructors (legacy, still in many tutorials)."""
+class _LegacyType:
+    """`torch.FloatTensor` & co: legacy constructors that also answer `isinstance` by dtype.
 
-    _np: Any = np.float32
+    Not classes: `isinstance(x, torch.FloatTensor)` asks `type(FloatTensor).__instancecheck__`,
+    so a plain object with that method gives PyTorch's answer (True for any float32 tensor)
+    without a metaclass.
+    """
 
-    def __new__(cls, *args: Any) -> Tensor:  # type: ignore[misc]
+    def __init__(self, name: str, np_type: Any) -> None:
+        self.__name__ = self.__qualname__ = name
+        self.__module__ = "torch"
+        self._np = np_type
+
+    def __call__(self, *args: Any) -> Tensor:
         t: Tensor = object.__new__(Tensor)
         if len(args) == 1 and not isinstance(args[0], int):
-            data = np.array(_unwrap(args[0]), dtype=cls._np)
+            data = np.array(_unwrap(args[0]), dtype=self._np)
         else:
-            data = np.zeros(tuple(int(a) for a in args) or (0,), dtype=cls._np)
+            data = np.zeros(tuple(int(a) for a in args) or (0,), dtype=self._np)
         init(t, data)
         return t
 
+    def __instancecheck__(self, obj: object) -> bool:
+        return isinstance(obj, Tensor) and obj._d.dtype == self._np
 
-class FloatTensor(_LegacyTensor):
-    _np = np.float32
+    def __repr__(self) -> str:
+        return f"<class '{self.__module__}.{self.__name__}'>"
 
+    @property
+    def dtype(self) -> Any:
+        from engine import _dtype
 
-class DoubleTensor(_LegacyTensor):
-    _np = np.float64
-
-
-class LongTensor(_LegacyTensor):
-    _np = np.int64
-
-
-class IntTensor(_LegacyTensor):
-    _np = np.int32
+        return _dtype.from_numpy(np.dtype(self._np))
 
 
-class BoolTensor(_LegacyTensor):
-    _np = np.bool_
-
-
-class ByteTensor(_LegacyTensor):
-    _np = np.uint8
+FloatTensor = _LegacyType("FloatTensor", np.float32)
+DoubleTensor = _LegacyType("DoubleTensor", np.float64)
+LongTensor = _LegacyType("LongTensor", np.int64)
+IntTensor = _LegacyType("IntTensor", np.int32)
+BoolTensor = _LegacyType("BoolTensor", np.bool_)
+ByteTensor = _LegacyType("ByteTensor", np.uint8)

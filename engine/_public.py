@@ -93,6 +93,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.nn.modules.batchnorm": (
         "engine.nn.modules.norm.BatchNorm1d",
         "engine.nn.modules.norm.BatchNorm2d",
+        "engine.nn.modules.norm.BatchNorm3d",
         "engine.nn.modules.norm.SyncBatchNorm",
     ),
     "torch.nn.modules.container": (
@@ -131,7 +132,19 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.nn.modules.linear.Linear",
         "engine.nn.modules.attention.NonDynamicallyQuantizableLinear",
     ),
+    "torch.nn.modules.fold": (
+        "engine.nn.modules.fold.Fold",
+        "engine.nn.modules.fold.Unfold",
+    ),
     "torch.nn.modules.loss": (
+        "engine.nn.modules.loss_more.CosineEmbeddingLoss",
+        "engine.nn.modules.loss_more.GaussianNLLLoss",
+        "engine.nn.modules.loss_more.HingeEmbeddingLoss",
+        "engine.nn.modules.loss_more.MultiLabelMarginLoss",
+        "engine.nn.modules.loss_more.MultiLabelSoftMarginLoss",
+        "engine.nn.modules.loss_more.MultiMarginLoss",
+        "engine.nn.modules.loss_more.SoftMarginLoss",
+        "engine.nn.modules.loss_more.TripletMarginWithDistanceLoss",
         "engine.nn.modules.extra.MarginRankingLoss",
         "engine.nn.modules.extra.PoissonNLLLoss",
         "engine.nn.modules.extra.TripletMarginLoss",
@@ -183,8 +196,14 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.nn.modules.rnn.RNNBase",
         "engine.nn.modules.rnn.RNNCell",
     ),
-    "torch.nn.modules.sparse": ("engine.nn.modules.linear.Embedding",),
+    "torch.nn.modules.sparse": (
+        "engine.nn.modules.embedding_bag.EmbeddingBag",
+        "engine.nn.modules.linear.Embedding",
+    ),
     "torch.nn.modules.transformer": (
+        "engine.nn.modules.transformer_decoder.Transformer",
+        "engine.nn.modules.transformer_decoder.TransformerDecoder",
+        "engine.nn.modules.transformer_decoder.TransformerDecoderLayer",
         "engine.nn.modules.transformer.TransformerEncoder",
         "engine.nn.modules.transformer.TransformerEncoderLayer",
     ),

@@ -265,11 +265,13 @@ class Tensor:
             self._post_acc = HookDict()
         return add_hook(self._post_acc, hook, "post_accumulate", self)
 
-    def _grad_accumulator(self) -> AccumulateGrad:
+    def _grad_accumulator(self) -> AccumulateGrad | None:
         # held strongly (PyTorch holds it weakly): a leaf used in many short-lived graphs would
         # otherwise rebuild its accumulator for every op
         acc = self._acc
         if acc is None:
+            if "_nograd_view" in self.__dict__:
+                return None  # PyTorch: requires_grad reads True, yet no edge leads to it
             acc = self._acc = AccumulateGrad(self)
         return acc
 
@@ -473,7 +475,7 @@ class Tensor:
 _ENGINE_STATE = frozenset(
     (
         *("_base", "_acc", "_hooks", "_post_acc", "_retains", "_inference", "_view_fn"),
-        *("_views", "_multi_view", "_tr_id"),
+        *("_views", "_multi_view", "_nograd_view", "_tr_id"),
     )
 )
 
@@ -523,10 +525,14 @@ def init(t: Tensor, data: np.ndarray[Any, Any], rg: bool = False) -> None:
 _new = object.__new__
 
 
+_ndarray = np.ndarray
+
+
 def make(data: np.ndarray[Any, Any], rg: bool, fn: Node | None, nr: int) -> Tensor:
-    """Wrap an ndarray (the hot path: no checks)."""
+    """Wrap an ndarray (the hot path: one check)."""
     t: Tensor = _new(Tensor)
-    t._d = data
+    # a ufunc on 0-d arrays returns a read-only NumPy scalar; in-place ops need real memory
+    t._d = data if type(data) is _ndarray else np.asarray(data)
     t._rg = rg
     t._fn = fn
     t._nr = nr

@@ -8,44 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine._tensor import Tensor
+import numpy as np
+
+from engine._tensor import Tensor, make
 from engine.ops.linalg import vdot
+from engine.ops.linalg_decomp import cholesky, eigh, eigvalsh, svdvals
+from engine.ops.linalg_decomp import linalg_qr as qr
+from engine.ops.linalg_decomp import linalg_slogdet as slogdet
+from engine.ops.linalg_decomp import linalg_svd as svd
 from engine.ops.linalg_more import linalg_cross as cross
 from engine.ops.linalg_more import multi_dot
+from engine.ops.linalg_norms import cond, matrix_norm, matrix_rank, norm
+from engine.ops.linalg_pinv import lstsq, pinv
 from engine.ops.linalg_solve import LinAlgError, det, inv, matrix_power, solve
+from engine.ops.linalg_triangular import solve_triangular
 from engine.ops.matmul import matmul
 from engine.ops.reduce_stats import vector_norm
-
-
-def norm(
-    A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
-) -> Tensor:
-    """`torch.linalg.norm` for vectors and the Frobenius norm (other matrix norms unsupported)."""
-    if ord is None or ord == "fro":
-        return vector_norm(A, 2, dim, keepdim, dtype=dtype)
-    if isinstance(ord, str) or (A._d.ndim != 1 and (dim is None or not isinstance(dim, int))):
-        raise NotImplementedError(f"linalg.norm with ord={ord!r} on a matrix is not supported")
-    return vector_norm(A, ord, dim, keepdim, dtype=dtype)
-
-
-def matrix_norm(
-    A: Tensor,
-    ord: Any = "fro",
-    dim: Any = (-2, -1),
-    keepdim: bool = False,
-    *,
-    dtype: Any = None,
-) -> Tensor:
-    """The Frobenius norm over two dims (other matrix norms are not supported)."""
-    if ord != "fro":
-        raise NotImplementedError(f"linalg.matrix_norm with ord={ord!r} is not supported")
-    nd = A._d.ndim
-    if nd < 2:
-        raise RuntimeError(
-            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
-        )
-    dims = tuple(d % nd for d in dim)
-    return vector_norm(A, 2, dims, keepdim, dtype=dtype)
 
 
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
@@ -57,16 +35,84 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
 
 __all__ = [
     "LinAlgError",
+    "cholesky",
+    "cholesky_ex",
+    "cond",
     "cross",
     "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
     "inv",
+    "inv_ex",
+    "lstsq",
     "matmul",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "multi_dot",
     "norm",
+    "pinv",
+    "qr",
+    "slogdet",
     "solve",
+    "solve_ex",
+    "solve_triangular",
+    "svd",
+    "svdvals",
     "vdot",
     "vecdot",
     "vector_norm",
 ]
+
+
+def _info(A: Tensor, code: Any = 0) -> Tensor:
+    return make(np.full(A._d.shape[:-2], code, np.int32), False, None, 0)
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
+    """`torch.linalg.inv_ex`: (inverse, info); info 0 as the inverse succeeded (else it raises)."""
+    from engine import return_types as rt
+
+    return rt.linalg_inv_ex((inv(A), _info(A)))
+
+
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -> Any:
+    """`torch.linalg.cholesky_ex`: (L, info), info the order of the first non-positive minor."""
+    from engine import return_types as rt
+    from engine.ops.linalg_decomp import _not_pd_order
+
+    try:
+        return rt.linalg_cholesky_ex((cholesky(A, upper=upper), _info(A)))
+    except LinAlgError as e:
+        if check_errors:
+            raise LinAlgError(str(e).replace("linalg.cholesky:", "linalg.cholesky_ex:")) from None
+        return rt.linalg_cholesky_ex((_partial_cholesky(A, upper), _info(A, _not_pd_order(A._d))))
+
+
+def _partial_cholesky(A: Tensor, upper: bool) -> Tensor:
+    """LAPACK potrf's output when it stops early: the factor so far, the rest of A's triangle."""
+    m = np.tril(np.array(A._d, np.float64))
+    n = m.shape[-1]
+    for k in range(n):
+        d = m[..., k, k] - np.sum(m[..., k, :k] ** 2, axis=-1)
+        if np.any(d <= 0):
+            m[..., k, k] = d
+            break
+        m[..., k, k] = np.sqrt(d)
+        for i in range(k + 1, n):
+            m[..., i, k] = (m[..., i, k] - np.sum(m[..., i, :k] * m[..., k, :k], -1)) / m[..., k, k]
+    out = np.swapaxes(m, -1, -2) if upper else m
+    return make(np.ascontiguousarray(out.astype(A._d.dtype)), False, None, 0)
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> Any:
+    """`torch.linalg.solve_ex`: (result, info)."""
+    from engine import return_types as rt
+
+    return rt.linalg_solve_ex((solve(A, B, left=left), _info(A)))
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """`torch.linalg.diagonal`: `torch.diagonal` with matrix-last defaults."""
+    return A.diagonal(offset, dim1, dim2)  # type: ignore[attr-defined, no-any-return]

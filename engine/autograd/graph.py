@@ -322,6 +322,11 @@ class SavedTensor:
 
 
 # `torch.autograd.graph.saved_tensors_hooks` and friends live with the saved-tensor hook stack.
+from engine.autograd.graph_edges import GradientEdge as GradientEdge  # noqa: E402
+from engine.autograd.graph_edges import get_gradient_edge as get_gradient_edge  # noqa: E402
+from engine.autograd.graph_edges import (  # noqa: E402
+    register_multi_grad_hook as register_multi_grad_hook,
+)
 from engine.autograd.saved_hooks import (  # noqa: E402
     disable_saved_tensors_hooks as disable_saved_tensors_hooks,
 )

@@ -36,6 +36,16 @@ from engine.nn._functional_loss import (
     nll_loss,
     smooth_l1_loss,
 )
+from engine.nn._functional_loss_more import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    soft_margin_loss,
+    triplet_margin_with_distance_loss,
+)
 from engine.nn._functional_misc import (
     hardshrink,
     margin_ranking_loss,
@@ -64,6 +74,8 @@ from engine.nn._functional_more import (
 from engine.ops import nn_act, nn_ops
 from engine.ops._core import rebase
 from engine.ops.nn_attention import scaled_dot_product_attention
+from engine.ops.nn_embedding_bag import embedding_bag
+from engine.ops.nn_fold import fold, unfold
 from engine.ops.nn_pixel import pixel_shuffle, pixel_unshuffle
 
 __all__ = [
@@ -80,6 +92,7 @@ __all__ = [
     "conv2d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
@@ -87,6 +100,9 @@ __all__ = [
     "dropout2d",
     "elu",
     "embedding",
+    "embedding_bag",
+    "fold",
+    "gaussian_nll_loss",
     "gelu",
     "glu",
     "group_norm",
@@ -94,6 +110,7 @@ __all__ = [
     "hardsigmoid",
     "hardswish",
     "hardtanh",
+    "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
     "interpolate",
@@ -109,6 +126,9 @@ __all__ = [
     "max_pool2d",
     "mish",
     "mse_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -126,6 +146,7 @@ __all__ = [
     "sigmoid",
     "silu",
     "smooth_l1_loss",
+    "soft_margin_loss",
     "softmax",
     "softmin",
     "softplus",
@@ -135,6 +156,8 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+    "unfold",
     "upsample",
 ]  # fmt: skip
 

@@ -130,7 +130,7 @@ def type(self: Tensor, dtype: Any = None, non_blocking: Any = False, **kwargs: A
     """With no argument the legacy type name (`'torch.FloatTensor'`), else a conversion."""
     if dtype is None:
         return _NAMES[self.dtype.name]
-    if isinstance(dtype, builtins.type) and hasattr(dtype, "_np"):  # x.type(torch.IntTensor)
+    if hasattr(dtype, "_np") and hasattr(dtype, "__name__"):  # x.type(torch.IntTensor)
         dtype = f"torch.{dtype.__name__}"
     if isinstance(dtype, str):
         if dtype not in _LEGACY:

@@ -196,6 +196,10 @@ def norm(
     """`Tensor.norm` / `torch.norm`: a vector norm (Frobenius is the 2-norm)."""
     if p == "fro" or p is None:
         p = 2
+    elif p == "nuc":
+        from engine.ops.linalg_norms import matrix_norm
+
+        return matrix_norm(self, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
     elif isinstance(p, str):
         raise NotImplementedError(f"norm with p={p!r} is not supported by this engine")
     return vector_norm(self, p, dim, keepdim, dtype=dtype)

@@ -27,8 +27,10 @@ def as_view(out: Tensor, base: Tensor, view_fn: Any) -> Tensor:
         views[:] = [r for r in views if r() is not None]
     if STATE.enabled:  # views made under no_grad never take the base's history
         views.append(weakref.ref(out))
-    elif root._rg:  # ... and PyTorch refuses to modify them in place once grad mode is back
+    elif base._rg:  # ... and PyTorch refuses to modify them in place once grad mode is back
         out.__dict__["_nograd_view"] = True
+        # PyTorch: such a view is a leaf that requires grad (its grads accumulate on itself)
+        out._rg = True
     prev = base._view_fn
     out._view_fn = view_fn if prev is None else (lambda a, p=prev, f=view_fn: f(p(a)))
     return out

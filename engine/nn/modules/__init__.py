@@ -28,8 +28,10 @@ from engine.nn.modules.activation import (
 from engine.nn.modules.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from engine.nn.modules.container import ModuleDict, ModuleList, Sequential
 from engine.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from engine.nn.modules.embedding_bag import EmbeddingBag
 from engine.nn.modules.extra import *  # noqa: F403
 from engine.nn.modules.extra import __all__ as _extra_all
+from engine.nn.modules.fold import Fold, Unfold
 from engine.nn.modules.linear import (
     Bilinear,
     Dropout,
@@ -52,10 +54,13 @@ from engine.nn.modules.loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from engine.nn.modules.loss_more import *  # noqa: F403
+from engine.nn.modules.loss_more import __all__ as _loss_more_all
 from engine.nn.modules.module import Module
 from engine.nn.modules.norm import (
     BatchNorm1d,
     BatchNorm2d,
+    BatchNorm3d,
     GroupNorm,
     InstanceNorm1d,
     InstanceNorm2d,
@@ -80,6 +85,11 @@ from engine.nn.modules.pooling import (
 )
 from engine.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell
 from engine.nn.modules.transformer import TransformerEncoder, TransformerEncoderLayer
+from engine.nn.modules.transformer_decoder import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+)
 
 __all__ = [
     "CELU",
@@ -152,6 +162,14 @@ __all__ = [
     "RNNBase",
     "RNNCell",
     *_extra_all,
+    *_loss_more_all,
+    "BatchNorm3d",
+    "EmbeddingBag",
+    "Fold",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "Unfold",
     "MultiheadAttention",
     "PixelShuffle",
     "PixelUnshuffle",

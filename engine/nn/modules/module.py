@@ -153,6 +153,9 @@ class Module:
 
     def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
+        if "_parametrized_name" in d and name in d["_modules"]["parametrizations"]._modules:
+            d["_modules"]["parametrizations"]._modules[name].right_inverse(value)
+            return
         params = d.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
@@ -205,6 +208,10 @@ class Module:
             s = d.get(store)
             if s is not None and name in s:
                 return s[name]
+        if "_parametrized_name" in d and name in d["_modules"]["parametrizations"]._modules:
+            from engine.nn.utils.parametrize import parametrized_value
+
+            return parametrized_value(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:
@@ -327,7 +334,8 @@ class Module:
         return ""
 
     def _get_name(self) -> str:
-        return type(self).__name__
+        # nn.utils.parametrize: PyTorch prints a generated `Parametrized<Name>` class
+        return self.__dict__.get("_parametrized_name") or type(self).__name__
 
     def __repr__(self) -> str:
         extra = self.extra_repr()

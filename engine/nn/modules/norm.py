@@ -112,6 +112,12 @@ class BatchNorm2d(_BatchNorm):
             raise ValueError(f"expected 4D input (got {input.ndim}D input)")
 
 
+class BatchNorm3d(_BatchNorm):
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim != 5:
+            raise ValueError(f"expected 5D input (got {input.ndim}D input)")
+
+
 class SyncBatchNorm(_BatchNorm):
     """Batch norm synchronised across processes; with no process group it is plain batch norm."""
 

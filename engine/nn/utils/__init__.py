@@ -100,3 +100,9 @@ def _bind_rnn() -> None:
 
 
 _bind_rnn()
+
+# submodules PyTorch exposes as `torch.nn.utils.parametrize` / `.parametrizations`
+from engine.nn.utils import parametrizations as parametrizations  # noqa: E402
+from engine.nn.utils import parametrize as parametrize  # noqa: E402
+from engine.nn.utils.weight_norm import remove_weight_norm as remove_weight_norm  # noqa: E402
+from engine.nn.utils.weight_norm import weight_norm as weight_norm  # noqa: E402

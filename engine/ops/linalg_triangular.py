@@ -1,0 +1,129 @@
+"""Triangular solves: `linalg.solve_triangular` and `cholesky_solve`, one node each.
+
+Gradients: X = A^-1 B gives gB = A^-H gX and gA = -gB X^H, kept to A's triangle (PyTorch
+projects onto the triangle it reads, and zeroes the diagonal of a unit-triangular A).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, record, unbroadcast
+from engine.ops.linalg_solve import _mt
+
+
+def _tri_solve(a: Any, b: Any, upper: bool, left: bool, unit: bool) -> Any:
+    """Solve with the triangle of `a` only (NumPy's general solve on the masked matrix)."""
+    t = np.triu(a) if upper else np.tril(a)
+    if unit:
+        n = a.shape[-1]
+        t = t * (1 - np.eye(n, dtype=a.dtype)) + np.eye(n, dtype=a.dtype)
+    if left:
+        return np.linalg.solve(t, b)
+    return np.swapaxes(np.linalg.solve(np.swapaxes(t, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+
+
+def solve_triangular(
+    A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False
+) -> Tensor:
+    """`torch.linalg.solve_triangular`: X with A X = B (X A = B when not `left`)."""
+    a, b = A._d, B._d
+    out = np.asarray(_tri_solve(a, b, upper, left, unitriangular), np.result_type(a, b))
+    saved = {"self": A, "upper": upper, "left": left, "unitriangular": unitriangular}
+    return record(
+        LinalgSolveTriangularBackward0, out, (A, B), saved, "result", shapes=(a.shape, b.shape)
+    )
+
+
+class LinalgSolveTriangularBackward0(OpNode):
+    __slots__ = ()
+    _name = "LinalgSolveTriangularBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.matmul import matmul
+        from engine.ops.shape_extra import tril, triu
+
+        g: Any = grads[0]
+        a: Any = self.saved("self")
+        x: Any = self.saved("result")
+        upper, left, unit = self.saved("upper"), self.saved("left"), self.saved("unitriangular")
+        assert self._shapes is not None
+        gb = solve_triangular(_mt(a), g, upper=not upper, left=left, unitriangular=unit)
+        ga = None
+        if self.needs(0):
+            ga = -matmul(gb, _mt(x)) if left else -matmul(_mt(x), gb)
+            ga = triu(ga, 1 if unit else 0) if upper else tril(ga, -1 if unit else 0)
+            ga = unbroadcast(ga, self._shapes[0])
+        return [ga, unbroadcast(gb, self._shapes[1]) if self.needs(1) else None]
+
+
+def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
+    """`torch.cholesky_solve`: X with (L L^H) X = B, given the Cholesky factor L."""
+    b, low = input._d, input2._d
+    t = np.triu(low) if upper else np.tril(low)
+    full = np.swapaxes(t, -1, -2) @ t if upper else t @ np.swapaxes(t, -1, -2)
+    out = np.asarray(np.linalg.solve(full, b), np.result_type(b, low))
+    saved = {"self": input, "input2": input2, "upper": upper}
+    return record(CholeskySolveBackward0, out, (input, input2), saved, "result")
+
+
+class CholeskySolveBackward0(OpNode):
+    __slots__ = ()
+    _name = "CholeskySolveBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.matmul import matmul
+
+        g: Any = grads[0]
+        low: Any = self.saved("input2")
+        x: Any = self.saved("result")
+        upper = self.saved("upper")
+        gb = cholesky_solve(g, low, upper)
+        gl = None
+        if self.needs(1):
+            # A = L L^H (or U^H U): gA = -gB X^H; gL = (gA + gA^H) L (gU = U (gA + gA^H))
+            common = -matmul(gb, _mt(x))
+            sym = common + _mt(common)
+            gl = matmul(low, sym) if upper else matmul(sym, low)
+        return [gb if self.needs(0) else None, gl]
+
+
+_CHOLESKY_WARNING = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+    "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+    "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\n"
+    "should be replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
+    "equivalent results for all valid (symmetric positive definite) inputs. (Triggered "
+    "internally at /__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:1765.)"
+)
+
+
+def cholesky(input: Tensor, upper: bool = False) -> Tensor:
+    """`torch.cholesky` (deprecated): one CholeskyBackward0 node."""
+    from engine.autograd.engine import WARNED  # the engine's once-per-process warnings
+    from engine.ops.linalg_decomp import cholesky as linalg_cholesky
+
+    if "cholesky" not in WARNED:  # TORCH_WARN_ONCE
+        WARNED.add("cholesky")
+        warnings.warn(_CHOLESKY_WARNING, UserWarning, stacklevel=2)
+    out = linalg_cholesky(input.detach(), upper=upper)._d
+    return record(CholeskyBackward0, out, (input,), {"upper": upper}, "result")
+
+
+class CholeskyBackward0(OpNode):
+    __slots__ = ()
+    _name = "CholeskyBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.linalg_decomp import cholesky_grad
+
+        return [cholesky_grad(grads[0], self.saved("result"), self.saved("upper"))]
+
+
+TENSOR_METHODS = ("cholesky_solve", "cholesky")
+TORCH_FUNCTIONS = ("cholesky_solve", "cholesky")

@@ -1,0 +1,15 @@
+import torch
+
+a = torch.ones(2, 2, requires_grad=True)
+b = torch.tensor([3.0, 4.0], requires_grad=True)
+c = torch.tensor(5.0, requires_grad=True)
+r = torch.block_diag(a, b, c)
+print(r, r.grad_fn.name())
+(r * torch.arange(20.0).reshape(4, 5)).sum().backward()
+print(a.grad, b.grad, c.grad)
+print(torch.block_diag(torch.tensor([1, 2]), torch.tensor([[3.0]])))
+print(torch.block_diag())
+d = torch.diagflat(b)
+print(d, d.grad_fn.name(), torch.diagflat(a, 1).shape, torch.diagflat(b, -1))
+print(torch.unravel_index(torch.tensor([4, 1]), (2, 3)))
+print(torch.unravel_index(torch.tensor(4), (2, 3)), torch.unravel_index(torch.tensor([-1]), (2, 3)))

@@ -1,0 +1,15 @@
+import torch
+
+x = torch.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])
+print(torch.cov(x))
+print(torch.cov(x, correction=0))
+fw = torch.tensor([1, 6, 9])
+aw = torch.tensor([0.4, 0.2, 0.6])
+print(torch.cov(x, fweights=fw, aweights=aw))
+print(torch.cov(x, fweights=fw), torch.cov(x, aweights=aw, correction=0))
+xr = x.clone().requires_grad_()
+c = torch.cov(xr, aweights=aw)
+print(c.grad_fn.name())
+c[0, 0].backward()
+print(xr.grad)
+print(torch.cov(torch.tensor([[1.0, 2.0]]), correction=2))
