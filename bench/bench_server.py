@@ -7,6 +7,8 @@
     gets the whole log as fast as the server sends it; events/s and server CPU per event. Then
     the same from the database, on a restarted server.
 (c) 50 concurrent sessions each running a seed example: run -> run_finished p50/p99.
+(d) one warm session running the seed example again and again: run -> first event (the
+    server's run_started), -> the worker's first event, -> run_finished (what a click feels).
 Also: how long `GET /healthz` waits while a large run streams and is stored (a stalled event
 loop would show here), and how fast the traced snippet alone produces events (in this process,
 no sandbox or server), the ceiling for (a).
@@ -86,10 +88,12 @@ class Stream:
 
 
 @contextmanager
-def server_process(db: Path) -> Iterator[tuple[str, int]]:
+def server_process(db: Path, prestart: bool = True) -> Iterator[tuple[str, int]]:
     """The app under uvicorn in a child process; yields its address and pid."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", SERVE, str(db), str(port)], cwd=ROOT)
+    env = {**os.environ, "BACKSCOPE_PRESTART": str(prestart).lower()}
+    argv = [sys.executable, "-c", SERVE, str(db), str(port)]
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env)
     try:
         yield f"127.0.0.1:{port}", proc.pid
     finally:
@@ -229,8 +233,19 @@ async def main(base: str, pid: int, repeat: int) -> str:
         f"GET /healthz during a large run and its storing: p50 {p50 * 1e3:.1f} ms, "
         f"max {worst * 1e3:.1f} ms ({n} requests)"
     )
+    await fifty_sessions(base)
+    await click_latency(base)
+    return live[0].run_id
+
+
+def seed_code() -> str:
     seeds = sorted((ROOT / "examples").glob("[0-9]*.py"))
-    code = seeds[0].read_text() if seeds else "print(1)"
+    return seeds[0].read_text() if seeds else "print(1)"
+
+
+async def fifty_sessions(base: str) -> None:
+    """(c): 50 sessions at once, each running the seed example."""
+    code = seed_code()
     t0 = time.perf_counter()
     lat = sorted(await asyncio.gather(*(session(base, code) for _ in range(50))))
     wall = time.perf_counter() - t0
@@ -239,7 +254,46 @@ async def main(base: str, pid: int, repeat: int) -> str:
         f"(c) 50 sessions: wall {wall:.2f} s, run -> run_finished "
         f"p50 {statistics.median(lat):.2f} s, p99 {p99:.2f} s"
     )
-    return live[0].run_id
+
+
+async def click_latency(base: str, runs: int = 20) -> None:
+    """(d): one session, runs one after another (each after the last one ended)."""
+    code = seed_code()
+    first, worker, done = [], [], []
+    async with await connect(base) as ws:
+        c = Client(ws)
+        for _ in range(runs + 2):
+            await asyncio.sleep(0.3)  # a person reads the result before clicking again
+            c.events.clear()
+            t0 = time.perf_counter()
+            await c.send({"type": "run", "code": code})
+            marks: dict[str, float] = {}
+            while "run_finished" not in marks:
+                for event in await c.next_batch(60):
+                    now = time.perf_counter() - t0
+                    marks.setdefault("first", now)
+                    if event["type"] not in ("run_started", "queued", "run_finished"):
+                        marks.setdefault("worker", now)
+                    if event["type"] == "run_finished":
+                        marks["run_finished"] = now
+            first.append(marks["first"])
+            worker.append(marks.get("worker", marks["run_finished"]))
+            done.append(marks["run_finished"])
+
+    def ms(xs: list[float]) -> str:
+        xs = sorted(xs[2:])  # the first two warm the server up
+        return f"p50 {statistics.median(xs) * 1e3:.0f} ms, max {xs[-1] * 1e3:.0f} ms"
+
+    print(f"(d) one warm session, {runs} runs of the seed example:")
+    print(f"  run -> first event     {ms(first)}")
+    print(f"  run -> worker's first  {ms(worker)}")
+    print(f"  run -> run_finished    {ms(done)}")
+
+
+async def latency_only(base: str) -> None:
+    await wait_up(base)
+    await click_latency(base)
+    await fifty_sessions(base)
 
 
 async def from_store(base: str, pid: int, run_id: str, repeat: int) -> None:
@@ -256,9 +310,18 @@ if __name__ == "__main__":
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="large runs (and replays)")
+    parser.add_argument(
+        "--latency", action="store_true", help="only (d) and (c), without and with pre-start"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as d:
         db = Path(d) / "r.sqlite3"
+        if args.latency:
+            for prestart in (False, True, False, True):
+                print(f"-- workers pre-started: {prestart}")
+                with server_process(db, prestart) as (b, p):
+                    asyncio.run(latency_only(b))
+            raise SystemExit(0)
         with server_process(db) as (b, p):
             stored = asyncio.run(main(b, p, args.repeat))
         with server_process(db) as (b, p):

@@ -10,9 +10,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from server.sandbox.settings import SandboxSettings
 
 APP_ROOT = Path(__file__).resolve().parent.parent.parent
+# Only the code a worker runs is bound from the app, not the whole checkout: the repository
+# (.git), tests, deploy files, a database or an .env someone keeps there stay out of reach.
+APP_BINDS = (
+    APP_ROOT / "engine",
+    APP_ROOT / "server" / "__init__.py",
+    APP_ROOT / "server" / "sandbox",
+)
 # BLAS threads would multiply the process count and fight over the 2 cores
 ENV = {
     "PATH": "/usr/bin:/bin",
@@ -74,8 +83,10 @@ def bwrap_argv(settings: SandboxSettings, bwrap: str, privileged: bool) -> list[
     argv += ["--perms", "0755", "--dir", "/etc"]
     argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     argv += ["--perms", "1777", "--size", str(settings.tmp_size_bytes), "--tmpfs", "/tmp"]
-    made: set[Path] = {Path("/"), Path("/usr"), Path("/tmp")}
-    for path in _outermost([*python_paths(), APP_ROOT]):
+    usr = Path("/usr")
+    made: set[Path] = {Path("/"), usr, Path("/tmp")}
+    # (an app installed under /usr, as in the image, is visible through /usr already)
+    for path in _outermost([*python_paths(), *(p for p in APP_BINDS if not _under(p, usr))]):
         for parent in reversed(path.parents):
             if parent not in made:
                 # privileged bwrap creates missing parents 0700, unreadable once the uid drops
@@ -83,7 +94,11 @@ def bwrap_argv(settings: SandboxSettings, bwrap: str, privileged: bool) -> list[
                 made.add(parent)
         argv += ["--ro-bind", str(path), str(path)]
         made.add(path)
-    argv += ["--clearenv", "--chdir", "/tmp"]
+    # The root (a tmpfs bwrap made, with the directories above) and /dev (another, /dev/shm
+    # in it) become read-only: without a user namespace the slot uid cannot write them anyway,
+    # but with one (a non-root server, as in the image) they belong to the run's own uid and
+    # have no size limit, so a run could fill the host's memory. Only /tmp can be written.
+    argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--clearenv", "--chdir", "/tmp"]
     for key, value in ENV.items():
         argv += ["--setenv", key, value]
     return argv
@@ -94,24 +109,30 @@ def worker_argv() -> list[str]:
     return [os.path.abspath(sys.executable), "-I", "-c", BOOT, str(APP_ROOT)]
 
 
-def worker_job(
-    settings: SandboxSettings, code: str, options: dict[str, Any], fd: int
-) -> dict[str, Any]:
-    """What the worker reads on stdin: the code, tracer options, its socket, its limits."""
+def worker_boot(settings: SandboxSettings, fd: int, uid: int | None) -> bytes:
+    """The worker's first line on stdin, sent at spawn: its socket, its limits, its uid."""
     limits = ("cpu_seconds", "memory_bytes", "file_size_bytes", "open_files", "processes")
-    return {
+    boot = {
+        "fd": fd,
+        "uid": uid,
+        "gid": uid,
+        "max_frame_bytes": settings.max_frame_bytes,
+        "limits": {name: getattr(settings, name) for name in limits},
+    }
+    return orjson.dumps(boot) + b"\n"
+
+
+def worker_job(settings: SandboxSettings, code: str, options: dict[str, Any]) -> bytes:
+    """The rest of the worker's stdin, sent when its run starts: the code and tracer options."""
+    job = {
         "code": code,
         "options": {
             **options,
             "max_events": min(options.get("max_events", 1 << 62), settings.max_events),
             "max_tensor_elements": settings.max_tensor_elements,
         },
-        "fd": fd,
-        "uid": None,
-        "gid": None,
-        "max_frame_bytes": settings.max_frame_bytes,
-        "limits": {name: getattr(settings, name) for name in limits},
     }
+    return orjson.dumps(job)
 
 
 def detect_mode(settings: SandboxSettings) -> Mode:

@@ -10,6 +10,9 @@ from typing import Any
 
 from server.sandbox.settings import SandboxSettings
 
+# the worker's exit code when its event channel fails (fds closed or dup2'd over by a snippet)
+CHANNEL_LOST = 3
+
 
 def signal_of(returncode: int | None, bwrap: bool) -> int | None:
     """The signal that ended the worker (bubblewrap reports it as 128 + signal)."""
@@ -47,6 +50,42 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
+def alive(pid: int) -> bool:
+    """Whether `pid` is a process that has not yet exited (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+async def gone(pids: list[int], timeout: float = 2.0) -> None:
+    """Wait until every one of `pids` has exited: a SIGKILLed pid-namespace init takes a
+    moment to tear its namespace down, after its parent has already been reaped."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while any(alive(pid) for pid in pids) and loop.time() < end:
+        await asyncio.sleep(0.01)
+
+
+def most_cpu(pid: int) -> float:
+    """The most CPU time (seconds) that `pid` or any process below it has used so far: the
+    RLIMIT_CPU of each process counts its own time."""
+    best = 0.0
+    for proc in (pid, *descendants(pid)):
+        try:
+            with open(f"/proc/{proc}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            best = max(best, (int(fields[11]) + int(fields[12])) / _TICK)
+        except (OSError, IndexError, ValueError):
+            continue  # exited meanwhile
+    return best
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
 def kill_tree(pid: int) -> None:
     """SIGKILL `pid`'s process group and every descendant: bubblewrap's pid-namespace init
     runs in its own session, so the group alone can miss it if bwrap is killed mid-setup."""
@@ -63,10 +102,14 @@ def killpg(pid: int) -> None:
 
 
 def classify(
-    worker: dict[str, Any] | None, returncode: int | None, s: SandboxSettings, bwrap: bool
+    worker: dict[str, Any] | None,
+    returncode: int | None,
+    s: SandboxSettings,
+    bwrap: bool,
+    cpu: float | None = None,
 ) -> tuple[str, str]:
     """Status and message of a run the sandbox did not end itself, from the worker's summary
-    or, without one, from how the worker died."""
+    or, without one, from how the worker died (and how much CPU time its tree used)."""
     if worker is not None:
         status = worker.get("status")
         if status == "stopped":
@@ -75,8 +118,12 @@ def classify(
             return "limit", f"more than {s.max_events} events"
         return ("ok", "finished") if status == "ok" else ("error", "the code raised an error")
     sig = signal_of(returncode, bwrap)
-    if sig == signal.SIGXCPU:
+    # SIGKILL past the limit: the hard limit, one second after a SIGXCPU the snippet ignored
+    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and (cpu or 0.0) >= s.cpu_seconds):
         return "timeout", f"CPU time limit of {s.cpu_seconds} s reached"
     if sig is not None:
         return "error", f"the worker died with {signal.Signals(sig).name}"
-    return "error", f"the worker exited with code {returncode} before the run finished"
+    message = f"the worker exited with code {returncode} before the run finished"
+    if returncode == CHANNEL_LOST:
+        message += " (it could not send its summary: the event channel was closed or replaced)"
+    return "error", message

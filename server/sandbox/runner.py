@@ -6,10 +6,8 @@ import asyncio
 import codecs
 import contextlib
 import logging
-import os
 import shutil
-import socket
-import tempfile
+import subprocess
 import time
 from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator, Callable
@@ -18,10 +16,11 @@ from typing import Any
 import orjson
 
 from server.sandbox.batch import WORKER_EVENT_TYPES, Batch
-from server.sandbox.command import ENV, Mode, bwrap_argv, detect_mode, worker_argv, worker_job
+from server.sandbox.command import Mode, detect_mode, worker_job
 from server.sandbox.frames import FrameError, FrameReader
 from server.sandbox.meter import LimitExceeded, Meter
-from server.sandbox.procs import classify, kill_tree, read_end
+from server.sandbox.prestart import WarmPool, Worker, spawn, wait_exit, worker_key, write_all
+from server.sandbox.procs import classify, most_cpu, read_end
 from server.sandbox.reaper import kill_uid, remove_files_of
 from server.sandbox.settings import SandboxSettings
 from server.sandbox.slots import QueueFull, SlotPool, claim_uids
@@ -48,6 +47,9 @@ class Sandbox:
         self._bwrap = shutil.which(self.settings.bwrap_path) or self.settings.bwrap_path
         self._handles: set[RunHandle] = set()
         self.uid_base = claim_uids(self.settings.slot_uid_base, self.settings.max_workers)
+        self._warm = WarmPool()
+        for slot in range(self.settings.max_workers):
+            self._prestart(slot)
 
     def slot_uids(self) -> list[int]:
         """The uids this sandbox runs code as, one per worker slot."""
@@ -88,9 +90,33 @@ class Sandbox:
         return handle
 
     async def close(self) -> None:
-        """Kill every run still going (server shutdown)."""
+        """Kill every run still going and every pre-started worker (server shutdown)."""
+        self._warm.closed = True
         for handle in list(self._handles):
             await handle.kill("server shutting down")
+        await self._warm.close()
+        if self.mode.separate_uid:
+            for uid in self.slot_uids():
+                await kill_uid(uid, uid)
+
+    def prestarted_pids(self) -> list[int]:
+        """Host pids of the workers waiting for their run (one per free slot)."""
+        return self._warm.pids()
+
+    def _prestart(self, slot: int) -> None:
+        """Start the slot's next worker now, unless code is refused (or shutting down)."""
+        if self.mode.name != "refuse" and self.settings.prestart:
+            self._warm.fill(slot, lambda: self._spawn(slot))
+
+    def _spawn(self, slot: int) -> Worker:
+        return spawn(self.settings, self.mode, self._bwrap, self.uid_base + slot)
+
+    async def _worker(self, slot: int, settings: SandboxSettings) -> Worker:
+        """The slot's pre-started worker if it fits `settings`, else a new one."""
+        uid = self.uid_base + slot
+        key = worker_key(settings, self.mode, self._bwrap, uid)
+        worker = await self._warm.take(slot, key)
+        return worker or spawn(settings, self.mode, self._bwrap, uid)
 
 
 class RunHandle:
@@ -124,6 +150,9 @@ class RunHandle:
         self._task: asyncio.Task[None] | None = None
         self._reserved: asyncio.Future[int] | None = None
         self._returncode: int | None = None
+        self._cpu: float | None = None
+        self.worker_pid: int | None = None  # host pid (bubblewrap's), for tests and logs
+        self.prestarted = False  # whether the run got a worker started ahead of time
 
     async def events(self) -> AsyncIterator[Batch]:
         """Event batches in order, ending when the run has ended."""
@@ -205,6 +234,7 @@ class RunHandle:
                         remove_files_of(uid)
                 except Exception:
                     _log.exception("could not clean up slot %d", slot)
+            self._sb._prestart(slot)  # the slot is clean: its next worker can start importing
             self._sb._pool.release(slot)
             self._sb._handles.discard(self)
             # the run has ended only now: its processes are gone and its slot is free
@@ -212,89 +242,42 @@ class RunHandle:
 
     async def _execute(self, slot: int) -> None:
         uid = self._sb.uid_base + slot
-        mine, theirs = socket.socketpair()
-        # the worker drops to the slot uid itself, after importing the engine: the Python
-        # install may sit where other uids cannot read (a pyenv under /root)
-        job = worker_job(self._s, self._code, self._options, theirs.fileno())
-        if self._sb.mode.separate_uid:
-            job["uid"] = job["gid"] = uid
-        rundir: str | None = None
-        kwargs: dict[str, Any] = {"start_new_session": True, "env": dict(ENV)}
-        if self._sb.mode.name == "bwrap":
-            argv = bwrap_argv(self._s, self._sb._bwrap, self._sb.mode.separate_uid)
-            argv += worker_argv()
-        else:
-            argv = worker_argv()
-            rundir = tempfile.mkdtemp(prefix="backscope-run-")
-            os.chown(rundir, uid, uid)
-            kwargs["cwd"] = rundir
-        # fd 1 and 2 are our own pipes, not asyncio's: its Process.wait() would also wait for
-        # every copy of them to close, i.e. for a daemonised grandchild to die
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=out_w,
-                stderr=err_w,
-                pass_fds=(theirs.fileno(),),
-                **kwargs,
-            )
-        except BaseException:
-            os.close(out_r)
-            os.close(err_r)
-            mine.close()
-            raise
-        finally:
-            theirs.close()
-            os.close(out_w)
-            os.close(err_w)
+        worker = await self._sb._worker(slot, self._s)
+        self.worker_pid, self.prestarted = worker.pid, worker.prestarted
         self.status = "running"
-        self._t0 = time.monotonic_ns()
+        self._t0 = time.monotonic_ns()  # the run's clock starts at the hand-over
         try:
-            await self._supervise(proc, mine, (out_r, err_r), orjson.dumps(job), uid)
+            await self._supervise(worker, worker_job(self._s, self._code, self._options), uid)
         finally:
             if self._writer is None:  # cancelled before the socket was handed to asyncio
-                mine.close()
-                if proc.returncode is None:
-                    kill_tree(proc.pid)
-            if rundir is not None:
-                shutil.rmtree(rundir, ignore_errors=True)
+                worker.release_unused()
+            if worker.proc.returncode is None:  # never waited for (cancelled): reap it now
+                worker.kill()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    worker.proc.wait(timeout=2)
+            worker.close()
 
-    async def _supervise(
-        self,
-        proc: asyncio.subprocess.Process,
-        sock: socket.socket,
-        outputs: tuple[int, int],
-        job: bytes,
-        uid: int,
-    ) -> None:
-        assert proc.stdin is not None
-        reader, self._writer = await asyncio.open_unix_connection(sock=sock)
+    async def _supervise(self, worker: Worker, job: bytes, uid: int) -> None:
+        reader, self._writer = await asyncio.open_unix_connection(sock=worker.sock)
         for line in self._pending:
             self._writer.write(line)
-        out, out_transport = await read_end(outputs[0])
-        err, err_transport = await read_end(outputs[1])
+        out, out_transport = await read_end(worker.out)
+        err, err_transport = await read_end(worker.err)
         readers = [
             asyncio.create_task(self._read_frames(reader)),
             asyncio.create_task(self._read_pipe(out, "stdout")),
             asyncio.create_task(self._read_pipe(err, "stderr")),
         ]
-        try:
-            proc.stdin.write(job)
-            await asyncio.wait_for(proc.stdin.drain(), self._s.wall_seconds)
-            proc.stdin.close()
-        except (ConnectionError, OSError, TimeoutError):
-            pass  # died or hung at once; the exit status or the clock tells why
-        exited = asyncio.create_task(proc.wait())
+        exited = asyncio.create_task(wait_exit(worker))
         stopped = asyncio.create_task(self._stop.wait())
+        # the job (up to max_code_bytes) may not fit the pipe: written while the clock runs
+        handed = asyncio.create_task(self._hand_over(worker, job))
         try:
-            await self._clock({exited, stopped})
+            await self._clock({exited, stopped}, worker.pid)
         finally:  # also when cancelled: the worker never outlives its supervisor
             stopped.cancel()
-            if proc.returncode is None:
-                kill_tree(proc.pid)
+            handed.cancel()
+            worker.kill()
         try:
             await exited
             # the worker is gone: nothing of the run may outlive it (double-forked daemons too;
@@ -308,11 +291,18 @@ class RunHandle:
             self._writer.close()
             out_transport.close()
             err_transport.close()
-        self._returncode = proc.returncode
+        self._returncode = worker.proc.returncode
 
-    async def _clock(self, ends: set[asyncio.Task[Any]]) -> None:
+    async def _hand_over(self, worker: Worker, job: bytes) -> None:
+        """Give the worker its job, then end of file."""
+        with contextlib.suppress(OSError):  # died at once; its exit status tells why
+            await write_all(worker.stdin, job)
+        worker.end_job()
+
+    async def _clock(self, ends: set[asyncio.Task[Any]], pid: int) -> None:
         """Enforce the wall-clock limit, which stops while the stepper waits for the user;
-        a pause has its own, longer limit."""
+        a pause has its own, longer limit. Also watch the worker's CPU time: a snippet that
+        ignores SIGXCPU dies of a plain SIGKILL at the hard limit, a second later."""
         loop = asyncio.get_running_loop()
         running = paused = 0.0
         last = loop.time()
@@ -320,6 +310,7 @@ class RunHandle:
             done, _ = await asyncio.wait(ends, timeout=0.1, return_when=FIRST_COMPLETED)
             if done:
                 return
+            self._cpu = max(self._cpu or 0.0, most_cpu(pid))
             now = loop.time()
             if self._paused:
                 paused += now - last
@@ -381,7 +372,7 @@ class RunHandle:
 
     def _finish(self, returncode: int | None) -> None:
         status, message = self._end_reason or classify(
-            self._worker_summary, returncode, self._s, self._sb.mode.name == "bwrap"
+            self._worker_summary, returncode, self._s, self._sb.mode.name == "bwrap", self._cpu
         )
         if status != "ok" and (self._end_reason is not None or self._worker_summary is None):
             event = {"type": "error", "t": self._now(), "source": "sandbox", "kind": status}

@@ -1,8 +1,9 @@
 """The process that runs one snippet: limits itself, then the engine and the tracer run the code.
 
-Started by `server.sandbox.runner` (inside bubblewrap, or in weak mode as a separate uid); reads
-its job as JSON on stdin, writes framed event batches on the socket named in the job and reads
-JSON-line commands from it. Nothing here trusts the snippet: the parent re-checks every frame.
+Started by `server.sandbox.prestart` (inside bubblewrap, or in weak mode as a separate uid)
+ahead of its run; reads a boot line (limits, socket, uid) and then its job as JSON on stdin;
+writes framed event batches on the socket and reads JSON-line commands from it. Nothing here
+trusts the snippet: the parent re-checks every frame.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ import orjson
 
 from server.sandbox import frames
 
+CHANNEL_FD = 3
+# the snippet shares this interpreter and can replace os._exit; the worker keeps its own
+_exit = os._exit
 # A printed megabyte is cut into events of this size so no single frame gets huge.
 TEXT_CHUNK = 64 * 1024
 
@@ -148,32 +152,50 @@ def _load_runner() -> Callable[..., dict[str, Any]]:
     return fn
 
 
+def _low_fd(fd: int) -> int:
+    """Move the channel to fd 3, whatever number the parent (with its many open fds) gave it:
+    the worker looks the same to every run, and the channel stays below any fd limit."""
+    if fd != CHANNEL_FD:
+        os.dup2(fd, CHANNEL_FD, inheritable=False)
+        os.close(fd)
+    return CHANNEL_FD
+
+
 def main() -> None:
-    """Read the job, lock the process down, run the snippet, send the summary."""
-    job = orjson.loads(sys.stdin.buffer.read())
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)  # input() in the snippet sees end of file
-    os.close(devnull)
-    apply_limits(job["limits"])
-    channel = Channel(job["fd"], job["max_frame_bytes"])
+    """Set up from the boot line, wait for the job, run the snippet, send the summary."""
+    stdin = sys.stdin.buffer
+    boot = orjson.loads(stdin.readline())
+    apply_limits(boot["limits"])
+    channel = Channel(_low_fd(boot["fd"]), boot["max_frame_bytes"])
     import numpy  # noqa: F401  (import before the filter and before the clock of the run)
 
     run_snippet = _load_runner()
     from server.sandbox import seccomp_filter
 
     seccomp = seccomp_filter.build()
-    if job.get("uid") is not None:
-        drop_to(job["uid"], job["gid"])
-    limit_cpu(job["limits"]["cpu_seconds"])
+    # Pre-started: everything above happened ahead of the run; now wait for the job. The uid,
+    # the CPU clock and the filter are applied only once it is here.
+    raw = stdin.read()
+    if not raw:
+        os._exit(0)  # never given a job (the server discarded this worker, or is gone)
+    job = orjson.loads(raw)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # input() in the snippet sees end of file
+    os.close(devnull)
+    if boot.get("uid") is not None:
+        drop_to(boot["uid"], boot["gid"])
+    limit_cpu(boot["limits"]["cpu_seconds"])
     seccomp.load()
+    channel.t0 = time.monotonic_ns()
     summary = _run(run_snippet, channel, job)
     try:
         channel.send({"summary": summary})
     except OSError:
-        os._exit(3)
-    sys.stdout.flush()
+        _exit(3)  # procs.CHANNEL_LOST (not imported: the worker keeps its imports few)
+    with contextlib.suppress(Exception):  # the snippet may have replaced sys.stdout
+        sys.stdout.flush()
     # skip the snippet's atexit handlers and finalizers: the run is over
-    os._exit(0)
+    _exit(0)
 
 
 def _run(run_snippet: Callable[..., dict[str, Any]], channel: Channel, job: dict[str, Any]) -> Any:

@@ -29,8 +29,13 @@ def free_port() -> int:
 @contextmanager
 def live_server(db: Path, **overrides: Any) -> Iterator[str]:
     """Serve `create_app()` on 127.0.0.1 until the block ends; yields the base URL."""
-    settings = Settings(db_path=db, **overrides)
-    app = create_app(settings)
+    with serve(create_app(Settings(db_path=db, **overrides))) as base:
+        yield base
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """Serve `app` on 127.0.0.1 until the block ends (and its shutdown has run)."""
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_WS)
     server = uvicorn.Server(config)

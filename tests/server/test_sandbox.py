@@ -9,7 +9,7 @@ import pytest
 
 from server.sandbox import RunRefused, Sandbox, SandboxSettings
 from server.sandbox.batch import Batch
-from server.sandbox.command import bwrap_argv, detect_mode
+from server.sandbox.command import APP_ROOT, bwrap_argv, detect_mode
 from server.sandbox.frames import HEADER, FrameError, FrameReader, encode
 from server.sandbox.meter import LimitExceeded, Meter
 from server.sandbox.slots import QueueFull, SlotPool
@@ -107,6 +107,17 @@ def test_bwrap_binds_only_usr_python_and_app_read_only() -> None:
     assert "/usr" in binds
     assert "/etc" not in binds and "/" not in binds and "/root" not in binds
     assert "--unshare-net" in argv and "--clearenv" in argv and "--die-with-parent" in argv
+
+
+@pytest.mark.parametrize("privileged", [True, False])
+def test_bwrap_leaves_only_tmp_writable_and_binds_only_the_workers_code(privileged: bool) -> None:
+    argv = bwrap_argv(SandboxSettings(), "bwrap", privileged=privileged)
+    remounted = [argv[i + 1] for i, a in enumerate(argv) if a == "--remount-ro"]
+    assert remounted == ["/dev", "/"]  # after every mount below them
+    assert argv.index("--remount-ro") > max(i for i, a in enumerate(argv) if a == "--ro-bind")
+    binds = [argv[i + 1] for i, a in enumerate(argv) if a in ("--bind", "--ro-bind")]
+    assert str(APP_ROOT) not in binds and str(APP_ROOT / "server" / "sandbox") in binds
+    assert str(APP_ROOT / "engine") in binds
 
 
 def test_missing_bwrap_refuses_to_run_code_and_says_why() -> None:
@@ -241,7 +252,7 @@ def test_time_paused_in_the_stepper_has_its_own_limit() -> None:
             if any(e["type"] == "paused" for e in batch):
                 await asyncio.sleep(resume_after)
                 await handle.send({"type": "continue"})
-        return (await handle.wait())["status"]
+        return str((await handle.wait())["status"])
 
     # a 1.4 s pause alone is past the 1.2 s wall clock: pauses do not count there
     assert asyncio.run(scenario(1.4)) == "ok"

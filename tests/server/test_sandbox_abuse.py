@@ -213,6 +213,19 @@ def test_usr_is_read_only(sandbox: Sandbox) -> None:
     assert not Path("/usr/bin/backscope-probe").exists()
 
 
+def test_only_tmp_is_writable(sandbox: Sandbox) -> None:
+    dirs = ["/", "/dev", "/dev/shm", "/etc", str(APP_ROOT), str(APP_ROOT / "engine"), "/tmp"]
+    code = f"""import os
+for d in {dirs!r}:
+    try:
+        open(os.path.join(d, 'probe'), 'w').close()
+        print(d)
+    except OSError:
+        pass
+"""
+    assert check(sandbox, code).text() == "/tmp\n"
+
+
 def test_filling_tmp_stops_at_the_size_limits(sandbox: Sandbox) -> None:
     code = """big = b'x' * (1 << 20)
 for i in range(64):
