@@ -170,6 +170,8 @@ class NodeEvent(EventBase):
     line: int | None
     grad_mode: str
     module_path: str | None
+    # the call number of each module on module_path (two calls of one module are two scopes)
+    module_calls: list[int] | None = None
     variable: int | None
 
 
@@ -227,11 +229,13 @@ class ModuleEnter(EventBase):
     path: str
     module_type: str
     line: int | None
+    call: int = 0
 
 
 class ModuleExit(EventBase):
     type: Literal["module_exit"] = "module_exit"
     path: str | None
+    call: int | None = None
 
 
 # -- backward ------------------------------------------------------------------------------

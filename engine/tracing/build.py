@@ -64,7 +64,7 @@ def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
             stack.append((n, True))
             stack.extend((m, False) for m, _ in n.next_functions if m is not None)
             continue
-        _node_event(tr, n, ts, None, (), (), "grad", None, out)
+        _node_event(tr, n, ts, None, (), (), "grad", None, None, out)
     return tr.nodes.get(node)
 
 
@@ -135,6 +135,7 @@ def _node_event(
     inputs: tuple[Any, ...],
     mode: str,
     mpath: str | None,
+    mcalls: tuple[int, ...] | None,
     out: Out,
 ) -> None:
     nexts = _edges(tr, node, ts, out)
@@ -165,6 +166,7 @@ def _node_event(
             "line": line,
             "grad_mode": mode,
             "module_path": mpath,
+            "module_calls": list(mcalls) if mcalls is not None else None,
             "variable": var,
         }
     )
@@ -176,7 +178,7 @@ def _b_tensor(tr: Tracer, it: Item, out: Out) -> None:
 
 def _b_node(tr: Tracer, it: Item, out: Out) -> None:
     if tr.nodes.get(it[4]) is None:
-        _node_event(tr, it[4], it[1], it[2], it[5], it[6], it[7], it[8], out)
+        _node_event(tr, it[4], it[1], it[2], it[5], it[6], it[7], it[8], it[9], out)
 
 
 def _b_untracked(tr: Tracer, it: Item, out: Out) -> None:
@@ -283,11 +285,13 @@ def _b_unpack(tr: Tracer, it: Item, out: Out) -> None:
 
 
 def _b_menter(tr: Tracer, it: Item, out: Out) -> None:
-    out.append(tr.event("module_enter", it[1], path=it[4], module_type=it[5], line=it[2]))
+    out.append(
+        tr.event("module_enter", it[1], path=it[4], module_type=it[5], line=it[2], call=it[6])
+    )
 
 
 def _b_mexit(tr: Tracer, it: Item, out: Out) -> None:
-    out.append(tr.event("module_exit", it[1], path=it[4]))
+    out.append(tr.event("module_exit", it[1], path=it[4], call=it[5]))
 
 
 def _b_raw(tr: Tracer, it: Item, out: Out) -> None:

@@ -119,6 +119,10 @@ class Tracer:
         self.retained: OrderedDict[int, np.ndarray[Any, Any]] = OrderedDict()
         self.mstack: list[tuple[Any, str]] = []
         self.mpath: str | None = None
+        # the call of each module on the stack, numbered from 0 per run: two calls of one
+        # module one after the other are two scopes, though their path is the same
+        self.mcalls: tuple[int, ...] | None = None
+        self.ncalls = 0
         self.names: dict[int, str] = {}
         self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters of modules that ran
         self.vcache: dict[int, tuple[Any, dict[str, Any]]] = {}  # per flush: built values
@@ -167,6 +171,7 @@ class Tracer:
                 inputs,
                 mode,
                 self.mpath,
+                self.mcalls,
             )
         )
         add = self.unbuilt.add
@@ -236,6 +241,9 @@ class Tracer:
             name = self._child_name(module)
         self.mstack.append((module, name))
         self.mpath = ".".join(n for _, n in self.mstack)
+        call = self.ncalls
+        self.ncalls = call + 1
+        self.mcalls = (*(self.mcalls or ()), call)
         params = getattr(module, "_parameters", None)
         if params:
             # named as `named_parameters()` of the outermost module running names them
@@ -243,16 +251,20 @@ class Tracer:
             for k, p in params.items():
                 if isinstance(p, Tensor):
                     self.pnames[id(p)] = (p, f"{prefix}{k}")
-        self._add(("module_enter", _ns(), *self._site(), self.mpath, type(module).__name__))
+        self._add(("module_enter", _ns(), *self._site(), self.mpath, type(module).__name__, call))
 
     def module_exit(self, module: Any) -> None:
         """Called by nn.Module.__call__ after forward (also when it raised)."""
         path = self.mpath
+        calls = self.mcalls or ()
         while self.mstack:
+            calls = calls[:-1]
             if self.mstack.pop()[0] is module:
                 break
+        call = self.mcalls[len(calls)] if self.mcalls and len(calls) < len(self.mcalls) else None
         self.mpath = ".".join(n for _, n in self.mstack) or None
-        self._add(("module_exit", _ns(), None, None, path))
+        self.mcalls = calls or None
+        self._add(("module_exit", _ns(), None, None, path, call))
 
     def _child_name(self, module: Any) -> str:
         if self.mstack:

@@ -143,6 +143,7 @@ export interface ModuleEnter {
   path: string;
   module_type: string;
   line: number | null;
+  call?: number;
 }
 
 export interface ModuleExit {
@@ -151,6 +152,7 @@ export interface ModuleExit {
   t: number;
   type: "module_exit";
   path: string | null;
+  call?: number | null;
 }
 
 export interface NodeEnter {
@@ -179,6 +181,7 @@ export interface NodeEvent {
   line: number | null;
   grad_mode: string;
   module_path: string | null;
+  module_calls?: number[] | null;
   variable: number | null;
 }
 

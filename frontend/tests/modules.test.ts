@@ -145,3 +145,28 @@ describe("isParamOf", () => {
     expect(isParamOf(leaf("fc1.weight", "const"), "MLP.fc1")).toBe(false);
   });
 });
+
+describe("module calls", () => {
+  const node = (seq: number, id: number, path: string, calls: number[] | undefined, next: number[]): WireEvent => ({
+    run_id: "r", seq, t: 0, type: "node", id, name: "TanhBackward0", next: next.map((n) => ({ node: n, input_nr: 0 })),
+    inputs: [], outputs: [], saved: [], line: 3, grad_mode: "grad", module_path: path, module_calls: calls, variable: null,
+  }) as unknown as WireEvent;
+  // net = Sequential(Linear, Tanh); net(net(x)): Seq.0 then Seq.1, twice, with no op between
+  const run = (calls: boolean): WireEvent[] => [
+    node(0, 1, "Seq.0", calls ? [0, 1] : undefined, []),
+    node(1, 2, "Seq.1", calls ? [0, 2] : undefined, [1]),
+    node(2, 3, "Seq.0", calls ? [3, 4] : undefined, [2]),
+    node(3, 4, "Seq.1", calls ? [3, 5] : undefined, [3]),
+  ];
+
+  it("draws a box per call when two calls of one module follow each other (net(net(x)))", () => {
+    const { pos, boxes } = laidOut(run(true));
+    expect(boxes.map((b) => b.path)).toEqual(["Seq", "Seq", "Seq.0", "Seq.1", "Seq.0", "Seq.1"]); // by depth
+    checkBoxes(boxes, pos);
+  });
+
+  it("merges them without call numbers (a run of ops under one path is one box)", () => {
+    const { boxes } = laidOut(run(false));
+    expect(boxes.filter((b) => b.path === "Seq")).toHaveLength(1);
+  });
+});

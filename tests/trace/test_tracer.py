@@ -175,3 +175,17 @@ def test_optimizer_steps_and_running_stats_are_version_bumps_with_new_values() -
         before = np.array(described[tid]["value"]["values"])
         after = np.array(bump["value"]["values"])
         np.testing.assert_allclose(after, before - 0.5 * (2.0 if before.ndim == 1 else 0.0))
+
+
+def test_module_scopes_carry_call_numbers_so_repeated_calls_stay_apart() -> None:
+    events = _run(
+        "import torch\n"
+        "net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh())\n"
+        "y = net(net(torch.ones(1, 2)))\n"
+    )
+    enters = [(e["path"], e["call"]) for e in events if e["type"] == "module_enter"]
+    exits = [(e["path"], e["call"]) for e in events if e["type"] == "module_exit"]
+    assert [c for _, c in enters] == list(range(6))
+    assert sorted(exits) == sorted(enters)
+    nodes = [e for e in events if e["type"] == "node"]
+    assert [e["module_calls"] for e in nodes if e["name"] == "TanhBackward0"] == [[0, 2], [3, 5]]

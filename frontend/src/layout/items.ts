@@ -11,7 +11,7 @@ export function layoutItems(state: RunState, from: number, measure: (text: strin
     const v = state.vertices.get(state.order[i] as string);
     if (!v) continue;
     const defer = v.kind === "leaf" || v.kind === "const" || v.kind === "accumulate";
-    const scope = v.kind === "fn" ? v.module : undefined;
+    const scope = v.kind === "fn" ? (v.scope ?? v.module) : undefined;
     items.push({ id: v.id, to: v.edges.map((e) => e.to), width: boxWidth(contentWidth(v, measure)), defer, scope });
   }
   return items;

@@ -124,17 +124,25 @@ function onNode(s: RunState, e: Obj, seq: number): void {
   const kind = name.endsWith("AccumulateGrad") ? "accumulate" : "fn";
   if (kind === "accumulate" && tensor !== null && s.vertices.has(`t${tensor}`)) edges.push({ to: `t${tensor}`, inputNr: 0 });
   const prev = s.vertices.get(id);
+  const module = str(e, "module_path");
   addVertex(s, {
     id, kind, name, label: prev?.label ?? "", seq: prev?.seq ?? seq, edges,
-    line: num(e, "line"), module: str(e, "module_path"), gradMode: str(e, "grad_mode"),
-    saved, tensor, shape: prev?.shape ?? [],
+    line: num(e, "line"), module, gradMode: str(e, "grad_mode"),
+    saved, tensor, shape: prev?.shape ?? [], scope: moduleScope(module, e.module_calls),
   });
   for (const out of list(e, "outputs")) {
     const o = asObj(out);
     if (o) onTensorInfo(s, o, seq);
   }
-  const module = str(e, "module_path");
   if (kind === "fn" && module) for (const edge of edges) nameParameter(s, edge.to, module);
+}
+
+/** The module path with each module's call number ("MLP#3.fc1#4"): two calls of one module
+ *  are two scopes even when no op runs between them. Without call numbers, the path. */
+export function moduleScope(path: string, calls: unknown): string {
+  const parts = path ? path.split(".") : [];
+  if (!Array.isArray(calls) || calls.length !== parts.length) return path;
+  return parts.map((p, i) => `${p}#${String(calls[i])}`).join(".");
 }
 
 /** An unnamed leaf first used inside a module is one of its parameters: the tracer sends no

@@ -51,6 +51,8 @@ export interface Vertex {
   /** The tensor this vertex stands for (leaf/const/cut) or feeds (accumulate). */
   tensor: string | null;
   shape: number[];
+  /** The module call this op ran in (`moduleScope`): boxes and layout bands are per call. */
+  scope?: string;
 }
 
 export interface TensorInfo {

@@ -53,18 +53,20 @@ export function moduleBoxes(scene: Scene): ModuleBox[] {
     if (!v || v.kind !== "fn") continue;
     const p = scene.pos.get(v.id);
     const params = p ? firstUse(scene, v, p, claimed) : [];
-    if (v.module !== lastModule) {
-      // only recompute the open scopes when the module changes (runs of ops share one)
-      lastModule = v.module;
-      prefixes = scopeChain(v.module);
+    const scope = v.scope ?? v.module;
+    if (scope !== lastModule) {
+      // only recompute the open scopes when the module call changes (runs of ops share one)
+      lastModule = scope;
+      prefixes = scopeChain(scope);
       for (const k of [...open.keys()]) if (!prefixes.includes(k)) open.delete(k);
     }
-    prefixes.forEach((path, i) => {
-      let b = open.get(path);
+    prefixes.forEach((key, i) => {
+      let b = open.get(key);
       if (!b) {
         const parent = i > 0 ? (open.get(prefixes[i - 1] as string) ?? null) : null;
+        const path = key.replace(/#\d+/g, ""); // shown and collapsed by path
         b = { path, x: Infinity, y: Infinity, w: 0, h: 0, count: 0, depth: i + 1, members: new Set(), parent };
-        open.set(path, b);
+        open.set(key, b);
         boxes.push(b);
       }
       b.members.add(v.id);
