@@ -117,10 +117,10 @@ class Tracer:
         self.tensors = Ids()
         self.nodes = Ids()
         self.retained: OrderedDict[int, np.ndarray[Any, Any]] = OrderedDict()
-        self.mstack: list[tuple[Any, str]] = []
+        self.mstack: list[tuple[Any, str, int]] = []  # (module, name, call number)
+        # the stack's path and call numbers (from 0 per run: two calls of one module one after
+        # the other are two scopes, though their path is the same), kept for the hot path
         self.mpath: str | None = None
-        # the call of each module on the stack, numbered from 0 per run: two calls of one
-        # module one after the other are two scopes, though their path is the same
         self.mcalls: tuple[int, ...] | None = None
         self.ncalls = 0
         self.names: dict[int, str] = {}
@@ -239,15 +239,14 @@ class Tracer:
         """Called by nn.Module.__call__ before forward."""
         if name is None:
             name = self._child_name(module)
-        self.mstack.append((module, name))
-        self.mpath = ".".join(n for _, n in self.mstack)
         call = self.ncalls
         self.ncalls = call + 1
-        self.mcalls = (*(self.mcalls or ()), call)
+        self.mstack.append((module, name, call))
+        self._scope_changed()
         params = getattr(module, "_parameters", None)
         if params:
             # named as `named_parameters()` of the outermost module running names them
-            prefix = "".join(f"{n}." for _, n in self.mstack[1:])
+            prefix = "".join(f"{n}." for _, n, _ in self.mstack[1:])
             for k, p in params.items():
                 if isinstance(p, Tensor):
                     self.pnames[id(p)] = (p, f"{prefix}{k}")
@@ -256,15 +255,17 @@ class Tracer:
     def module_exit(self, module: Any) -> None:
         """Called by nn.Module.__call__ after forward (also when it raised)."""
         path = self.mpath
-        calls = self.mcalls or ()
+        call = None
         while self.mstack:
-            calls = calls[:-1]
-            if self.mstack.pop()[0] is module:
+            m, _, call = self.mstack.pop()
+            if m is module:
                 break
-        call = self.mcalls[len(calls)] if self.mcalls and len(calls) < len(self.mcalls) else None
-        self.mpath = ".".join(n for _, n in self.mstack) or None
-        self.mcalls = calls or None
+        self._scope_changed()
         self._add(("module_exit", _ns(), None, None, path, call))
+
+    def _scope_changed(self) -> None:
+        self.mpath = ".".join(n for _, n, _ in self.mstack) or None
+        self.mcalls = tuple(c for _, _, c in self.mstack) or None
 
     def _child_name(self, module: Any) -> str:
         if self.mstack:
