@@ -2,7 +2,10 @@
 
 With tracing on, events are built in batches and serialized with orjson (as the sandbox
 worker does), so the ratio includes the whole cost of producing the stream. Also reports the
-cost of the no-tracer check itself (one `is None` per op).
+cost of the no-tracer check itself (one `is None` per op), and two floors measured in the same
+run: a tracer that only keeps one tuple of references per op and per backward step (the least
+any in-process capture does), and orjson serializing the run's finished events alone (the least
+any design that writes the JSON stream in the traced process pays).
 
     .venv/bin/python bench/bench_trace.py
 """
@@ -22,7 +25,7 @@ import orjson
 
 import engine
 from engine.autograd import observer
-from engine.tracing import Tracer
+from engine.tracing import Tracer, values
 from engine.tracing.stepper import Backward
 
 
@@ -45,6 +48,75 @@ def traced(fn: Any, counts: list[int]) -> Any:
         counts.append(tr.count)
 
     return run
+
+
+class RefsOnly:
+    """The least a tracer can do: keep one tuple of references per op and per backward step
+    (no snippet line, no copies, nothing built); every other observer call does nothing."""
+
+    def __init__(self) -> None:
+        self.buf: list[Any] = []
+
+    def node_made(self, node: Any, outputs: Any, inputs: Any) -> None:
+        self.buf.append((node, outputs, inputs))
+
+    def drive(self, steps: Any) -> None:
+        add = self.buf.append
+        for step in steps:
+            add(step)
+
+    def __getattr__(self, name: str) -> Any:
+        return _nothing
+
+
+def _nothing(*args: Any) -> None:
+    return None
+
+
+def refs_only(fn: Any) -> Any:
+    """`fn` run under a `RefsOnly` tracer."""
+
+    def run() -> None:
+        observer.install(RefsOnly())
+        try:
+            fn()
+        finally:
+            observer.install(None)
+
+    return run
+
+
+def parts(fn: Any) -> tuple[Any, Any]:
+    """Two functions that each redo one part of a traced run of `fn` on its recorded inputs:
+    orjson serializing the run's finished events, and summarizing the run's large arrays."""
+    batches: list[list[dict[str, Any]]] = []
+    arrays: list[np.ndarray[Any, Any]] = []
+    summarize = values.summarize
+
+    def keep(a: np.ndarray[Any, Any], out: dict[str, Any]) -> None:
+        arrays.append(a.copy())
+        summarize(a, out)
+
+    tr = Tracer(batches.append, bench_engine.__file__, {})
+    tr.backward = Backward(tr, None, {})
+    values.summarize = keep
+    observer.install(tr)
+    try:
+        fn()
+        tr.flush()
+    finally:
+        observer.install(None)
+        values.summarize = summarize
+
+    def dumps() -> None:
+        for batch in batches:
+            orjson.dumps(batch, option=orjson.OPT_SERIALIZE_NUMPY)
+
+    def summaries() -> None:
+        for a in arrays:
+            summarize(a, {})
+
+    return dumps, summaries
 
 
 def check_cost() -> float:
@@ -93,6 +165,14 @@ def main() -> None:
         print(
             f"{name:36s} off={fmt(off)} on={fmt(on)}  on/off = {on / off:5.2f}x "
             f"(target <= 1.2x) {verdict}; {n} events, {(on - off) / n * 1e6:.2f} us/event"
+        )
+        off2, refs = interleaved(fn, refs_only(fn), rounds)
+        dumps, summaries = parts(fn)
+        json_t, summ_t = interleaved(dumps, summaries, rounds)
+        print(
+            f"{'':36s} floors: refs-only capture {refs / off2:5.2f}x; alone, as a fraction "
+            f"of untraced: orjson of the stream {json_t / off2:4.2f}, the large-tensor "
+            f"summaries {summ_t / off2:4.2f}"
         )
 
 
