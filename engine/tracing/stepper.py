@@ -109,7 +109,6 @@ class Backward:
         tr.flush()
         watch = self.ctl is not None or self.breakpoints or self.stepping
         add = tr._add
-        deps_get = task.deps.get
         n = 0
         live: list[Any] = []
         had_saved = False
@@ -132,7 +131,7 @@ class Backward:
                             node,
                             list(live),
                             list(step[3]),
-                            tuple(map(deps_get, map(_first, node.next_functions), _zeros)),
+                            tuple(map(task.deps.get, map(_first, node.next_functions), _zeros)),
                         )
                     )
                     if watch:

@@ -235,3 +235,49 @@ def test_create_graph_gradients_enter_the_graph() -> None:
     starts = [e for e in events if e["type"] == "backward_started"]
     assert [s["create_graph"] for s in starts] == [True, False]
     assert starts[0]["inputs"] == [0]
+
+
+def _expected_deps(events: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
+    """(backward, node, count) the engine should report at each `node_enter`, derived from the
+    forward graph's edges alone: consumers of a node reachable from the backward's root, minus
+    those that have already run in that backward."""
+    edges: dict[int, list[int]] = {}
+    want: list[tuple[int, int, int]] = []
+    left: dict[int, int] = {}
+    for e in events:
+        if e["type"] == "node":
+            edges[e["id"]] = [x["node"] for x in e["next"] if x["node"] is not None]
+        elif e["type"] == "backward_started":
+            roots = [r["node"] for r in e["roots"] if r["node"] is not None]
+            seen, stack = set(roots), list(roots)
+            while stack:
+                for m in edges.get(stack.pop(), []):
+                    if m not in seen:
+                        seen.add(m)
+                        stack.append(m)
+            left = {}
+            for n in seen:
+                for m in edges.get(n, []):
+                    left[m] = left.get(m, 0) + 1
+        elif e["type"] == "node_enter":
+            want += [(e["backward"], m, left[m]) for m in edges.get(e["node"], [])]
+        elif e["type"] == "node_exit":
+            for m in edges.get(e["node"], []):
+                left[m] -= 1
+    return want
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_dependency_counts_at_each_step(name: str) -> None:
+    # only backward passes from one root and without `inputs=` (which prunes the walk)
+    _, events = harness.traced(CASES[name])
+    started = [e for e in events if e["type"] == "backward_started"]
+    if any(len(e["roots"]) != 1 or e["inputs"] for e in started):
+        return
+    got = [
+        (e["backward"], d["node"], d["count"])
+        for e in events
+        if e["type"] == "node_enter"
+        for d in e["deps"]
+    ]
+    assert got == _expected_deps(events)
