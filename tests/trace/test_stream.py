@@ -237,13 +237,16 @@ def test_create_graph_gradients_enter_the_graph() -> None:
     assert starts[0]["inputs"] == [0]
 
 
-def _expected_deps(events: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
-    """(backward, node, count) the engine should report at each `node_enter`, derived from the
-    forward graph's edges alone: consumers of a node reachable from the backward's root, minus
-    those that have already run in that backward."""
+def _expected_steps(events: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+    """The dependency counts, as (backward, node, count), and the ready queue, as (backward,
+    sorted node ids), the engine should report at each `node_enter`, derived from the forward
+    graph's edges alone: a node's count is its consumers reachable from the backward's root
+    minus those that have already run; a node is ready when its count is 0 and it has not run."""
     edges: dict[int, list[int]] = {}
     want: list[tuple[int, int, int]] = []
+    queues: list[tuple[int, list[int]]] = []
     left: dict[int, int] = {}
+    ready: set[int] = set()
     for e in events:
         if e["type"] == "node":
             edges[e["id"]] = [x["node"] for x in e["next"] if x["node"] is not None]
@@ -259,16 +262,21 @@ def _expected_deps(events: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
             for n in seen:
                 for m in edges.get(n, []):
                     left[m] = left.get(m, 0) + 1
+            ready = set(roots)
         elif e["type"] == "node_enter":
+            ready.discard(e["node"])
+            queues.append((e["backward"], sorted(ready)))
             want += [(e["backward"], m, left[m]) for m in edges.get(e["node"], [])]
         elif e["type"] == "node_exit":
             for m in edges.get(e["node"], []):
                 left[m] -= 1
-    return want
+                if left[m] == 0:
+                    ready.add(m)
+    return want, queues
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_dependency_counts_at_each_step(name: str) -> None:
+def test_dependency_counts_and_queue_at_each_step(name: str) -> None:
     # only backward passes from one root and without `inputs=` (which prunes the walk)
     _, events = harness.traced(CASES[name])
     started = [e for e in events if e["type"] == "backward_started"]
@@ -280,4 +288,5 @@ def test_dependency_counts_at_each_step(name: str) -> None:
         if e["type"] == "node_enter"
         for d in e["deps"]
     ]
-    assert got == _expected_deps(events)
+    queues = [(e["backward"], sorted(e["queue"])) for e in events if e["type"] == "node_enter"]
+    assert (got, queues) == _expected_steps(events)
