@@ -245,6 +245,9 @@ def accumulate_into(var: Tensor, grad: Tensor) -> None:
         else:  # PyTorch's `variable_grad += new_grad`, even when .grad requires grad
             np.add(g._d, grad._d, out=g._d, casting="unsafe")
             g._ver[0] += 1
+    tracer = observer.TRACER
+    if tracer is not None:  # before the post-accumulate hooks, which may change .grad in place
+        tracer.grad_accumulated(var, grad)
     if var._post_acc:
         for hid, hook in list(var._post_acc.items()):
             _fire("post_accumulate", hid, hook, var)

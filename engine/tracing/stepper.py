@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine._tensor import Tensor
-from engine.autograd.graph import AccumulateGrad, Node
+from engine.autograd.graph import Node
 from engine.tracing import build
 
 if TYPE_CHECKING:
@@ -141,9 +141,6 @@ class Backward:
                 add(
                     ("exit", _ns(), None, None, bid, node, list(step[2]), had_saved and node._freed)
                 )
-                if type(node) is AccumulateGrad and live and live[0] is not None:
-                    var = node.variable  # type: ignore[attr-defined]
-                    add(("acc", _ns(), None, None, bid, node, var, live[0], var._grad))
         except BaseException:
             self.failed = self.current  # the error event names the node that raised
             raise

@@ -21,7 +21,7 @@ import numpy as np
 
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Node, SavedTensor
+from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
 from engine.tracing import values
 from engine.tracing.values import dtype_name, plain
 
@@ -231,6 +231,19 @@ class Tracer:
     def hook_fired(self, kind: str, hook_id: int, args: tuple[Any, ...], out: Any) -> None:
         bw = self.backward
         self._add(("hook_fired", _ns(), None, None, kind, hook_id, args, out, bw.bid, bw.current))
+
+    def grad_accumulated(self, var: Tensor, grad: Tensor) -> None:
+        """Called by the engine right after it adds `grad` into `var.grad`: in a backward's
+        AccumulateGrad node, or after the walk for `backward(inputs=...)`."""
+        total = var._grad
+        add = self.unbuilt.add
+        add(id(grad._ver))
+        if total is not None:
+            add(id(total._ver))
+        node = self.backward.current
+        if type(node) is not AccumulateGrad:
+            node = var._acc
+        self._add(("acc", _ns(), None, None, self.backward.bid, node, var, grad, total))
 
     def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None:
         self._add(("saved_unpack", _ns(), None, None, saved, node))

@@ -290,3 +290,43 @@ def test_dependency_counts_and_queue_at_each_step(name: str) -> None:
     ]
     queues = [(e["backward"], sorted(e["queue"])) for e in events if e["type"] == "node_enter"]
     assert (got, queues) == _expected_steps(events)
+
+
+def _accumulations(events: list[dict[str, Any]]) -> list[tuple[str | None, Any, Any]]:
+    names = {e["tensor"]["id"]: e["tensor"]["name"] for e in events if e["type"] == "tensor"}
+    return [
+        (names.get(e["tensor"]), e["grad"]["values"], e["total"]["values"])
+        for e in events
+        if e["type"] == "grad_accumulated"
+    ]
+
+
+def test_grad_accumulated_only_where_grad_is_written() -> None:
+    # autograd.grad leaves .grad alone; backward(inputs=[w]) writes w.grad only
+    code = (
+        "import torch\n"
+        "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "b = torch.tensor([3.0, 4.0], requires_grad=True)\n"
+        "(g,) = torch.autograd.grad((w * b).sum(), w)\n"
+        "(w * b * 2).sum().backward(inputs=[w])\n"
+        "(w * b).sum().backward(inputs=[w])\n"
+        "assert b.grad is None\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    assert _accumulations(events) == [("w", [6.0, 8.0], [6.0, 8.0]), ("w", [3.0, 4.0], [9.0, 12.0])]
+
+
+def test_grad_accumulated_before_post_accumulate_hook_changes_it() -> None:
+    code = (
+        "import torch\n"
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "x.register_post_accumulate_grad_hook(lambda p: p.grad.mul_(0.5))\n"
+        "(x * 3).sum().backward()\n"
+        "assert x.grad.tolist() == [1.5, 1.5]\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    assert _accumulations(events) == [("x", [3.0, 3.0], [3.0, 3.0])]
+    kinds = [e["type"] for e in events if e["type"] in ("grad_accumulated", "hook_fired")]
+    assert kinds == ["grad_accumulated", "hook_fired"]
