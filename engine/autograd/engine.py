@@ -156,10 +156,12 @@ def _add_grads(a: Tensor, b: Tensor) -> Tensor:
 
 
 def _fire(kind: str, hook_id: int, fn: Any, *args: Any) -> Any:
-    out = fn(*args)
     tracer = observer.TRACER
-    if tracer is not None:
-        tracer.hook_fired(kind, hook_id, args, out)
+    if tracer is None:
+        return fn(*args)
+    before = tracer.hook_before(kind, args)
+    out = fn(*args)
+    tracer.hook_fired(kind, hook_id, args, out, before)
     return out
 
 

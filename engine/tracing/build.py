@@ -254,13 +254,19 @@ def grads(tr: Tracer, gs: Any) -> list[Any]:
 
 def _b_hook_fired(tr: Tracer, it: Item, out: Out) -> None:
     kind, args, res = it[4], it[6], it[7]
+    gout = None
     if kind == "post_accumulate":
-        gin = grads(tr, [args[0]._grad])
+        # the .grad the hook was given; out: what it left there, when it changed it
+        before, g = it[10], args[0]._grad
+        gin = [before[2] if before is not None else None]
+        if g is not (before[0] if before is not None else None) or (
+            g is not None and g._ver[0] != before[1]
+        ):
+            gout = grads(tr, [g])
     elif kind == "tensor":
         gin = grads(tr, [args[0]])
     else:
         gin = grads(tr, args[0])
-    gout = None
     if res is not None:
         gout = grads(tr, [res] if isinstance(res, Tensor) else list(res))
     node = it[9]

@@ -228,9 +228,24 @@ class Tracer:
     def hook_removed(self, hook_id: int) -> None:
         self._add(("hook_removed", _ns(), *self._site(), hook_id))
 
-    def hook_fired(self, kind: str, hook_id: int, args: tuple[Any, ...], out: Any) -> None:
+    def hook_before(self, kind: str, args: tuple[Any, ...]) -> Any:
+        """Called before a hook runs. A post-accumulate hook may change or clear `.grad` (the
+        fused optimizer step), so the `.grad` it is given is kept now: (tensor, version, wire
+        value)."""
+        if kind != "post_accumulate" or args[0]._grad is None:
+            return None
+        g = args[0]._grad
+        return (g, g._ver[0], values.value(g._d, self.inline))
+
+    def hook_fired(
+        self, kind: str, hook_id: int, args: tuple[Any, ...], out: Any, before: Any = None
+    ) -> None:
         bw = self.backward
-        self._add(("hook_fired", _ns(), None, None, kind, hook_id, args, out, bw.bid, bw.current))
+        if kind == "post_accumulate" and args[0]._grad is not None:
+            self.unbuilt.add(id(args[0]._grad._ver))
+        self._add(
+            ("hook_fired", _ns(), None, None, kind, hook_id, args, out, bw.bid, bw.current, before)
+        )
 
     def grad_accumulated(self, var: Tensor, grad: Tensor) -> None:
         """Called by the engine right after it adds `grad` into `var.grad`: in a backward's

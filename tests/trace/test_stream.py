@@ -330,3 +330,30 @@ def test_grad_accumulated_before_post_accumulate_hook_changes_it() -> None:
     assert _accumulations(events) == [("x", [3.0, 3.0], [3.0, 3.0])]
     kinds = [e["type"] for e in events if e["type"] in ("grad_accumulated", "hook_fired")]
     assert kinds == ["grad_accumulated", "hook_fired"]
+    (fired,) = [e for e in events if e["type"] == "hook_fired"]
+    assert fired["grad_in"][0]["values"] == [3.0, 3.0]
+    assert fired["grad_out"][0]["values"] == [1.5, 1.5]
+
+
+def test_post_accumulate_hook_that_steps_and_clears_grad() -> None:
+    # PyTorch's "fuse the optimizer step into backward" recipe: .grad is used, then set to None
+    code = (
+        "import torch\n"
+        "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "opt = {w: torch.optim.SGD([w], lr=0.5)}\n"
+        "def step(p):\n"
+        "    opt[p].step()\n"
+        "    opt[p].zero_grad()\n"
+        "w.register_post_accumulate_grad_hook(step)\n"
+        "(w * w).sum().backward()\n"
+        "assert w.grad is None and w.tolist() == [0.0, 0.0]\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    for e in events:
+        EVENT.validate_python(e)
+    (fired,) = [e for e in events if e["type"] == "hook_fired"]
+    assert fired["grad_in"][0]["values"] == [2.0, 4.0]
+    assert fired["grad_out"] == [None]
+    bumps = [e["value"]["values"] for e in events if e["type"] == "version_bump"]
+    assert bumps == [[0.0, 0.0]]
