@@ -245,6 +245,8 @@ def accumulate_into(var: Tensor, grad: Tensor) -> None:
         if not g._d.flags.writeable:
             var._grad = make(g._d + grad._d, False, None, 0)
         else:  # PyTorch's `variable_grad += new_grad`, even when .grad requires grad
+            if observer.TRACER is not None:
+                observer.TRACER.before_write(g)
             np.add(g._d, grad._d, out=g._d, casting="unsafe")
             g._ver[0] += 1
     tracer = observer.TRACER
