@@ -52,6 +52,16 @@ describe("reducer on recorded runs", () => {
     expect(fold(events, acc).grads.size).toBe(1);
   });
 
+  it("shows .grad cleared by a post-accumulate hook (the fused optimizer step)", () => {
+    const events = fixture("fused");
+    const acc = events.findIndex((e) => e.type === "grad_accumulated");
+    const [leaf] = byName(fold(events), "w");
+    const tensor = leaf?.tensor ?? "";
+    expect(tensor).not.toBe("");
+    expect(fold(events, acc).grads.get(tensor)?.flat).toEqual([2, 4]);
+    expect(fold(events).grads.has(tensor)).toBe(false);
+  });
+
   it("flags the stale saved tensor and blames the in-place line", () => {
     const events = fixture("inplace");
     const s = fold(events);
@@ -164,9 +174,14 @@ describe("RunLog: cursor, snapshots, stepping", () => {
       stops.push(`${log.events[next]?.type}:${log.state().current ?? "-"}`);
     }
     expect(stops).toEqual(["node_enter:1", "node_exit:1", "node_enter:0", "node_exit:0", "backward_finished:-"]);
+    // a.grad is written while AccumulateGrad runs: there at its exit, gone at its enter
     const back = log.prevStop();
     log.seek(back);
     expect(log.events[back]?.type).toBe("node_exit");
+    expect(log.state().grads.size).toBe(1);
+    const enter = log.prevStop();
+    log.seek(enter);
+    expect(log.events[enter]?.type).toBe("node_enter");
     expect(log.state().grads.size).toBe(0);
   });
 

@@ -294,6 +294,12 @@ function onHook(s: RunState, type: string, e: Obj, seq: number): void {
     };
     const out = Array.isArray(e.grad_out) ? values(e.grad_out) : null;
     s.hooks.set(id, { ...base, fired: base.fired + 1, lastFiredSeq: seq, gradIn: values(list(e, "grad_in")), gradOut: out });
+    if (base.kind === "post_accumulate" && Array.isArray(e.grad_out) && base.target.startsWith("t")) {
+      // the hook changed or cleared the leaf's .grad (the fused optimizer step): show what it left
+      const g = parseValue(e.grad_out[0]);
+      if (g) s.grads.set(base.target.slice(1), g);
+      else s.grads.delete(base.target.slice(1));
+    }
     s.lastHook = id;
   }
 }
