@@ -43,6 +43,9 @@ def _helper() -> ThreadPoolExecutor:
     return _HELPER[0]
 
 
+CHILD_SEARCH = 10_000  # modules searched for a child's name before falling back to its class
+
+
 class EventLimit(BaseException):
     """Raised when a run reaches its event cap (a BaseException: `except Exception` in the
     user's snippet must not swallow it)."""
@@ -296,11 +299,19 @@ class Tracer:
         self.mcalls = tuple(c for _, _, c in self.mstack) or None
 
     def _child_name(self, module: Any) -> str:
+        """`module`'s name under the module running it, as `named_modules()` names it: through
+        containers that are never called themselves (`layers.0` of a ModuleList)."""
         if self.mstack:
-            children = getattr(self.mstack[-1][0], "_modules", None) or {}
-            for k, m in children.items():
-                if m is module:
-                    return str(k)
+            todo: list[tuple[str, Any]] = [("", self.mstack[-1][0])]
+            seen = 0
+            while todo and seen < CHILD_SEARCH:  # breadth first: the shortest path wins
+                prefix, parent = todo.pop(0)
+                for k, m in (getattr(parent, "_modules", None) or {}).items():
+                    if m is module:
+                        return f"{prefix}{k}"
+                    if m is not None:
+                        todo.append((f"{prefix}{k}.", m))
+                seen += 1
         return type(module).__name__
 
     def emit(self, kind: str, **fields: Any) -> None:

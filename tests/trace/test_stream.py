@@ -215,6 +215,30 @@ def test_module_scopes() -> None:
     assert paths["SumBackward0"] is None
 
 
+def test_module_scopes_named_through_containers() -> None:
+    # a ModuleList is never called: its layers are named `blocks.0`, as named_modules() does
+    code = (
+        "import torch\n"
+        "from torch import nn\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.blocks = nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2)])\n"
+        "    def forward(self, x):\n"
+        "        for b in self.blocks:\n"
+        "            x = b(x)\n"
+        "        return x\n"
+        "net = Net()\n"
+        "net(torch.ones(1, 2)).sum().backward()\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    entered = [e["path"] for e in events if e["type"] == "module_enter"]
+    assert entered == ["Net", "Net.blocks.0", "Net.blocks.1"]
+    names = {e["tensor"]["name"] for e in events if e["type"] == "tensor"}
+    assert {"blocks.0.weight", "blocks.1.bias"} <= names
+
+
 def test_create_graph_gradients_enter_the_graph() -> None:
     code = (
         "import torch\n"
