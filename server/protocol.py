@@ -222,6 +222,7 @@ class SavedPack(EventBase):
 class SavedUnpack(EventBase):
     type: Literal["saved_unpack"] = "saved_unpack"
     node: int | None
+    name: str | None = None  # which of the node's saved tensors (as in its `saved` list)
 
 
 class ModuleEnter(EventBase):

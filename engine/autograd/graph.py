@@ -268,6 +268,8 @@ class SavedTensor:
             self._hooks_packed = (unpack, pack(tensor))
             self._nr = tensor._nr
             self._rg = tensor._rg
+            if observer.TRACER is not None:  # the tensor is not kept: tell the tracer which
+                observer.TRACER.saved_packed(self, tensor)
             return
         if is_output:
             self._tensor = None

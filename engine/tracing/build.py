@@ -80,7 +80,11 @@ def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[dict[str, Any]]:
     return res
 
 
-def _saved(tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Out) -> list[Any]:
+def _saved(
+    tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Out, late: Out
+) -> list[Any]:
+    """The node's saved tensors; `saved_pack` events for hooked ones go to `late` (they follow
+    the node's own event)."""
     store: Any = node._saved or {}
     packed = node.__dict__.get("_packed")
     if packed:
@@ -97,7 +101,10 @@ def _saved(tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Ou
                 res.append({"name": name, "repr": repr(v)[:200]})
             continue
         tid = None
-        if v._tensor is not None:
+        src = tr.packed.pop(id(v), None) if v._hooks_packed is not None else None
+        if src is not None and src[0] is v:
+            tid = tensor_id(tr, src[1], ts, None, out)
+        elif v._tensor is not None:
             tid = tensor_id(tr, v._tensor, ts, None, out)
         elif v._is_output:
             for o in outputs:
@@ -113,7 +120,7 @@ def _saved(tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Ou
         )
         if v._hooks_packed is not None:
             packed = v._hooks_packed[1]
-            out.append(
+            late.append(
                 tr.event(
                     "saved_pack",
                     ts,
@@ -152,7 +159,12 @@ def _node_event(
     nid = tr.nodes.of(node)
     tr.node_lines[nid] = line
     outs = [tensor_info(tr, o, line, node if o._fn is node else None) for o in outputs]
-    saved = _saved(tr, node, outputs, ts, out) if node._saved or "_packed" in node.__dict__ else []
+    late: Out = []
+    saved = (
+        _saved(tr, node, outputs, ts, out, late)
+        if node._saved or "_packed" in node.__dict__
+        else []
+    )
     out.append(
         {
             "type": "node",
@@ -170,6 +182,7 @@ def _node_event(
             "variable": var,
         }
     )
+    out.extend(late)
 
 
 def _b_tensor(tr: Tracer, it: Item, out: Out) -> None:
@@ -285,9 +298,9 @@ def _b_hook_fired(tr: Tracer, it: Item, out: Out) -> None:
 
 
 def _b_unpack(tr: Tracer, it: Item, out: Out) -> None:
-    saved, node = it[4], it[5]
-    if saved._hooks_packed is not None:
-        out.append(tr.event("saved_unpack", it[1], node=tr.nodes.get(node) if node else None))
+    node = it[5]
+    nid = tr.nodes.get(node) if node is not None else None
+    out.append(tr.event("saved_unpack", it[1], node=nid, name=it[6]))
 
 
 def _b_menter(tr: Tracer, it: Item, out: Out) -> None:

@@ -132,6 +132,9 @@ class Tracer:
         self.jobs: list[tuple[np.ndarray[Any, Any], dict[str, Any]]] = []  # big summaries
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
         self.node_lines: dict[int, int | None] = {}
+        # tensors given to saved-tensor pack hooks, by id of their SavedTensor, until its node's
+        # event names them
+        self.packed: dict[int, tuple[SavedTensor, Tensor]] = {}
         # version counters (by id) of tensors whose values pending tuples will read at flush:
         # writing into one of them flushes first, so an event shows the values of its moment
         self.unbuilt: set[int] = set()
@@ -263,8 +266,18 @@ class Tracer:
             node = var._acc
         self._add(("acc", _ns(), None, None, self.backward.bid, node, var, grad, total))
 
+    def saved_packed(self, saved: SavedTensor, tensor: Tensor) -> None:
+        """A saved-tensor pack hook ran: the tensor it was given, for the node's event."""
+        self.packed[id(saved)] = (saved, tensor)
+
     def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None:
-        self._add(("saved_unpack", _ns(), None, None, saved, node))
+        # the saved tensor's name, read now: the node's buffers may be freed before a flush
+        store: Any = (node._saved or {}) if node is not None else {}
+        name = next((k for k, v in store.items() if v is saved), None)
+        if name is None and node is not None:
+            packed = node.__dict__.get("_packed") or ()
+            name = next((f"saved_tensors[{i}]" for i, v in enumerate(packed) if v is saved), None)
+        self._add(("saved_unpack", _ns(), None, None, saved, node, name))
 
     def module_enter(self, module: Any, name: str | None = None) -> None:
         """Called by nn.Module.__call__ before forward."""

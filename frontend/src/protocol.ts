@@ -285,6 +285,7 @@ export interface SavedUnpack {
   t: number;
   type: "saved_unpack";
   node: number | null;
+  name?: string | null;
 }
 
 export interface SetBreakpointsCommand {

@@ -381,3 +381,40 @@ def test_post_accumulate_hook_that_steps_and_clears_grad() -> None:
     assert fired["grad_out"] == [None]
     bumps = [e["value"]["values"] for e in events if e["type"] == "version_bump"]
     assert bumps == [[0.0, 0.0]]
+
+
+def test_saved_tensor_hooks_name_their_tensors() -> None:
+    code = (
+        "import torch\n"
+        "x = torch.randn(3, requires_grad=True)\n"
+        "with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t):\n"
+        "    y = x.exp()\n"
+        "    z = y * x\n"
+        "z.sum().backward()\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    for e in events:
+        EVENT.validate_python(e)
+    names = {e["tensor"]["id"]: e["tensor"]["name"] for e in events if e["type"] == "tensor"}
+    nodes = {e["id"]: e["name"] for e in events if e["type"] == "node"}
+    seen: set[int] = set()
+    packs = []
+    for e in events:
+        if e["type"] == "node":
+            seen.add(e["id"])
+        elif e["type"] == "saved_pack":
+            assert e["node"] in seen  # after the node's own event
+            packs.append((nodes[e["node"]], e["name"], names.get(e["tensor"])))
+    # ExpBackward0 saves its result (y); MulBackward0 saves self (y) and other (x)
+    assert packs == [
+        ("ExpBackward0", "result", "y"),
+        ("MulBackward0", "self", "y"),
+        ("MulBackward0", "other", "x"),
+    ]
+    unpacks = [(nodes[e["node"]], e["name"]) for e in events if e["type"] == "saved_unpack"]
+    assert sorted(unpacks) == [
+        ("ExpBackward0", "result"),
+        ("MulBackward0", "other"),
+        ("MulBackward0", "self"),
+    ]
