@@ -147,7 +147,10 @@ class Backward:
         finally:
             self.current = None
         add(("bw_finish", _ns(), None, None, bid, n))
-        tr.flush()
+        if not task.captures:
+            tr.flush()
+        # else autograd.grad (or backward(inputs=...)): its results are about to be bound to the
+        # user's names, which the next flush reads (pauses and in-place writes flush anyway)
 
     # -- the stepper ---------------------------------------------------------------------
     def _check(self, node: Node, grads: list[Any]) -> None:

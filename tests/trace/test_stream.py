@@ -259,6 +259,14 @@ def test_create_graph_gradients_enter_the_graph() -> None:
     starts = [e for e in events if e["type"] == "backward_started"]
     assert [s["create_graph"] for s in starts] == [True, False]
     assert starts[0]["inputs"] == [0]
+    # the gradient made with create_graph is named as the snippet binds it
+    made = [
+        o
+        for e in events
+        if e["type"] == "node" and e["name"] == "MulBackward0"
+        for o in e["outputs"]
+    ]
+    assert "g" in {o["name"] for o in made}
 
 
 def _expected_steps(events: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
