@@ -106,6 +106,8 @@ from engine.autograd.grad_mode import (
     set_grad_enabled,
 )
 from engine.ops import block_diag as _block_diag_ops
+from engine.ops import complex as _complex_ops
+from engine.ops import complex_polar as _complex_polar_ops
 from engine.ops import (
     convert,
     index,
@@ -125,6 +127,7 @@ from engine.ops import (
     views,
 )
 from engine.ops import einsum as _einsum_ops
+from engine.ops import index_copy as _index_copy_ops
 from engine.ops import integrate_dist as _integrate_dist_ops
 from engine.ops import linalg as _linalg_ops
 from engine.ops import linalg_decomp as _linalg_decomp_ops
@@ -133,11 +136,14 @@ from engine.ops import linalg_pinv as _linalg_pinv_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
 from engine.ops import linalg_triangular as _linalg_triangular_ops
 from engine.ops import matmul as _matmul_ops
+from engine.ops import nn_pdist as _nn_pdist_ops
 from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
 from engine.ops import pointwise_binary_more as _pointwise_binary_more_ops
 from engine.ops import remainder as _remainder_ops
 from engine.ops import softmax as _softmax_ops
+from engine.ops import special_binary as _special_binary_ops
+from engine.ops import special_ops as _special_ops
 from engine.ops import stats_quantile as _stats_quantile_ops
 from engine.ops import transpose as _transpose_ops
 
@@ -152,6 +158,9 @@ int64 = long = _dtype.int64
 float16 = half = _dtype.float16
 float32 = float = _dtype.float32
 float64 = double = _dtype.float64
+complex64 = cfloat = _dtype.complex64
+complex128 = cdouble = _dtype.complex128
+complex32 = chalf = _dtype.complex32
 
 _OP_MODULES: list[ModuleType] = [
     pointwise,
@@ -187,6 +196,12 @@ _OP_MODULES: list[ModuleType] = [
     _linalg_triangular_ops,
     _block_diag_ops,
     _pointwise_binary_more_ops,
+    _special_ops,
+    _special_binary_ops,
+    _nn_pdist_ops,
+    _index_copy_ops,
+    _complex_ops,
+    _complex_polar_ops,  # after pointwise_unary: its `sgn` handles complex input
 ]
 _methods.bind(_OP_MODULES, globals())
 misc.add_out_params(globals())
@@ -199,6 +214,7 @@ from engine import (  # noqa: E402
     backends,
     cuda,
     distributions,
+    fft,
     func,
     nn,
     optim,

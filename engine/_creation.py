@@ -16,7 +16,7 @@ def _finish(data: np.ndarray[Any, Any], requires_grad: bool, device: Any = None)
     t: Tensor = object.__new__(Tensor)
     init(t, data)
     if requires_grad:
-        if data.dtype.kind != "f":
+        if data.dtype.kind not in "fc":
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
@@ -71,6 +71,8 @@ def _infer_array(data: Any) -> np.ndarray[Any, Any]:
         raise _ragged_error(data) from None
     if arr.dtype.kind == "f":
         arr = arr.astype(_dtype.get_default_dtype().np)
+    elif arr.dtype.kind == "c":  # Python complex numbers: complex64 (or complex128 by default)
+        arr = arr.astype(_dtype.default_complex().np)
     elif arr.dtype.kind in "iu":
         arr = arr.astype(np.int64)
     elif arr.dtype.kind == "O" or arr.dtype.kind in "US":
@@ -153,6 +155,13 @@ def tensor(
             arr = np.array(_unwrap(data), dtype=_np_dtype(dtype))
         except ValueError:
             raise _ragged_error(data) from None
+        except TypeError:
+            if not any(isinstance(x, complex) for x in _leaves(data)):
+                raise
+            # a complex number into a real dtype: PyTorch's messages (bool takes it)
+            if np.dtype(_np_dtype(dtype)).kind == "f":
+                raise TypeError("must be real number, not complex") from None
+            raise TypeError("'complex' object cannot be interpreted as an integer") from None
     else:
         arr = _infer_array(data)
         if dtype is not None:

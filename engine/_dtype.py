@@ -15,7 +15,7 @@ class dtype:
     def __init__(self, name: str, np_dtype: Any, category: int) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
-        # 0 bool, 1 integer, 2 floating: the order PyTorch promotes across categories.
+        # 0 bool, 1 integer, 2 floating, 3 complex: the order PyTorch promotes across categories.
         self.category = category
         self.is_floating_point = category == 2
         self.is_signed = category != 0 and self.np.kind != "u"
@@ -29,10 +29,19 @@ class dtype:
 
     @property
     def is_complex(self) -> bool:
-        return False
+        return self.category == 3
 
     def to_real(self) -> dtype:
-        return self
+        """The real dtype of a complex one (`complex64` -> `float32`); others are unchanged."""
+        return _TO_REAL.get(self.name, self)
+
+    def to_complex(self) -> dtype:
+        """The complex dtype of a floating one (`float32` -> `complex64`)."""
+        if self.category == 3:
+            return self
+        if self.category != 2 or self.name == "float16":
+            return complex32 if self.name == "float16" else _complex_error(self)
+        return complex128 if self.name == "float64" else complex64
 
 
 bool_ = dtype("bool", np.bool_, 0)
@@ -44,8 +53,19 @@ int64 = dtype("int64", np.int64, 1)
 float16 = dtype("float16", np.float16, 2)
 float32 = dtype("float32", np.float32, 2)
 float64 = dtype("float64", np.float64, 2)
+complex64 = dtype("complex64", np.complex64, 3)
+complex128 = dtype("complex128", np.complex128, 3)
+# NumPy has no half-precision complex: complex32 exists as a name only (never a tensor's dtype)
+complex32 = dtype("complex32", np.complex64, 3)
+complex32.itemsize = 4
+_TO_REAL = {"complex64": float32, "complex128": float64, "complex32": float16}
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+
+def _complex_error(d: dtype) -> dtype:
+    raise RuntimeError(f"to_complex is only supported for floating point types, got {d}")
+
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
 _BY_NP: dict[Any, dtype] = {d.np: d for d in ALL}
 _default_float = float32
 
@@ -56,7 +76,8 @@ def from_numpy(np_dtype: Any) -> dtype:
     if d is None:
         raise TypeError(
             f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types "
-            "are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+            "uint8, and bool."
         )
     return d
 
@@ -80,18 +101,66 @@ def scalar_dtype(value: object) -> dtype:
         return bool_
     if isinstance(value, int):
         return int64
+    if isinstance(value, complex):
+        return default_complex()
     return _default_float
+
+
+def default_complex() -> dtype:
+    """complex128 when the default dtype is float64, else complex64 (PyTorch's rule)."""
+    return complex128 if _default_float is float64 else complex64
 
 
 def promote(a: dtype, b: dtype) -> dtype:
     """PyTorch's promotion of two tensor dtypes of equal standing."""
     if a is b:
         return a
+    if a.category == 3 or b.category == 3:
+        return _promote_complex(a, b)
     return (
         from_numpy(np.promote_types(a.np, b.np))
         if a.category == b.category
         else (a if a.category > b.category else b)
     )
+
+
+def _promote_complex(a: dtype, b: dtype) -> dtype:
+    """Promotion with a complex side: the wider of the complex and the other's precision."""
+    if a.category == 3 and b.category == 3:
+        return a if a.itemsize >= b.itemsize else b
+    c, other = (a, b) if a.category == 3 else (b, a)
+    return complex128 if other is float64 else c
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """c10's combine_categories, for tiers where a complex dtype takes part."""
+    if higher is None:
+        return lower
+    if lower is None or higher.category == 3:
+        return higher
+    if lower.category == 3:
+        # a float tier keeps its precision; an integer one takes the complex dtype
+        return higher.to_complex() if higher.category == 2 else lower
+    if higher.category == 2:
+        return higher
+    if higher is bool_ or lower.category == 2:
+        return promote(higher, lower)
+    return higher
+
+
+def _result_type_complex(dims: list[tuple[dtype, int]], scalars: list[object]) -> dtype:
+    dim_res = zero_res = wrapped = None
+    for d, nd in dims:
+        if nd > 0:
+            dim_res = d if dim_res is None else promote(dim_res, d)
+        else:
+            zero_res = d if zero_res is None else promote(zero_res, d)
+    for s in scalars:
+        sd = scalar_dtype(s)
+        wrapped = sd if wrapped is None else promote(wrapped, sd)
+    result = _combine(dim_res, _combine(zero_res, wrapped))
+    assert result is not None
+    return result
 
 
 def result_type(dims: list[tuple[dtype, int]], scalars: list[object]) -> dtype:
@@ -101,6 +170,8 @@ def result_type(dims: list[tuple[dtype, int]], scalars: list[object]) -> dtype:
     everything above it: `int64_tensor * 2.5` is float32, `float32_tensor * float64_0dim` is
     float32.
     """
+    if any(d.category == 3 for d, _ in dims) or any(type(s) is complex for s in scalars):
+        return _result_type_complex(dims, scalars)
     dimmed = [d for d, nd in dims if nd > 0]
     zero = [d for d, nd in dims if nd == 0]
     result: dtype | None = None

@@ -14,6 +14,8 @@ class finfo:
 
     def __init__(self, type: Any = None) -> None:
         d = _dtype.get_default_dtype() if type is None else type
+        if isinstance(d, _dtype.dtype) and d.is_complex:  # the limits of its real parts
+            d = d.to_real()
         if not isinstance(d, _dtype.dtype) or not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")  # fmt: skip

@@ -60,6 +60,8 @@ _LEGACY = {
     "int8": "torch.CharTensor",
     "uint8": "torch.ByteTensor",
     "bool": "torch.BoolTensor",
+    "complex64": "torch.ComplexFloatTensor",
+    "complex128": "torch.ComplexDoubleTensor",
 }
 
 
@@ -119,6 +121,25 @@ class _Formatter:
         return (self.max_width - len(ret)) * " " + ret
 
 
+class _ComplexFormatter:
+    """Real and imaginary parts formatted apart, each with its own width and sci mode."""
+
+    def __init__(self, values: np.ndarray[Any, Any]) -> None:
+        self.re = _Formatter(np.ascontiguousarray(values.real))
+        self.im = _Formatter(np.ascontiguousarray(values.imag))
+        # _vector adds 2 for ", "; PyTorch's element length also counts the `j`
+        self.max_width = self.re.max_width + self.im.max_width + 1
+
+    def format(self, value: Any) -> str:
+        value = complex(value)
+        real_str = self.re.format(value.real)
+        # the imaginary part loses its padding; its sign (or a "+") joins the two
+        imag_str = (self.im.format(value.imag) + "j").lstrip()
+        if imag_str[0] in "+-":
+            return real_str + imag_str
+        return real_str + "+" + imag_str
+
+
 def _summarized(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     e = OPTS.edgeitems
     if a.ndim == 0:
@@ -132,7 +153,10 @@ def _summarized(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return np.stack([_summarized(r) for r in rows])
 
 
-def _vector(a: np.ndarray[Any, Any], indent: int, summarize: bool, fmt: _Formatter) -> str:
+Fmt = _Formatter | _ComplexFormatter
+
+
+def _vector(a: np.ndarray[Any, Any], indent: int, summarize: bool, fmt: Fmt) -> str:
     element_length = fmt.max_width + 2
     per_line = max(1, math.floor((OPTS.linewidth - indent) / element_length))
     e = OPTS.edgeitems
@@ -145,7 +169,7 @@ def _vector(a: np.ndarray[Any, Any], indent: int, summarize: bool, fmt: _Formatt
     return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def _body(a: np.ndarray[Any, Any], indent: int, summarize: bool, fmt: _Formatter) -> str:
+def _body(a: np.ndarray[Any, Any], indent: int, summarize: bool, fmt: Fmt) -> str:
     if a.ndim == 0:
         return fmt.format(a.item())
     if a.ndim == 1:
@@ -164,7 +188,8 @@ def array_str(a: np.ndarray[Any, Any], indent: int) -> str:
     if a.size == 0:
         return "[]"
     summarize = a.size > OPTS.threshold
-    fmt = _Formatter(_summarized(a) if summarize else a)
+    shown = _summarized(a) if summarize else a
+    fmt: Fmt = _ComplexFormatter(shown) if a.dtype.kind == "c" else _Formatter(shown)
     return _body(a, indent, summarize, fmt)
 
 
@@ -188,17 +213,24 @@ def tensor_repr(t: Tensor) -> str:
 
     prefix = "tensor("
     indent = len(prefix)
+    tangent = None
+    if t._fw_grad is not None:  # shown only where forward AD sees it (not in a Function)
+        from engine.autograd.forward_ad import FW
+        from engine.autograd.forward_jvp import tangent_of
+
+        tangent = tangent_of(t) if FW.on else None
     a = t._d
     dt = t.dtype
     suffixes: list[str] = []
     if a.size == 0:
         if a.ndim != 1:
             suffixes.append("size=" + str(tuple(a.shape)))
-        if dt is not _dtype.get_default_dtype():
+        if dt is not _dtype.get_default_dtype():  # even complex64: no element shows a `j`
             suffixes.append(f"dtype={dt}")
         body = "[]"
     else:
-        if dt not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool_):
+        defaults = (_dtype.get_default_dtype(), _dtype.default_complex(), _dtype.int64)
+        if dt not in defaults and dt is not _dtype.bool_:
             suffixes.append(f"dtype={dt}")
         body = array_str(a, indent)
     if t._fn is not None:
@@ -206,4 +238,6 @@ def tensor_repr(t: Tensor) -> str:
         suffixes.append(f"grad_fn=<{name.rsplit('::', 1)[-1]}>")
     elif t._rg:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -59,6 +59,11 @@ def rand(
     generator: Any = None,
 ) -> Tensor:
     shape, dt = _size(size), _np_dtype(dtype)
+    if dt.kind not in "fc":
+        raise _no_kernel("check_uniform_bounds", dt)
+    if dt.kind == "c":  # ATen fills view_as_real(self): re and im each uniform in [0, 1)
+        pairs = pick(generator).uniform(2 * int(np.prod(shape)), dt.type(0).real.dtype)
+        return _finish(pairs.view(dt).reshape(shape), requires_grad, device)
     data = pick(generator).uniform(int(np.prod(shape)), dt).reshape(shape)
     return _finish(data, requires_grad, device)
 
@@ -71,8 +76,22 @@ def randn(
     generator: Any = None,
 ) -> Tensor:
     shape, dt = _size(size), _np_dtype(dtype)
+    if dt.kind not in "fc":
+        raise _no_kernel("normal_kernel_cpu", dt)
+    if dt.kind == "c":  # ATen: normal_(view_as_real(self), 0, 1/sqrt(2)), variance 1/2 each
+        rt, n = dt.type(0).real.dtype, 2 * int(np.prod(shape))
+        pairs = pick(generator).normal(n, rt, 0.0, float(1 / np.sqrt(2)))
+        return _finish(pairs.view(dt).reshape(shape), requires_grad, device)
     data = pick(generator).normal(int(np.prod(shape)), dt).reshape(shape)
     return _finish(data, requires_grad, device)
+
+
+def _no_kernel(kernel: str, dt: Any) -> NotImplementedError:
+    from engine.ops.inplace import type_name
+
+    return NotImplementedError(
+        f"\"{kernel}\" not implemented for '{type_name(_dtype.from_numpy(dt))}'"
+    )
 
 
 def randint(

@@ -36,6 +36,8 @@ _CPP_NAMES = {
     "int8": "signed char",
     "uint8": "unsigned char",
     "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
 }
 
 
@@ -67,6 +69,7 @@ class Tensor:
     _inference: bool = False
     _view_fn: Any = None  # replays this view on an ndarray of the base's shape (None: not a view)
     _tr_id = 0  # the tracer's id for this tensor (engine/tracing/tracer.py Ids)
+    _fw_grad: Any = None  # forward-AD tangent inside a dual level (autograd/forward_ad.py)
     __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operators
 
     _d: np.ndarray[Any, Any]
@@ -147,7 +150,7 @@ class Tensor:
                     "differentiation use var_no_grad = var.detach()."
                 )
             raise RuntimeError(msg)
-        if value and not self.dtype.is_floating_point:
+        if value and self._d.dtype.kind not in "fc":
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
@@ -163,18 +166,22 @@ class Tensor:
         # PyTorch's three spellings differ: a no-op on non-leaves for True, other messages
         if self._fn is not None and requires_grad:
             return self
-        if requires_grad and not self.dtype.is_floating_point:
+        if requires_grad and self._d.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
     @property
     def grad_fn(self) -> Node | None:
+        if self._fw_grad is not None:  # a pending tangent may hold a private node on _fn
+            from engine.autograd.forward_jvp import flush
+
+            flush()
         return self._fn
 
     @property
     def is_leaf(self) -> bool:
-        return self._fn is None
+        return self.grad_fn is None
 
     @property
     def output_nr(self) -> int:
@@ -357,7 +364,29 @@ class Tensor:
         return bool(self._d.dtype.kind == "f")
 
     def is_complex(self) -> bool:
-        return False
+        return bool(self._d.dtype.kind == "c")
+
+    @property
+    def real(self) -> Tensor:
+        """The real part (a writable view for complex tensors; `self` for real ones)."""
+        from engine.ops.complex import real
+
+        return real(self)
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        self.real.copy_(value)  # type: ignore[attr-defined]
+
+    @property
+    def imag(self) -> Tensor:
+        """The imaginary part (a writable view; an error for real tensors)."""
+        from engine.ops.complex import imag
+
+        return imag(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        self.imag.copy_(value)  # type: ignore[attr-defined]
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
         return bool(self._d.flags.c_contiguous)
@@ -409,7 +438,12 @@ class Tensor:
         return self._d.tolist()
 
     def __float__(self) -> float:
+        if self._d.dtype.kind == "c" and self._d.size == 1:
+            raise RuntimeError("value cannot be converted to type double without overflow")
         return float(self.item())
+
+    def __complex__(self) -> complex:
+        return complex(self.item())
 
     def __int__(self) -> int:
         return int(self.item())
@@ -475,7 +509,7 @@ class Tensor:
 _ENGINE_STATE = frozenset(
     (
         *("_base", "_acc", "_hooks", "_post_acc", "_retains", "_inference", "_view_fn"),
-        *("_views", "_multi_view", "_nograd_view", "_tr_id"),
+        *("_views", "_multi_view", "_nograd_view", "_tr_id", "_fw_grad"),
     )
 )
 

@@ -16,6 +16,7 @@ from engine.ops.linalg_decomp import cholesky, eigh, eigvalsh, svdvals
 from engine.ops.linalg_decomp import linalg_qr as qr
 from engine.ops.linalg_decomp import linalg_slogdet as slogdet
 from engine.ops.linalg_decomp import linalg_svd as svd
+from engine.ops.linalg_eig import eig, eigvals
 from engine.ops.linalg_more import linalg_cross as cross
 from engine.ops.linalg_more import multi_dot
 from engine.ops.linalg_norms import cond, matrix_norm, matrix_rank, norm
@@ -41,7 +42,9 @@ __all__ = [
     "cross",
     "det",
     "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "inv",
     "inv_ex",

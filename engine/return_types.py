@@ -84,3 +84,4 @@ linalg_lstsq = _make("linalg_lstsq", ("solution", "residuals", "rank", "singular
 linalg_inv_ex = _make("linalg_inv_ex", ("inverse", "info"))
 linalg_cholesky_ex = _make("linalg_cholesky_ex", ("L", "info"))
 linalg_solve_ex = _make("linalg_solve_ex", ("result", "info"))
+frexp = _make("frexp", ("mantissa", "exponent"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.autograd import functional, graph, profiler
+from engine.autograd import forward_ad, functional, graph, profiler
 from engine.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from engine.autograd.engine import backward, grad
 from engine.autograd.function import Function, FunctionCtx, once_differentiable
@@ -28,6 +28,7 @@ __all__ = [
     "backward",
     "detect_anomaly",
     "enable_grad",
+    "forward_ad",
     "functional",
     "grad",
     "gradcheck",

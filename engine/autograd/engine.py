@@ -294,6 +294,12 @@ def _make_grads(
                 )
             if g._d.dtype != t._d.dtype:
                 # PyTorch only refuses complex/real mismatches; other grads are cast
+                if (g._d.dtype.kind == "c") != (t._d.dtype.kind == "c"):
+                    raise RuntimeError(
+                        "For complex Tensors, both grad_output and output are required to have "
+                        f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
+                        f"{g.dtype} and output[{i}] has a dtype of {t.dtype}."
+                    )
                 g = g.to(t.dtype) if g._rg else make(g._d.astype(t._d.dtype), False, None, 0)
             out.append(g)
     return out

@@ -14,6 +14,8 @@ import numpy as np
 
 from engine import _tensor
 from engine.autograd import observer
+from engine.autograd.forward_ad import FW
+from engine.autograd.forward_jvp import function_jvp, input_tangents
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, Node, SavedTensor
 
@@ -40,6 +42,8 @@ class FunctionCtx:
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
         node: Any = self
+        if node.__dict__.get("_in_jvp"):  # jvp reads what forward saved with save_for_forward
+            return tuple(node.__dict__.get("_to_save_fwd", ()))
         if node._freed:
             from engine.autograd.graph import FREED_MSG
 
@@ -239,18 +243,22 @@ class Function:
         ]
         # PyTorch fills needs_input_grad from requires_grad alone, even under no_grad
         node.needs_input_grad = tuple(isinstance(a, _tensor.Tensor) and a._rg for a in args)
-        prev = STATE.enabled
-        STATE.enabled = False
+        tangents = input_tangents(args) if FW.on else None
+        prev, prev_fw = STATE.enabled, FW.on
+        STATE.enabled = FW.on = False  # forward sees neither the graph nor tangents
         try:
             if custom_setup:
                 output = cls.forward(*args, **kwargs)
             else:
                 output = cls.forward(node, *args, **kwargs)
         finally:
-            STATE.enabled = prev
+            STATE.enabled, FW.on = prev, prev_fw
         if custom_setup:
             cls.setup_context(node, args, output)
-        return _wrap_outputs(node, tensors, output, record)
+        wrapped = _wrap_outputs(node, tensors, output, record)
+        if tangents is not None:
+            function_jvp(cls, node, tangents, wrapped)
+        return wrapped
 
 
 def _bind(
@@ -296,7 +304,7 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
             t = o
         if id(o) in non_diff:
             t._rg = False
-        elif o._d.dtype.kind == "f":
+        elif o._d.dtype.kind in "fc":  # floating and complex outputs are differentiable
             t._rg = True
             t._fn = node
             t._nr = i

@@ -282,6 +282,9 @@ def jacobian(
         )
     if strategy == "forward-mode":
         _check_forward_mode(create_graph, strict, vectorize)
+        from engine.autograd.functional_fwd import jacfwd
+
+        return jacfwd(func, inputs)
     if vectorize and strict:
         raise RuntimeError(
             "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "

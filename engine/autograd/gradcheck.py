@@ -238,6 +238,9 @@ def gradcheck(
     True
     """
     tupled = _as_tuple(inputs)
+    from engine.autograd.gradcheck_complex import realify
+
+    func, tupled = realify(func, tupled)  # complex: the same check on real (re, im) pairs
     try:
         _check_inputs(tupled)
         func_out = func(*tupled)
@@ -246,6 +249,10 @@ def gradcheck(
             _slow_gradcheck(func, func_out, tupled, outputs, eps, rtol, atol, nondet_tol, fast_mode)
             if outputs:
                 _test_backward_mul_by_grad_output(outputs, tupled)
+        if check_forward_ad:
+            from engine.autograd.forward_check import check_forward_ad as check_fw
+
+            check_fw(func, tupled, eps, rtol, atol)
     except GradcheckError:
         if raise_exception:
             raise

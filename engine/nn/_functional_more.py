@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
-from engine.ops import nn_conv, nn_norm, nn_pool
+from engine.ops import nn_conv, nn_norm
 from engine.ops.nn_extra import clamp_min, pad_nd, trilinear
 
 
@@ -80,11 +80,8 @@ def _conv(
             f"size: ({' x '.join(map(str, eff))}). Kernel size can't be greater than actual "
             "input size"
         )
-    if nd == 1:
-        s2, d2, p2 = (1, s[0]), (1, d[0]), ((0, 0), pads[0])
-    else:
-        s2, d2, p2 = (s[0], s[1]), (d[0], d[1]), (pads[0], pads[1])
-    out = nn_conv.convolution(x, w, b, s2, p2, d2, False, (0, 0), groups)
+    s2, p2, d2, op2 = nn_conv._as2d(s, pads, d, (0,) * nd)
+    out = nn_conv.convolution(x, w, b, s2, p2, d2, False, op2, groups)
     return out.squeeze(0) if unbatched else out  # type: ignore[attr-defined, no-any-return]
 
 
@@ -114,22 +111,33 @@ def conv2d(
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
-def conv_transpose2d(
+def conv3d(
     input: Tensor,
     weight: Tensor,
     bias: Tensor | None = None,
     stride: Any = 1,
     padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
     dilation: Any = 1,
+    groups: int = 1,
 ) -> Tensor:
-    """The adjoint of conv2d (a "deconvolution")."""
-    s, p, op, d = _tup(stride, 2), _tup(padding, 2), _tup(output_padding, 2), _tup(dilation, 2)
-    pads = ((p[0], p[0]), (p[1], p[1]))
-    return nn_conv.convolution(
-        input, weight, bias, (s[0], s[1]), pads, (d[0], d[1]), True, (op[0], op[1]), groups
-    )
+    """3d cross-correlation over (N, C, D, H, W)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def _conv_transpose(x: Tensor, w: Tensor, b: Tensor | None, args: tuple[Any, ...], nd: int) -> Any:
+    """The adjoint of conv{nd}d; args are (stride, padding, output_padding, groups, dilation)."""
+    s, p, op, d = (_tup(v, nd) for v in (args[0], args[1], args[2], args[4]))
+    s2, p2, d2, op2 = nn_conv._as2d(s, tuple((a, a) for a in p), d, op)
+    unbatched = x.ndim == nd + 1
+    if unbatched:
+        x = x.unsqueeze(0)  # type: ignore[attr-defined]
+    if x.ndim != nd + 2 or x.shape[1] != w.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(w.shape)}, expected input{list(x.shape)} "
+            f"to have {w.shape[0]} channels, but got {x.shape[1]} channels instead"
+        )
+    out = nn_conv.convolution(x, w, b, s2, p2, d2, True, op2, args[3])
+    return out.squeeze(0) if unbatched else out  # type: ignore[attr-defined]
 
 
 def conv_transpose1d(
@@ -143,71 +151,38 @@ def conv_transpose1d(
     dilation: Any = 1,
 ) -> Tensor:
     """The adjoint of conv1d (run as conv_transpose2d with height 1)."""
-    s, p, op, d = (_tup(v, 1)[0] for v in (stride, padding, output_padding, dilation))
-    return nn_conv.convolution(input, weight, bias, (1, s), ((0, 0), (p, p)), (1, d), True,
-                               (0, op), groups)  # fmt: skip
+    args = (stride, padding, output_padding, groups, dilation)
+    return _conv_transpose(input, weight, bias, args, 1)  # type: ignore[no-any-return]
 
 
-def max_pool2d(
+def conv_transpose2d(
     input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
     padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
     dilation: Any = 1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> Any:
-    """Max over each window; with `return_indices`, also where each max came from."""
-    k = _tup(kernel_size, 2)
-    s = (
-        k
-        if stride is None or (isinstance(stride, list | tuple) and not stride)
-        else _tup(stride, 2)
-    )
-    p, d = _tup(padding, 2), _tup(dilation, 2)
-    out, idx = nn_pool.max_pool2d_with_indices(
-        input, (k[0], k[1]), (s[0], s[1]), (p[0], p[1]), (d[0], d[1]), ceil_mode, return_indices
-    )
-    return (out, idx) if return_indices else out
-
-
-def avg_pool2d(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    ceil_mode: bool = False,
-    count_include_pad: bool = True,
-    divisor_override: int | None = None,
 ) -> Tensor:
-    """Mean over each window."""
-    k = _tup(kernel_size, 2)
-    s = (
-        k
-        if stride is None or (isinstance(stride, list | tuple) and not stride)
-        else _tup(stride, 2)
-    )
-    p = _tup(padding, 2)
-    return nn_pool.avg_pool2d(
-        input,
-        (k[0], k[1]),
-        (s[0], s[1]),
-        (p[0], p[1]),
-        ceil_mode,
-        count_include_pad,
-        divisor_override,
-    )
+    """The adjoint of conv2d (a "deconvolution")."""
+    args = (stride, padding, output_padding, groups, dilation)
+    return _conv_transpose(input, weight, bias, args, 2)  # type: ignore[no-any-return]
 
 
-def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
-    """Average into a fixed output size; (1, 1) is a mean, as PyTorch computes it."""
-    size = list(output_size) if isinstance(output_size, list | tuple) else [output_size] * 2
-    for i, v in enumerate(size):
-        if v is None:
-            size[i] = input.shape[-2 + i]
-    if size == [1, 1]:
-        return input.mean((-1, -2), keepdim=True)  # type: ignore[attr-defined, no-any-return]
-    return nn_pool.adaptive_avg_pool2d(input, (int(size[0]), int(size[1])))
+def conv_transpose3d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """The adjoint of conv3d."""
+    args = (stride, padding, output_padding, groups, dilation)
+    return _conv_transpose(input, weight, bias, args, 3)  # type: ignore[no-any-return]
 
 
 def batch_norm(
@@ -270,6 +245,20 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     return out if bias is None else out + bias  # type: ignore[no-any-return]
 
 
+def _check_pad_mode(x: Tensor, n: int, mode: str, value: float | None) -> None:
+    """ATen's refusals for reflect/replicate/circular padding."""
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if x.ndim not in (n // 2 + 1, n // 2 + 2) or n not in (2, 4, 6):
+        raise NotImplementedError(
+            f"Padding size {n} is not supported for {x.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+        )
+
+
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last len(pad)/2 dimensions ((left, right) pairs from the last dimension)."""
     if len(pad) % 2:
@@ -281,6 +270,12 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         )
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant":
+        _check_pad_mode(input, len(pad), mode, value)
+    if mode == "circular":
+        from engine.nn._functional_layers import pad_circular
+
+        return pad_circular(input, tuple(int(p) for p in pad))
     return pad_nd(input, tuple(int(p) for p in pad), mode, 0.0 if value is None else value)
 
 

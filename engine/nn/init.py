@@ -216,11 +216,44 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Ten
     return _fill(tensor, gain * q.reshape(tuple(tensor.shape)))
 
 
-# PyTorch keeps the old, un-suffixed names as deprecated aliases
-uniform = uniform_
-normal = normal_
-constant = constant_
-xavier_uniform = xavier_uniform_
-xavier_normal = xavier_normal_
-kaiming_uniform = kaiming_uniform_
-kaiming_normal = kaiming_normal_
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Any = None) -> Tensor:
+    """N(0, std^2) with ceil(sparsity * rows) zeros per column (rows from randperm)."""
+    from engine._generator import default_generator
+
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    normal_(tensor, 0.0, std, generator)
+    zeros = math.ceil(sparsity * rows)
+    for col in range(cols):  # PyTorch's randperm here ignores `generator`
+        tensor._d[default_generator.randperm(rows)[:zeros], col] = 0
+    return tensor
+
+
+def _deprecated(fn: Any) -> Any:
+    """PyTorch's old, un-suffixed name for `fn`: it warns, then does the same."""
+    old = fn.__name__[:-1]
+
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(
+            f"`nn.init.{old}` is now deprecated in favor of `nn.init.{fn.__name__}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return fn(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old
+    return alias
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
+sparse = _deprecated(sparse_)

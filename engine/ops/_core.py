@@ -15,6 +15,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd import observer
+from engine.autograd.forward_ad import FW
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Edge, Grads, Node, SavedTensor, _next_seq
 
@@ -95,6 +96,10 @@ def record(
     `saved` maps PyTorch's saved names (`self`, `other`, ...) to tensors or plain values;
     `out_saved` names the output when the op saves its result (`result`).
     """
+    if FW.on:  # inside a forward-AD dual level: the output may need a tangent
+        from engine.autograd.forward_jvp import record_dual
+
+        return record_dual(cls, data, inputs, saved, out_saved, shapes)
     if not STATE.enabled:
         out = make(data, False, None, 0)
         if observer.TRACER is not None:  # a no_grad cut point, drawn by the tracer
@@ -108,6 +113,10 @@ def record(
     node = new_node(cls, inputs)
     node._shapes = shapes
     out = make(data, True, node, 0)
+    if out._d.dtype.kind == "c":  # conjugate Wirtinger gradients (ops/complex_grad.py)
+        from engine.ops.complex_grad import wrap
+
+        wrap(node, inputs)
     if saved is not None or out_saved is not None:
         node._saved = store = {}
         if saved is not None:
@@ -129,6 +138,16 @@ def record_multi(
     differentiable: list[bool] | None = None,
 ) -> list[Tensor]:
     """Like `record` for ops with several outputs (split, max with dim, ...)."""
+    if FW.on:
+        from engine.autograd.forward_jvp import flush, record_multi_dual
+
+        flush()
+        FW.on = False
+        try:
+            outs = record_multi(cls, datas, inputs, saved, differentiable)
+        finally:
+            FW.on = True
+        return record_multi_dual(outs, cls, inputs, saved)
     if not wants_grad(*inputs):
         return [make(d, False, None, 0) for d in datas]
     node = new_node(cls, inputs)
@@ -250,7 +269,7 @@ def binary_arrays(
         return ad.astype(rt, copy=False), bd.astype(rt, copy=False), b, rt
     if isinstance(b, bool | int | float):
         kind = ad.dtype.kind
-        if type(b) is float and kind != "f":
+        if type(b) is float and kind != "f" and kind != "c":
             rt = _dtype.get_default_dtype().np
             return ad.astype(rt), b, None, rt
         if type(b) is int and kind == "b":
@@ -269,6 +288,9 @@ def binary_arrays(
         return binary_arrays(a, as_tensor(b))
     if isinstance(b, np.generic):
         return binary_arrays(a, b.item())
+    if isinstance(b, complex):  # `x * 1j`: complex64 for float32/int/bool, complex128 for float64
+        rt = _dtype.result_type([(a.dtype, ad.ndim)], [b]).np
+        return ad.astype(rt, copy=False), b, None, rt
     symbol = _operator_symbol()
     if symbol is not None:
         raise _operand_error(symbol, b)
@@ -306,7 +328,7 @@ _ENGINE_DIR = str(__import__("pathlib").Path(__file__).resolve().parents[1])
 def float_array(a: Tensor) -> np.ndarray[Any, Any]:
     """The data of `a` for a floating op (ints and bools become the default float)."""
     d = a._d
-    if d.dtype.kind != "f":
+    if d.dtype.kind != "f" and d.dtype.kind != "c":
         return d.astype(_dtype.get_default_dtype().np)
     return d
 
@@ -321,6 +343,10 @@ INFERENCE_INPLACE = (
 
 def check_inplace(t: Tensor, *others: Any) -> None:
     """PyTorch's refusals before an in-place op on `t`."""
+    if FW.on:  # pending tangents read their inputs: compute them before the write
+        from engine.autograd.forward_jvp import flush
+
+        flush()
     if t._view_fn is not None:
         from engine.ops.views import check_view_inplace
 
@@ -350,6 +376,11 @@ def rebase(t: Tensor, out: Tensor) -> Tensor:
     For a view of a tensor in the graph, the base's history becomes a CopySlices node (see
     engine/ops/views.py), so gradients flow to the whole base.
     """
+    new_tangent = None
+    if FW.on:  # computed now: pending tangents read `t` before the write (and their nodes)
+        from engine.autograd.forward_jvp import tangent_of
+
+        new_tangent = tangent_of(out)
     src = t._d
     on_view = t._base is not None and (t._base._rg or out._rg)
     tracer = observer.TRACER
@@ -358,6 +389,10 @@ def rebase(t: Tensor, out: Tensor) -> Tensor:
     if src is not out._d:
         np.copyto(src, out._d, casting="unsafe")
     bump(t)
+    if FW.on:
+        from engine.autograd.forward_jvp import inplace_tangent
+
+        inplace_tangent(t, new_tangent)
     if out._fn is not None:
         if on_view:
             from engine.ops.views import rebase_view

@@ -25,6 +25,8 @@ _LEGACY = {
     "torch.CharTensor": _dtype.int8,
     "torch.ByteTensor": _dtype.uint8,
     "torch.BoolTensor": _dtype.bool_,
+    "torch.ComplexFloatTensor": _dtype.complex64,
+    "torch.ComplexDoubleTensor": _dtype.complex128,
 }
 _NAMES = {d.name: n for n, d in _LEGACY.items()}
 
@@ -59,14 +61,25 @@ def _as_dtype(d: Any) -> _dtype.dtype:
     return _dtype.from_numpy(d)
 
 
+_DISCARD_IMAG = (
+    "Casting complex values to real discards the imaginary part (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)"
+)
+
+
 def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool) -> Tensor:
     """The one conversion path: self when nothing changes, else ToCopyBackward0."""
     if dt is None or dt.np == self._d.dtype:
         if not copy:
             return self
         dt = self.dtype
-    data = self._d.astype(dt.np)
-    if not dt.is_floating_point:
+    if self._d.dtype.kind == "c" and not dt.is_complex:
+        if dt.is_floating_point:  # PyTorch warns only for floating targets
+            warnings.warn(_DISCARD_IMAG, UserWarning, stacklevel=3)
+        data = self._d.real.astype(dt.np)
+    else:
+        data = self._d.astype(dt.np)
+    if not (dt.is_floating_point or dt.is_complex):
         return make(data, False, None, 0)
     out = record(ToCopyBackward0, data, (self,), shapes=(self._d.shape,))
     if out._fn is not None:
@@ -82,6 +95,10 @@ class ToCopyBackward0(OpNode):
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         assert g is not None
+        if g._d.dtype.kind == "c" and not self.self_dtype.is_complex:
+            from engine.ops.complex_grad import real_grad
+
+            g = real_grad(g)  # a real input takes the real part (PyTorch's _to_copy_backward)
         return [_convert(g, self.self_dtype, False)]
 
 

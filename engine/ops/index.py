@@ -13,6 +13,9 @@ from engine.ops._core import OpNode, as_tensor, record
 from engine.ops.shape import as_view, expand, unsqueeze, view
 
 INT64_MAX = 9223372036854775807
+# the C++ type PyTorch names when a complex scalar is assigned into a real tensor
+_C_TYPE = {"float32": "float", "int64": "int64_t", "int32": "int", "int16": "int16_t"}
+_C_TYPE.update({"int8": "int8_t", "uint8": "uint8_t", "float64": "double", "float16": "double"})
 _FULL = slice(None)
 
 
@@ -336,7 +339,12 @@ def setitem(self: Tensor, idx: Any, value: Any) -> None:
     if not isinstance(idx, tuple):
         idx = (idx,)
     dst, adv = apply_indices(self, idx)
-    if not isinstance(value, Tensor | bool | int | float | np.generic):
+    if type(value) is complex and self._d.dtype.kind not in "cb":
+        raise RuntimeError(
+            f"value cannot be converted to type {_C_TYPE.get(self.dtype.name, 'float')} without "
+            "overflow"
+        )
+    if not isinstance(value, Tensor | bool | int | float | complex | np.generic):
         from engine._printing import legacy_type_name
 
         kind = type(value)

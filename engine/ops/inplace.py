@@ -16,6 +16,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd import observer
+from engine.autograd.forward_ad import FW
 from engine.autograd.grad_mode import STATE
 from engine.ops._core import (
     INFERENCE_INPLACE,
@@ -36,6 +37,8 @@ _TYPE_NAMES = {
     "int8": "Char",
     "uint8": "Byte",
     "bool": "Bool",
+    "complex64": "ComplexFloat",
+    "complex128": "ComplexDouble",
 }
 
 
@@ -57,8 +60,8 @@ _NODE_NAMES = {
 
 def _direct(self: Tensor, other: Any, ufunc: Any) -> bool:
     """Apply `ufunc` in place when nothing is recorded; False to take the full path."""
-    if wants_grad(self, other if isinstance(other, Tensor) else None):
-        return False
+    if wants_grad(self, other if isinstance(other, Tensor) else None) or FW.on:
+        return False  # recorded (or, in a forward-AD dual level, tangents to update)
     d = self._d
     if not d.flags.writeable:
         return False
@@ -103,6 +106,11 @@ def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
         if wants_grad(self, *tensors):
             src = make(self._d.copy(), self._rg, self._fn, self._nr)
             src._ver = [self._ver[0]]
+            if FW.on:  # the copy stands for `self` in the op: it carries self's tangent
+                from engine.autograd.forward_ad import set_tangent
+                from engine.autograd.forward_jvp import tangent_of
+
+                set_tangent(src, tangent_of(self))
         out = fn(src, *args, **kwargs)
         od, sd = out.dtype, self.dtype
         if od is not sd and od.category > sd.category:
@@ -110,6 +118,8 @@ def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
                 f"result type {type_name(od)} can't be cast to the desired output type "
                 f"{type_name(sd)}"
             )
+        if sd.category == 3 and od.category < 3:  # abs_ of a complex tensor
+            raise RuntimeError(f"In-place {name[:-1]} is not supported for complex tensors.")
         if out._d.shape != self._d.shape:
             raise RuntimeError(
                 f"output with shape {list(self._d.shape)} doesn't match the broadcast shape "

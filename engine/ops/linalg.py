@@ -40,6 +40,8 @@ _TITLE = {
     "int8": "Char",
     "uint8": "Byte",
     "bool": "Bool",
+    "complex64": "ComplexFloat",
+    "complex128": "ComplexDouble",
 }
 
 
@@ -259,6 +261,10 @@ def dot(self: Tensor, tensor: Tensor) -> Tensor:
 
 def vdot(self: Tensor, other: Tensor) -> Tensor:
     """Inner product of two 1-D tensors (conjugating the first, a no-op for real tensors)."""
+    if self._d.dtype.kind == "c" or other._d.dtype.kind == "c":
+        from engine.ops.complex import vdot_complex
+
+        return vdot_complex(self, other)
     out = dot(self, other)
     if out._fn is None:
         return out

@@ -22,6 +22,9 @@ class _LinAlgError(RuntimeError):
 LinAlgError = _LinAlgError
 
 
+_HOLOMORPHIC = ("linalg.inv", "linalg.det", "linalg.solve")
+
+
 def _square(name: str, a: np.ndarray[Any, Any]) -> None:
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
@@ -30,7 +33,8 @@ def _square(name: str, a: np.ndarray[Any, Any]) -> None:
             f"{name}: A must be batches of square matrices, but they are {a.shape[-2]} by "
             f"{a.shape[-1]} matrices"
         )
-    if a.dtype.kind != "f":
+    # complex only where the real formulas extend holomorphically (ops/complex_grad.py)
+    if a.dtype.kind != "f" and not (a.dtype.kind == "c" and name in _HOLOMORPHIC):
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{str(a.dtype).capitalize()}"
@@ -99,12 +103,15 @@ def det(A: Tensor) -> Tensor:
 def _det(a: np.ndarray[Any, Any]) -> Any:
     """Determinant as LAPACK's getrf gives it: partial-pivot LU, product of U's diagonal in
     order (np.linalg.det rounds differently: 17.999999999999996 where PyTorch prints 18.)."""
-    m = np.array(a, dtype=np.float64).reshape(-1, a.shape[-2], a.shape[-1])
+    # complex: in its own precision, pivoting on |re| + |im| as LAPACK's cgetrf does
+    cx = a.dtype.kind == "c"
+    m = np.array(a, dtype=a.dtype if cx else np.float64).reshape(-1, *a.shape[-2:])
     n = m.shape[-1]
-    out = np.ones(m.shape[0])
+    out = np.ones(m.shape[0], m.dtype)
     rows = np.arange(m.shape[0])
     for k in range(n):
-        p = k + np.argmax(np.abs(m[:, k:, k]), axis=1)
+        col = m[:, k:, k]
+        p = k + np.argmax(np.abs(col.real) + np.abs(col.imag) if cx else np.abs(col), axis=1)
         swap = p != k
         out[swap] = -out[swap]
         rk = m[rows, k].copy()

@@ -6,6 +6,8 @@ Everything is 2d inside: a 1d convolution is a 2d one with height 1. Padding is 
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -17,36 +19,37 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.nn_ops import Array, const, stash
 
-Pair = tuple[int, int]
-Pads = tuple[Pair, Pair]
+Pair = tuple[int, ...]  # one entry per spatial dimension
+Pads = tuple[tuple[int, int], ...]  # (before, after) per spatial dimension
 
 
-def windows(xp: Array, k: Pair, s: Pair, d: Pair, out_hw: Pair) -> Array:
-    """(N, C, Ho, Wo, kh, kw) strided view of the padded input's receptive fields."""
-    eh, ew = (k[0] - 1) * d[0] + 1, (k[1] - 1) * d[1] + 1
-    v = sliding_window_view(xp, (eh, ew), axis=(2, 3))
-    v = v[:, :, :: s[0], :: s[1], :: d[0], :: d[1]]
-    return v[:, :, : out_hw[0], : out_hw[1]]
+def windows(xp: Array, k: Pair, s: Pair, d: Pair, out_sz: Pair) -> Array:
+    """(N, C, *out, *k) strided view of the padded input's receptive fields."""
+    nd = len(k)
+    eff = tuple((k[i] - 1) * d[i] + 1 for i in range(nd))
+    v = sliding_window_view(xp, eff, axis=tuple(range(2, 2 + nd)))
+    v = v[(slice(None), slice(None), *(slice(None, None, a) for a in s + d))]
+    return v[(slice(None), slice(None), *(slice(0, o) for o in out_sz))]
 
 
 def out_size(n: int, k: int, s: int, p0: int, p1: int, d: int) -> int:
     return (n + p0 + p1 - d * (k - 1) - 1) // s + 1
 
 
-def columns(x: Array, k: Pair, s: Pair, p: Pads, d: Pair, out_hw: Pair) -> Array:
-    """im2col as (C * kh * kw, N * Ho * Wo): channel-major, so each copied run is a row of Wo
-    contiguous values (a (.., kh, kw)-minor layout copies 3 values at a time and is 5x slower)."""
-    n, c = x.shape[0], x.shape[1]
-    xp = _zero_pad(x, p) if any(p[0] + p[1]) else x
-    win = windows(xp, k, s, d, out_hw)  # N C Ho Wo kh kw
-    return win.transpose(1, 4, 5, 0, 2, 3).reshape(c * k[0] * k[1], n * out_hw[0] * out_hw[1])
+def columns(x: Array, k: Pair, s: Pair, p: Pads, d: Pair, out_sz: Pair) -> Array:
+    """im2col as (C * prod(k), N * prod(out)): channel-major, so each copied run is a row of
+    the last output dimension (a kernel-minor layout copies 3 values at a time: 5x slower)."""
+    n, c, nd = x.shape[0], x.shape[1], len(k)
+    xp = _zero_pad(x, p) if any(a + b for a, b in p) else x
+    win = windows(xp, k, s, d, out_sz)  # N C *out *k
+    order = (1, *range(2 + nd, 2 + 2 * nd), 0, *range(2, 2 + nd))
+    return win.transpose(order).reshape(c * math.prod(k), n * math.prod(out_sz))
 
 
 def _zero_pad(x: Array, p: Pads) -> Array:
-    """Zero padding of the last two axes (np.pad's general path costs more than the copy)."""
-    n, c, h, w = x.shape
-    out = np.zeros((n, c, h + p[0][0] + p[0][1], w + p[1][0] + p[1][1]), x.dtype)
-    out[:, :, p[0][0] : p[0][0] + h, p[1][0] : p[1][0] + w] = x
+    """Zero padding of the spatial axes (np.pad's general path costs more than the copy)."""
+    out = np.zeros((*x.shape[:2], *(n + a + b for n, (a, b) in zip(x.shape[2:], p))), x.dtype)
+    out[(slice(None), slice(None), *(slice(a, a + n) for n, (a, _) in zip(x.shape[2:], p)))] = x
     return out
 
 
@@ -59,46 +62,83 @@ def _gemm(a: Array, b: Array, groups: int, ta: bool = False, tb: bool = False) -
     return np.concatenate([(x.T if ta else x) @ (y.T if tb else y) for x, y in zip(ag, bg)])
 
 
-def conv_forward(x: Array, w: Array, s: Pair, p: Pads, d: Pair, groups: int) -> tuple[Array, Array]:
-    """Cross-correlation of x (N, C, H, W) with w (O, C/g, kh, kw); also returns the columns."""
-    n, _, h, wd = x.shape
-    o, cg, kh, kw = w.shape
-    ho = out_size(h, kh, s[0], p[0][0], p[0][1], d[0])
-    wo = out_size(wd, kw, s[1], p[1][0], p[1][1], d[1])
-    cols = columns(x, (kh, kw), s, p, d, (ho, wo))
-    out = _gemm(w.reshape(o, cg * kh * kw), cols, groups)  # O x (N Ho Wo)
-    return np.ascontiguousarray(out.reshape(o, n, ho, wo).transpose(1, 0, 2, 3)), cols
+def _swap01(a: Array) -> Array:
+    return a.transpose(1, 0, *range(2, a.ndim))
+
+
+# im2col buffers above this many elements are built a few samples at a time (the Conv3d docs
+# example would need 1.5 GB at once; PyTorch's own kernel unfolds one sample at a time)
+COLS_LIMIT = 1 << 24
+
+
+def _chunks(n: int, per_sample: int) -> list[slice]:
+    step = max(1, COLS_LIMIT // max(per_sample, 1))
+    return [slice(i, i + step) for i in range(0, n, step)]
+
+
+def conv_forward(
+    x: Array, w: Array, s: Pair, p: Pads, d: Pair, groups: int
+) -> tuple[Array, Array | None]:
+    """Cross-correlation of x (N, C, *sp) with w (O, C/g, *k); also returns the columns (None
+    when they were built in batch chunks to bound memory)."""
+    n, o, k = x.shape[0], w.shape[0], w.shape[2:]
+    osz = tuple(out_size(x.shape[2 + i], k[i], s[i], p[i][0], p[i][1], d[i]) for i in range(len(k)))
+    parts = _chunks(n, x.shape[1] * math.prod(k) * math.prod(osz))
+    if len(parts) > 1:
+        outs = [conv_forward(x[sl], w, s, p, d, groups)[0] for sl in parts]
+        return np.concatenate(outs), None
+    cols = columns(x, k, s, p, d, osz)
+    out = _gemm(w.reshape(o, -1), cols, groups)  # O x (N *out)
+    return np.ascontiguousarray(_swap01(out.reshape(o, n, *osz))), cols
 
 
 def _rows(g: Array) -> Array:
-    """(N, O, Ho, Wo) gradient as (O, N * Ho * Wo)."""
-    return np.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(g.shape[1], -1)
+    """(N, O, *out) gradient as (O, N * prod(out))."""
+    return np.ascontiguousarray(_swap01(g)).reshape(g.shape[1], -1)
 
 
 def conv_input_grad(
     g: Array, w: Array, x_shape: tuple[int, ...], s: Pair, p: Pads, d: Pair, groups: int
 ) -> Array:
     """Gradient of conv_forward with respect to x (also the transposed convolution): col2im."""
-    n, c, h, wd = x_shape
-    o, cg, kh, kw = w.shape
-    ho, wo = g.shape[2], g.shape[3]
-    gcols = _gemm(w.reshape(o, cg * kh * kw), _rows(g), groups, ta=True)
-    gcols = gcols.reshape(c, kh, kw, n, ho, wo)
-    hp, wp = h + p[0][0] + p[0][1], wd + p[1][0] + p[1][1]
-    gx = np.zeros((c, n, hp, wp), g.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            hs, ws = i * d[0], j * d[1]
-            gx[
-                :, :, hs : hs + s[0] * (ho - 1) + 1 : s[0], ws : ws + s[1] * (wo - 1) + 1 : s[1]
-            ] += gcols[:, i, j]
-    gx = gx[:, :, p[0][0] : p[0][0] + h, p[1][0] : p[1][0] + wd]
-    return np.ascontiguousarray(gx.transpose(1, 0, 2, 3))
+    n, c, sp = x_shape[0], x_shape[1], x_shape[2:]
+    o, k, osz = w.shape[0], w.shape[2:], g.shape[2:]
+    parts = _chunks(n, c * math.prod(k) * math.prod(osz))
+    if len(parts) > 1:
+        pieces = [
+            conv_input_grad(g[sl], w, (g[sl].shape[0], *x_shape[1:]), s, p, d, groups)
+            for sl in parts
+        ]
+        return np.concatenate(pieces)
+    gcols = _gemm(w.reshape(o, -1), _rows(g), groups, ta=True)
+    gcols = gcols.reshape(c, *k, n, *osz)
+    gx = np.zeros((c, n, *(m + a + b for m, (a, b) in zip(sp, p))), g.dtype)
+    for tap in itertools.product(*(range(m) for m in k)):
+        sl = (
+            slice(t * di, t * di + si * (oi - 1) + 1, si) for t, di, si, oi in zip(tap, d, s, osz)
+        )
+        src: tuple[Any, ...] = (slice(None), *tap)
+        gx[(slice(None), slice(None), *sl)] += gcols[src]
+    gx = gx[(slice(None), slice(None), *(slice(a, a + m) for m, (a, _) in zip(sp, p)))]
+    return np.ascontiguousarray(_swap01(gx))
 
 
 def conv_weight_grad(g: Array, cols: Array, w_shape: tuple[int, ...], groups: int) -> Array:
     """Gradient of conv_forward with respect to w, from the forward's columns."""
     return _gemm(_rows(g), cols, groups, tb=True).reshape(w_shape)
+
+
+def weight_grad(
+    g: Array, x: Array, w_shape: tuple[int, ...], s: Pair, p: Pads, d: Pair, groups: int
+) -> Array:
+    """conv_weight_grad with x's columns rebuilt, a few samples at a time when large."""
+    k, osz = w_shape[2:], g.shape[2:]
+    total: Array | None = None
+    for sl in _chunks(x.shape[0], x.shape[1] * math.prod(k) * math.prod(osz)):
+        part = conv_weight_grad(g[sl], columns(x[sl], k, s, p, d, osz), w_shape, groups)
+        total = part if total is None else total + part
+    assert total is not None
+    return total
 
 
 _C_TYPES = {"float64": "double", "float32": "float", "float16": "c10::Half"}
@@ -126,32 +166,47 @@ def convolution(
     output_padding: Pair,
     groups: int,
 ) -> Tensor:
-    """PyTorch's `convolution`; 3d inputs (N, C, L) run as 2d with height 1."""
+    """PyTorch's `convolution` over 1, 2 or 3 spatial dims; 1d runs as 2d with height 1."""
     xd, wd = x._d, w._d
     _check_dtypes(xd, wd, b)
     squeeze_h = xd.ndim == 3
     if squeeze_h:
         xd, wd = xd[:, :, None], wd[:, :, None]
     if transposed:
-        n, _ci, h, wi = xd.shape
-        _, og, kh, kw = wd.shape
-        oh = (h - 1) * stride[0] - sum(pads[0]) + dilation[0] * (kh - 1) + output_padding[0] + 1
-        ow = (wi - 1) * stride[1] - sum(pads[1]) + dilation[1] * (kw - 1) + output_padding[1] + 1
-        out = conv_input_grad(xd, wd, (n, og * groups, oh, ow), stride, pads, dilation, groups)
+        k, sp = wd.shape[2:], xd.shape[2:]
+        osz = tuple(
+            (sp[i] - 1) * stride[i]
+            - sum(pads[i])
+            + dilation[i] * (k[i] - 1)
+            + output_padding[i]
+            + 1
+            for i in range(len(k))
+        )
+        shape = (xd.shape[0], wd.shape[1] * groups, *osz)
+        out = conv_input_grad(xd, wd, shape, stride, pads, dilation, groups)
         cols = None
     else:
         out, cols = conv_forward(xd, wd, stride, pads, dilation, groups)
     if b is not None:
-        out = out + b._d.reshape(1, -1, 1, 1)
+        out = out + b._d.reshape(1, -1, *(1,) * (out.ndim - 2))
     if squeeze_h:
         out = out[:, :, 0]
-    saved = {"input": x, "weight": w, "stride": stride, "padding": pads, "dilation": dilation}
-    saved.update({"transposed": transposed, "groups": groups})
+    params = (stride, pads, dilation, output_padding)
+    k = 1 if squeeze_h else 0  # PyTorch shows a 1d convolution's own (1-entry) parameters
+    saved = {
+        "input": x,
+        "weight": w,
+        "stride": stride[k:],
+        "padding": tuple(a for a, _ in pads[k:]),
+    }
+    saved.update({"dilation": dilation[k:], "transposed": transposed})
+    saved["output_padding"] = output_padding[k:]
+    saved["groups"] = groups
     saved["bias_sym_sizes_opt"] = None if b is None else list(b._d.shape)
-    saved["output_padding"] = output_padding
     res = record(ConvolutionBackward0, np.ascontiguousarray(out), (x, w, b), saved)
-    # the columns serve the weight gradient (saved as PyTorch would recompute them)
-    return stash(res, squeeze_h=squeeze_h, cols=cols if w._rg else None)
+    # the columns serve the weight gradient (saved as PyTorch would recompute them); `params`
+    # keep the 2d form and per-side padding the kernels take
+    return stash(res, squeeze_h=squeeze_h, params=params, cols=cols if w._rg else None)
 
 
 class ConvolutionBackward0(OpNode):
@@ -172,7 +227,7 @@ class ConvolutionBackward0(OpNode):
         sq = self.__dict__["squeeze_h"]
         if sq:
             x, w = x[:, :, None], w[:, :, None]
-        s, p, d = self.saved("stride"), self.saved("padding"), self.saved("dilation")
+        s, p, d, _ = self.__dict__["params"]
         groups = self.saved("groups")
         gd = g._d[:, :, None] if sq else g._d
         gx = gw = gb = None
@@ -183,18 +238,20 @@ class ConvolutionBackward0(OpNode):
                 gx, cols = conv_forward(gd, w, s, p, d, groups)
             if self.needs(1):
                 if cols is None:
-                    cols = columns(gd, w.shape[2:], s, p, d, x.shape[2:])
-                gw = conv_weight_grad(x, cols, w.shape, groups)
+                    gw = weight_grad(x, gd, w.shape, s, p, d, groups)
+                else:
+                    gw = conv_weight_grad(x, cols, w.shape, groups)
         else:
             if self.needs(0):
                 gx = conv_input_grad(gd, w, x.shape, s, p, d, groups)
             if self.needs(1):
                 cols = self.__dict__.get("cols")
                 if cols is None:
-                    cols = columns(x, w.shape[2:], s, p, d, gd.shape[2:])
-                gw = conv_weight_grad(gd, cols, w.shape, groups)
+                    gw = weight_grad(gd, x, w.shape, s, p, d, groups)
+                else:
+                    gw = conv_weight_grad(gd, cols, w.shape, groups)
         if self.needs(2):
-            gb = gd.sum(axis=(0, 2, 3))
+            gb = gd.sum(axis=(0, *range(2, gd.ndim)))
         out: Grads = []
         for a in (gx, gw, gb):
             if a is not None and sq and a.ndim == 4:  # back to the 1d layout
@@ -204,7 +261,7 @@ class ConvolutionBackward0(OpNode):
 
     def _apply_graph(self, g: Tensor, xt: Tensor, wt: Tensor) -> Grads:
         """create_graph: both gradients as recorded convolutions, so they differentiate again."""
-        s, p, d = self.saved("stride"), self.saved("padding"), self.saved("dilation")
+        s, p, d, op = self.__dict__["params"]
         nd = xt._d.ndim - 2
         sp_x, sp_g, sp_w = xt._d.shape[2:], g._d.shape[2:], wt._d.shape[2:]
         if nd == 1:  # the 2d parameters of a 1d convolution: height 1
@@ -222,7 +279,7 @@ class ConvolutionBackward0(OpNode):
             # gw[o, c] = conv(x[:, c], g[:, o]) with stride and dilation swapped, cropped to k
             xs, gs = xt.transpose(0, 1), g.transpose(0, 1)  # type: ignore[attr-defined]
             s2, p2, d2, _ = _as2d(d, p, s, (0,) * nd)
-            full = convolution(xs, gs, None, s2, p2, d2, False, (0, 0), 1)
+            full = convolution(xs, gs, None, s2, p2, d2, False, (0,) * len(s2), 1)
             crop = (slice(None), slice(None), *tuple(slice(0, k) for k in sp_w))
             gw = full[crop].transpose(0, 1)  # type: ignore[index]
         if self.needs(2):
@@ -231,13 +288,13 @@ class ConvolutionBackward0(OpNode):
 
     def _apply_graph_t(self, g: Tensor, xt: Tensor, wt: Tensor) -> Grads:
         """create_graph for a transposed convolution: its gradients are plain convolutions."""
-        s, p, d = self.saved("stride"), self.saved("padding"), self.saved("dilation")
+        s, p, d, _ = self.__dict__["params"]
         gx = gw = gb = None
         if self.needs(0):
-            gx = convolution(g, wt, None, s, p, d, False, (0, 0), 1)
+            gx = convolution(g, wt, None, s, p, d, False, (0,) * len(s), 1)
         if self.needs(1):
             gs, xs = g.transpose(0, 1), xt.transpose(0, 1)  # type: ignore[attr-defined]
-            full = convolution(gs, xs, None, d, p, s, False, (0, 0), 1)
+            full = convolution(gs, xs, None, d, p, s, False, (0,) * len(s), 1)
             crop = (slice(None), slice(None), *tuple(slice(0, k) for k in wt._d.shape[2:]))
             gw = full[crop].transpose(0, 1)  # type: ignore[index]
         if self.needs(2):
@@ -249,12 +306,8 @@ class ConvolutionBackward0(OpNode):
         from engine.ops.nn_norm import regrad
         from engine.ops.shape_extra import cat
 
-        s, p, d = self.saved("stride"), self.saved("padding"), self.saved("dilation")
-        tr, op, groups = (
-            self.saved("transposed"),
-            self.saved("output_padding"),
-            self.saved("groups"),
-        )
+        s, p, d, op = self.__dict__["params"]
+        tr, groups = self.saved("transposed"), self.saved("groups")
 
         def fwd(x: Tensor, w: Tensor, _: Any) -> Tensor:
             xs, ws = x.chunk(groups, 1), w.chunk(groups, 0)  # type: ignore[attr-defined]
@@ -267,7 +320,7 @@ class ConvolutionBackward0(OpNode):
 
 
 def _as2d(s: tuple[int, ...], p: Any, d: tuple[int, ...], op: tuple[int, ...]) -> Any:
-    """1d (or 2d) convolution parameters in the 2d form `convolution` takes."""
+    """1d convolution parameters in the 2d form `convolution` takes (others unchanged)."""
     if len(s) == 1:
         return (1, s[0]), ((0, 0), tuple(p[0])), (1, d[0]), (0, op[0])
-    return (s[0], s[1]), (tuple(p[0]), tuple(p[1])), (d[0], d[1]), (op[0], op[1])
+    return tuple(s), tuple(tuple(a) for a in p), tuple(d), tuple(op)

@@ -78,6 +78,8 @@ def upsample(x: Tensor, size: tuple[int, ...], mode: str, align: bool, scales: A
     saved: dict[str, Any] = {"output_size": list(size), "self_sym_sizes": list(x.shape)}
     if mode != "nearest":
         saved["align_corners"] = align
+    for name, k in zip(_SCALE_NAMES[len(size)], range(len(size))):
+        saved[name] = scales[k] if scales is not None else None
     out = record(node, np.ascontiguousarray(data), (x,), saved, shapes=(x._d.shape,))
     out_fn = out._fn
     if out_fn is not None:
@@ -115,6 +117,11 @@ def _node(name: str) -> type[OpNode]:
     return type(name, (_UpsampleBackward,), {"__slots__": (), "_name": name})
 
 
+_SCALE_NAMES = {
+    1: ("scales",),
+    2: ("scales_h", "scales_w"),
+    3: ("scales_d", "scales_h", "scales_w"),
+}
 _NODES: dict[tuple[str, int], type[OpNode]] = {
     ("nearest", 1): _node("UpsampleNearest1DBackward0"),
     ("nearest", 2): _node("UpsampleNearest2DBackward0"),

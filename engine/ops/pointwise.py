@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
+from engine.autograd.forward_ad import FW
 from engine.autograd.graph import Grads
 from engine.ops._core import (
     OpNode,
@@ -155,7 +156,8 @@ def mul(self: Tensor, other: Any) -> Tensor:
     # None for `x * 2`), so saved-tensor hooks see only those packs
     saved = {
         "self": self if bt is not None and bt._rg else None,
-        "other": other if self._rg else None,
+        # a scalar `other` is also kept in a dual level: forward AD differentiates in `self`
+        "other": other if self._rg or FW.on else None,
     }
     return record(MulBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
 
@@ -190,7 +192,9 @@ def _operand(node: OpNode, key: str, kept: bool) -> Any:
     value = node.saved(key)
     if isinstance(value, Tensor):
         return value
-    dt = np.bool_ if type(value) is bool else np.int64 if type(value) is int else np.float64
+    dt: Any = np.bool_ if type(value) is bool else np.int64 if type(value) is int else np.float64
+    if type(value) is complex:
+        dt = np.complex128
     return make(np.asarray(value, dtype=dt), False, None, 0)
 
 
@@ -208,7 +212,7 @@ def div(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor
         saved = {"self": self, "other": other, "rounding_mode": rounding_mode}
         q = np.asarray(q).astype(rt)
         return record(DivBackward2, q, (self, bt), saved, shapes=bshapes(self, bt, q))
-    if rt.kind != "f":
+    if rt.kind != "f" and rt.kind != "c":
         from engine._dtype import get_default_dtype
 
         # integer operands go to float from their own dtypes, not via their common int type
@@ -270,7 +274,13 @@ def pow(self: Any, exponent: Any) -> Tensor:
     if not isinstance(self, Tensor):
         e = as_tensor(exponent) if not isinstance(exponent, Tensor) else exponent
         base = self
-        ed = float_array(e) if isinstance(base, float) else e._d
+        ed = float_array(e) if isinstance(base, float | complex) else e._d
+        if isinstance(base, complex):  # std::pow: exp(e log base), in e's complex precision
+            ct = np.result_type(ed.dtype, np.complex64)
+            out = np.exp(ed.astype(ct) * np.log(np.asarray(base, ct)))
+            return record(
+                PowBackward2, out, (e,), {"self": base, "exponent": e}, out_saved="result"
+            )
         out = _power(np.asarray(base, dtype=ed.dtype), ed)
         return record(PowBackward2, out, (e,), {"self": base, "exponent": e}, out_saved="result")
     if isinstance(exponent, Tensor):
@@ -278,7 +288,8 @@ def pow(self: Any, exponent: Any) -> Tensor:
         if rt.kind == "b":
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         try:
-            out = _power(a, b)
+            # complex: std::pow's exp(b log a), in the tensor's precision (not NumPy's power)
+            out = _power(a, b) if rt.kind != "c" else np.exp(b * np.log(a))
         except ValueError as e:
             raise broadcast_error(a, b, e) from None
         saved = {"self": self, "exponent": exponent}
@@ -332,7 +343,8 @@ class PowBackward1(OpNode):
             ga = unbroadcast(where(e == 0, 0.0, g * e * s ** (e - 1)), in_shape(self, 0, g))  # type: ignore[operator, arg-type]
         if self.needs(1):
             r = self.saved("result")
-            ga_log = g * r * where((s == 0) & (e >= 0), 0.0, log(s))  # type: ignore[operator]
+            # a complex exponent: PyTorch tests its real part
+            ga_log = g * r * where((s == 0) & (e.real >= 0), 0.0, log(s))  # type: ignore[operator]
             gb = unbroadcast(ga_log, in_shape(self, 1, g))  # type: ignore[arg-type]
         return [ga, gb]
 
@@ -347,7 +359,8 @@ class PowBackward2(OpNode):
         if base == 0:
             # 0 ** e has gradient 0 wherever e >= 0 (PyTorch masks the 0 * -inf)
             return [where(e >= 0, 0.0, g * r * float("-inf"))]  # type: ignore[operator]
-        return [g * r * float(np.log(base))]  # type: ignore[operator]
+        log_base = complex(np.log(base)) if isinstance(base, complex) else float(np.log(base))
+        return [g * r * log_base]  # type: ignore[operator]
 
 
 # -- unary -------------------------------------------------------------------------------
@@ -361,6 +374,8 @@ def _rounded(fn: Any) -> Any:
     def run(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         if a.dtype == np.float32:
             return fn(a.astype(np.float64)).astype(np.float32)  # type: ignore[no-any-return]
+        if a.dtype == np.complex64:
+            return fn(a.astype(np.complex128)).astype(np.complex64)  # type: ignore[no-any-return]
         return fn(a)  # type: ignore[no-any-return]
 
     return run
@@ -444,6 +459,10 @@ class RsqrtBackward0(OpNode):
 
 
 def abs(self: Tensor) -> Tensor:
+    if self._d.dtype.kind == "c":  # a real result, with a non-holomorphic gradient
+        from engine.ops.complex_polar import abs_complex
+
+        return abs_complex(self)
     return record(AbsBackward0, np.abs(self._d), (self,), {"self": self})
 
 
@@ -456,6 +475,11 @@ class AbsBackward0(OpNode):
 
 
 def sign(self: Tensor) -> Tensor:
+    if self._d.dtype.kind == "c":
+        raise NotImplementedError(
+            "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+            "torch.sgn instead."
+        )
     return record(SignBackward0, np.sign(self._d), (self,))
 
 
@@ -511,6 +535,8 @@ def _sigmoid(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         # PyTorch's float32 kernel: 1 / (1 + exp(-x)) in float32, with an accurate exp
         e32 = np.exp(-a.astype(np.float64)).astype(np.float32)
         return np.float32(1) / (np.float32(1) + e32)  # type: ignore[no-any-return]
+    if a.dtype.kind == "c":
+        return 1 / (1 + _exp(-a))  # type: ignore[no-any-return]
     out = np.empty_like(a)
     pos = a >= 0
     out[pos] = 1 / (1 + np.exp(-a[pos]))
@@ -566,6 +592,8 @@ def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Limit values to [min, max]; the gradient passes where min <= x <= max."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if self._d.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(min) if min is not None else None
         hi = as_tensor(max) if max is not None else None
@@ -681,7 +709,9 @@ def _tensor_args(name: str, self: Any, other: Any) -> None:
 
 def maximum(self: Tensor, other: Tensor) -> Tensor:
     _tensor_args("maximum", self, other)
-    a, b, bt, _ = binary_arrays(self, other)
+    a, b, bt, rt = binary_arrays(self, other)
+    if rt.kind == "c":
+        raise RuntimeError("maximum not implemented for complex tensors.")
     try:
         out = np.maximum(a, b)
     except ValueError as e:
@@ -692,7 +722,9 @@ def maximum(self: Tensor, other: Tensor) -> Tensor:
 
 def minimum(self: Tensor, other: Tensor) -> Tensor:
     _tensor_args("minimum", self, other)
-    a, b, bt, _ = binary_arrays(self, other)
+    a, b, bt, rt = binary_arrays(self, other)
+    if rt.kind == "c":
+        raise RuntimeError("minimum not implemented for complex tensors.")
     try:
         out = np.minimum(a, b)
     except ValueError as e:
@@ -729,6 +761,10 @@ class MinimumBackward0(MaximumBackward0):
 def _compare(fn: Any) -> Any:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, _ = binary_arrays(self, other)
+        if a.dtype.kind == "c" and fn in _ORDERED:
+            raise NotImplementedError(
+                f"\"{_ORDERED[fn]}_cpu\" not implemented for '{_CTYPE[a.dtype.name]}'"
+            )
         try:
             return make(np.asarray(fn(a, b)), False, None, 0)
         except ValueError as e:
@@ -737,6 +773,8 @@ def _compare(fn: Any) -> Any:
     return op
 
 
+_ORDERED = {np.less: "lt", np.less_equal: "le", np.greater: "gt", np.greater_equal: "ge"}
+_CTYPE = {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 eq = _compare(np.equal)
 ne = _compare(np.not_equal)
 lt = _compare(np.less)

@@ -355,12 +355,19 @@ def _fill(self: Tensor, node: type[OpNode], data: np.ndarray[Any, Any]) -> Tenso
 
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
     g = _generator.pick(generator)
-    return _fill(self, UniformBackward0, g.uniform(self._d.size, self._d.dtype, a, b))
+    d = self._d
+    if d.dtype.kind == "c":  # ATen fills view_as_real(self)
+        pairs = g.uniform(2 * d.size, d.real.dtype, a, b)
+        return _fill(self, UniformBackward0, pairs.view(d.dtype).reshape(d.shape))
+    return _fill(self, UniformBackward0, g.uniform(d.size, d.dtype, a, b))
 
 
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
     g = _generator.pick(generator)
     d = self._d  # ATen's 16-wide Box-Muller runs on contiguous tensors only
+    if d.dtype.kind == "c":  # ATen: normal_(view_as_real(self), mean, std / sqrt(2))
+        pairs = g.normal(2 * d.size, d.real.dtype, mean, std / 2**0.5, d.flags.c_contiguous)
+        return _fill(self, NormalBackward0, pairs.view(d.dtype).reshape(d.shape))
     return _fill(self, NormalBackward0, g.normal(d.size, d.dtype, mean, std, d.flags.c_contiguous))
 
 

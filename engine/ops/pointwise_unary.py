@@ -70,6 +70,11 @@ SgnBackward0 = _node("SgnBackward0", _zero)
 
 def _rounding(node: type[OpNode], fn: Any, self: Tensor) -> Tensor:
     d = self._d
+    if d.dtype.kind == "c":
+        what = node._name[:-9].lower()
+        if what == "round":
+            raise NotImplementedError("\"round_vml_cpu\" not implemented for 'ComplexFloat'")
+        raise NotImplementedError(f"{what} is not supported for complex inputs")
     out = d.copy() if d.dtype.kind in "iub" else fn(d)
     return record(node, out, (self,))
 

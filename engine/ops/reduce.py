@@ -187,7 +187,7 @@ def mean(
     a = self._d
     if dtype is not None:
         a = a.astype(dtype.np, copy=False)
-    if a.dtype.kind != "f":
+    if a.dtype.kind != "f" and a.dtype.kind != "c":
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "

@@ -73,6 +73,10 @@ def _extreme(fn_name: str, self: Tensor, dim: Any, keepdim: bool, axis: Any) -> 
         return getattr(pointwise, "maximum" if fn_name == "max" else "minimum")(self, dim)
     a = self._d
     is_max = fn_name == "max"
+    if a.dtype.kind == "c":  # complex numbers have no order
+        from engine.ops.complex import no_order
+
+        raise no_order(f"{fn_name}_all" if dim is ALL else f"{fn_name}()", self)
     if dim is ALL:
         _check_nonempty(fn_name, a, None)
         out = np.asarray((np.maximum if is_max else np.minimum).reduce(a, axis=None))
@@ -159,6 +163,10 @@ class MinBackward0(MaxBackward0):
 # -- amax / amin -------------------------------------------------------------------------
 def _aext(is_max: bool, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = self._d
+    if a.dtype.kind == "c":
+        from engine.ops.complex import no_order
+
+        raise no_order("max_values_cpu" if is_max else "min_values_cpu", self)
     axes = dims_of(dim, a.ndim)
     _check_nonempty("amax" if is_max else "amin", a, axes)
     fn: Any = np.maximum.reduce if is_max else np.minimum.reduce
@@ -210,6 +218,10 @@ def _arg(is_max: bool, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = self._d
     fn = np.argmax if is_max else np.argmin
     name = "argmax" if is_max else "argmin"
+    if a.dtype.kind == "c":
+        from engine.ops.complex import no_order
+
+        raise no_order(f"{name}()", self)
     if dim is None:
         _check_nonempty(name, a, None)
         out = np.asarray(fn(a))

@@ -50,7 +50,7 @@ def _var_args(dim: Any, unbiased: Any, correction: Any) -> tuple[Any, Any]:
 
 def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> Any:
     a = self._d
-    if a.dtype.kind != "f":
+    if a.dtype.kind != "f" and a.dtype.kind != "c":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes = dims_of(dim, a.ndim)
     n = 1
@@ -65,14 +65,18 @@ def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> A
             UserWarning,
             stacklevel=4,
         )
+    rt = a.real.dtype  # complex: |z - mean|^2, a real variance
     if a.ndim == 0:
-        d = a - a
+        d = np.abs(a - a)
         s = d * d
     else:
         d = a - _ADD(a, axis=axes, keepdims=True) / n
-        np.multiply(d, d, out=d)
+        if d.dtype.kind == "c":
+            d = d.real * d.real + d.imag * d.imag
+        else:
+            np.multiply(d, d, out=d)
         s = np.asarray(_ADD(d, axis=axes, keepdims=keepdim))
-    return np.asarray(s / np.asarray(n - c if n > c else 0, a.dtype), a.dtype)
+    return np.asarray(s / np.asarray(n - c if n > c else 0, rt), rt)
 
 
 def var(
@@ -161,7 +165,7 @@ def vector_norm(
 ) -> Tensor:
     """`torch.linalg.vector_norm`: the `ord`-norm of `x` over `dim` (all by default)."""
     a = x._d
-    if a.dtype.kind != "f":
+    if a.dtype.kind != "f" and a.dtype.kind != "c":
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {_type_name(a)}"
@@ -185,7 +189,7 @@ def vector_norm(
         out = np.sum(ab != 0, axis=axes, keepdims=keepdim)
     else:
         out = np.power(np.sum(np.power(ab, p), axis=axes, keepdims=keepdim), 1.0 / p)
-    out = np.asarray(out, a.dtype)
+    out = np.asarray(out, ab.dtype)  # real, also for complex input
     saved = {"dim": shown_list(dim), "keepdim": keepdim, "ord": ord, "self": x}
     return record(LinalgVectorNormBackward0, out, (x,), saved, out_saved="result")
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, _wrap_dim
+from engine.autograd.forward_ad import FW
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, bump, check_inplace
 from engine.ops.shape import (
@@ -172,6 +173,11 @@ class SqueezeBackward5(SqueezeBackward0):
 
 def _restride(self: Tensor, res: Tensor, cls: type[OpNode]) -> Tensor:
     """`self` takes the strided view `res` of itself: data, history, a version bump."""
+    if FW.on:  # in a dual level `self` takes res's tangent (computed now: see forward_jvp.py)
+        from engine.autograd.forward_ad import set_tangent
+        from engine.autograd.forward_jvp import tangent_of
+
+        set_tangent(self, tangent_of(res))
     self._d = res._d
     if res._fn is not None:
         # same slots, PyTorch's in-place name: the node was made by the out-of-place op

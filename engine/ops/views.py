@@ -15,6 +15,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd import observer
+from engine.autograd.forward_jvp import touches
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, Node
 from engine.ops._core import (
@@ -187,7 +188,7 @@ class CopySlices(OpNode):
 def zero_(self: Tensor) -> Tensor:
     """Fill with zeros in place (ZeroBackward0)."""
     check_inplace(self)
-    if not (STATE.enabled and self._rg):
+    if not (STATE.enabled and self._rg) and not touches(self):
         self._d[...] = 0
         bump(self)
         return self
@@ -203,11 +204,11 @@ def fill_(self: Tensor, value: Any) -> Tensor:
                 "fill_ only supports 0-dimension value tensor but got tensor with "
                 f"{value._d.ndim} dimensions."
             )
-        if STATE.enabled and (self._rg or value._rg):
+        if (STATE.enabled and (self._rg or value._rg)) or touches(self, value):
             data = np.full_like(self._d, value._d)
             return rebase(self, record(FillBackward3, data, (self, value)))
         value = value._d
-    elif STATE.enabled and self._rg:
+    elif (STATE.enabled and self._rg) or touches(self):
         return rebase(self, record(FillBackward2, np.full_like(self._d, value), (self,)))
     else:
         _dtype.check_scalar_fits(value, self._d.dtype)
@@ -229,7 +230,7 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
         data = np.broadcast_to(src._d, self._d.shape)
     except ValueError:
         raise RuntimeError(_size_mismatch(self._d.shape, src._d.shape)) from None
-    if not (STATE.enabled and (self._rg or src._rg)):
+    if not (STATE.enabled and (self._rg or src._rg)) and not touches(self, src):
         np.copyto(self._d, data, casting="unsafe")
         bump(self)
         return self

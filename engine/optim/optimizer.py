@@ -34,6 +34,8 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
 class Optimizer:
     """Base class: subclasses implement `step` over `param_groups` and `state`."""
 
+    _complex_as_real = True  # all but SGD update complex parameters as real pairs
+
     def __init__(self, params: Any, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         # a defaultdict, as PyTorch's: custom optimizers index `self.state[p]` directly
@@ -110,7 +112,13 @@ class Optimizer:
                         tracer = observer.TRACER
                         if tracer is not None:
                             tracer.before_write(p)
-                        self._update(p, p._grad._d, group, st)
+                        if p._d.dtype.kind == "c" and self._complex_as_real:
+                            # PyTorch steps complex parameters as view_as_real pairs
+                            from engine.ops.complex import real_pairs
+
+                            self._update(real_pairs(p), real_pairs(p._grad)._d, group, st)
+                        else:
+                            self._update(p, p._grad._d, group, st)
                         if st:  # like PyTorch, stateless updates (plain SGD) leave no entry
                             self.state[p] = st
                         bump(p)  # an in-place update: the tracer shows the new values

@@ -11,6 +11,8 @@ from engine.optim.optimizer import Array, Optimizer, fma_add
 class SGD(Optimizer):
     """Stochastic gradient descent (PyTorch's single-tensor update, in float32)."""
 
+    _complex_as_real = False  # PyTorch's SGD steps complex parameters as they are
+
     def __init__(
         self,
         params: Any,

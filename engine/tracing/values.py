@@ -38,12 +38,17 @@ def plain(a: np.ndarray[Any, Any]) -> Any:
     """An array as nested lists, non-finite floats as strings."""
     out = a.tolist()
     if a.dtype.kind != "f":
-        return out
+        return out if a.dtype.kind != "c" else _complex_strings(a)
     if a.ndim == 0:
         return out if _isfinite(out) else _finite(out)
     if a.ndim == 1:
         return out if all(map(_isfinite, out)) else _finite(out)
     return out if np.isfinite(a).all() else _finite(out)
+
+
+def _complex_strings(a: np.ndarray[Any, Any]) -> Any:
+    # JSON has no complex numbers: "1+2j" strings, as non-finite floats are sent as strings
+    return np.vectorize(lambda z: repr(complex(z)).strip("()"), otypes=[object])(a).tolist()
 
 
 def value(a: np.ndarray[Any, Any], inline_limit: int = INLINE_LIMIT) -> dict[str, Any]:

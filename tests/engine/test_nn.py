@@ -200,7 +200,7 @@ def test_hessian_vector_product_through_conv_pool_pad() -> None:
     def f(x: engine.Tensor) -> engine.Tensor:
         y = F.conv2d(x, w, padding=1)
         y = F.max_pool2d(y, 2) + F.avg_pool2d(y, 2) + F.adaptive_avg_pool2d(y, (2, 3)).sum()
-        y = F.pad(F.pad(y, (1, 1), mode="reflect"), (0, 1))
+        y = F.pad(F.pad(y, (1, 1, 0, 0), mode="reflect"), (0, 1))
         return (F.conv2d(y, w) ** 2).sum()
 
     def grad_at(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

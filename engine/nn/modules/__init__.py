@@ -25,13 +25,19 @@ from engine.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from engine.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
 from engine.nn.modules.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from engine.nn.modules.container import ModuleDict, ModuleList, Sequential
-from engine.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from engine.nn.modules.conv import *  # noqa: F403
+from engine.nn.modules.conv import __all__ as _conv_all
 from engine.nn.modules.embedding_bag import EmbeddingBag
 from engine.nn.modules.extra import *  # noqa: F403
 from engine.nn.modules.extra import __all__ as _extra_all
 from engine.nn.modules.fold import Fold, Unfold
+from engine.nn.modules.layers_more import *  # noqa: F403
+from engine.nn.modules.layers_more import __all__ as _layers_more_all
+from engine.nn.modules.lazy_norm import *  # noqa: F403
+from engine.nn.modules.lazy_norm import __all__ as _lazy_norm_all
 from engine.nn.modules.linear import (
     Bilinear,
     Dropout,
@@ -64,25 +70,16 @@ from engine.nn.modules.norm import (
     GroupNorm,
     InstanceNorm1d,
     InstanceNorm2d,
+    InstanceNorm3d,
     LayerNorm,
     SyncBatchNorm,
 )
-from engine.nn.modules.padding import (
-    ReflectionPad1d,
-    ReflectionPad2d,
-    ReplicationPad1d,
-    ReplicationPad2d,
-)
+from engine.nn.modules.padding import *  # noqa: F403
+from engine.nn.modules.padding import __all__ as _padding_all
 from engine.nn.modules.param_containers import ParameterDict, ParameterList
 from engine.nn.modules.pixel import PixelShuffle, PixelUnshuffle
-from engine.nn.modules.pooling import (
-    AdaptiveAvgPool1d,
-    AdaptiveAvgPool2d,
-    AvgPool1d,
-    AvgPool2d,
-    MaxPool1d,
-    MaxPool2d,
-)
+from engine.nn.modules.pooling import *  # noqa: F403
+from engine.nn.modules.pooling import __all__ as _pooling_all
 from engine.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell
 from engine.nn.modules.transformer import TransformerEncoder, TransformerEncoderLayer
 from engine.nn.modules.transformer_decoder import (
@@ -97,19 +94,11 @@ __all__ = [
     "GELU",
     "GLU",
     "SELU",
-    "AdaptiveAvgPool1d",
-    "AdaptiveAvgPool2d",
-    "AvgPool1d",
-    "AvgPool2d",
     "BCELoss",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
     "Bilinear",
-    "Conv1d",
-    "Conv2d",
-    "ConvTranspose1d",
-    "ConvTranspose2d",
     "CrossEntropyLoss",
     "Dropout",
     "Dropout1d",
@@ -130,8 +119,6 @@ __all__ = [
     "LogSigmoid",
     "LogSoftmax",
     "MSELoss",
-    "MaxPool1d",
-    "MaxPool2d",
     "Mish",
     "Module",
     "ModuleDict",
@@ -162,6 +149,12 @@ __all__ = [
     "RNNBase",
     "RNNCell",
     *_extra_all,
+    "AdaptiveLogSoftmaxWithLoss",
+    *_conv_all,
+    *_padding_all,
+    *_layers_more_all,
+    *_lazy_norm_all,
+    *_pooling_all,
     *_loss_more_all,
     "BatchNorm3d",
     "EmbeddingBag",
@@ -173,12 +166,9 @@ __all__ = [
     "MultiheadAttention",
     "PixelShuffle",
     "PixelUnshuffle",
-    "ReflectionPad1d",
-    "ReflectionPad2d",
-    "ReplicationPad1d",
-    "ReplicationPad2d",
     "InstanceNorm1d",
     "InstanceNorm2d",
+    "InstanceNorm3d",
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "NonDynamicallyQuantizableLinear",

@@ -156,10 +156,16 @@ class Hardswish(_Plain):
     def forward(self, input: Tensor) -> Tensor:
         return F.hardswish(input, self.inplace)
 
+    def extra_repr(self) -> str:  # PyTorch prints no `inplace` for these two
+        return ""
+
 
 class Hardsigmoid(_Plain):
     def forward(self, input: Tensor) -> Tensor:
         return F.hardsigmoid(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return ""
 
 
 class CELU(Module):

@@ -1,4 +1,4 @@
-"""Reflection and replication padding layers (`F.pad` with mode 'reflect' / 'replicate')."""
+"""Reflection and replication padding layers in 1, 2 and 3 dims (`F.pad` reflect/replicate)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ class _PadNd(Module):
         self.padding = _pad_tuple(padding, self._dims)
 
     def forward(self, input: Tensor) -> Tensor:
+        n = self._dims
+        if self._mode == "circular" and input.ndim not in (n + 1, n + 2):  # only these check
+            raise ValueError(f"expected {n + 1}D or {n + 2}D input (got {input.ndim}D input)")
         return F.pad(input, self.padding, self._mode)
 
     def extra_repr(self) -> str:
@@ -41,4 +44,27 @@ class ReplicationPad2d(_PadNd):
     _dims, _mode = 2, "replicate"
 
 
-__all__ = ["ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d"]
+class CircularPad1d(_PadNd):
+    _dims, _mode = 1, "circular"
+
+
+class CircularPad2d(_PadNd):
+    _dims, _mode = 2, "circular"
+
+
+class CircularPad3d(_PadNd):
+    _dims, _mode = 3, "circular"
+
+
+class ReflectionPad3d(_PadNd):
+    _dims, _mode = 3, "reflect"
+
+
+class ReplicationPad3d(_PadNd):
+    _dims, _mode = 3, "replicate"
+
+
+__all__ = [
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ReflectionPad1d", "ReflectionPad2d",
+    "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
+]  # fmt: skip

@@ -1,0 +1,21 @@
+# Creating complex tensors, as the "Complex Numbers" docs page does.
+import torch
+
+x = torch.randn(2, 2, dtype=torch.cfloat) * 0 + torch.tensor([[1 + 2j, 3 - 4j], [0.5j, -2.0]])
+print(x)
+print(x.dtype, x.is_complex(), torch.is_complex(x), x.is_floating_point())
+y = torch.tensor([1 + 2j, 3.5 - 1j], dtype=torch.complex128)
+print(y)
+print(torch.tensor(2j), torch.tensor([1, 2], dtype=torch.cfloat))
+print(torch.zeros(2, dtype=torch.cdouble), torch.ones(2, dtype=torch.complex64))
+print(torch.full((2,), 1 + 1j), torch.arange(3) * 1j)
+re = torch.tensor([1.0, 2.0])
+im = torch.tensor([3.0, 4.0])
+z = torch.complex(re, im)
+print(z, z.real, z.imag)
+print(torch.complex(re.double(), im.double()).dtype)
+print(torch.cfloat, torch.cdouble, torch.complex64.is_complex, torch.complex64.to_real())
+print(torch.float64.to_complex(), torch.float32.is_complex)
+print(y.tolist(), torch.tensor(1 + 2j).item(), complex(torch.tensor(3j)))
+print(torch.empty(0, dtype=torch.cfloat), torch.tensor([1j]).type())
+torch.complex(torch.tensor([1, 2]), torch.tensor([3, 4]))

@@ -1,0 +1,21 @@
+# How complex tensors print: real and imaginary parts get separate formats.
+import torch
+
+print(torch.tensor([1.5 + 2j, 1e-5j]))
+print(torch.tensor([1e10 + 1j]))
+print(torch.tensor([[1e-8 + 1j, 123456.0 + 2j]]))
+print(torch.tensor([-0.0 - 1j, 0 + 0j, -1 - 1j]))
+print(torch.tensor([[1 + 1j, 2 - 3.25j], [-4.5 + 0j, 0.125j]], dtype=torch.cdouble))
+print(torch.tensor(-2.5 + 0.5j))
+print(torch.arange(12).reshape(3, 4) * (1 + 0.5j))
+print(torch.arange(2000.0) * 1j)
+torch.set_printoptions(precision=2)
+print(torch.tensor([3.14159 + 2.71828j, -1.41421 - 1.73205j]))
+torch.set_printoptions(sci_mode=True)
+print(torch.tensor([3.14159 + 2.71828j]))
+torch.set_printoptions(profile="default")
+t = torch.tensor([1 + 3j, 2 + 4j], requires_grad=True)
+print(t)
+print(t * 2)
+print(repr(torch.tensor([float("nan") + 1j, float("inf") - 2j])))
+torch.view_as_real(torch.ones(2))

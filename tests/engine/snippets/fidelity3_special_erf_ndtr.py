@@ -1,0 +1,22 @@
+import torch
+
+x = torch.tensor([-3.0, -0.5, 0.0, 0.75, 2.0], requires_grad=True)
+p = torch.tensor([0.01, 0.3, 0.5, 0.9], requires_grad=True)
+print(torch.special.ndtr(x), torch.special.ndtr(x).grad_fn.name())
+print(torch.special.log_ndtr(x), torch.special.erfcx(x))
+print(torch.special.ndtri(p), torch.special.erfinv(p * 2 - 1))
+y = torch.special.log_ndtr(x) + torch.special.erfcx(x)
+y.sum().backward()
+print(x.grad, y.grad_fn.next_functions[0][0].name(), y.grad_fn.next_functions[1][0].name())
+z = torch.special.ndtri(p) + torch.erfinv(p)
+z.sum().backward()
+print(p.grad, z.grad_fn.next_functions[0][0].name(), z.grad_fn.next_functions[1][0].name())
+print(
+    torch.special.ndtri(torch.tensor([0.0, 1.0, 2.0])), torch.erfinv(torch.tensor([1.0, -1.0, 1.5]))
+)
+print(torch.special.erf(x), torch.special.erfc(x), torch.special.expit(x), torch.special.logit(p))
+print(torch.special.entr(torch.tensor([0.0, 0.5, 1.0, -1.0, float("inf")])))
+e = torch.special.entr(p)
+e.sum().backward()
+print(e.grad_fn.name(), p.grad)
+print(torch.special.ndtr(torch.tensor([1.0], dtype=torch.float64)).item())
