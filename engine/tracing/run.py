@@ -76,6 +76,16 @@ def _snippet_line(tb: Any, filename: str) -> int | None:
     return line
 
 
+def _script_filters() -> None:
+    """Python's own warning filters for `python file.py`, whatever the host process set
+    (pytest's, the server's): a DeprecationWarning shows only when the snippet's own code
+    triggers it, so library deprecations stay quiet as PyTorch's do."""
+    warnings.resetwarnings()
+    for quiet in (ResourceWarning, ImportWarning, PendingDeprecationWarning, DeprecationWarning):
+        warnings.simplefilter("ignore", quiet)
+    warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
+
+
 def _error_fields(e: BaseException, filename: str, bw: Backward | None) -> dict[str, Any]:
     tb = e.__traceback__
     tb = tb.tb_next if tb is not None else None  # drop run_snippet's own frame
@@ -153,7 +163,7 @@ def run_snippet(
         undo = _wrap_modules(tr)
         try:
             with warnings.catch_warnings():  # warnings print to stderr, as in `python file.py`
-                warnings.simplefilter("default")
+                _script_filters()
                 warnings.showwarning = _show_warning
                 exec(compiled, ns)
         finally:

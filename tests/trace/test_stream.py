@@ -426,3 +426,22 @@ def test_saved_tensor_hooks_name_their_tensors() -> None:
         ("MulBackward0", "other"),
         ("MulBackward0", "self"),
     ]
+
+
+def test_warnings_show_as_python_shows_them_for_a_script() -> None:
+    # the snippet's own DeprecationWarning shows; a library's (the engine's, like torch's) not
+    code = (
+        "import warnings\n"
+        "import torch\n"
+        "import torch.autograd.forward_ad as fwAD\n"
+        "with fwAD.dual_level():\n"
+        "    fwAD.make_dual(torch.ones(2), torch.ones(2))\n"
+        "warnings.warn('old api', DeprecationWarning)\n"
+        "warnings.warn('careful', UserWarning)\n"
+    )
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    err = "".join(e["text"] for e in events if e["type"] == "stderr")
+    assert "DeprecationWarning: old api" in err
+    assert "UserWarning: careful" in err
+    assert "torch.jit.script" not in err
