@@ -48,9 +48,13 @@ typecheck:
 pytest:
 	$(BIN)/pytest -q -p no:cacheprovider
 
+# Speed against targets: the engine (BENCH_PY may be a Python with torch for its PyTorch
+# column), the tracer's cost, and the browser app in headless Chromium (needs the build).
 BENCH_PY ?= $(BIN)/python
-bench: setup
+bench: setup frontend
 	PYTHONPATH=. $(BENCH_PY) bench/bench_engine.py
+	PYTHONPATH=. $(BIN)/python bench/bench_trace.py
+	$(BIN)/python bench/bench_frontend.py
 
 # Re-record every PyTorch reference fixture (TORCH_PY: a Python with torch==2.13.0 installed;
 # the recorders are the only code that imports torch).

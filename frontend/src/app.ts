@@ -10,6 +10,7 @@ import { GraphCanvas } from "./render/canvas";
 import type { Scene } from "./render/scene";
 import { FONT } from "./render/theme";
 import { Connection } from "./net";
+import { RunOpener } from "./opener";
 import type { Breakpoint, Command, TensorValues, WireEvent } from "./wire";
 import { CodeEditor } from "./ui/editor";
 import { byId } from "./ui/dom";
@@ -25,7 +26,7 @@ export interface Metrics {
 }
 
 /** Overlays drawn over the graph canvas, which a fitted graph keeps clear of. */
-const OVERLAYS = [".legend", ".zoom", "#big-note"];
+const OVERLAYS = [".legend", ".zoom", "#big-note", "#replay-hint"];
 
 /** How far the visible overlays reach into the canvas from its top and bottom edges. */
 export function overlayInsets(canvas: HTMLElement): { top: number; right: number; bottom: number; left: number } {
@@ -57,6 +58,8 @@ export class App {
   /** Full values fetched with `tensor_values`, by tensor id; `null` while a request is out. */
   fullValues = new Map<string, Value | string | null>();
   private pendingStep = false;
+  /** Set once the user moves back in time in this run: the replay hint has done its job. */
+  replayed = false;
   private raf = 0;
   readonly metrics: Metrics = { lastEventAt: 0, firstFullFrameAt: 0, layoutMs: 0, layoutCalls: 0, frameMs: 0, applyMs: 0 };
   readonly conn = new Connection();
@@ -64,6 +67,7 @@ export class App {
   readonly canvas: GraphCanvas;
   readonly editor: CodeEditor;
   readonly panels: Panels;
+  readonly opener = new RunOpener(this);
 
   constructor() {
     this.worker = new Worker(new URL("./layout/worker.ts", import.meta.url), { type: "module" });
@@ -135,6 +139,8 @@ export class App {
     this.fullValues = new Map();
     this.pendingStep = false;
     this.userMoved = false;
+    this.replayed = false;
+    this.opener.cancel();
     this.post({ type: "reset", epoch: this.epoch });
     // a share link names the run it was made for: it goes with that run
     byId("share-url").hidden = true;
@@ -163,6 +169,7 @@ export class App {
     if (batch.some((e) => e.type === "run_started") || this.retries > 0) this.panels.status("");
     this.retries = 0;
     for (const e of batch) if (e.type === "tensor_values") this.gotValues(e);
+    this.opener.took(batch);
     if (this.pendingStep) {
       const stop = this.log.nextStop();
       if (stop !== null) {
@@ -196,6 +203,8 @@ export class App {
   }
 
   fitSoon = false;
+  /** The current node the view last brought into sight (see render). */
+  private shownCurrent: string | null = null;
   /** Set once the user pans or zooms; until then the view keeps fitting the growing graph. */
   userMoved = false;
 
@@ -219,7 +228,13 @@ export class App {
       this.fitSoon = false;
       this.fit();
     }
-    if (scene.state.current && this.log.following === false) this.canvas.centerOn(scene.state.current);
+    // a step brings its node into view once; after that the user may pan or jump elsewhere
+    // (a node picked in the list) without the view snapping back to it on every frame
+    const cur = scene.state.current;
+    if (cur !== this.shownCurrent && (cur === null || this.pos.has(cur))) {
+      this.shownCurrent = cur;
+      if (cur && this.log.following === false) this.canvas.centerOn(cur);
+    }
     this.canvas.draw();
     byId("big-note").hidden = !this.canvas.partial;
     this.panels.update(scene.state);
@@ -230,7 +245,10 @@ export class App {
     const s = this.log.state();
     this.canvas.fit(s.current ?? this.selected);
     const note = byId("big-note");
-    if (this.canvas.partial) note.textContent = `${this.pos.size} nodes: showing the region around ${s.current ? "the current node" : this.selected ? "the selection" : "the newest node"} · zoom out (wheel, −) for all`;
+    if (!this.canvas.partial) return;
+    const what = this.canvas.partialWhat === "last" ? "the last forward pass (earlier ones are above)"
+      : `the region around ${s.current ? "the current node" : this.selected ? "the selection" : "the loss"}`;
+    note.textContent = `${this.pos.size} nodes: showing ${what} · zoom out (wheel, −) for all`;
   }
 
   private onFrame(): void {
@@ -263,6 +281,7 @@ export class App {
   }
 
   stepBack(): void {
+    this.replayed = true;
     const prev = this.log.prevStop();
     if (prev >= 0) this.log.seek(prev);
     else {
@@ -286,6 +305,7 @@ export class App {
   }
 
   restart(): void {
+    this.replayed = true;
     const bs = this.log.backwardStart();
     this.log.seek(bs > 0 ? bs - 1 : -1);
     this.log.following = false;
@@ -293,6 +313,7 @@ export class App {
   }
 
   seek(index: number): void {
+    if (index < this.log.cursor) this.replayed = true;
     this.log.seek(index);
     this.schedule();
   }
@@ -300,7 +321,10 @@ export class App {
   // -- selection and breakpoints -------------------------------------------------------------
   select(id: string | null, center = false): void {
     this.selected = id;
-    if (id && center) this.canvas.centerOn(id);
+    if (id && center) {
+      this.canvas.centerOn(id);
+      this.canvas.partial = false; // the note about the fitted region no longer describes the view
+    }
     this.schedule();
   }
 

@@ -1,28 +1,17 @@
-// Entry point: build the app, reopen a shared run (?run=ID), expose a test/bench handle.
+// Entry point: build the app, reopen a shared run (?run=ID, at a step with &at=N), expose a
+// test/bench handle.
 import "./style.css";
 import { App } from "./app";
-import { fetchRun } from "./net";
 import type { WireEvent } from "./wire";
-import { benchDraw, benchFirstFrame, benchLayout, benchSeek } from "./bench/run";
+import { benchAppend, benchDraw, benchFirstFrame, benchLayout, benchSeek } from "./bench/run";
 import { geometry, type Geometry } from "./bench/geometry";
 
 const app = new App();
 
-async function openShared(id: string): Promise<void> {
-  const run = await fetchRun(id);
-  if (!run) {
-    app.panels.status(`run ${id} not found`);
-    return;
-  }
-  app.editor.code = run.code;
-  app.reset();
-  app.ingest(run.events);
-  const finished = run.events.some((e) => e.type === "run_finished");
-  if (!finished) app.conn.send({ type: "resume", run_id: id, after_seq: run.events.length - 1 });
-}
-
-const shared = new URLSearchParams(location.search).get("run");
-if (shared) void openShared(shared);
+const params = new URLSearchParams(location.search);
+const shared = params.get("run");
+const at = params.get("at");
+if (shared) app.opener.open(shared, at !== null && /^-?\d+$/.test(at) ? Number(at) : null);
 
 declare global {
   interface Window {
@@ -34,7 +23,8 @@ declare global {
       bench: {
         firstFrame: (nodes: number) => Promise<Record<string, number>>;
         draw: () => Promise<Record<string, number>>;
-        layout: (n: number) => Promise<number>;
+        layout: (n: number, scoped?: boolean) => Promise<Record<string, number>>;
+        append: (n: number, more: number) => Record<string, number>;
         seek: (nodes: number) => Promise<Record<string, number>>;
       };
     };
@@ -47,7 +37,8 @@ window.__backscope = {
   bench: {
     firstFrame: (nodes) => benchFirstFrame(app, nodes),
     draw: () => benchDraw(app),
-    layout: (n) => benchLayout(n),
+    layout: (n, scoped) => benchLayout(n, scoped),
+    append: (n, more) => benchAppend(n, more),
     seek: (nodes) => benchSeek(app, nodes),
   },
 };

@@ -1,6 +1,6 @@
 // The connection to the server: one websocket (JSON commands out, JSON event batches in) and
-// the REST reads for examples and stored runs.
-import { isWireEvent, type Command, type Example, type StoredRun, type WireEvent } from "./wire";
+// the REST read for examples (stored runs are read over the socket: see opener.ts).
+import { isWireEvent, type Command, type Example, type WireEvent } from "./wire";
 
 export class Connection {
   private ws: WebSocket | null = null;
@@ -59,12 +59,4 @@ export async function fetchExamples(): Promise<Example[]> {
   if (!r.ok) return [];
   const data: unknown = await r.json();
   return Array.isArray(data) ? (data as Example[]) : [];
-}
-
-export async function fetchRun(id: string): Promise<StoredRun | null> {
-  const r = await fetch(`/api/runs/${encodeURIComponent(id)}`);
-  if (!r.ok) return null;
-  const data = (await r.json()) as StoredRun;
-  data.events = (Array.isArray(data.events) ? data.events : []).filter(isWireEvent);
-  return data;
 }

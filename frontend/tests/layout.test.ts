@@ -47,27 +47,31 @@ describe("LayeredLayout", () => {
     expect(l.add(items.slice(0, 10))).toEqual([]);
   });
 
-  it("lays out 5k vertices within 50 ms, and appends in time proportional to new vertices", () => {
+  // its speed (5k within 50 ms, appends proportional to what is new) is bench/bench_frontend.py's
+  it("lays out 5k vertices, and an append places only the new vertices", () => {
     const items = dag(5000, 7);
-    let best = Infinity;
-    for (let r = 0; r < 3; r++) {
-      const l = new LayeredLayout();
-      const t0 = performance.now();
-      l.add(items);
-      best = Math.min(best, performance.now() - t0);
-    }
-    expect(best).toBeLessThan(50);
-    const more = dag(5100, 7).slice(5000);
     const l = new LayeredLayout();
-    l.add(items);
-    const t1 = performance.now();
-    expect(l.add(more)).toHaveLength(100);
-    // 100 new vertices cost about 2% of 5k; allow 5 ms for timer noise on a shared machine
-    expect(performance.now() - t1).toBeLessThan(5);
+    expect(l.add(items)).toHaveLength(5000);
+    const before = items.map((it) => ({ ...(l.get(it.id) as Placed) }));
+    const more = dag(5100, 7).slice(5000);
+    const placed = l.add(more);
+    expect(placed.map((p) => p.id)).toEqual(more.map((it) => it.id));
+    // placed vertices never move
+    before.forEach((p) => expect(l.get(p.id)).toEqual(p));
   });
 });
 
 describe("deferred leaves", () => {
+  it("places a leaf an op uses twice (x * x) once", () => {
+    const l = new LayeredLayout();
+    const placed = l.add([
+      { id: "x", to: [], width: 80, defer: true },
+      { id: "acc", to: ["x"], width: 120, defer: true },
+      { id: "mul", to: ["acc", "acc"], width: 120 },
+    ]);
+    expect(placed.map((p) => p.id).sort()).toEqual(["acc", "mul", "x"]);
+  });
+
   it("places a parameter and its AccumulateGrad just above their first consumer", () => {
     const l = new LayeredLayout();
     const items: LayoutItem[] = [{ id: "x", to: [], width: 80 }];

@@ -112,17 +112,17 @@ describe("long edges", () => {
 });
 
 describe("bands", () => {
-  it("lay out 5k vertices in 1k module calls within 50 ms", () => {
+  // its speed (within 50 ms) is bench/bench_frontend.py's
+  it("lay out 5k vertices in 1k module calls, each call's band below the one before", () => {
     const items = Array.from({ length: 5000 }, (_, i) => ({
       id: String(i), to: i > 0 ? [String(i - 1)] : [], width: 100, scope: `net.block${Math.floor(i / 5) % 7}.op`,
     }));
-    let best = Infinity;
-    for (let r = 0; r < 3; r++) {
-      const t0 = performance.now();
-      new LayeredLayout().add(items);
-      best = Math.min(best, performance.now() - t0);
-    }
-    expect(best).toBeLessThan(50);
+    const l = new LayeredLayout();
+    expect(l.add(items)).toHaveLength(5000);
+    for (let i = 1; i < items.length; i++) expect((l.get(String(i)) as Placed).y).toBeGreaterThan((l.get(String(i - 1)) as Placed).y);
+    // a new call starts a band below everything placed so far: more room than a rank step
+    const step = (i: number): number => (l.get(String(i)) as Placed).y - (l.get(String(i - 1)) as Placed).y;
+    expect(step(5)).toBeGreaterThan(step(4));
   });
 });
 

@@ -185,19 +185,18 @@ describe("RunLog: cursor, snapshots, stepping", () => {
     expect(log.state().grads.size).toBe(0);
   });
 
-  it("applies at least 100k events/s and seeks within 100 ms on a 100k-event run", () => {
+  // its speed (100k events/s, a seek within 100 ms) is bench/bench_frontend.py's
+  it("seeks anywhere in a 100k-event run to the state a fold from the start gives", () => {
     const big = synthRun(30000);
     expect(big.length).toBeGreaterThan(100000);
     const log = new RunLog();
-    const t0 = performance.now();
-    log.append(big);
-    const rate = big.length / ((performance.now() - t0) / 1000);
-    expect(rate).toBeGreaterThan(100000);
+    expect(log.append(big)).toBe(big.length);
     for (const k of [10, 40000, 77777, big.length - 5]) {
-      const t1 = performance.now();
       log.seek(k);
-      log.state();
-      expect(performance.now() - t1).toBeLessThan(100);
+      const s = log.state();
+      const ref = fold(big, k);
+      expect(s.seq).toBe(k);
+      expect([s.vertices.size, s.tensors.size, s.grads.size, s.nodeState.size, s.current]).toEqual([ref.vertices.size, ref.tensors.size, ref.grads.size, ref.nodeState.size, ref.current]);
     }
   });
 });

@@ -1,6 +1,7 @@
-// One-line value summaries on edges and in the node list.
+// One-line value summaries on edges and in the node list; complex values.
 import { describe, expect, it } from "vitest";
-import { parseValue, shortNumber, summary } from "../src/model/value";
+import { hasAllValues, parseValue, shortNumber, summary } from "../src/model/value";
+import { formatComplex, magnitudes, parseComplex } from "../src/model/complex";
 import type { Value } from "../src/model/types";
 import { applyEvent, emptyState } from "../src/model/reduce";
 import { isStale } from "../src/render/scene";
@@ -54,5 +55,41 @@ describe("stale saved tensors", () => {
     expect(isStale(s, "5", 0, "9")).toBe(true);
     applyEvent(s, ev(3, { type: "buffers_freed", backward: 0, node: 9 }));
     expect(isStale(s, "5", 0, "9")).toBe(false);
+  });
+});
+
+describe("complex tensors", () => {
+  // the tracer sends complex elements as Python writes them ("1+3j"), large ones as a sample
+  it("parse into real and imaginary parts", () => {
+    expect(parseComplex("1+3j")).toEqual([1, 3]);
+    expect(parseComplex("(-0.5-2e-05j)")).toEqual([-0.5, -2e-5]);
+    expect(parseComplex("1e+10-1e-10j")).toEqual([1e10, -1e-10]);
+    expect(parseComplex("-3j")).toEqual([0, -3]);
+    expect(parseComplex("nan+infj")).toEqual([NaN, Infinity]);
+    expect(parseComplex("2")).toEqual([2, 0]);
+  });
+
+  it("are summarised as PyTorch 2.13 prints them", () => {
+    // print(torch.complex(torch.tensor([1., 2.]), torch.tensor([3., 4.]))) → tensor([1.+3.j, 2.+4.j])
+    const z = val({ shape: [2], dtype: "complex64", values: ["1+3j", "2+4j"] });
+    expect(z.flat).toBeNull();
+    expect(summary(z)).toBe("[1.+3.j, 2.+4.j]");
+    // print(torch.complex(torch.tensor([.5, -1.25]), torch.tensor([-2., 1e-5])))
+    // → tensor([ 0.5000-2.0000e+00j, -1.2500+1.0000e-05j])
+    expect(summary(val({ shape: [2], dtype: "complex64", values: ["0.5-2j", "-1.25+1e-05j"] }))).toBe("[0.5000-2.0000e+00j, -1.2500+1.0000e-05j]");
+    // print(torch.complex(torch.tensor(1.5), torch.tensor(-2.))) → tensor(1.5000-2.j)
+    expect(summary(val({ shape: [], dtype: "complex64", values: "1.5-2j" }))).toBe("1.5000-2.j");
+    expect(hasAllValues(z)).toBe(true);
+  });
+
+  it("keep a large one's sample, without stats, and do not call it complete", () => {
+    const big = val({ shape: [40, 40], dtype: "complex64", sample: ["1+1j", "0-2j"] });
+    expect(big.sampled).toBe(true);
+    expect(big.complex).toEqual({ re: [1, 0], im: [1, -2] });
+    expect(big.stats).toBeNull();
+    expect(hasAllValues(big)).toBe(false);
+    expect(summary(big)).toBe("[40, 40] complex64");
+    expect(formatComplex({ re: [3], im: [4] })).toEqual(["3.+4.j"]);
+    expect(magnitudes({ re: [3], im: [4] })).toEqual([5]);
   });
 });

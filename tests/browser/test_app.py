@@ -289,5 +289,11 @@ def test_keyboard_steps_through_a_finished_run(page: Page, server: str) -> None:
     for _ in range(4):
         body.press("ArrowRight")
     expect(_entry(page, "a")).to_contain_text("2.7183")
+    # the tracer reports grad_accumulated while AccumulateGrad runs, as PyTorch writes .grad:
+    # one step back (its node_exit) .grad is already there, two (its node_enter) it is not yet
     body.press("ArrowLeft")
+    expect(page.locator("#tl-label")).to_contain_text("node_exit")
+    expect(_entry(page, "a")).to_contain_text("2.7183")
+    body.press("ArrowLeft")
+    expect(page.locator("#tl-label")).to_contain_text("node_enter")
     expect(_entry(page, "a")).not_to_contain_text("2.7183")

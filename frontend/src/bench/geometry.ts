@@ -30,6 +30,6 @@ export function geometry(app: App): Geometry {
   }
   const boxes = moduleBoxes(scene).map((b) => ({ path: b.path, members: [...b.members], ...screen(b) }));
   const overlays: Record<string, ScreenRect | null> = {};
-  for (const sel of ["#legend", ".zoom", "#queue", "#error"]) overlays[sel] = rectOf(document.querySelector(sel));
+  for (const sel of ["#legend", ".zoom", "#queue", "#error", "#replay-hint"]) overlays[sel] = rectOf(document.querySelector(sel));
   return { canvas: { x: c.x, y: c.y, w: c.width, h: c.height }, vertices, boxes, overlays };
 }

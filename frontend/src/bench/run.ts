@@ -1,7 +1,8 @@
-// Budget measurements run inside the page (tests/browser/test_budget.py calls these).
+// Speed measurements run inside the page: bench/bench_frontend.py reports them against their
+// targets; tests/browser/test_scale.py checks what they load at those sizes (no timings).
 import type { App } from "../app";
 import type { FromLayout, ToLayout } from "../layout/messages";
-import type { LayoutItem } from "../layout/layered";
+import { LayeredLayout, type LayoutItem } from "../layout/layered";
 import { synthRun } from "./synth";
 
 function nextFrame(): Promise<number> {
@@ -45,24 +46,47 @@ export async function benchDraw(app: App, frames = 30): Promise<Record<string, n
   return { fittedFrameIntervalMs: fitted, zoomedFrameIntervalMs: zoomed };
 }
 
-/** Lay out a random tape-ordered DAG of `n` vertices in a fresh worker; the worker's own time. */
-export function benchLayout(n: number): Promise<number> {
+/** A random tape-ordered DAG of `n` vertices (every fifth a deferred leaf), or with `scoped` a
+ *  chain in 1 module call per 5 vertices (each call a new layout band). */
+function benchItems(n: number, scoped: boolean): LayoutItem[] {
   const items: LayoutItem[] = [];
   let x = 7;
   const rand = (): number => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
   for (let i = 0; i < n; i++) {
+    if (scoped) {
+      items.push({ id: String(i), to: i > 0 ? [String(i - 1)] : [], width: 100, scope: `net.block${Math.floor(i / 5) % 7}.op` });
+      continue;
+    }
     const to = i > 0 ? [String(Math.floor(rand() * i)), String(i - 1)] : [];
     items.push({ id: String(i), to, width: 80 + Math.floor(rand() * 100), defer: i % 5 === 0 });
   }
+  return items;
+}
+
+/** Lay out `n` vertices in a fresh worker: the worker's own time and how many it placed. */
+export function benchLayout(n: number, scoped = false): Promise<Record<string, number>> {
+  const items = benchItems(n, scoped);
   const w = new Worker(new URL("../layout/worker.ts", import.meta.url), { type: "module" });
   return new Promise((resolve) => {
     w.onmessage = (m: MessageEvent<FromLayout>) => {
       w.terminate();
-      resolve(m.data.ms);
+      resolve({ ms: m.data.ms, placed: m.data.items.length });
     };
     const msgs: ToLayout[] = [{ type: "reset", epoch: 1 }, { type: "add", epoch: 1, items, flush: true }];
     for (const msg of msgs) w.postMessage(msg);
   });
+}
+
+/** Append `more` vertices to a layout of `n` (in the page): placed vertices never move, so
+ *  an append should cost about what the new vertices cost. */
+export function benchAppend(n: number, more: number): Record<string, number> {
+  const items = benchItems(n + more, false);
+  const l = new LayeredLayout();
+  const t0 = performance.now();
+  l.add(items.slice(0, n));
+  const t1 = performance.now();
+  const placed = l.add(items.slice(n)).length;
+  return { fullMs: t1 - t0, appendMs: performance.now() - t1, placed };
 }
 
 /** Load a run of about `events` events, then time seeks: from the seek to the next frame

@@ -28,6 +28,8 @@ export interface Placed {
   w: number;
   h: number;
   rank: number;
+  /** Placed by `flush`: a leaf no op consumed (an unused parameter), kept out of Fit. */
+  loose?: boolean;
 }
 
 export const NODE_H = 30;
@@ -108,6 +110,7 @@ export class LayeredLayout {
     for (const item of [...this.pending.values()]) {
       if (this.pending.has(item.id)) this.placeWithPending(item, out, 0, this.maxRight + H_GAP);
     }
+    for (const p of out) p.loose = true;
     return out;
   }
 
@@ -120,7 +123,8 @@ export class LayeredLayout {
 
   private placeWithPending(item: LayoutItem, out: Placed[], floor: number, minX = -Infinity): void {
     this.pending.delete(item.id);
-    const waiting = item.to.map((t) => this.pending.get(t)).filter((x): x is LayoutItem => x !== undefined);
+    // an op may use one vertex twice (x * x): each waiting vertex is placed once
+    const waiting = [...new Set(item.to)].map((t) => this.pending.get(t)).filter((x): x is LayoutItem => x !== undefined);
     let rank = 0;
     let sumX = 0;
     let n = 0;

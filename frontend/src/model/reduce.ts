@@ -5,12 +5,13 @@ import type { Edge, RunState, RunStatus, SavedRef, TensorInfo, Value, Vertex } f
 import { asObj, bool, idOf, ids, list, num, shapeOf, str, type Obj } from "./fields";
 import { parseValue } from "./value";
 import { CowMap } from "./cowmap";
+import { onSavedPack, onSavedUnpack } from "./saved";
 
 export function emptyState(): RunState {
   return {
     seq: -1, runId: "", code: "", status: "idle",
     vertices: new CowMap(), order: [], orderLen: 0, tensors: new CowMap(), versions: new CowMap(), grads: new CowMap(),
-    nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), current: null,
+    nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), unpacked: new CowMap(), current: null,
     readyQueue: [], deps: new Map(), hooks: new Map(), lastHook: null, console: [], error: null,
     inBackward: false, backwards: 0, pausedAt: null, pauseReason: "", modules: [],
   };
@@ -22,7 +23,7 @@ export function cloneState(s: RunState): RunState {
     ...s,
     vertices: s.vertices.fork(), tensors: s.tensors.fork(),
     versions: s.versions.fork(), grads: s.grads.fork(), nodeState: s.nodeState.fork(),
-    edgeGrads: s.edgeGrads.fork(), gradOutputs: s.gradOutputs.fork(),
+    edgeGrads: s.edgeGrads.fork(), gradOutputs: s.gradOutputs.fork(), unpacked: s.unpacked.fork(),
     readyQueue: s.readyQueue.slice(), deps: new Map(s.deps), hooks: new Map(s.hooks),
     console: s.console.slice(), modules: s.modules.slice(),
   };
@@ -115,7 +116,9 @@ function onNode(s: RunState, e: Obj, seq: number): void {
   for (const raw of list(e, "saved")) {
     const o = asObj(raw);
     if (!o) continue;
-    const ref = { name: str(o, "name"), tensor: idOf(o.tensor), versionAtSave: num(o, "version") ?? 0 };
+    const ref: SavedRef = { name: str(o, "name"), tensor: idOf(o.tensor), versionAtSave: num(o, "version") ?? 0 };
+    if (bool(o, "hooked")) ref.hooked = true;
+    if (typeof o.repr === "string") ref.repr = o.repr;
     saved.push(ref);
     // the version at save is news about the tensor too (in-place updates under no_grad send no bump)
     if (ref.tensor !== null && ref.versionAtSave > (s.versions.get(ref.tensor) ?? 0)) s.versions.set(ref.tensor, ref.versionAtSave);
@@ -343,6 +346,10 @@ export function applyEvent(s: RunState, ev: WireEvent): void {
     case "hook_removed":
     case "hook_fired":
       return onHook(s, ev.type, e, ev.seq);
+    case "saved_pack":
+      return onSavedPack(s, e, ev.seq);
+    case "saved_unpack":
+      return onSavedUnpack(s, e, ev.seq);
     case "module_enter": {
       const path = str(e, "path");
       if (path && !s.modules.includes(path)) s.modules.push(path);

@@ -6,8 +6,9 @@ import { applyEvent, cloneState, emptyState } from "./reduce";
 
 export const SNAPSHOT_EVERY = 2048;
 
-/** Events the Step buttons stop at: before and after each backward node, hook firings, the end. */
-const STOPS = new Set(["node_enter", "hook_fired", "node_exit", "backward_finished", "error"]);
+/** Events the Step buttons stop at: before and after each backward node, hook firings (and
+ *  saved-tensor unpack hooks, user code run inside a node), the end. */
+const STOPS = new Set(["node_enter", "hook_fired", "saved_unpack", "node_exit", "backward_finished", "error"]);
 
 export class RunLog {
   readonly events: WireEvent[] = [];

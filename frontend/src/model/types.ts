@@ -18,6 +18,11 @@ export interface Value {
   flat: number[] | null;
   stats: Stats | null;
   hist: { edges: number[]; counts: number[] } | null;
+  /** A complex tensor's elements (then `flat` is null and stats are absent): all of them, or
+   *  for a large one the first few the summary sends (`sample`). */
+  complex?: { re: number[]; im: number[] } | null;
+  /** True when `complex` holds only the summary's first elements. */
+  sampled?: boolean;
 }
 
 /** A drawn vertex: a grad_fn node, an AccumulateGrad, a leaf tensor, or a graph cut. */
@@ -27,6 +32,24 @@ export interface SavedRef {
   name: string;
   tensor: string | null;
   versionAtSave: number;
+  /** Taken by a saved_tensors_hooks pack hook (`hooked` on the node, then a `saved_pack`). */
+  hooked?: boolean;
+  /** The type the pack hook returned ("int", "tuple"), and the seq of its `saved_pack`. */
+  packedType?: string | null;
+  packSeq?: number;
+  /** A saved non-tensor (sizes, scalars) as Python prints it. */
+  repr?: string;
+}
+
+/** Unpacks of a hooked saved tensor: the last one in a backward pass (`backward` 0: none yet),
+ *  the node running then, the last one outside backward (a `grad_fn._saved_*` read), and how
+ *  many in all. */
+export interface Unpack {
+  seq: number;
+  backward: number;
+  during: string | null;
+  outsideSeq: number | null;
+  count: number;
 }
 
 export interface Edge {
@@ -123,6 +146,8 @@ export interface RunState {
   /** Gradient that flowed along an edge, keyed `${from}>${edgeIndex}`. */
   edgeGrads: CowMap<Value>;
   gradOutputs: CowMap<Value[]>;
+  /** Unpacks of hooked saved tensors, keyed `${node}|${name}` (`model/saved.ts`). */
+  unpacked: CowMap<Unpack>;
   current: string | null;
   readyQueue: string[];
   deps: Map<string, number>;

@@ -1,6 +1,7 @@
 // Tensor values: parse what the wire sends (inline nested lists or a summary), derive stats.
 import type { Stats, Value } from "./types";
 import { asObj, list, pick, shapeOf, str, type Obj } from "./fields";
+import { complexOf, formatComplex } from "./complex";
 
 function flatten(v: unknown, out: number[]): void {
   if (Array.isArray(v)) for (const x of v) flatten(x, out);
@@ -63,6 +64,7 @@ export function parseValue(raw: unknown, fallbackShape: number[] = []): Value | 
   const o = asObj(raw);
   if (!o) return null;
   const data = o.values ?? pick(o, "data", "value", "flat");
+  if (str(o, "dtype").startsWith("complex")) return parseComplexValue(o, data, fallbackShape);
   let flat: number[] | null = null;
   if (Array.isArray(data) && isFlat(data)) {
     flat = data; // a 1-D list of numbers is used as is (values are never mutated)
@@ -81,6 +83,14 @@ export function parseValue(raw: unknown, fallbackShape: number[] = []): Value | 
     stats.norm = Math.sqrt(Math.max(0, (n - 1) * stats.std * stats.std + n * stats.mean * stats.mean));
   }
   return { shape, dtype: str(o, "dtype"), flat, stats, hist };
+}
+
+/** A complex tensor's value: its elements as re/im parts (no flat numbers, no stats). */
+function parseComplexValue(o: Obj, data: unknown, fallbackShape: number[]): Value {
+  const shape = o.shape !== undefined ? shapeOf(o.shape) : fallbackShape;
+  const whole = data !== undefined && data !== null ? complexOf(data) : null;
+  const sample = whole ? null : complexOf(o.sample);
+  return { shape, dtype: str(o, "dtype"), flat: null, stats: null, hist: null, complex: whole ?? sample, sampled: sample !== null };
 }
 
 const fmt = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 5 });
@@ -141,12 +151,23 @@ const BRIEF_MAX = 4;
 /** A one-line summary used on edges and in lists: the values of a tiny tensor as PyTorch
  *  prints them ([0., 0., 1.]), else its shape and L2 norm. */
 export function summary(v: Value): string {
+  const z = v.complex;
+  if (z && !v.sampled && z.re.length > 0 && z.re.length <= BRIEF_MAX) {
+    const text = formatComplex(z);
+    return v.shape.length === 0 ? (text[0] as string) : nested(text, v.shape, 0, 0);
+  }
+  if (z) return `${formatShape(v.shape)} ${v.dtype || "complex"}`;
   const flat = v.flat;
   if (flat && flat.length > 0 && flat.length <= BRIEF_MAX) {
     return v.shape.length === 0 ? formatNumber(flat[0] as number) : nested(formatValues(flat), v.shape, 0, 0);
   }
   const norm = statsOf(v)?.norm;
   return `${formatShape(v.shape)}${norm !== undefined && !Number.isNaN(norm) ? ` norm ${shortNumber(norm)}` : ""}`;
+}
+
+/** True when every element arrived (inline values), not only a summary. */
+export function hasAllValues(v: Value): boolean {
+  return v.flat !== null || (v.complex != null && !v.sampled);
 }
 
 /** The scalar of a one-element value, else null. */

@@ -5,7 +5,8 @@ import { summary } from "../model/value";
 import { FONT, THEME, vertexColors } from "./theme";
 import { bowSide, edgeCurve, moduleBoxes, type ModuleBox, type Scene } from "./scene";
 import { drawVertex, roundRect } from "./vertex";
-import { showsChips } from "./decor";
+import { bounds, lastGraph, lossEnd, type Rect } from "./fit";
+import { gradSlots, showsChips } from "./decor";
 
 export interface View {
   x: number;
@@ -94,42 +95,57 @@ export class GraphCanvas {
   /** True when the last fit showed a readable region instead of the whole (huge) graph. */
   partial = false;
 
-  /** Fit the graph; one too big to read at the fitted zoom gets a readable zoom centred on
-   *  `focus` (the current or selected node), else on the newest vertex (the loss end).
+  /** Fit the graph. After several backward passes (a training loop) whose whole graph would be
+   *  hard to read, the last forward pass when it fits legibly; a graph too big to read at all
+   *  gets a readable zoom centred on `focus` (the current or selected node), else on the loss.
    *  `all` forces the whole graph (the wheel and − still zoom out further). */
   fit(focus: string | null = null, all = false): void {
     const s = this.scene;
     if (!s || s.pos.size === 0) return;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    let last: Placed | undefined;
-    for (const p of s.pos.values()) {
-      x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y);
-      x1 = Math.max(x1, p.x + p.w); y1 = Math.max(y1, p.y + p.h);
-      last = p;
-    }
-    for (const b of this.boxes) {
-      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
-      x1 = Math.max(x1, b.x + b.w); y1 = Math.max(y1, b.y + b.h);
-    }
-    // room for a leaf's .grad label above and saved-tensor chips below
-    y0 -= DECOR; y1 += DECOR;
+    // leaves no op used (placed by the layout's flush, right of everything) do not steer Fit
+    const core = [...s.pos.values()].filter((p) => !p.loose);
+    const placed = core.length ? core : [...s.pos.values()];
+    const whole = bounds(placed, this.boxes);
     const { w: W, h: H } = this.size;
     const ins = this.insets();
     const w = W - ins.left - ins.right - 2 * MARGIN, h = H - ins.top - ins.bottom - 2 * MARGIN;
-    const k = Math.min(1.4, Math.max(0.001, Math.min(w / (x1 - x0 + 1), h / (y1 - y0 + 1))));
-    const at = (focus !== null ? s.pos.get(focus) : undefined) ?? last;
-    this.partial = !all && k < MIN_FIT && at !== undefined;
-    const cx = ins.left + MARGIN + w / 2, cy = ins.top + MARGIN + h / 2;
-    if (this.partial && at) {
-      const kr = READABLE;
-      // the newest vertex is the bottom of the graph: keep the ops above it in view
-      const fy = focus !== null && s.pos.has(focus) ? 0.5 : 0.7;
-      this.view = { k: kr, x: cx - (at.x + at.w / 2) * kr, y: ins.top + MARGIN + h * fy - (at.y + at.h / 2) * kr };
-    } else {
-      this.view = { k, x: cx - ((x0 + x1) / 2) * k, y: cy - ((y0 + y1) / 2) * k };
+    const zoomFor = (r: Rect): number => Math.min(1.4, Math.max(0.001, Math.min(w / (r.x1 - r.x0 + 1), h / (r.y1 - r.y0 + 1))));
+    const show = (r: Rect, k: number): void => {
+      this.view = { k, x: ins.left + MARGIN + w / 2 - ((r.x0 + r.x1) / 2) * k, y: ins.top + MARGIN + h / 2 - ((r.y0 + r.y1) / 2) * k };
+      this.request();
+    };
+    const k = zoomFor(whole);
+    const bottom = lossEnd(placed);
+    const focused = focus !== null ? s.pos.get(focus) : undefined;
+    this.partial = !all && k < MIN_FIT;
+    this.partialWhat = "region";
+    const last = !all && !focused && k < LEGIBLE ? this.lastPass(s, bottom, placed) : null;
+    if (last && zoomFor(last) >= LEGIBLE) {
+      this.partial = true;
+      this.partialWhat = "last";
+      return show(last, zoomFor(last));
     }
+    if (!this.partial) return show(whole, k);
+    const at = focused ?? bottom;
+    // the loss is the bottom of the graph: keep the ops above it in view
+    const fy = focused ? 0.5 : 0.7;
+    this.view = { k: READABLE, x: ins.left + MARGIN + w / 2 - (at.x + at.w / 2) * READABLE, y: ins.top + MARGIN + h * fy - (at.y + at.h / 2) * READABLE };
     this.request();
   }
+
+  /** The extent of the last forward pass (with its module boxes) when the run made several
+   *  backward passes over different graphs, else null. */
+  private lastPass(s: Scene, bottom: Placed, placed: Placed[]): Rect | null {
+    if (s.state.backwards < 2) return null;
+    const last = lastGraph(s, bottom.id);
+    const fns = placed.filter((p) => s.state.vertices.get(p.id)?.kind === "fn").length;
+    if (last.length < 2 || last.length >= fns) return null;
+    const r = bounds(last, []);
+    return bounds(last, this.boxes.filter((b) => b.y + b.h > r.y0 && b.y < r.y1 && b.x + b.w > r.x0 && b.x < r.x1));
+  }
+
+  /** What a partial fit shows: the region around one node, or the last forward graph. */
+  partialWhat: "region" | "last" = "region";
 
   /** Screen space taken by overlays (legend, zoom buttons, notes); the page sets this. */
   insets: () => { top: number; right: number; bottom: number; left: number } = () => ({ top: 0, right: 0, bottom: 0, left: 0 });
@@ -174,15 +190,14 @@ export class GraphCanvas {
   }
 }
 
-/** Screen margin around a fitted graph, and world space for labels above / chips below. */
+/** Screen margin around a fitted graph. */
 const MARGIN = 16;
-const DECOR = 18;
 
 /** Below MIN_FIT a fitted graph is a smear of lines; Fit then shows a region at READABLE. */
 const MIN_FIT = 0.25;
 const READABLE = 0.85;
-
-export interface Rect { x0: number; y0: number; x1: number; y1: number }
+/** Below LEGIBLE node labels are under 7 px: a training loop's last pass is shown instead. */
+const LEGIBLE = 0.5;
 
 type Anchor = (v: Vertex) => Placed | ModuleBox | undefined;
 
@@ -225,24 +240,8 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, boxes: Module
     if (p && inView(p, vis) && anchor(v) === p) shown.push([v, p]);
   }
   drawEdges(ctx, s, k, vis, anchor, titles, shown.map(([, p]) => p));
-  const room = rightRoom(shown.map(([, p]) => p));
-  for (const [v, p] of shown) drawVertex(ctx, s, v, p, k, room.get(p) ?? Infinity);
-}
-
-/** Space from each box's left edge to the next box on its row (a leaf's `.grad` label above
- *  the box may use it). Only boxes in view count: the rest is off screen anyway. */
-function rightRoom(boxes: Placed[]): Map<Placed, number> {
-  const rows = new Map<number, Placed[]>();
-  for (const p of boxes) rows.set(p.y, [...(rows.get(p.y) ?? []), p]);
-  const out = new Map<Placed, number>();
-  for (const row of rows.values()) {
-    row.sort((a, b) => a.x - b.x);
-    row.forEach((p, i) => {
-      const next = row[i + 1];
-      out.set(p, next ? next.x - p.x - 10 : Infinity);
-    });
-  }
-  return out;
+  const slots = gradSlots(ctx, s, shown);
+  for (const [v, p] of shown) drawVertex(ctx, s, v, p, k, slots.get(v.id));
 }
 
 /** Below this zoom labels are unreadable: draw batched shapes, one path per colour. */

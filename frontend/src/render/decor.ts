@@ -11,9 +11,54 @@ function gradLabel(g: Value): string {
   return x !== null ? formatNumber(x) : summary(g);
 }
 
-/** Hook markers (top right) and saved-tensor chips (below); stale ones red. */
-/** `room`: px from the box's left edge to the next box on its row (for the `.grad` label). */
-export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number, room = Infinity): void {
+const LABEL_FONT = "11px 'JetBrains Mono', ui-monospace, monospace";
+/** How far up a lifted `.grad` label sits above the usual line. */
+const LIFT = 13;
+
+/** A leaf's `.grad` label and where it goes: `lift` lines up, cut at `room` px. */
+export interface GradSlot {
+  text: string;
+  room: number;
+  lift: number;
+}
+
+function gradText(s: Scene, v: Vertex): string {
+  const g = v.kind === "leaf" && v.tensor !== null ? s.state.grads.get(v.tensor) : undefined;
+  return g ? `.grad ${gradLabel(g)}` : "";
+}
+
+/** Where each shown leaf's `.grad` label goes. Labels sit above their leaf, in the rank gap,
+ *  so they only meet each other: a label that would run into the next one on its row goes one
+ *  line up (when that line is free there), and each is cut only at the next label on its line. */
+export function gradSlots(ctx: CanvasRenderingContext2D, s: Scene, shown: [Vertex, Placed][]): Map<string, GradSlot> {
+  ctx.font = LABEL_FONT;
+  const rows = new Map<number, { id: string; x: number; w: number; text: string }[]>();
+  for (const [v, p] of shown) {
+    const text = gradText(s, v);
+    if (text) rows.set(p.y, [...(rows.get(p.y) ?? []), { id: v.id, x: p.x + 4, w: ctx.measureText(text).width, text }]);
+  }
+  ctx.font = FONT;
+  const out = new Map<string, GradSlot>();
+  for (const row of rows.values()) {
+    row.sort((a, b) => a.x - b.x);
+    let upEnd = -Infinity;
+    const lifts = row.map((l, i) => {
+      const next = row[i + 1];
+      const lift = next !== undefined && l.x + l.w + 8 > next.x && upEnd + 8 <= l.x ? 1 : 0;
+      if (lift) upEnd = l.x + l.w;
+      return lift;
+    });
+    row.forEach((l, i) => {
+      const next = row.find((_, j) => j > i && lifts[j] === lifts[i]);
+      out.set(l.id, { text: l.text, lift: lifts[i] ?? 0, room: Math.min(next ? next.x - l.x - 8 : Infinity, 600) });
+    });
+  }
+  return out;
+}
+
+/** Hook markers (top right), the leaf's `.grad` label (above) and saved-tensor chips (below);
+ *  stale chips red, hooked ones lilac. */
+export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number, slot?: GradSlot): void {
   hooksOn(s.state, v).forEach((h, i) => {
     ctx.fillStyle = h.firing ? THEME.hookFired : THEME.hook;
     if (h.firing) {
@@ -25,13 +70,12 @@ export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, 
     ctx.fill();
     ctx.shadowBlur = 0;
   });
-  const g = v.kind === "leaf" && v.tensor !== null ? s.state.grads.get(v.tensor) : undefined;
-  if (g && (k > 0.6 || s.state.vertices.size <= 24 || s.selected === v.id)) {
-    ctx.font = "11px 'JetBrains Mono', ui-monospace, monospace";
+  const text = slot?.text ?? gradText(s, v);
+  if (text && (k > 0.6 || s.state.vertices.size <= 24 || s.selected === v.id)) {
+    ctx.font = LABEL_FONT;
     ctx.fillStyle = "#3fbf86";
-    // above the leaf, where the rank gap is empty (to its right sits the next vertex)
-    // up to the next box on the row (the inspector has all of it)
-    ctx.fillText(fitText(ctx, `.grad ${gradLabel(g)}`, Math.min(room, 600)), p.x + 4, p.y - 8);
+    // the inspector has all of a label cut short
+    ctx.fillText(fitText(ctx, text, slot?.room ?? 600), p.x + 4, p.y - 8 - (slot?.lift ?? 0) * LIFT);
     ctx.font = FONT;
   }
   if (k < 0.6 || !showsChips(s, v)) return;
@@ -46,7 +90,8 @@ export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, 
     const w = ctx.measureText(text).width + 8;
     ctx.fillStyle = stale_ ? "#3b1717" : "#1a1f2b";
     ctx.fillRect(x, p.y + p.h + 2, w, 13);
-    ctx.fillStyle = stale_ ? THEME.stale : THEME.muted;
+    // a tensor a saved_tensors_hooks pack hook took: lilac, as in the inspector and the strip
+    ctx.fillStyle = stale_ ? THEME.stale : sv.hooked ? "#c9a2ff" : THEME.muted;
     ctx.fillText(text, x + 4, p.y + p.h + 9);
     x += w + 3;
   }

@@ -186,6 +186,9 @@ const HOOK_KINDS: Record<string, string> = {
 
 /** What a user calls this hook, with where it was registered: "tensor hook … <lambda>, line 5". */
 export function hookTitle(h: HookInfo): string {
+  // nn.Module full backward hooks run through hooks PyTorch puts on BackwardHookFunctionBackward
+  // nodes (BackwardHook._output_hook / _input_hook): name what the user registered
+  if (h.fn.startsWith("BackwardHook.")) return `module backward hook (register_full_backward_hook)${h.line !== null ? ` · module called at line ${h.line}` : ""}`;
   const where = [h.fn, h.line !== null ? `line ${h.line}` : ""].filter(Boolean).join(", ");
   return `${HOOK_KINDS[h.kind] ?? `${h.kind} hook`}${where ? ` · ${where}` : ""}`;
 }

@@ -2,7 +2,7 @@
 // the non-leaf tensor's pill and the op name), selection, breakpoint, and decorations.
 import type { Placed } from "../layout/layered";
 import type { Vertex } from "../model/types";
-import { decorations } from "./decor";
+import { decorations, type GradSlot } from "./decor";
 import { shortName, vertexTitle, type Scene } from "./scene";
 import { fitText } from "./text";
 import { THEME, vertexColors } from "./theme";
@@ -12,7 +12,7 @@ export function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w
   ctx.roundRect(x, y, w, h, r);
 }
 
-export function drawVertex(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number, room = Infinity): void {
+export function drawVertex(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number, slot?: GradSlot): void {
   const st = s.state.nodeState.get(v.id);
   const c = vertexColors(v.kind, st);
   const isCurrent = s.state.current === v.id;
@@ -73,5 +73,5 @@ export function drawVertex(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p
     ctx.fillText(fitText(ctx, vertexTitle(v), p.w - 20), p.x + 12, p.y + p.h / 2);
   }
   ctx.restore();
-  decorations(ctx, s, v, p, k, room);
+  decorations(ctx, s, v, p, k, slot);
 }

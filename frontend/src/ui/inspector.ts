@@ -1,6 +1,8 @@
 // The inspector: everything known about the selected vertex at the cursor.
 import type { HookInfo, RunState, Value, Vertex } from "../model/types";
-import { formatShape, summary } from "../model/value";
+import { accumulatedName, gradSources, sumValues } from "../model/explain";
+import { formatShape, formatValues, hasAllValues, summary } from "../model/value";
+import { savedHookText } from "../model/saved";
 import { hookTitle, hooksOn, isStale } from "../render/scene";
 import { h } from "./dom";
 import { valueView } from "./values";
@@ -42,6 +44,8 @@ export interface InspectorCtx {
   load: (tensorId: string) => void;
   /** True when `v` is shown because backward is at it (nothing is selected). */
   following?: boolean;
+  /** True when `v` is shown because backward failed in it (the run ended on that error). */
+  failed?: boolean;
 }
 
 /** The values of a tensor whose inline form is only a summary: a button that fetches them. */
@@ -69,6 +73,47 @@ function hookItem(hk: HookInfo & { firing: boolean }): HTMLElement {
   return h("li", { class: hk.firing ? "fired" : "" }, h("div", {}, hookTitle(hk)), h("div", { class: "note" }, fired), seen, gave);
 }
 
+/** Why a leaf's .grad is what it is: the gradient each path sent in this backward pass, and
+ *  (when it does not match the sum) the note that .grad also holds earlier passes. */
+function gradOrigin(s: RunState, v: Vertex, grad: Value): HTMLElement | null {
+  const src = gradSources(s, v);
+  if (!src.length) return null;
+  const rows = src.map(({ from, grad: g }) => h("li", {}, h("span", { class: "src-from" }, `from ${from.name}${from.label ? ` (${from.label})` : ""}${from.line !== null ? ` · line ${from.line}` : ""}`), " ", h("code", {}, summary(g))));
+  const sum = src.length > 1 ? sumValues(src.map((x) => x.grad)) : null;
+  const note = src.length > 1
+    ? `${src.length} paths reach this leaf: backward sums their gradients${sum && sum.length <= 4 ? ` (= [${formatValues(sum).join(", ")}])` : ""} and AccumulateGrad adds the sum to .grad once.`
+    : "One path reaches this leaf: AccumulateGrad adds its gradient to .grad.";
+  const total = sumValues(src.map((x) => x.grad));
+  const earlier = grad.flat && total && grad.flat.some((x, i) => Math.abs(x - (total[i] ?? 0)) > 1e-5 * (1 + Math.abs(x)));
+  return section("where .grad comes from",
+    h("ul", { class: "grad-src", "data-testid": "grad-sources" }, ...rows),
+    h("p", { class: "note" }, note),
+    earlier ? h("p", { class: "note" }, ".grad is more than this pass sent: it also holds gradients from earlier backward calls (.grad accumulates; zero it with .grad = None or optimizer.zero_grad())." ) : null);
+}
+
+/** The node's saved tensors: version at save and now (stale ones red) and, for those a
+ *  saved_tensors_hooks pack hook took, what it packed them into and when backward unpacked them. */
+function savedSection(s: RunState, v: Vertex): HTMLElement {
+  const hooked = v.saved.some((sv) => sv.hooked);
+  const head = h("tr", {}, h("th", {}, "saved"), h("th", {}, "at save"), h("th", {}, "now"), hooked ? h("th", {}, "saved_tensors_hooks") : null);
+  const tb = h("table", { class: "saved", "data-testid": "saved-tensors" }, head);
+  for (const sv of v.saved) {
+    const now = sv.tensor !== null ? s.versions.get(sv.tensor) : undefined;
+    const stale = isStale(s, sv.tensor, sv.versionAtSave, v.id);
+    const hk = savedHookText(s, v.id, sv);
+    const hookCell = !hooked ? null : hk
+      ? h("td", { class: "saved-hook" }, h("div", {}, hk.packed), h("div", { class: `unpack${hk.now ? " now" : ""}` }, hk.unpacked))
+      : h("td", { class: "note" }, "not hooked");
+    const cls = [stale ? "stale" : "", hk?.now ? "unpacking" : ""].filter(Boolean).join(" ");
+    const name = sv.repr ? `${sv.name} = ${sv.repr}` : sv.name;
+    tb.append(h("tr", { class: cls, "data-saved": sv.name }, h("td", {}, name), h("td", {}, sv.tensor === null ? "—" : `v${sv.versionAtSave}`), h("td", {}, now === undefined ? "—" : `v${now}${stale ? " (stale)" : ""}`), hookCell));
+  }
+  const note = hooked
+    ? h("p", { class: "note" }, "A pack hook (torch.autograd.graph.saved_tensors_hooks) replaced the tensors marked packed with what it returned; backward calls the unpack hook for each when this node runs.")
+    : null;
+  return section("saved tensors", tb, note);
+}
+
 export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, ctx: InspectorCtx): void {
   const onLine = ctx.onLine;
   el.replaceChildren();
@@ -83,11 +128,12 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const line = v.line !== null ? h("a", { href: "#", class: "line-link" }, `line ${v.line}`) : "—";
   if (line instanceof HTMLElement) line.addEventListener("click", (e) => (e.preventDefault(), onLine(v.line ?? 0)));
   const state = s.nodeState.get(v.id) ?? (s.inBackward ? "waiting" : "—");
-  if (ctx.following) el.append(h("p", { class: "note", "data-testid": "inspector-following" }, "Following the current backward step · click a node to pin it."));
+  const note = ctx.failed ? "The node backward failed in · click a node to inspect another." : "Following the current backward step · click a node to pin it.";
+  if (ctx.following) el.append(h("p", { class: "note", "data-testid": "inspector-following" }, note));
   el.append(h("header", { class: `insp-head kind-${v.kind}` }, h("div", { class: "insp-name" }, v.kind === "fn" || v.kind === "accumulate" ? v.name : v.label || v.name), h("div", { class: "insp-kind" }, kindName)));
   const rows: [string, Node | string][] = [["source", line], ["state", state]];
   if (v.label && v.kind === "fn") rows.unshift(["output", h("span", {}, h("span", { class: "nonleaf-chip" }, v.label), " non-leaf tensor")]);
-  else if (v.label && v.kind === "accumulate") rows.unshift(["variable", v.label]);
+  else if (v.kind === "accumulate" && accumulatedName(s, v)) rows.unshift(["variable", accumulatedName(s, v)]);
   if (v.module) rows.push(["module", v.module]);
   if (v.gradMode) rows.push(["grad mode", v.gradMode]);
   const dep = s.deps.get(v.id);
@@ -95,25 +141,31 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const tid = tensorOf(s, v);
   const t = tid !== null ? s.tensors.get(tid) : undefined;
   if (t) rows.push(["tensor", `${formatShape(t.shape)} ${t.dtype} · v${s.versions.get(t.id) ?? t.version}${t.requiresGrad ? " · requires_grad" : ""}`]);
+  // a hook firing now is what the step is about: show it before everything else
+  const hooks = hooksOn(s, v).sort((a, b) => Number(b.firing) - Number(a.firing));
+  const hookList = hooks.length ? section("hooks", h("ul", { class: "hooks", "data-testid": "inspector-hooks" }, ...hooks.map(hookItem))) : null;
+  if (hookList && hooks[0]?.firing) el.append(hookList);
   el.append(kv(rows));
-  if (t?.value) el.append(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)` : "value", valueView(t.value)));
-  if (t?.value && !t.value.flat && tid !== null) el.append(fullValues(tid, ctx));
+  // an unpack hook running now (a saved_unpack step) is what the step is about, like a hook
+  const saved = v.saved.length ? savedSection(s, v) : null;
+  const unpacking = v.saved.some((sv) => savedHookText(s, v.id, sv)?.now === true);
+  if (saved && unpacking) el.append(saved);
+  const values: HTMLElement[] = [];
+  if (t?.value) values.push(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)` : "value", valueView(t.value)));
+  if (t?.value && !hasAllValues(t.value) && tid !== null) values.push(fullValues(tid, ctx));
+  // a leaf is inspected for its gradient: .grad and where it came from before its values
+  const leafish = v.kind === "leaf" || v.kind === "accumulate";
+  if (!leafish) el.append(...values);
   const g = t ? s.grads.get(t.id) : undefined;
   if (g) el.append(section(".grad", h("div", { class: "grad-now", "data-testid": "inspector-grad" }, summary(g)), valueView(g)));
+  // once AccumulateGrad has written .grad (before that the gradients are still in flight)
+  const origin = leafish && g ? gradOrigin(s, v, g) : null;
+  if (origin) el.append(origin);
+  if (leafish) el.append(...values);
   const gout = s.gradOutputs.get(v.id);
   if (gout && gout.length) el.append(section("grad_outputs (incoming)", gradList(gout, gout.map((_, i) => `grad_output[${i}]`))));
   const gin = v.edges.map((_, i) => s.edgeGrads.get(`${v.id}>${i}`));
   if (gin.some((x) => x)) el.append(section("grad_inputs (to next_functions)", gradList(gin, v.edges.map((e) => `→ ${s.vertices.get(e.to)?.name ?? e.to}`))));
-  if (v.saved.length) {
-    const tb = h("table", { class: "saved" }, h("tr", {}, h("th", {}, "saved"), h("th", {}, "at save"), h("th", {}, "now")));
-    for (const sv of v.saved) {
-      const now = sv.tensor !== null ? s.versions.get(sv.tensor) : undefined;
-      const stale = isStale(s, sv.tensor, sv.versionAtSave, v.id);
-      tb.append(h("tr", { class: stale ? "stale" : "" }, h("td", {}, sv.name), h("td", {}, `v${sv.versionAtSave}`), h("td", {}, now === undefined ? "—" : `v${now}${stale ? " (stale)" : ""}`)));
-    }
-    el.append(section("saved tensors", tb));
-  }
-  // the hook firing now first, then in the order they were registered
-  const hooks = hooksOn(s, v).sort((a, b) => Number(b.firing) - Number(a.firing));
-  if (hooks.length) el.append(section("hooks", h("ul", { class: "hooks", "data-testid": "inspector-hooks" }, ...hooks.map(hookItem))));
+  if (saved && !unpacking) el.append(saved);
+  if (hookList && !hooks[0]?.firing) el.append(hookList);
 }

@@ -5,6 +5,8 @@ import { h } from "./dom";
 import { vertexOrder } from "../model/reduce";
 import { hookTitle, hooksOn, shortName } from "../render/scene";
 import type { HookInfo } from "../model/types";
+import { accumulatedName } from "../model/explain";
+import { savedHookText, unpackedNow } from "../model/saved";
 
 /** "hook", "2 hooks", "hook fired" (firing now), "hook ×3" (fired three times so far). */
 function hookBadge(hooks: (HookInfo & { firing: boolean })[]): string {
@@ -13,7 +15,28 @@ function hookBadge(hooks: (HookInfo & { firing: boolean })[]): string {
   return `${hooks.length > 1 ? `${hooks.length} hooks` : "hook"}${n ? ` ×${n}` : ""}`;
 }
 
+/** "packed 2/3" (saved tensors a saved_tensors_hooks pack hook took: unpacked in this
+ *  backward pass / packed), "unpacking" at a saved_unpack step of this node. */
+function savedBadge(s: RunState, v: Vertex): HTMLElement | null {
+  const hooked = v.saved.filter((sv) => sv.hooked);
+  if (!hooked.length) return null;
+  const texts = hooked.map((sv) => savedHookText(s, v.id, sv));
+  if (texts.some((x) => x?.now)) return h("span", { class: "nl-saved now" }, "unpacking");
+  const done = hooked.filter((sv) => unpackedNow(s, v.id, sv.name)).length;
+  const title = hooked.map((sv, i) => `${sv.name}: ${texts[i]?.packed ?? ""} · ${texts[i]?.unpacked ?? ""}`).join("\n");
+  return h("span", { class: "nl-saved", title }, s.backwards > 0 ? `packed ${done}/${hooked.length} unpacked` : `packed ${hooked.length}`);
+}
+
 const LIMIT = 200;
+
+/** A long dotted name keeps its end, where names differ ("…self_attn.in_proj_weight"). */
+export function tailName(name: string, max = 28): string {
+  if (name.length <= max || !name.includes(".")) return name;
+  const parts = name.split(".");
+  let out = parts.pop() as string;
+  while (parts.length && out.length + (parts[parts.length - 1] as string).length + 1 <= max - 1) out = `${parts.pop() as string}.${out}`;
+  return `…${out}`;
+}
 
 function gradText(s: RunState, v: Vertex): string {
   const g = v.tensor !== null ? s.grads.get(v.tensor) : undefined;
@@ -22,19 +45,26 @@ function gradText(s: RunState, v: Vertex): string {
   return x !== null ? `grad ${formatNumber(x)}` : `grad ${summary(g)}`;
 }
 
+/** The node's state at the cursor; the current node reads "running" until its exit event. */
 function stateText(s: RunState, v: Vertex): string {
   const st = s.nodeState.get(v.id);
-  if (s.current === v.id) return "running";
+  if (s.current === v.id && st !== "done" && st !== "freed") return "running";
   return st ?? "";
 }
 
 /** Render matching vertices (the current step's entry is always included). */
 export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, selected: string | null, onPick: (id: string) => void): void {
   const f = filter.trim().toLowerCase();
-  const match = (v: Vertex): boolean => !f || v.name.toLowerCase().includes(f) || v.label.toLowerCase().includes(f) || String(v.line ?? "") === f;
+  const match = (v: Vertex): boolean => !f || v.name.toLowerCase().includes(f) || v.label.toLowerCase().includes(f) || String(v.line ?? "") === f
+    || (v.kind === "accumulate" && accumulatedName(s, v).toLowerCase().includes(f));
   const items: HTMLElement[] = [];
   let shown = 0, total = 0;
-  for (const id of vertexOrder(s)) {
+  // leaves no op used (a module's parameters it never called) go last, marked
+  const used = new Set<string>();
+  for (const v of s.vertices.values()) if (v.kind === "accumulate" && v.edges[0]) used.add(v.edges[0].to);
+  const order = vertexOrder(s);
+  const unused = (id: string): boolean => s.vertices.get(id)?.kind === "leaf" && !used.has(id) && s.backwards > 0;
+  for (const id of [...order.filter((x) => !unused(x)), ...order.filter(unused)]) {
     const v = s.vertices.get(id);
     if (!v || !match(v)) continue;
     total += 1;
@@ -53,12 +83,16 @@ export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, sel
     const dep = s.deps.get(id);
     const li = h("li", attrs,
       h("span", { class: "nl-dot" }),
-      h("span", { class: "nl-name" }, name),
+      h("span", { class: "nl-name", title: name }, tailName(name)),
       v.label && (v.kind === "fn") ? h("span", { class: "nl-label" }, v.label) : null,
+      // two AccumulateGrad rows read alike: say which leaf each one feeds
+      v.kind === "accumulate" && accumulatedName(s, v) ? h("span", { class: "nl-var", title: "the leaf this AccumulateGrad adds into" }, `→ ${accumulatedName(s, v)}`) : null,
       h("span", { class: "nl-grad" }, gradText(s, v)),
       dep !== undefined && s.inBackward ? h("span", { class: "nl-dep", title: "dependencies left" }, `deps ${dep}`) : null,
       hooks.length ? h("span", { class: "nl-hook", title: hooks.map(hookTitle).join("\n") }, hookBadge(hooks)) : null,
+      savedBadge(s, v),
       st ? h("span", { class: "nl-state" }, st) : null,
+      unused(id) ? h("span", { class: "nl-unused", title: "no op used this leaf before backward: it gets no gradient" }, "unused") : null,
       v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
     );
     li.addEventListener("click", () => onPick(id));

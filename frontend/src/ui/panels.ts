@@ -1,6 +1,6 @@
 // The panels around the graph: status, controls, timeline, node list, inspector, console, error.
 import type { App } from "../app";
-import type { RunState } from "../model/types";
+import type { HookInfo, RunState } from "../model/types";
 import { download, toJSON, toPNG, toSVG } from "../export";
 import { fetchExamples } from "../net";
 import { byId, h } from "./dom";
@@ -8,7 +8,9 @@ import { renderInspector } from "./inspector";
 import { renderNodeList } from "./nodelist";
 import { drawStrip } from "./strip";
 import { inplaceBlameLine } from "../model/blame";
-import { shortName } from "../render/scene";
+import { savedEventText } from "../model/saved";
+import { firingAt, freedByLine, hookFirings, pauseReason, queuePosition, splitTraceback, type Firing } from "../model/explain";
+import { hookTitle, shortName } from "../render/scene";
 import { bindInput } from "./input";
 import { bindBreakpoints } from "./breakpoints";
 
@@ -20,6 +22,40 @@ function errorHint(hasNode: boolean, hasGraph: boolean): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A hook in a few words for the firing list: "tensor hook L31", "module backward hook L24". */
+function shortHook(hk: HookInfo): string {
+  // nn.Module full backward hooks run as hooks on BackwardHookFunctionBackward nodes
+  const kind = hk.fn.startsWith("BackwardHook.") ? "module backward hook"
+    : ({ tensor: "tensor hook", node_pre: "pre-hook", node_post: "node hook", post_accumulate: "post-accumulate hook" } as Record<string, string>)[hk.kind] ?? `${hk.kind} hook`;
+  const fn = hk.fn && hk.fn !== "<lambda>" && !hk.fn.startsWith("BackwardHook.") ? ` ${hk.fn}` : "";
+  return `${kind}${fn}${hk.line !== null ? ` L${hk.line}` : ""}`;
+}
+
+/** stderr text with the library frames of a traceback folded ("3 frames inside torch"), so
+ *  the snippet's own lines and the error stay in view. */
+function traceback(text: string): HTMLElement {
+  const out = h("span", { class: "stderr" });
+  for (const [chunk, lib] of splitTraceback(text)) {
+    if (!lib) {
+      out.append(chunk);
+      continue;
+    }
+    const n = (chunk.match(/^ {2}File /gm) ?? []).length;
+    out.append(h("details", { class: "tb-lib" }, h("summary", {}, `  … ${n} frame${n === 1 ? "" : "s"} inside torch`), chunk));
+  }
+  return out;
+}
+
+/** What a firing hook sits on, in the user's words: the tensor's name (a tensor hook), the
+ *  module (a module backward hook), else the node's name. */
+function hookPlace(s: RunState, hk: HookInfo, node: string | null): string {
+  const t = hk.target.startsWith("t") ? s.tensors.get(hk.target.slice(1)) : undefined;
+  if (t?.name) return t.name;
+  const v = node !== null ? s.vertices.get(node) : undefined;
+  if (!v) return "";
+  return hk.fn.startsWith("BackwardHook.") && v.module ? v.module : shortName(v.name);
+}
+
 export class Panels {
   private app: App;
   private listKey = "";
@@ -28,6 +64,9 @@ export class Panels {
   private consoleLen = -1;
   private statusExtra = "";
   private listCurrent: string | null = null;
+  private firingsAt = -2;
+  private firingsLog: unknown = null;
+  private firingsCache: Firing[] = [];
 
   constructor(app: App) {
     this.app = app;
@@ -67,8 +106,11 @@ export class Panels {
   private share(): void {
     const id = this.app.log.state().runId;
     if (!id) return this.status("run something first to share it");
-    const url = `${location.origin}/?run=${id}`;
-    history.replaceState(null, "", `/?run=${id}`);
+    // a link made while stepping back in time reopens the run at that step
+    const log = this.app.log;
+    const query = `?run=${id}${log.following ? "" : `&at=${log.cursor}`}`;
+    const url = `${location.origin}/${query}`;
+    history.replaceState(null, "", `/${query}`);
     const box = byId<HTMLInputElement>("share-url");
     box.value = url;
     box.hidden = false;
@@ -85,18 +127,29 @@ export class Panels {
     const log = this.app.log;
     const cur = s.current ? s.vertices.get(s.current) : undefined;
     const head = log.length ? log.stateAt(log.length - 1) : s;
-    const where = head.status === "paused" ? `paused${head.pauseReason ? ` (${head.pauseReason})` : ""}` : head.status;
-    byId("status").textContent = `${log.length} events · cursor ${log.cursor + 1}/${log.length} · ${where}${cur ? ` · at ${shortName(cur.name)}` : ""}${this.statusExtra ? ` · ${this.statusExtra}` : ""}`;
+    // both sandbox workers busy (say, two tabs paused in backward): say the run waits
+    const waiting = head.status === "running" && log.length < 4 ? queuePosition(log.events) : 0;
+    const where = head.status === "paused" ? `paused${head.pauseReason ? ` (${head.pauseReason})` : ""}`
+      : waiting > 0 ? `queued: waiting for a free worker${waiting > 1 ? ` (${waiting - 1} ahead)` : ""}` : head.status;
+    // the node backward is at is named by the queue panel; the status line stays short enough
+    // for a narrow header (the title has all of it)
+    const text = `${log.length} events · cursor ${log.cursor + 1}/${log.length} · ${where}${this.statusExtra ? ` · ${this.statusExtra}` : ""}`;
+    byId("status").textContent = text;
+    byId("status").title = `${text}${cur ? ` · at ${shortName(cur.name)}` : ""}`;
     byId("status").dataset.state = head.status;
     const tl = byId<HTMLInputElement>("timeline");
     tl.max = String(log.length - 1);
     tl.value = String(log.cursor);
-    byId("tl-label").textContent = log.cursor >= 0 ? `#${log.cursor} ${log.events[log.cursor]?.type ?? ""}` : "start";
+    const ev = log.events[log.cursor];
+    const detail = ev ? savedEventText(s, ev) : "";
+    byId("tl-label").textContent = ev ? `#${log.cursor} ${ev.type}${detail ? ` · ${detail}` : ""}` : "start";
     drawStrip(byId<HTMLCanvasElement>("strip"), log.events, log.cursor);
     byId("first-hint").hidden = log.length > 0 || this.statusExtra !== "";
     this.controls(s);
     this.queue(s);
     this.error(s);
+    this.pauseNote(s);
+    this.replayHint(s, head);
     this.consoleView(s);
     const filter = byId<HTMLInputElement>("filter").value;
     const key = `${s.seq}|${filter}|${this.app.selected}|${s.vertices.size}`;
@@ -112,11 +165,12 @@ export class Panels {
     const ikey = `${s.seq}|${app.selected}|${s.current}|${full}|${app.valuesAvailable()}`;
     if (ikey !== this.inspKey) {
       this.inspKey = ikey;
-      // with nothing selected the inspector follows the node backward is at
-      const id = app.selected ?? s.current;
+      // with nothing selected the inspector follows the node backward is at (or failed in)
+      const id = app.selected ?? s.current ?? s.error?.node ?? null;
       const v = id ? (s.vertices.get(id) ?? null) : null;
       renderInspector(byId("inspector"), s, v, {
         following: !app.selected && v !== null,
+        failed: !app.selected && !s.current && v !== null,
         onLine: (line) => app.editor.mark([line], null),
         full: (tid) => app.fullValues.get(tid),
         canLoad: app.valuesAvailable(),
@@ -148,12 +202,37 @@ export class Panels {
     q.hidden = false;
     const name = (id: string): string => shortName(s.vertices.get(id)?.name ?? id);
     const deps = [...s.deps.entries()].slice(0, 8).map(([id, n]) => `${name(id)}: ${n}`);
+    const cur = s.current ? s.nodeState.get(s.current) : undefined;
+    const doing = cur === "done" || cur === "freed" ? "finished " : "running ";
     q.replaceChildren(...[
-      h("div", {}, h("b", {}, "running "), s.current ? name(s.current) : "—"),
+      h("div", {}, h("b", {}, doing), s.current ? name(s.current) : "—"),
       h("div", {}, h("b", {}, "ready queue "), s.readyQueue.length ? s.readyQueue.map(name).join(", ") : "empty"),
       deps.length ? h("div", {}, h("b", {}, "dependencies "), deps.join(" · ")) : null,
+      this.firings(s),
     ].filter((x): x is HTMLDivElement => x !== null)
     );
+  }
+
+  /** The hooks this backward pass has fired so far, in order; the one at the cursor lit. */
+  private firings(s: RunState): HTMLDivElement | null {
+    const log = this.app.log;
+    // scanned once per cursor move, not on every frame
+    if (this.firingsAt !== log.cursor || this.firingsLog !== log.events) {
+      this.firingsAt = log.cursor;
+      this.firingsLog = log.events;
+      this.firingsCache = hookFirings(log.events, log.cursor);
+    }
+    const all = this.firingsCache;
+    if (!all.length) return null;
+    const now = firingAt(log.events, log.cursor);
+    const shown = all.slice(-6);
+    const items = shown.map((f, i) => {
+      const hk = s.hooks.get(f.hook);
+      const on = hk ? hookPlace(s, hk, f.node) : "";
+      const text = `${all.length - shown.length + i + 1}. ${hk ? shortHook(hk) : `hook ${f.hook}`}${on ? ` on ${on}` : ""}`;
+      return h("span", { class: `firing${i === shown.length - 1 && now === f.hook ? " now" : ""}`, title: hk ? hookTitle(hk) : "" }, text);
+    });
+    return h("div", { class: "firings", "data-testid": "hook-firings" }, h("b", {}, "hooks fired "), ...items);
   }
 
   private error(s: RunState): void {
@@ -164,6 +243,10 @@ export class Panels {
       return;
     }
     el.hidden = false;
+    // rebuilt only when the error or the run changes (not on every frame: text stays selectable)
+    const key = `${s.runId}|${e.seq}`;
+    if (el.dataset.key === key) return;
+    el.dataset.key = key;
     const blame = this.blameLine(s);
     const node = e.node !== null ? s.vertices.get(e.node) : undefined;
     el.replaceChildren(
@@ -174,8 +257,44 @@ export class Panels {
         blame !== null ? ` · tensor modified in place at line ${blame}` : "",
         e.anomalyLine !== null ? ` · forward line ${e.anomalyLine} made the NaN` : ""),
       h("div", { class: "err-hint" }, errorHint(node !== undefined, s.vertices.size > 0)),
+      this.freedHint(s) ?? "",
     );
     el.dataset.line = String(blame ?? e.anomalyLine ?? e.line ?? "");
+  }
+
+  /** The second-backward error: name the earlier call that freed the graph. */
+  private freedHint(s: RunState): HTMLDivElement | null {
+    const line = freedByLine(s, this.app.log.events);
+    if (line === null) return null;
+    return h("div", { class: "err-fix", "data-testid": "error-fix" },
+      `The backward call at line ${line} already freed this graph's saved tensors (the dashed nodes). Pass retain_graph=True to that call to backward through the graph again.`);
+  }
+
+  /** Why the run is paused (a breakpoint, a NaN gradient, the Pause button), above the graph. */
+  private pauseNote(s: RunState): void {
+    const el = byId("pause-note");
+    const why = pauseReason(s);
+    el.hidden = why === null;
+    if (!why) return;
+    const key = `${why.title}|${why.detail}`;
+    if (el.dataset.key === key) return;
+    el.dataset.key = key;
+    el.replaceChildren(h("b", {}, why.title), h("div", { class: "note" }, why.detail));
+  }
+
+  /** After a finished run the cursor is at the end: say how to replay backward step by step. */
+  private replayHint(s: RunState, head: RunState): void {
+    const log = this.app.log;
+    const done = head.status === "ok" && log.backwardStart() >= 0 && log.following && s.seq === log.length - 1;
+    const el = byId("replay-hint");
+    const hidden = !done || this.app.replayed;
+    if (el.hidden === hidden) return;
+    el.hidden = hidden;
+    // the note takes room at the top of the graph: an untouched view refits around it
+    if (!this.app.userMoved) {
+      this.app.fitSoon = true;
+      this.app.schedule();
+    }
   }
 
   blameLine(s: RunState): number | null {
@@ -186,16 +305,20 @@ export class Panels {
     if (s.console.length === this.consoleLen) return;
     this.consoleLen = s.console.length;
     const el = byId("console");
-    el.replaceChildren(...s.console.map((c) => h("span", { class: c.stream }, c.text)));
+    el.replaceChildren(...s.console.map((c) => (c.stream === "stderr" ? traceback(c.text) : h("span", { class: c.stream }, c.text))));
     el.scrollTop = el.scrollHeight;
   }
 
   private marks(s: RunState): void {
     const v = this.app.selected ? s.vertices.get(this.app.selected) : undefined;
     const cur = s.current ? s.vertices.get(s.current) : undefined;
-    const selected = [v?.line, cur?.line].filter((x): x is number => typeof x === "number");
+    const firing = firingAt(this.app.log.events, this.app.log.cursor);
+    const hk = firing !== null ? s.hooks.get(firing) : undefined;
+    const selected = [v?.line, hk?.line, cur?.line].filter((x): x is number => typeof x === "number");
     const err = s.error ? (this.blameLine(s) ?? s.error.anomalyLine ?? s.error.line) : null;
     if (s.error?.line != null && err !== s.error.line) selected.push(s.error.line);
+    const freed = freedByLine(s, this.app.log.events);
+    if (freed !== null) selected.push(freed);
     const key = `${selected.join(",")}|${err}`;
     if (key === this.markKey) return;
     this.markKey = key;

@@ -4,9 +4,10 @@ import type { WireEvent } from "../wire";
 const COLORS: Record<string, string> = {
   node: "#5b8def", tensor: "#f0a93a", untracked_op: "#d86a8e", version_bump: "#ff6b6b",
   node_enter: "#37d5ff", node_exit: "#2a8fb0", grad_accumulated: "#3fbf86", hook_fired: "#ffd24a",
-  error: "#ff5c5c", stdout: "#8a94a8", paused: "#ffffff",
+  error: "#ff5c5c", stdout: "#8a94a8", paused: "#ffffff", saved_pack: "#b48cff", saved_unpack: "#d9b8ff",
 };
-const RANK: Record<string, number> = { error: 9, hook_fired: 8, paused: 7, version_bump: 6, grad_accumulated: 5, node_enter: 4 };
+// saved-tensor unpack hooks are user code run inside a node, like tensor hooks: full height
+const RANK: Record<string, number> = { error: 9, hook_fired: 8, paused: 7, saved_unpack: 7, version_bump: 6, grad_accumulated: 5, node_enter: 4, saved_pack: 1 };
 
 let lastKey = "";
 const sizes = new WeakMap<HTMLCanvasElement, { w: number; h: number }>();

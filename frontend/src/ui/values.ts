@@ -1,15 +1,15 @@
 // Value views: a table for small tensors, a heatmap for 2-D, a histogram for large ones.
 import type { Value } from "../model/types";
 import { formatShape, formatValues, shortNumber, statsOf } from "../model/value";
+import { formatComplex, magnitudes, type Complex } from "../model/complex";
 import { h } from "./dom";
 
-function table(v: Value, flat: number[]): HTMLElement {
-  const cols = v.shape.length >= 2 ? (v.shape[v.shape.length - 1] ?? 1) : Math.min(flat.length, 8) || 1;
+function table(v: Value, text: string[], wide = 8): HTMLElement {
+  const cols = v.shape.length >= 2 ? (v.shape[v.shape.length - 1] ?? 1) : Math.min(text.length, wide) || 1;
   const t = h("table", { class: "vals" });
-  const text = formatValues(flat);
-  for (let r = 0; r * cols < flat.length; r++) {
+  for (let r = 0; r * cols < text.length; r++) {
     const tr = h("tr");
-    for (let c = 0; c < cols && r * cols + c < flat.length; c++) tr.append(h("td", {}, text[r * cols + c] as string));
+    for (let c = 0; c < cols && r * cols + c < text.length; c++) tr.append(h("td", {}, text[r * cols + c] as string));
     t.append(tr);
   }
   return t;
@@ -23,7 +23,7 @@ function colour(x: number, lo: number, hi: number): string {
   return x < 0 ? `rgba(91,141,239,${0.15 + 0.85 * a})` : `rgba(240,169,58,${0.15 + 0.85 * a})`;
 }
 
-function heatmap(v: Value, flat: number[]): HTMLElement {
+function heatmap(v: Value, flat: number[], what = ""): HTMLElement {
   const rows = v.shape[0] ?? 1, cols = v.shape[1] ?? 1;
   const cell = Math.max(2, Math.min(18, Math.floor(300 / Math.max(rows, cols))));
   const cv = h("canvas", { class: "heatmap", width: String(cols * cell), height: String(rows * cell) });
@@ -35,7 +35,7 @@ function heatmap(v: Value, flat: number[]): HTMLElement {
       ctx.fillRect(c * cell, r * cell, cell, cell);
     }
   }
-  cv.title = `min ${shortNumber(lo)} · max ${shortNumber(hi)}`;
+  cv.title = `${what}min ${shortNumber(lo)} · max ${shortNumber(hi)}`;
   return cv;
 }
 
@@ -62,6 +62,23 @@ function histogram(v: Value, flat: number[] | null): HTMLElement {
   return h("div", { class: "hist-wrap" }, cv, h("div", { class: "hist-axis" }, h("span", {}, shortNumber(lo)), h("span", {}, shortNumber(hi))));
 }
 
+/** A complex tensor: its elements as PyTorch prints them; heatmap and histogram of |z|.
+ *  A large one's summary has no stats, only its first elements. */
+function complexView(v: Value, z: Complex, out: HTMLElement): HTMLElement {
+  const n = z.re.length;
+  if (v.sampled) {
+    out.append(h("p", { class: "note" }, `Only the first ${n} values were sent for this large complex tensor (no stats).`));
+    if (n) out.append(table({ ...v, shape: [n] }, formatComplex(z), 3));
+    return out;
+  }
+  const mag = magnitudes(z);
+  if (n > 0) out.append(h("div", { class: "stats" }, h("span", {}, h("b", {}, "max |z|"), " ", shortNumber(Math.max(...mag.filter(Number.isFinite), 0)))));
+  if (n > 0 && n <= 64) out.append(table(v, formatComplex(z), 4));
+  else if (v.shape.length === 2 && n <= 65536) out.append(h("div", { class: "note" }, "|z|"), heatmap(v, mag, "|z| "));
+  if (n > 64) out.append(h("div", { class: "note" }, "histogram of |z|"), histogram(v, mag));
+  return out;
+}
+
 /** Stats line plus the best view for this value. */
 export function valueView(v: Value): HTMLElement {
   const out = h("div", { class: "value" });
@@ -74,9 +91,10 @@ export function valueView(v: Value): HTMLElement {
     }
     out.append(s);
   }
+  if (v.complex) return complexView(v, v.complex, out);
   const flat = v.flat;
   const n = flat ? flat.length : 0;
-  if (flat && n > 0 && n <= 64) out.append(table(v, flat));
+  if (flat && n > 0 && n <= 64) out.append(table(v, formatValues(flat)));
   else if (flat && v.shape.length === 2 && n <= 65536) out.append(heatmap(v, flat));
   if ((flat && n > 64) || (!flat && v.hist)) out.append(histogram(v, flat));
   return out;

@@ -1,0 +1,182 @@
+// Answers to the questions a user asks while stepping: why is this leaf's .grad what it is,
+// why did the run pause, which hooks fired in what order, why did the second backward fail.
+// Pure functions of the state (and the event log), shared by the panels and the unit tests.
+import type { WireEvent } from "../wire";
+import type { RunState, Value, Vertex } from "./types";
+
+/** One gradient that flowed into a leaf's AccumulateGrad in the current backward pass. */
+export interface GradSource {
+  from: Vertex;
+  grad: Value;
+}
+
+/** The AccumulateGrad vertex of a leaf (or the vertex itself when it is one). */
+export function accumulatorOf(s: RunState, v: Vertex): Vertex | null {
+  if (v.kind === "accumulate") return v;
+  if (v.kind !== "leaf") return null;
+  for (const u of s.vertices.values()) {
+    if (u.kind === "accumulate" && u.edges[0]?.to === v.id) return u;
+  }
+  return null;
+}
+
+/** The name of the leaf an AccumulateGrad feeds ("x", "fc1.weight"), or "". */
+export function accumulatedName(s: RunState, acc: Vertex): string {
+  if (acc.kind !== "accumulate") return "";
+  const leaf = acc.edges[0] ? s.vertices.get(acc.edges[0].to) : undefined;
+  return acc.label || leaf?.label || "";
+}
+
+/** The gradients each consumer sent to the leaf's AccumulateGrad in this backward pass, in
+ *  the order backward ran them (PyTorch sums them in the node's input buffer before
+ *  AccumulateGrad adds the sum to .grad once). */
+export function gradSources(s: RunState, v: Vertex): GradSource[] {
+  const acc = accumulatorOf(s, v);
+  if (!acc) return [];
+  const out: GradSource[] = [];
+  for (const u of s.vertices.values()) {
+    u.edges.forEach((e, i) => {
+      if (e.to !== acc.id) return;
+      const g = s.edgeGrads.get(`${u.id}>${i}`);
+      if (g) out.push({ from: u, grad: g });
+    });
+  }
+  return out;
+}
+
+/** Element-wise sum of gradients with one shape and inline values, else null. */
+export function sumValues(vals: Value[]): number[] | null {
+  const first = vals[0];
+  if (!first?.flat) return null;
+  const acc = first.flat.slice();
+  for (const v of vals.slice(1)) {
+    if (!v.flat || v.flat.length !== acc.length) return null;
+    for (let i = 0; i < acc.length; i++) acc[i] = (acc[i] as number) + (v.flat[i] as number);
+  }
+  return acc;
+}
+
+/** True when the values (or, for a summary, its stats) hold a NaN. */
+export function hasNaN(v: Value): boolean {
+  if (v.flat) return v.flat.some((x) => Number.isNaN(x));
+  if (v.complex) return v.complex.re.some(Number.isNaN) || v.complex.im.some(Number.isNaN);
+  const st = v.stats;
+  return st !== null && [st.min, st.max, st.mean].some((x) => Number.isNaN(x));
+}
+
+/** Why the head of the run is paused, in words; null when it is a plain step (nothing to say). */
+export function pauseReason(s: RunState): { title: string; detail: string } | null {
+  if (s.status !== "paused" || s.pauseReason === "finished") return null;
+  const node = s.pausedAt ? s.vertices.get(s.pausedAt) : undefined;
+  const at = node ? `${node.name}${node.line !== null ? ` (line ${node.line})` : ""}` : "the next node";
+  if (s.pauseReason === "step") {
+    // the first stop of a backward pass ("pause in backward"): say how to go on, once
+    const ran = [...s.nodeState.values()].some((st) => st === "done" || st === "freed");
+    if (ran || !node) return null;
+    return { title: `Paused before the first backward node, ${at}`, detail: "Step (→ or F10) runs backward one event at a time, ← steps back, Continue (C) runs to the end." };
+  }
+  if (s.pauseReason === "nan") {
+    const outs = node ? (s.gradOutputs.get(node.id) ?? []) : [];
+    const bad = outs.findIndex(hasNaN);
+    const from = node ? nanSenders(s, node) : [];
+    const which = bad >= 0 ? `its grad_output[${bad}] holds NaN` : "a gradient holds NaN";
+    const src = from.length ? `, sent by ${from.map((u) => `${u.name}${u.line !== null ? ` (line ${u.line})` : ""}`).join(", ")}` : "";
+    return { title: `Paused on a NaN gradient before ${at}`, detail: `${which}${src}. Step (→) to follow it toward the leaves, Continue (C) to run on.` };
+  }
+  if (s.pauseReason === "breakpoint") return { title: `Paused at a breakpoint before ${at}`, detail: "Step (→) runs this node; Continue (C) runs to the next breakpoint or the end." };
+  return { title: `Paused before ${at}`, detail: "Step (→) runs one node; Continue (C) runs on." };
+}
+
+/** Vertices whose gradient into `node` holds NaN. */
+function nanSenders(s: RunState, node: Vertex): Vertex[] {
+  const out: Vertex[] = [];
+  for (const u of s.vertices.values()) {
+    u.edges.forEach((e, i) => {
+      const g = e.to === node.id ? s.edgeGrads.get(`${u.id}>${i}`) : undefined;
+      if (g && hasNaN(g) && !out.includes(u)) out.push(u);
+    });
+  }
+  return out;
+}
+
+/** One hook firing of the current backward pass, in the order the engine ran them. */
+export interface Firing {
+  seq: number;
+  hook: string;
+  node: string | null;
+}
+
+/** Hook firings from the start of the backward pass the cursor is in, up to the cursor
+ *  (a scan of at most `limit` events back). */
+export function hookFirings(events: WireEvent[], cursor: number, limit = 20000): Firing[] {
+  const out: Firing[] = [];
+  for (let i = cursor; i >= 0 && i > cursor - limit; i--) {
+    const e = events[i] as (WireEvent & Record<string, unknown>) | undefined;
+    if (!e || e.type === "backward_started") break;
+    if (e.type === "hook_fired") out.push({ seq: i, hook: String(e.hook), node: e.node === null || e.node === undefined ? null : String(e.node) });
+  }
+  return out.reverse();
+}
+
+/** The hook firing at exactly the cursor, if the cursor is on one. */
+export function firingAt(events: WireEvent[], cursor: number): string | null {
+  const e = events[cursor] as (WireEvent & Record<string, unknown>) | undefined;
+  return e?.type === "hook_fired" ? String(e.hook) : null;
+}
+
+/** For "backward through the graph a second time": the line of the earlier backward call
+ *  (without retain_graph) that freed the saved tensors, else null. */
+export function freedByLine(s: RunState, events: WireEvent[]): number | null {
+  if (!s.error || !/backward through the graph a second time/.test(s.error.message)) return null;
+  const starts: (WireEvent & Record<string, unknown>)[] = [];
+  for (let i = 0; i < events.length && i < s.error.seq; i++) {
+    const e = events[i] as WireEvent & Record<string, unknown>;
+    if (e.type === "backward_started") starts.push(e);
+  }
+  // the last start is the failing call; the freeing one is an earlier call that kept no graph
+  for (let i = starts.length - 2; i >= 0; i--) {
+    const e = starts[i] as Record<string, unknown>;
+    if (e.retain_graph !== true && typeof e.line === "number") return e.line;
+  }
+  return null;
+}
+
+/** A Python traceback split into the frames of the snippet and the library frames between
+ *  them (shown folded): [text, isLibrary] runs in order. */
+export function splitTraceback(text: string): [string, boolean][] {
+  const lines = text.split("\n");
+  const out: [string, boolean][] = [];
+  let i = 0;
+  const push = (chunk: string, lib: boolean): void => {
+    const last = out[out.length - 1];
+    if (last && last[1] === lib) last[0] += chunk;
+    else out.push([chunk, lib]);
+  };
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    const m = /^ {2}File "([^"]*)"/.exec(line);
+    if (!m) {
+      push(`${line}${i < lines.length - 1 ? "\n" : ""}`, false);
+      i += 1;
+      continue;
+    }
+    // a frame: its "File" line and the indented source lines under it
+    let j = i + 1;
+    while (j < lines.length && /^ {4}/.test(lines[j] as string)) j += 1;
+    const chunk = lines.slice(i, j).join("\n") + (j < lines.length ? "\n" : "");
+    push(chunk, !(m[1] as string).startsWith("<"));
+    i = j;
+  }
+  return out;
+}
+
+/** Where a run waits for a sandbox worker: its queue position (1 = next) while it waits, 0
+ *  once it runs (the server's `queued` events come first in the log). */
+export function queuePosition(events: WireEvent[]): number {
+  let pos = 0;
+  for (const e of events) {
+    if (e.type === "queued") pos = Number((e as WireEvent & { position?: unknown }).position) || 0;
+    else if (e.type !== "run_started") return 0;
+  }
+  return pos;
+}

@@ -1,0 +1,58 @@
+// Opening a shared run (`?run=ID`, at a step with `&at=N`): its events are asked for over the
+// socket (`resume` from the start), which answers a stored run, follows a live one, and says
+// `unknown_run` for an id it does not know (a REST 404 would log a console error instead).
+import type { App } from "./app";
+import type { WireEvent } from "./wire";
+import { byId } from "./ui/dom";
+
+export class RunOpener {
+  private app: App;
+  private id = "";
+  private at: number | null = null;
+  private active = false;
+
+  constructor(app: App) {
+    this.app = app;
+  }
+
+  open(id: string, at: number | null): void {
+    this.app.conn.reset();
+    this.app.reset();
+    this.id = id;
+    this.at = at;
+    this.active = true;
+    this.app.panels.status(`opening run ${id}…`);
+    this.app.conn.send({ type: "resume", run_id: id, after_seq: -1 });
+  }
+
+  /** A new run or reset: whatever link was being opened is no longer. */
+  cancel(): void {
+    this.active = false;
+    byId("notice").hidden = true;
+  }
+
+  /** Called with each batch the app takes, after it went into the log. */
+  took(batch: WireEvent[]): void {
+    if (!this.active) return;
+    const log = this.app.log;
+    for (const e of batch) {
+      if (e.type === "command_error" && e.message.startsWith("unknown_run")) return this.notFound();
+      // the snippet comes with the run: the editor shows the code that made this graph
+      if (e.type === "run_started" && e.run_id === this.id) this.app.editor.code = e.code;
+    }
+    // a link made at a step reopens the run there, as soon as that step has arrived
+    if (this.at !== null && this.at >= -1 && log.length - 1 > this.at) {
+      log.seek(this.at);
+      this.at = null;
+    }
+    if (batch.some((e) => e.type === "run_finished")) this.active = false;
+  }
+
+  private notFound(): void {
+    this.active = false;
+    const el = byId("notice");
+    el.textContent = `There is no run ${this.id} on this server: the link may come from another server, or the run was deleted. Pick a snippet from Examples (or write one) and press ▶ Run.`;
+    el.hidden = false;
+    this.app.panels.status(`run ${this.id} not found`);
+  }
+}
