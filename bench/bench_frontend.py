@@ -10,11 +10,8 @@ frontend (`make frontend`) and Playwright's Python package (no browser download:
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, _free_port, press_run, set_code  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, live_server, press_run, set_code  # noqa: E402
 from tests.browser.test_walkthrough2 import LOOP  # noqa: E402
 
 # (label, figure, unit, target, True when the figure must be at most the target)
@@ -32,41 +29,9 @@ Row = tuple[str, float, str, float, bool]
 
 @contextmanager
 def serve() -> Iterator[str]:
-    """The real server on a free port with a throwaway database; yields its base URL."""
-    if not (ROOT / "frontend" / "dist" / "index.html").is_file():
-        raise SystemExit("frontend/dist is missing: run `make frontend` first")
-    port = _free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        exe = Path(sys.executable).with_name("backscope")
-        cmd = [str(exe), "serve", "--port", str(port), "--db", str(Path(tmp) / "runs.sqlite")]
-        log = (Path(tmp) / "server.log").open("wb")
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_healthy(url, proc)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            log.close()
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("server did not become healthy")
+    """The real server with a throwaway database; yields its base URL."""
+    with tempfile.TemporaryDirectory() as tmp, live_server(Path(tmp)) as url:
+        yield url
 
 
 def run_to_frame(page: Any, code: str) -> float:

@@ -37,17 +37,22 @@ def traced(fn: Any, counts: list[int]) -> Any:
         orjson.dumps(batch, option=orjson.OPT_SERIALIZE_NUMPY)
 
     def run() -> None:
-        tr = Tracer(sink, bench_engine.__file__, {})
-        tr.backward = Backward(tr, None, {})
-        observer.install(tr)
-        try:
-            fn()
-            tr.flush()
-        finally:
-            observer.install(None)
-        counts.append(tr.count)
+        counts.append(trace_once(fn, sink).count)
 
     return run
+
+
+def trace_once(fn: Any, sink: Any) -> Tracer:
+    """Run `fn` once under a fresh tracer handing its batches to `sink`."""
+    tr = Tracer(sink, bench_engine.__file__, {})
+    tr.backward = Backward(tr, None, {})
+    observer.install(tr)
+    try:
+        fn()
+        tr.flush()
+    finally:
+        observer.install(None)
+    return tr
 
 
 class RefsOnly:
@@ -97,15 +102,10 @@ def parts(fn: Any) -> tuple[Any, Any]:
         arrays.append(a.copy())
         summarize(a, out)
 
-    tr = Tracer(batches.append, bench_engine.__file__, {})
-    tr.backward = Backward(tr, None, {})
     values.summarize = keep
-    observer.install(tr)
     try:
-        fn()
-        tr.flush()
+        trace_once(fn, batches.append)
     finally:
-        observer.install(None)
         values.summarize = summarize
 
     def dumps() -> None:

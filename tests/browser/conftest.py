@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,29 +51,34 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0
     raise RuntimeError("server did not become healthy")
 
 
-@pytest.fixture(scope="package")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`backscope serve` on a free port with a throwaway database; yields its base URL."""
+@contextmanager
+def live_server(tmp: Path) -> Iterator[str]:
+    """`backscope serve` on a free port with its database and log in `tmp`; yields its URL."""
     if not (ROOT / "frontend" / "dist" / "index.html").is_file():
         raise RuntimeError("frontend/dist is missing: run `make frontend` first")
     port = _free_port()
-    db = tmp_path_factory.mktemp("db") / "runs.sqlite"
     exe = Path(sys.executable).with_name("backscope")
-    cmd = [str(exe), "serve", "--port", str(port), "--db", str(db)]
-    log = (tmp_path_factory.mktemp("log") / "server.log").open("wb")
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
-        yield url
-    finally:
-        proc.terminate()
+    cmd = [str(exe), "serve", "--port", str(port), "--db", str(tmp / "runs.sqlite")]
+    with (tmp / "server.log").open("wb") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+            _wait_healthy(url, proc)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture(scope="package")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server with a throwaway database; yields its base URL."""
+    with live_server(tmp_path_factory.mktemp("server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="package")

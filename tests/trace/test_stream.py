@@ -231,8 +231,7 @@ def test_module_scopes_named_through_containers() -> None:
         "net = Net()\n"
         "net(torch.ones(1, 2)).sum().backward()\n"
     )
-    summary, events = harness.traced(code)
-    assert summary["status"] == "ok", summary
+    events = _valid_run(code)
     entered = [e["path"] for e in events if e["type"] == "module_enter"]
     assert entered == ["Net", "Net.blocks.0", "Net.blocks.1"]
     names = {e["tensor"]["name"] for e in events if e["type"] == "tensor"}
@@ -248,8 +247,7 @@ def test_create_graph_gradients_enter_the_graph() -> None:
         "g.sum().backward()\n"
         "print(x.grad)\n"
     )
-    summary, events = harness.traced(code)
-    assert summary["status"] == "ok", summary
+    events = _valid_run(code)
     described = {e["tensor"]["id"] for e in events if e["type"] == "tensor"}
     for e in events:
         if e["type"] == "node":
@@ -324,6 +322,15 @@ def test_dependency_counts_and_queue_at_each_step(name: str) -> None:
     assert (got, queues) == _expected_steps(events)
 
 
+def _valid_run(code: str) -> list[dict[str, Any]]:
+    """The events of a traced run of `code`, which must succeed, each checked by the schema."""
+    summary, events = harness.traced(code)
+    assert summary["status"] == "ok", summary
+    for e in events:
+        EVENT.validate_python(e)
+    return events
+
+
 def _accumulations(events: list[dict[str, Any]]) -> list[tuple[str | None, Any, Any]]:
     names = {e["tensor"]["id"]: e["tensor"]["name"] for e in events if e["type"] == "tensor"}
     return [
@@ -344,8 +351,7 @@ def test_grad_accumulated_only_where_grad_is_written() -> None:
         "(w * b).sum().backward(inputs=[w])\n"
         "assert b.grad is None\n"
     )
-    summary, events = harness.traced(code)
-    assert summary["status"] == "ok", summary
+    events = _valid_run(code)
     assert _accumulations(events) == [("w", [6.0, 8.0], [6.0, 8.0]), ("w", [3.0, 4.0], [9.0, 12.0])]
 
 
@@ -357,8 +363,7 @@ def test_grad_accumulated_before_post_accumulate_hook_changes_it() -> None:
         "(x * 3).sum().backward()\n"
         "assert x.grad.tolist() == [1.5, 1.5]\n"
     )
-    summary, events = harness.traced(code)
-    assert summary["status"] == "ok", summary
+    events = _valid_run(code)
     assert _accumulations(events) == [("x", [3.0, 3.0], [3.0, 3.0])]
     kinds = [e["type"] for e in events if e["type"] in ("grad_accumulated", "hook_fired")]
     assert kinds == ["grad_accumulated", "hook_fired"]
@@ -380,10 +385,7 @@ def test_post_accumulate_hook_that_steps_and_clears_grad() -> None:
         "(w * w).sum().backward()\n"
         "assert w.grad is None and w.tolist() == [0.0, 0.0]\n"
     )
-    summary, events = harness.traced(code)
-    assert summary["status"] == "ok", summary
-    for e in events:
-        EVENT.validate_python(e)
+    events = _valid_run(code)
     (fired,) = [e for e in events if e["type"] == "hook_fired"]
     assert fired["grad_in"][0]["values"] == [2.0, 4.0]
     assert fired["grad_out"] == [None]
@@ -400,10 +402,7 @@ def test_saved_tensor_hooks_name_their_tensors() -> None:
         "    z = y * x\n"
         "z.sum().backward()\n"
     )
-    summary, events = harness.traced(code)
-    assert summary["status"] == "ok", summary
-    for e in events:
-        EVENT.validate_python(e)
+    events = _valid_run(code)
     names = {e["tensor"]["id"]: e["tensor"]["name"] for e in events if e["type"] == "tensor"}
     nodes = {e["id"]: e["name"] for e in events if e["type"] == "node"}
     seen: set[int] = set()
@@ -439,8 +438,7 @@ def test_warnings_show_as_python_shows_them_for_a_script() -> None:
         "warnings.warn('old api', DeprecationWarning)\n"
         "warnings.warn('careful', UserWarning)\n"
     )
-    summary, events = harness.traced(code)
-    assert summary["status"] == "ok", summary
+    events = _valid_run(code)
     err = "".join(e["text"] for e in events if e["type"] == "stderr")
     assert "DeprecationWarning: old api" in err
     assert "UserWarning: careful" in err
