@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None, runner: Runner | None = None) -
     state.manager = RunManager(state.runner, state.store, PROTOCOL_VERSION)
     state.limiter = RateLimiter(settings.rate_limit_burst, settings.rate_limit_per_minute)
     state.parse_command = parse
+    state.connections = Counter[str]()  # open websockets per client address
     for router in (health.router, examples.router, runs.router, ws.router):
         app.include_router(router)
     mount_frontend(app, settings.frontend_dist)

@@ -15,6 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 PROTOCOL_VERSION = 1
 
 
+# Integers a client sends fit in 64 bits: a bigger one would fail deep inside (SQLite, orjson)
+# instead of getting a typed error.
+Int64 = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+
+
 class Model(BaseModel):
     """Base of every wire model: unknown fields are refused."""
 
@@ -84,17 +89,17 @@ class DepCount(Model):
 
 
 class Breakpoint(Model):
-    node_id: int | None = None
+    node_id: Int64 | None = None
     op: str | None = None
-    line: int | None = None
+    line: Int64 | None = None
     on_nan: bool = False
 
 
 class RunOptions(Model):
     pause_in_backward: bool = False
     breakpoints: list[Breakpoint] = []
-    max_events: int | None = None
-    inline_limit: int = 64
+    max_events: Int64 | None = None
+    inline_limit: int = Field(default=64, ge=0, le=1 << 20)
 
 
 class EventBase(Model):
@@ -390,13 +395,13 @@ class ResumeCommand(Model):
 
     type: Literal["resume"] = "resume"
     run_id: str
-    after_seq: int = -1
+    after_seq: int = Field(default=-1, ge=-1, le=2**63 - 1)
 
 
 class TensorValuesCommand(Model):
     type: Literal["tensor_values"] = "tensor_values"
     run_id: str | None = None
-    tensor_id: int
+    tensor_id: Int64
 
 
 Command = Annotated[

@@ -31,7 +31,11 @@ class Handle(Protocol):
 
 class Runner(Protocol):
     async def run(
-        self, code: str, options: dict[str, Any], on_queue: Callable[[int], None] | None = None
+        self,
+        code: str,
+        options: dict[str, Any],
+        on_queue: Callable[[int], None] | None = None,
+        owner: str = "",
     ) -> Handle: ...
 
     def health(self) -> dict[str, Any]: ...
@@ -40,10 +44,11 @@ class Runner(Protocol):
 class LiveRun:
     """One run's complete, ordered event log and the sessions watching it."""
 
-    def __init__(self, run_id: str, code: str, options: dict[str, Any]) -> None:
+    def __init__(self, run_id: str, code: str, options: dict[str, Any], owner: str = "") -> None:
         self.id = run_id
         self.code = code
         self.options = options
+        self.owner = owner  # the client address that started it
         self.created = time.time()
         self.t0 = time.monotonic_ns()
         self.log = EventLog()
@@ -95,8 +100,8 @@ class RunManager:
         self.live: dict[str, LiveRun] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def start(self, code: str, options: dict[str, Any]) -> LiveRun:
-        run = LiveRun(uuid.uuid4().hex[:12], code, options)
+    def start(self, code: str, options: dict[str, Any], owner: str = "") -> LiveRun:
+        run = LiveRun(uuid.uuid4().hex[:12], code, options, owner)
         self.live[run.id] = run
         run.append(
             [
@@ -125,7 +130,7 @@ class RunManager:
         try:
             try:
                 options = {k: v for k, v in run.options.items() if v is not None}
-                run.handle = await self.runner.run(run.code, options, queued)
+                run.handle = await self.runner.run(run.code, options, queued, run.owner)
             except RunRefused as refused:
                 status = "limit" if refused.kind == "code_too_large" else "error"
                 run.append(
@@ -182,12 +187,19 @@ class RunManager:
             stored = StoredRun(
                 run.id, run.code, status, run.options, run.created, duration, run.log.count
             )
+            saved = False
             try:
                 # chunks are stored as they are: the thread mostly waits on SQLite, GIL released
                 await asyncio.to_thread(self.store.save, stored, run.log.chunks)
+                saved = True
             finally:
-                # keep finished runs briefly in memory for reconnects; the store has them after
-                asyncio.get_running_loop().call_later(60.0, self.live.pop, run.id, None)
+                # Once stored, a finished run is served from the store: holding every recent
+                # log in memory would let a client fill the server's memory with run after
+                # run. One that could not be stored stays a while for reconnects.
+                if saved:
+                    self.live.pop(run.id, None)
+                else:
+                    asyncio.get_running_loop().call_later(60.0, self.live.pop, run.id, None)
 
     def get(self, run_id: str) -> LiveRun | None:
         return self.live.get(run_id)

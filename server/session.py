@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -16,8 +17,9 @@ from typing import Any
 
 from server.eventlog import Chunk, join, pack
 from server.runs import LiveRun, RunManager
-from server.storage import RunStore
+from server.storage import PAGE_BYTES, RunStore, pages
 
+_log = logging.getLogger(__name__)
 Send = Callable[[str], Awaitable[None]]
 _STOPPING: set[asyncio.Task[None]] = set()  # strong refs until the stop completes
 RUN_COMMANDS = {"step", "continue", "pause", "stop", "set_breakpoints", "tensor_values"}
@@ -52,9 +54,13 @@ class Outbox:
         self._max = max_events
         self._buf: deque[Chunk] = deque()
         self._n = 0
+        self._bytes = 0
         self._wake = asyncio.Event()
+        self._idle = asyncio.Event()  # set whenever the queue has been sent out
         self._closed = False
         self._task = asyncio.create_task(self._loop())
+        # a send that failed (the client is gone) ends the loop: nobody may wait for a drain
+        self._task.add_done_callback(lambda _: self._idle.set())
 
     def put(self, events: list[dict[str, Any]]) -> None:
         """Queue events that are not in a run's log (typed errors)."""
@@ -65,6 +71,7 @@ class Outbox:
         if chunk.count:
             self._buf.append(chunk)
             self._n += chunk.count
+            self._bytes += len(chunk.body)
             self._wake.set()
 
     def _frame(self) -> str:
@@ -75,6 +82,7 @@ class Outbox:
             taken.append(self._buf.popleft())
             n += taken[-1].count
         self._n -= n
+        self._bytes -= sum(len(chunk.body) for chunk in taken)
         return join(taken).decode()
 
     async def _loop(self) -> None:
@@ -85,6 +93,13 @@ class Outbox:
             self._wake.clear()
             while self._buf:
                 await self._send(self._frame())
+            self._idle.set()
+
+    async def drained(self, max_bytes: int) -> None:
+        """Wait until at most `max_bytes` of events are queued (or the outbox is gone)."""
+        while self._bytes > max_bytes and not self._closed and not self._task.done():
+            self._idle.clear()
+            await self._idle.wait()
 
     async def close(self, flush: bool = True) -> None:
         if flush and self._buf and not self._task.done():
@@ -94,6 +109,7 @@ class Outbox:
                 while self._buf:
                     await self._send(self._frame())
         self._closed = True
+        self._idle.set()
         self._task.cancel()
         with contextlib.suppress(BaseException):
             await self._task
@@ -167,6 +183,15 @@ class Session:
             text = raw if isinstance(raw, str) else None
             self.out.put([error_event("bad_command", str(exc), text[:1000] if text else None)])
             return
+        try:
+            await self._dispatch(cmd)
+        except ValueError as exc:  # refused by the run (e.g. too many commands pending)
+            self.out.put([error_event("refused", str(exc))])
+        except Exception as exc:  # one bad command must not end the connection
+            _log.exception("command %r failed", cmd.get("type"))
+            self.out.put([error_event("internal_error", f"{type(exc).__name__}: {exc}")])
+
+    async def _dispatch(self, cmd: dict[str, Any]) -> None:
         kind = cmd["type"]
         if kind == "run":
             await self._run(cmd)
@@ -176,6 +201,11 @@ class Session:
             run = self.run
             if run is None or run.done.is_set():
                 self.out.put([error_event("no_active_run", f"'{kind}' needs a running run")])
+                return
+            if cmd.get("run_id") not in (None, run.id):
+                # never act on this session's run when the client meant another one
+                message = f"'{kind}' names run {cmd['run_id']!r}; this session follows {run.id!r}"
+                self.out.put([error_event("wrong_run", message)])
                 return
             if kind == "stop":
                 await run.stop("killed")
@@ -202,7 +232,7 @@ class Session:
         if not self.limiter.allow(self.client):
             self.out.put([error_event("rate_limited", "too many runs; wait a moment")])
             return
-        run = self.manager.start(cmd["code"], cmd.get("options") or {})
+        run = self.manager.start(cmd["code"], cmd.get("options") or {}, self.client)
         self._follow(run, -1)
 
     async def _resume(self, cmd: dict[str, Any]) -> None:
@@ -211,12 +241,14 @@ class Session:
         if live is not None:
             self._follow(live, after)
             return
-        stored = await asyncio.to_thread(self.store.chunks, run_id, after)
-        if not stored and await asyncio.to_thread(self.store.get, run_id) is None:
+        if await asyncio.to_thread(self.store.get, run_id) is None:
             self.out.put([error_event("unknown_run", f"no run with id {run_id!r}")])
             return
-        for chunk in stored:
+        # a page at a time, each sent before the next is read: a large stored run resumed by
+        # many clients (that may not read) must not be loaded whole for each of them
+        async for chunk in pages(self.store, run_id, after):
             self.out.put_chunk(chunk)
+            await self.out.drained(PAGE_BYTES)
 
     async def close(self) -> None:
         """The client went away: keep its run alive for a grace period, then stop it."""

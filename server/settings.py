@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     rate_limit_burst: int = 20
     rate_limit_per_minute: float = 60.0
     max_message_bytes: int = 2 * 1024 * 1024
+    # open websockets per client address: each holds memory and a task in the server
+    max_connections_per_client: int = 256
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
 
     def sqlite_path(self) -> Path:

@@ -5,10 +5,11 @@ One small interface (`RunStore`) so another database can stand behind it later.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -57,7 +58,9 @@ class StoredRun:
 class RunStore(Protocol):
     def save(self, run: StoredRun, chunks: Sequence[Chunk]) -> None: ...
     def get(self, run_id: str) -> StoredRun | None: ...
-    def chunks(self, run_id: str, after: int = -1, limit: int | None = None) -> list[Chunk]: ...
+    def chunks(
+        self, run_id: str, after: int = -1, limit: int | None = None, max_bytes: int | None = None
+    ) -> list[Chunk]: ...
     def events(
         self, run_id: str, after: int = -1, limit: int | None = None
     ) -> list[dict[str, Any]]: ...
@@ -129,19 +132,25 @@ class SqliteRunStore:
             return None
         return StoredRun(row[0], row[1], row[2], orjson.loads(row[3]), row[4], row[5], row[6])
 
-    def chunks(self, run_id: str, after: int = -1, limit: int | None = None) -> list[Chunk]:
-        """The events with seq > `after` (at most `limit`), as stored chunks cut to fit."""
+    def chunks(
+        self, run_id: str, after: int = -1, limit: int | None = None, max_bytes: int | None = None
+    ) -> list[Chunk]:
+        """The events with seq > `after` (at most `limit`), as stored chunks cut to fit; with
+        `max_bytes`, no more chunks once their bodies reach it (always at least one)."""
         q = (
             "SELECT first_seq, last_seq, body FROM event_chunks"
             " WHERE run_id = ? AND last_seq > ? ORDER BY first_seq"
         )
         stored: list[Chunk] = []
         with self._lock:
-            n = 0
+            n = size = 0
             for first, last, body in self._db.execute(q, (run_id, after)):
                 stored.append(Chunk(first, last - first + 1, body))
                 n += last - max(first - 1, after)
-                if limit is not None and n >= limit:
+                size += len(body)
+                if (limit is not None and n >= limit) or (
+                    max_bytes is not None and size >= max_bytes
+                ):
                     break
         return window(stored, after, limit)
 
@@ -154,6 +163,27 @@ class SqliteRunStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+# what one read of a stored run holds in memory at most (plus one chunk): a run's log can be
+# large, and many clients reading it at once must not each load all of it
+PAGE_BYTES = 4 << 20
+
+
+async def pages(
+    store: RunStore, run_id: str, after: int = -1, limit: int | None = None
+) -> AsyncIterator[Chunk]:
+    """The chunks of a stored run after `after` (at most `limit` events), read a page at a
+    time in a thread as the consumer asks for them."""
+    while limit is None or limit > 0:
+        page = await asyncio.to_thread(store.chunks, run_id, after, limit, PAGE_BYTES)
+        if not page:
+            return
+        for chunk in page:
+            yield chunk
+        after = page[-1].last
+        if limit is not None:
+            limit -= sum(chunk.count for chunk in page)
 
 
 def _regroup(rows: Iterable[tuple[str, int, bytes]]) -> Iterator[tuple[str, int, int, bytes]]:

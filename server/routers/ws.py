@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from server.session import Outbox, Session, error_event
 
 router = APIRouter()
+TRY_AGAIN_LATER = 1013
 
 
 @router.websocket("/ws")
@@ -14,8 +18,27 @@ async def websocket(ws: WebSocket) -> None:
     state = ws.app.state
     settings = state.settings
     await ws.accept()
-    outbox = Outbox(ws.send_text, settings.flush_interval_s, settings.flush_max_events)
     client = ws.client.host if ws.client else "?"
+    open_now: Counter[str] = state.connections
+    if open_now[client] >= settings.max_connections_per_client:
+        limit = settings.max_connections_per_client
+        refusal = error_event("too_many_connections", f"at most {limit} connections per client")
+        await ws.send_text(orjson.dumps([refusal]).decode())
+        await ws.close(TRY_AGAIN_LATER)
+        return
+    open_now[client] += 1
+    try:
+        await _serve(ws, client)
+    finally:
+        open_now[client] -= 1
+        if not open_now[client]:
+            del open_now[client]
+
+
+async def _serve(ws: WebSocket, client: str) -> None:
+    state = ws.app.state
+    settings = state.settings
+    outbox = Outbox(ws.send_text, settings.flush_interval_s, settings.flush_max_events)
     session = Session(
         state.manager,
         state.store,

@@ -7,7 +7,8 @@
 >>> summary = await handle.wait()              # handle.status: ok|error|timeout|killed|limit
 
 `run` raises RunRefused (kind 'unavailable', 'code_too_large', 'queue_full'). Runs beyond
-`max_workers` wait in a FIFO queue (`handle.queue_position`, 1 = next, 0 = running). When the
+`max_workers` wait in a queue shared fairly between owners (`run(..., owner=client address)`;
+`handle.queue_position`, 1 = next, 0 = running). When the
 sandbox ends a run itself (timeout, cap, crash, malformed stream) the last batch holds an event
 `{"type": "error", "source": "sandbox", "kind": <status>, "message": ...}`. Text written to fd 1/2
 outside sys.stdout arrives as stdout/stderr events whose `t` is the parent's clock since spawn.

@@ -21,23 +21,28 @@ class Meter:
         self._s = settings
         self.events = 0
         self.output_bytes = 0
+        self.event_bytes = 0
+        self.errors = 0  # error events from the worker
         self._line = {"stdout": 0, "stderr": 0}
 
-    def events_in(self, batch: Batch) -> bool:
-        """Account for a batch from the worker (raises LimitExceeded); True if it holds a
-        `paused` event (the stepper now waits for the user)."""
+    def events_in(self, batch: Batch) -> bool | None:
+        """Account for a batch from the worker (raises LimitExceeded). True if it holds a
+        `paused` event (the stepper now waits for the user); False if it holds events that
+        only a running snippet sends (a snippet can forge `paused` to stop the wall clock,
+        but not while it goes on working); None if it holds only answers (tensor_values)."""
         self.count(len(batch))
-        paused = False
+        paused: bool | None = None
         for head in batch.heads:
             kind = head.type
+            if kind == "error":
+                self.errors += 1
+            if kind != "tensor_values":
+                paused = paused or kind == "paused"
             if kind in TEXT_EVENTS:
                 if isinstance(head.text, str):
                     self.text(kind, head.text)
-            elif kind == "tensor":
-                if isinstance(head.tensor, dict):
-                    self.tensor(head.tensor.get("shape"))
-            elif kind == "paused":
-                paused = True
+            elif kind == "tensor" and isinstance(head.tensor, dict):
+                self.tensor(head.tensor.get("shape"))
         return paused
 
     def tensor(self, shape: object) -> None:
@@ -48,6 +53,12 @@ class Meter:
         if numel > self._s.max_tensor_elements:
             limit = self._s.max_tensor_elements
             raise LimitExceeded(f"a tensor of {numel} elements (the limit is {limit})")
+
+    def stream(self, nbytes: int) -> None:
+        """Account for `nbytes` more bytes on the event channel."""
+        self.event_bytes += nbytes
+        if self.event_bytes > self._s.max_event_bytes:
+            raise LimitExceeded(f"more than {self._s.max_event_bytes} bytes of events")
 
     def count(self, n: int) -> None:
         """Account for `n` more events."""

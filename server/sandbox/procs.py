@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 from typing import Any
 
 from server.sandbox.settings import SandboxSettings
@@ -31,6 +32,24 @@ async def read_end(fd: int) -> tuple[asyncio.StreamReader, asyncio.BaseTransport
     reader = asyncio.StreamReader()
     pipe = os.fdopen(fd, "rb", buffering=0)
     transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    return reader, transport
+
+
+class _EventReader(asyncio.StreamReader):
+    """A reader for which a broken connection is an end of file: a worker that exits with
+    commands unread resets its socket, and what it sent before (its summary) must still be
+    read (a plain StreamReader raises at once, dropping what it holds)."""
+
+    def set_exception(self, exc: BaseException) -> None:
+        self.feed_eof()
+
+
+async def read_socket(sock: socket.socket) -> tuple[asyncio.StreamReader, asyncio.BaseTransport]:
+    """An asyncio reader over the worker's event socket (its transport is only read)."""
+    loop = asyncio.get_running_loop()
+    reader = _EventReader()
+    protocol = asyncio.StreamReaderProtocol(reader)
+    transport, _ = await loop.create_unix_connection(lambda: protocol, sock=sock)
     return reader, transport
 
 
@@ -127,3 +146,13 @@ def classify(
     if returncode == CHANNEL_LOST:
         message += " (it could not send its summary: the event channel was closed or replaced)"
     return "error", message
+
+
+def unreported_error(worker: dict[str, Any] | None) -> str | None:
+    """The snippet's error as the worker's summary gives it, for a run that sent no error
+    event; None when the summary has none."""
+    error = worker.get("error") if worker is not None else None
+    if not isinstance(error, dict):
+        return None
+    kind = error.get("error_type") or error.get("type")
+    return f"the code raised {kind}: {error.get('message')} (and its error report failed)"

@@ -17,10 +17,11 @@ import orjson
 
 from server.sandbox.batch import WORKER_EVENT_TYPES, Batch
 from server.sandbox.command import Mode, detect_mode, worker_job
+from server.sandbox.control import Commands
 from server.sandbox.frames import FrameError, FrameReader
-from server.sandbox.meter import LimitExceeded, Meter
+from server.sandbox.meter import TEXT_EVENTS, LimitExceeded, Meter
 from server.sandbox.prestart import WarmPool, Worker, spawn, wait_exit, worker_key, write_all
-from server.sandbox.procs import classify, most_cpu, read_end
+from server.sandbox.procs import classify, most_cpu, read_end, read_socket, unreported_error
 from server.sandbox.reaper import kill_uid, remove_files_of
 from server.sandbox.settings import SandboxSettings
 from server.sandbox.slots import QueueFull, SlotPool, claim_uids
@@ -71,8 +72,10 @@ class Sandbox:
         code: str,
         options: dict[str, Any] | None = None,
         on_queue: Callable[[int], None] | None = None,
+        owner: str = "",
     ) -> RunHandle:
-        """Queue a run and return its handle at once (raises RunRefused)."""
+        """Queue a run and return its handle at once (raises RunRefused). Slots are shared
+        fairly between owners (client addresses): see SlotPool."""
         if self.mode.name == "refuse":
             raise RunRefused("unavailable", f"code execution is disabled: {self.mode.reason}")
         size = len(code.encode("utf-8", "surrogatepass"))
@@ -80,8 +83,9 @@ class Sandbox:
             limit = self.settings.max_code_bytes
             raise RunRefused("code_too_large", f"code is {size} bytes; the limit is {limit}")
         handle = RunHandle(self, code, options or {}, on_queue)
+        handle.owner = owner
         try:
-            slot = self._pool.reserve(handle._set_position)
+            slot = self._pool.reserve(handle._set_position, owner)
         except QueueFull as exc:
             raise RunRefused("queue_full", str(exc)) from None
         self._handles.add(handle)
@@ -142,8 +146,7 @@ class RunHandle:
         self._done = asyncio.Event()
         self._end_reason: tuple[str, str] | None = None
         self._worker_summary: dict[str, Any] | None = None
-        self._writer: asyncio.StreamWriter | None = None
-        self._pending: list[bytes] = []
+        self._commands = Commands()
         self._paused = False
         self._meter = Meter(self._s)
         self._t0 = time.monotonic_ns()
@@ -151,6 +154,7 @@ class RunHandle:
         self._reserved: asyncio.Future[int] | None = None
         self._returncode: int | None = None
         self._cpu: float | None = None
+        self.owner = ""  # who started it (a client address), for fair slot sharing
         self.worker_pid: int | None = None  # host pid (bubblewrap's), for tests and logs
         self.prestarted = False  # whether the run got a worker started ahead of time
 
@@ -167,16 +171,10 @@ class RunHandle:
         """Pass a stepper command (`{"type": "step"}`, ...) to the worker."""
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
             raise ValueError("a command is a dict with a string 'type'")
-        line = orjson.dumps(command) + b"\n"
+        # never waits for the worker; ValueError when too many commands are not taken yet
+        self._commands.put(orjson.dumps(command) + b"\n")
         if command["type"] in RESUMING:  # others (tensor_values, breakpoints) answer in place
             self._paused = False
-        if self._writer is None:
-            self._pending.append(line)
-            return
-        self._writer.write(line)
-        # a worker that is gone already has its end reported by the run itself
-        with contextlib.suppress(ConnectionError, OSError):
-            await self._writer.drain()
 
     async def kill(self, reason: str) -> None:
         """End the run now (client gone, user pressed stop) and wait until it is cleaned up."""
@@ -214,7 +212,9 @@ class RunHandle:
     async def _main(self, reserved: asyncio.Future[int]) -> None:
         try:
             slot = await asyncio.shield(reserved)
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, QueueFull) as exc:
+            if isinstance(exc, QueueFull):  # pushed out of a full queue by another client
+                self._end("error", str(exc))
             self._sb._pool.cancel(reserved)
             self._sb._handles.discard(self)
             self._finish(None)
@@ -249,7 +249,7 @@ class RunHandle:
         try:
             await self._supervise(worker, worker_job(self._s, self._code, self._options), uid)
         finally:
-            if self._writer is None:  # cancelled before the socket was handed to asyncio
+            if not self._commands.opened:  # cancelled before asyncio took the socket
                 worker.release_unused()
             if worker.proc.returncode is None:  # never waited for (cancelled): reap it now
                 worker.kill()
@@ -258,9 +258,8 @@ class RunHandle:
             worker.close()
 
     async def _supervise(self, worker: Worker, job: bytes, uid: int) -> None:
-        reader, self._writer = await asyncio.open_unix_connection(sock=worker.sock)
-        for line in self._pending:
-            self._writer.write(line)
+        reader, transport = await read_socket(worker.sock)
+        self._commands.open(worker.sock.dup())
         out, out_transport = await read_end(worker.out)
         err, err_transport = await read_end(worker.err)
         readers = [
@@ -288,7 +287,8 @@ class RunHandle:
         finally:
             for task in readers:
                 task.cancel()
-            self._writer.close()
+            self._commands.close()
+            transport.close()
             out_transport.close()
             err_transport.close()
         self._returncode = worker.proc.returncode
@@ -317,15 +317,20 @@ class RunHandle:
             else:
                 running, paused = running + now - last, 0.0
             last = now
+            pause_limit = self._s.pause_seconds
+            if self._sb._pool.others_waiting(self.owner):
+                pause_limit = min(pause_limit, self._s.contended_pause_seconds)
             if running > self._s.wall_seconds:
                 self._end("timeout", f"wall-clock limit of {self._s.wall_seconds:g} s reached")
-            elif paused > self._s.pause_seconds:
-                self._end("timeout", f"paused for more than {self._s.pause_seconds:g} s")
+            elif paused > pause_limit:
+                why = "" if pause_limit == self._s.pause_seconds else " while others waited"
+                self._end("timeout", f"paused for more than {pause_limit:g} s{why}")
 
     async def _read_frames(self, reader: asyncio.StreamReader) -> None:
         frames = FrameReader(self._s.max_frame_bytes)
         while chunk := await reader.read(1 << 16):
             try:
+                self._meter.stream(len(chunk))
                 for frame in frames.feed(chunk):
                     self._take_frame(frame)
             except FrameError as exc:
@@ -351,8 +356,12 @@ class RunHandle:
         for head in frame.heads:
             if head.type not in WORKER_EVENT_TYPES:
                 raise FrameError(f"a {head.type!r} event is not the worker's to send")
-        if self._meter.events_in(frame):
-            self._paused = True
+            if head.type in TEXT_EVENTS and not isinstance(head.text, str):
+                # a client appends text events to its console: a number there breaks it
+                raise FrameError(f"a {head.type} event whose text is not a string")
+        paused = self._meter.events_in(frame)
+        if paused is not None:
+            self._paused = paused
         self._emit(frame)
 
     async def _read_pipe(self, stream: asyncio.StreamReader, name: str) -> None:
@@ -374,7 +383,14 @@ class RunHandle:
         status, message = self._end_reason or classify(
             self._worker_summary, returncode, self._s, self._sb.mode.name == "bwrap", self._cpu
         )
-        if status != "ok" and (self._end_reason is not None or self._worker_summary is None):
+        # the worker said the code failed but sent no error event (the snippet broke the
+        # tracer's own reporting, e.g. builtins.__import__): say what its summary says
+        silent = status == "error" and self._end_reason is None and not self._meter.errors
+        if silent:
+            message = unreported_error(self._worker_summary) or message
+        if status != "ok" and (
+            self._end_reason is not None or self._worker_summary is None or silent
+        ):
             event = {"type": "error", "t": self._now(), "source": "sandbox", "kind": status}
             self._emit(Batch.of([{**event, "message": message}]))
         self.status = status

@@ -24,6 +24,9 @@ class SandboxSettings(BaseSettings):
     # wall-clock time while running; time paused in the backward stepper counts separately
     wall_seconds: float = Field(default=30.0, gt=0)
     pause_seconds: float = Field(default=600.0, gt=0)
+    # ... but only this long while another client's run waits for a slot: a paused run holds
+    # its slot, and a few of them must not keep everyone else waiting for pause_seconds
+    contended_pause_seconds: float = Field(default=60.0, gt=0)
     memory_bytes: int = Field(default=1 * GiB, ge=64 * MiB)
     file_size_bytes: int = Field(default=16 * MiB, ge=0)
     tmp_size_bytes: int = Field(default=32 * MiB, ge=MiB)
@@ -34,6 +37,9 @@ class SandboxSettings(BaseSettings):
     max_output_bytes: int = Field(default=1 * MiB, ge=1)
     max_line_bytes: int = Field(default=64 * KiB, ge=1)
     max_events: int = Field(default=200_000, ge=1)
+    # bytes of events a run may send (a snippet can call the tracer's sink with huge events;
+    # each run's log is held in the server's memory until it is stored)
+    max_event_bytes: int = Field(default=128 * MiB, ge=1)
     max_tensor_elements: int = Field(default=10_000_000, ge=1)
     max_frame_bytes: int = Field(default=8 * MiB, ge=1024)
     max_workers: int = Field(default=2, ge=1)

@@ -1,4 +1,5 @@
-"""A fixed number of worker slots, each with its own uid, and a FIFO queue with positions."""
+"""A fixed number of worker slots, each with its own uid, and a queue (fair between clients)
+with positions."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import asyncio
 import fcntl
 import os
 import tempfile
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from server.sandbox.reaper import pids_of_uid
@@ -16,14 +19,29 @@ class QueueFull(Exception):
     """Too many runs are already waiting."""
 
 
+@dataclass(eq=False)
+class _Waiter:
+    fut: asyncio.Future[int]
+    on_position: Callable[[int], None]
+    owner: str
+    position: int = -1  # the last one reported
+
+
 class SlotPool:
-    """Hands out slot numbers first come, first served; waiters can see their position."""
+    """Hands out slot numbers fairly between owners (client addresses): a free slot goes to the
+    waiting run whose owner holds the fewest slots and has the fewest runs ahead in the queue,
+    then to the owner served least recently, then first come first served. One owner's many
+    runs cannot make another owner's run wait behind all of them. Waiters hear their position
+    whenever it changes."""
 
     def __init__(self, size: int, max_queue: int) -> None:
         self._size = size
         self._free = list(range(size))
         self._max_queue = max_queue
-        self._waiters: list[tuple[asyncio.Future[int], Callable[[int], None]]] = []
+        self._waiters: list[_Waiter] = []
+        self._held: dict[int, str] = {}  # slot -> owner
+        self._served: dict[str, int] = {}  # owner -> when it last got a slot (a counter)
+        self._grants = 0
 
     @property
     def waiting(self) -> int:
@@ -35,23 +53,29 @@ class SlotPool:
         """How many slots are taken."""
         return self._size - len(self._free)
 
-    def reserve(self, on_position: Callable[[int], None]) -> asyncio.Future[int]:
+    def others_waiting(self, owner: str) -> bool:
+        """Whether a run of another owner waits for a slot."""
+        return any(w.owner != owner for w in self._waiters)
+
+    def reserve(self, on_position: Callable[[int], None], owner: str = "") -> asyncio.Future[int]:
         """A future slot number, queued at once; `on_position(n)` hears the queue position
         (1 = next, 0 = running). Raises QueueFull."""
         fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if self._free and not self._waiters:
-            fut.set_result(self._free.pop(0))
+            slot = self._free.pop(0)
+            self._grant(slot, owner)
+            fut.set_result(slot)
             on_position(0)
             return fut
         if len(self._waiters) >= self._max_queue:
-            raise QueueFull(f"{len(self._waiters)} runs are already waiting")
-        self._waiters.append((fut, on_position))
-        on_position(len(self._waiters))
+            self._push_out(owner)
+        self._waiters.append(_Waiter(fut, on_position, owner))
+        self._renumber()
         return fut
 
-    async def acquire(self, on_position: Callable[[int], None]) -> int:
+    async def acquire(self, on_position: Callable[[int], None], owner: str = "") -> int:
         """Wait for a slot (see `reserve`)."""
-        fut = self.reserve(on_position)
+        fut = self.reserve(on_position, owner)
         try:
             return await asyncio.shield(fut)
         except asyncio.CancelledError:
@@ -61,28 +85,66 @@ class SlotPool:
     def cancel(self, fut: asyncio.Future[int]) -> None:
         """Leave the queue; a slot already handed to `fut` goes back."""
         if fut.done() and not fut.cancelled():
-            if all(w[0] is not fut for w in self._waiters):
+            if fut.exception() is None and all(w.fut is not fut for w in self._waiters):
                 self.release(fut.result())
         else:
             fut.cancel()
-        self._waiters = [w for w in self._waiters if w[0] is not fut]
+        self._waiters = [w for w in self._waiters if w.fut is not fut]
         self._renumber()
 
     def release(self, slot: int) -> None:
-        """Give the slot to the first waiter, or back to the pool."""
-        while self._waiters:
-            fut, on_position = self._waiters.pop(0)
-            if not fut.done():
-                fut.set_result(slot)
-                on_position(0)
+        """Give the slot to the next waiter in fair order, or back to the pool."""
+        self._held.pop(slot, None)
+        for waiter in self._order():
+            self._waiters.remove(waiter)
+            if not waiter.fut.done():
+                self._grant(slot, waiter.owner)
+                waiter.fut.set_result(slot)
+                waiter.on_position(0)
                 self._renumber()
                 return
         self._free.append(slot)
         self._free.sort()
 
+    def _grant(self, slot: int, owner: str) -> None:
+        self._held[slot] = owner
+        self._grants += 1
+        self._served[owner] = self._grants
+        # forget owners with nothing held or waiting (they were served long enough ago)
+        active = {*self._held.values(), *(w.owner for w in self._waiters)}
+        self._served = {o: n for o, n in self._served.items() if o in active}
+
+    def _push_out(self, owner: str) -> None:
+        """Make room in a full queue for `owner`'s run by refusing the newest run of the owner
+        with the most waiting, if that is more than `owner` has; else raise QueueFull. (One
+        client's flood must not fill the queue so that everyone else is refused.)"""
+        waiting = Counter(w.owner for w in self._waiters)
+        heavy, most = waiting.most_common(1)[0] if waiting else (owner, 0)
+        if most <= waiting[owner]:
+            raise QueueFull(f"{len(self._waiters)} runs are already waiting")
+        newest = next(w for w in reversed(self._waiters) if w.owner == heavy)
+        self._waiters.remove(newest)
+        if not newest.fut.done():
+            message = "the queue is full: this run made room for another client's run"
+            newest.fut.set_exception(QueueFull(message))
+
+    def _order(self) -> list[_Waiter]:
+        """The waiters in the order slots will go to them: an owner's k-th waiting run comes
+        in round k + (slots it holds); within a round, owners served least recently first,
+        then first come first served."""
+        ahead = Counter(self._held.values())
+        keyed = []
+        for arrival, waiter in enumerate(self._waiters):
+            owner = waiter.owner
+            keyed.append(((ahead[owner], self._served.get(owner, 0), arrival), waiter))
+            ahead[owner] += 1
+        return [waiter for _, waiter in sorted(keyed, key=lambda k: k[0])]
+
     def _renumber(self) -> None:
-        for i, (_, on_position) in enumerate(self._waiters):
-            on_position(i + 1)
+        for i, waiter in enumerate(self._order()):
+            if waiter.position != i + 1:
+                waiter.position = i + 1
+                waiter.on_position(i + 1)
 
 
 _CLAIMED: set[int] = set()

@@ -1,0 +1,369 @@
+"""One client against everyone else: floods of runs, paused runs holding slots, many sockets,
+slow HTTP clients, large stored runs read at once; and stop / disconnect while paused.
+
+Clients come from different loopback addresses (127.0.0.2, .3, ...): the server tells
+clients apart by address. Each test measures what another client sees and bounds it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from server.app import create_app
+from server.sandbox.reaper import pids_of_uid
+from server.sandbox.settings import MiB, SandboxSettings
+from server.sandbox.slots import SlotPool
+from server.settings import Settings
+from tests.server.live import Client, assert_dense, serve
+from tests.server.test_abuse_ws import GOOD
+
+ATTACKER, VICTIM, SLOW = "127.0.0.2", "127.0.0.3", "127.0.0.4"
+WALL = 4.0
+CONTENDED_PAUSE = 2.0
+SLEEPER = "import time\nprint('up')\ntime.sleep(1e6)\n"
+PAUSING = """import torch
+x = torch.ones(3, requires_grad=True)
+y = (x * 2).exp().sum()
+y.backward()
+print(x.grad)
+"""
+PAUSING_OUT = "tensor([14.7781, 14.7781, 14.7781])\n"  # d/dx sum(exp(2x)) = 2 e^2 at x = 1
+FLOOD = (
+    "import sys\nsink = sys.stdout.tr.sink\nbig = 'x' * (1 << 20)\n"
+    "while True:\n    sink([{'type': 'tensor_values', 'values': big}])\n"
+)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    db = tmp_path_factory.mktemp("fair") / "runs.sqlite3"
+    sandbox = SandboxSettings(
+        wall_seconds=WALL,
+        cpu_seconds=2,
+        pause_seconds=60,
+        contended_pause_seconds=CONTENDED_PAUSE,
+        max_event_bytes=32 * MiB,
+        max_workers=2,
+    )
+    settings = Settings(
+        db_path=db,
+        sandbox=sandbox,
+        rate_limit_burst=1000,
+        disconnect_grace_s=5,
+        max_connections_per_client=300,
+    )
+    application = create_app(settings)
+    with serve(application) as base:
+        yield base, application
+
+
+async def connect_from(base: str, address: str) -> Client:
+    ws = await websockets.connect(f"ws://{base}/ws", max_size=None, local_addr=(address, 0))
+    return Client(ws)
+
+
+async def start(base: str, address: str, code: str, **options: Any) -> Client:
+    c = await connect_from(base, address)
+    await c.send({"type": "run", "code": code, "options": options})
+    return c
+
+
+def _out(events: list[dict[str, Any]]) -> str:
+    return "".join(e["text"] for e in events if e["type"] == "stdout")
+
+
+async def victim_run(base: str) -> float:
+    """Seconds from sending another client's run to its correct end."""
+    t0 = time.monotonic()
+    c = await start(base, VICTIM, GOOD)
+    finished = await c.until("run_finished", timeout=120)
+    await c.ws.close()
+    assert (finished["status"], _out(c.events)) == ("ok", "tensor([5.4366])\n"), c.events[-3:]
+    return time.monotonic() - t0
+
+
+def _no_leftovers(application: Any) -> None:
+    runner = application.state.runner
+    assert [p for uid in runner.slot_uids() for p in pids_of_uid(uid)] == []
+
+
+def test_one_client_flooding_runs_does_not_starve_another(app: tuple[str, Any]) -> None:
+    """12 sleeping runs from one address: FIFO made another client wait ~6 walls (~24 s)."""
+    base, application = app
+
+    async def go() -> float:
+        flood = [await start(base, ATTACKER, SLEEPER) for _ in range(12)]
+        await asyncio.sleep(1.0)  # both slots taken, ten queued
+        waited = await victim_run(base)
+        for c in flood:
+            await c.send({"type": "stop"})
+            await c.until("run_finished")
+            await c.ws.close()
+        return waited
+
+    waited = asyncio.run(go())
+    print(f"another client's run finished {waited:.1f} s after it was sent")
+    assert waited < WALL + 3.0
+    _no_leftovers(application)
+
+
+def test_paused_runs_yield_their_slots_when_another_client_waits(app: tuple[str, Any]) -> None:
+    base, application = app
+
+    async def go() -> tuple[float, list[str]]:
+        paused = [await start(base, ATTACKER, PAUSING, pause_in_backward=True) for _ in range(2)]
+        for c in paused:
+            await c.until("paused")
+        waited = await victim_run(base)
+        for c in paused:  # one had to yield its slot; the other may stay paused
+            await c.send({"type": "stop"})
+            await c.until("run_finished")
+            await c.ws.close()
+        messages = [e["message"] for c in paused for e in c.events if e["type"] == "error"]
+        return waited, messages
+
+    waited, messages = asyncio.run(go())
+    print(f"another client's run finished {waited:.1f} s after it was sent")
+    assert waited < CONTENDED_PAUSE + 4.0
+    assert f"paused for more than {CONTENDED_PAUSE:g} s while others waited" in messages
+    _no_leftovers(application)
+
+
+def test_a_paused_run_keeps_its_slot_while_nobody_waits(app: tuple[str, Any]) -> None:
+    base, _ = app
+
+    async def go() -> list[dict[str, Any]]:
+        c = await start(base, ATTACKER, PAUSING, pause_in_backward=True)
+        await c.until("paused")
+        await asyncio.sleep(CONTENDED_PAUSE + WALL + 1.0)  # past both limits that do not apply
+        await c.send({"type": "continue"})
+        await c.until("run_finished")
+        await c.ws.close()
+        return c.events
+
+    events = asyncio.run(go())
+    assert_dense(events)
+    assert (events[-1]["status"], _out(events)) == ("ok", PAUSING_OUT)
+
+
+def test_stop_while_paused_mid_backward(app: tuple[str, Any]) -> None:
+    base, application = app
+
+    async def go() -> tuple[str, str]:
+        c = await start(base, ATTACKER, PAUSING, pause_in_backward=True)
+        await c.until("paused")
+        await c.send({"type": "step"})
+        await c.until("paused")  # now between two nodes of the backward pass
+        await c.send({"type": "stop"})
+        finished = await c.until("run_finished", timeout=10)
+        await c.ws.close()
+        run_id = finished["run_id"]
+        stored = httpx.get(f"http://{base}/api/runs/{run_id}").json()
+        return finished["status"], stored["status"]
+
+    assert asyncio.run(go()) == ("killed", "killed")
+    _no_leftovers(application)
+    assert asyncio.run(victim_run(base)) < 10
+
+
+def test_disconnect_while_paused_then_resume_and_finish(app: tuple[str, Any]) -> None:
+    base, _ = app
+
+    async def go() -> list[dict[str, Any]]:
+        c = await start(base, ATTACKER, PAUSING, pause_in_backward=True)
+        await c.until("paused")
+        await c.ws.close()  # the run waits out the reconnect grace period
+        await asyncio.sleep(1.0)
+        again = await connect_from(base, ATTACKER)
+        last = c.events[-1]["seq"]
+        await again.send({"type": "resume", "run_id": c.events[0]["run_id"], "after_seq": last})
+        await again.send({"type": "continue"})
+        await again.until("run_finished")
+        await again.ws.close()
+        return c.events + again.events
+
+    events = asyncio.run(go())
+    assert_dense(events)  # exactly the missing events, none twice
+    assert (events[-1]["status"], _out(events)) == ("ok", PAUSING_OUT)
+
+
+def test_finished_runs_leave_server_memory_once_stored(app: tuple[str, Any]) -> None:
+    """A finished run's log used to stay in memory for 60 s: run after run of large logs
+    could fill the server's memory. Stored, it is served from the store."""
+    base, application = app
+
+    async def go() -> list[dict[str, Any]]:
+        c = await start(base, ATTACKER, "print('kept')")
+        await c.until("run_finished")
+        await c.ws.close()
+        return c.events
+
+    events = asyncio.run(go())
+    run_id = events[0]["run_id"]
+    for _ in range(100):
+        if run_id not in application.state.manager.live:
+            break
+        time.sleep(0.02)
+    assert run_id not in application.state.manager.live
+    body = httpx.get(f"http://{base}/api/runs/{run_id}").json()
+    assert body["events"] == events
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
+
+
+def test_a_large_stored_run_read_by_many_clients_at_once(app: tuple[str, Any]) -> None:
+    """16 clients reading a 32 MB run at once: each read used to load the whole run and copy
+    it again into the response (16 x 64 MB); bodies are now streamed a page at a time."""
+    base, _ = app
+
+    async def flood() -> str:
+        c = await start(base, ATTACKER, FLOOD)
+        finished = await c.until("run_finished", timeout=60)
+        await c.ws.close()
+        assert finished["status"] == "limit"
+        return str(finished["run_id"])
+
+    run_id = asyncio.run(flood())
+    baseline, peak, done = _rss_kib(), [0], threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _rss_kib())
+            time.sleep(0.01)
+
+    async def read_all() -> list[int]:
+        async def one(h: httpx.AsyncClient) -> int:
+            async with h.stream("GET", f"http://{base}/api/runs/{run_id}") as response:
+                return sum([len(part) async for part in response.aiter_raw()])
+
+        async with httpx.AsyncClient(timeout=120) as h:
+            return list(await asyncio.gather(*(one(h) for _ in range(16))))
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        sizes = asyncio.run(read_all())
+    finally:
+        done.set()
+        watcher.join()
+    grown = (peak[0] - baseline) / 1024
+    print(f"16 concurrent reads of a {sizes[0] / MiB:.0f} MiB run: server grew {grown:.0f} MiB")
+    assert len(set(sizes)) == 1 and sizes[0] > 30 * MiB
+    assert grown < 256
+
+
+def test_connections_per_client_are_capped_and_others_still_served(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    db = tmp_path_factory.mktemp("conns") / "runs.sqlite3"
+    settings = Settings(db_path=db, max_connections_per_client=20)
+
+    async def go(base: str) -> None:
+        held = [await connect_from(base, ATTACKER) for _ in range(20)]
+        extra = await connect_from(base, ATTACKER)
+        [refusal] = await extra.next_batch(10)
+        assert refusal["message"].startswith("too_many_connections")
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(extra.ws.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        assert await victim_run(base) < 10  # another address is not affected
+        await held.pop().ws.close()
+        for _ in range(500):  # the server sees the close a moment later
+            if application.state.connections[ATTACKER] < 20:
+                break
+            await asyncio.sleep(0.01)
+        again = await start(base, ATTACKER, "print(5)")  # a freed place can be taken again
+        assert (await again.until("run_finished"))["status"] == "ok"
+        for c in [*held, again]:
+            await c.ws.close()
+
+    application = create_app(settings)
+    with serve(application) as base:
+        asyncio.run(go(base))
+
+
+def test_many_sockets_and_slow_http_clients_do_not_block_others(app: tuple[str, Any]) -> None:
+    """250 open websockets from one address and 250 connections that send half an HTTP
+    request (slowloris; uvicorn has no header timeout, a proxy in front should add one)."""
+    base, _ = app
+    host, port = base.split(":")
+
+    async def go() -> tuple[float, float]:
+        sockets = [await connect_from(base, ATTACKER) for _ in range(250)]
+        slow = []
+        for _ in range(250):
+            s = socket.create_connection((host, int(port)), source_address=(SLOW, 0))
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            slow.append(s)
+        try:
+            t0 = time.monotonic()
+            async with httpx.AsyncClient() as h:
+                assert (await h.get(f"http://{base}/healthz")).status_code == 200
+            health = time.monotonic() - t0
+            return health, await victim_run(base)
+        finally:
+            for s in slow:
+                s.close()
+            for c in sockets:
+                await c.ws.close()
+
+    health, waited = asyncio.run(go())
+    print(f"under 500 idle connections: /healthz {health * 1000:.0f} ms, a run {waited:.2f} s")
+    assert health < 2.0 and waited < 10.0
+
+
+def test_slot_pool_serves_owners_in_turn() -> None:
+    """A slot freed goes to the owner holding the fewest slots with the fewest runs ahead."""
+
+    async def scenario() -> list[str]:
+        pool = SlotPool(1, max_queue=10)
+        served: list[str] = []
+        slot = await pool.acquire(lambda p: None, "a")
+        names = ["a1", "a2", "a3", "b1", "b2", "c1"]
+        futures = [pool.reserve(lambda p: None, name[0]) for name in names]
+        for _ in names:
+            pool.release(slot)
+            i = next(i for i, f in enumerate(futures) if f.done() and names[i] not in served)
+            served.append(names[i])
+            slot = futures[i].result()
+        return served
+
+    # "a" holds the slot: b and c go first; then one run of each owner per round
+    assert asyncio.run(scenario()) == ["b1", "c1", "a1", "b2", "a2", "a3"]
+
+
+def test_a_full_queue_makes_room_for_another_clients_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """One client filling the queue used to get every other client refused ('queue_full')."""
+    db = tmp_path_factory.mktemp("queue") / "runs.sqlite3"
+    sandbox = SandboxSettings(wall_seconds=WALL, max_workers=1, max_queue=3)
+    settings = Settings(db_path=db, sandbox=sandbox, rate_limit_burst=1000)
+
+    async def go(base: str) -> tuple[float, list[str]]:
+        flood = [await start(base, ATTACKER, SLEEPER) for _ in range(4)]  # 1 runs, 3 wait
+        await flood[0].until("stdout")
+        waited = await victim_run(base)
+        for c in flood:
+            await c.send({"type": "stop"})
+            await c.until("run_finished")
+            await c.ws.close()
+        return waited, [e["message"] for c in flood for e in c.events if e["type"] == "error"]
+
+    with serve(create_app(settings)) as base:
+        waited, messages = asyncio.run(go(base))
+    print(f"another client's run finished {waited:.1f} s after it was sent (queue full)")
+    assert waited < WALL + 3.0
+    assert "the queue is full: this run made room for another client's run" in messages
