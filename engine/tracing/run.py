@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import codecs
 import io
 import linecache
 import sys
@@ -24,6 +25,7 @@ class _Stream(io.TextIOBase):
     def __init__(self, tracer: Tracer, kind: str) -> None:
         self.tr = tracer
         self.kind = kind
+        self.buffer = _Bytes(self)  # sys.stdout.buffer.write(b"...") works as in a terminal
 
     def write(self, s: str) -> int:
         if not s.isascii():
@@ -54,6 +56,28 @@ class _Stream(io.TextIOBase):
     @property
     def encoding(self) -> str:  # type: ignore[override]
         return "utf-8"
+
+
+class _Bytes(io.RawIOBase):
+    """`sys.stdout.buffer` during a run: bytes are decoded as UTF-8 into the text stream (a
+    character split across writes is decoded once complete)."""
+
+    def __init__(self, text: _Stream) -> None:
+        self.text = text
+        self.decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+
+    def write(self, b: Any) -> int:
+        data = bytes(b)
+        s = self.decode(data)
+        if s:
+            self.text.write(s)
+        return len(data)
+
+    def writable(self) -> bool:
+        return True
+
+    def flush(self) -> None:
+        self.text.flush()
 
 
 def _show_warning(

@@ -443,3 +443,15 @@ def test_warnings_show_as_python_shows_them_for_a_script() -> None:
     assert "DeprecationWarning: old api" in err
     assert "UserWarning: careful" in err
     assert "torch.jit.script" not in err
+
+
+def test_bytes_written_to_stdout_buffer_are_printed() -> None:
+    code = (
+        "import sys\n"
+        "sys.stdout.buffer.write(b'hi\\n')\n"
+        "sys.stdout.buffer.write('é'.encode()[:1])\n"
+        "sys.stdout.buffer.write('é'.encode()[1:] + b'\\n')\n"
+        "sys.stdout.buffer.flush()\n"
+    )
+    events = _valid_run(code)
+    assert harness.stdout(events) == "hi\né\n"
