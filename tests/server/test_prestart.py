@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -164,25 +163,6 @@ def test_nothing_is_prestarted_when_code_is_refused_or_prestart_is_off() -> None
     result, _, prestarted = asyncio.run(run(cold, NORMAL))
     assert (result.text(), prestarted) == (NORMAL_OUT, False)
     assert cold.prestarted_pids() == []
-
-
-def test_a_prestarted_worker_answers_faster_than_a_cold_one() -> None:
-    """The point of pre-starting: a run's first event no longer waits for the imports."""
-
-    async def first_event(sandbox: Sandbox) -> float:
-        await asyncio.sleep(0.5)  # any pre-start has finished importing
-        t0 = time.perf_counter()
-        handle = await sandbox.run("print(1)")
-        async for _ in handle.events():
-            break
-        took = time.perf_counter() - t0
-        await collect(handle)
-        await sandbox.close()
-        return took
-
-    warm = asyncio.run(first_event(Sandbox(short_settings(max_workers=1))))
-    cold = asyncio.run(first_event(Sandbox(short_settings(max_workers=1, prestart=False))))
-    assert warm < cold, (warm, cold)
 
 
 def test_dropping_a_sandbox_without_close_still_ends_its_workers() -> None:
