@@ -91,7 +91,9 @@ class Ids:
         """The live `cls` object with id `n`, or None (a heap scan: for requests, not events)."""
         want = self.lo + n
         for obj in gc.get_objects():
-            if isinstance(obj, cls) and getattr(obj, "_tr_id", 0) == want:
+            # type(), not isinstance(): isinstance asks a dead weakref.proxy for its class and
+            # raises ReferenceError (any snippet, or library, may leave one in the heap)
+            if issubclass(type(obj), cls) and getattr(obj, "_tr_id", 0) == want:
                 return obj
         return None
 

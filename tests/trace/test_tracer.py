@@ -189,3 +189,19 @@ def test_module_scopes_carry_call_numbers_so_repeated_calls_stay_apart() -> None
     assert sorted(exits) == sorted(enters)
     nodes = [e for e in events if e["type"] == "node"]
     assert [e["module_calls"] for e in nodes if e["name"] == "TanhBackward0"] == [[0, 2], [3, 5]]
+
+
+def test_find_is_not_stopped_by_a_dead_weak_proxy_in_the_heap() -> None:
+    import weakref
+
+    class Thing:
+        pass
+
+    thing = Thing()
+    proxy = weakref.proxy(thing)
+    del thing  # `proxy` is dead: isinstance(proxy, ...) raises ReferenceError
+    ids = Ids()
+    t = engine.ones(2)
+    n = ids.of(t)
+    assert ids.find(n, engine.Tensor) is t
+    assert proxy is not None  # kept alive (in the heap) until here
