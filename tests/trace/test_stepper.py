@@ -54,7 +54,7 @@ class _Driver:
         self.summary = run_snippet(code, self._sink, controller=self.ctl, options=options)
 
     def wait_pause(self) -> dict[str, Any]:
-        assert self.paused.acquire(timeout=20)
+        assert self.paused.acquire(timeout=20), f"no pause; the run ended with {self.summary}"
         return [e for e in self.events if e["type"] == "paused"][-1]
 
     def finish(self) -> None:
