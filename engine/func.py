@@ -111,14 +111,7 @@ def grad_and_value(func: Fn, argnums: Argnums = 0, has_aux: bool = False) -> Fn:
         with torch.enable_grad():
             _, leaves, spec, rebuild, keep = _select(args, argnums, grad_on)
             out = func(*rebuild(tree_unflatten(leaves, spec)), **kwargs)
-            aux = None
-            if has_aux:
-                if not (isinstance(out, tuple) and len(out) == 2):
-                    raise RuntimeError(
-                        "grad_and_value(f)(*args): output of function f should be a tuple: "
-                        "(output, aux) if has_aux is True"
-                    )
-                out, aux = out
+            out, aux = _split_aux(out, has_aux, "grad_and_value(f)(*args)")
             if not isinstance(out, Tensor):
                 raise RuntimeError(
                     "grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
@@ -149,20 +142,24 @@ def grad(func: Fn, argnums: Argnums = 0, has_aux: bool = False) -> Fn:
     return wrapper
 
 
+def _split_aux(out: Any, has_aux: bool, where: str) -> tuple[Any, Any]:
+    """(output, aux) of a function's result; aux is None without `has_aux`."""
+    if not has_aux:
+        return out, None
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise RuntimeError(
+            f"{where}: output of function f should be a tuple: (output, aux) if has_aux is True"
+        )
+    return out[0], out[1]
+
+
 def vjp(func: Fn, *primals: Any, has_aux: bool = False) -> Any:
     """(func(*primals), vjp_fn[, aux]): `vjp_fn(cotangents)` is a tuple, one per primal."""
     grad_on = torch.is_grad_enabled()
     with torch.enable_grad():
         diff, leaves, spec, _, keep = _select(primals, tuple(range(len(primals))), grad_on)
         out = func(*diff)
-        aux = None
-        if has_aux:
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise RuntimeError(
-                    "vjp(f, *primals): output of function f should be a tuple: (output, aux) if "
-                    "has_aux is True"
-                )
-            out, aux = out
+        out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(out)
     for o in out_leaves:
         if not isinstance(o, Tensor):
@@ -217,14 +214,7 @@ def jvp(
     with fwad.dual_level():
         duals = [fwad.make_dual(_as_tensor(p), t) for p, t in zip(p_leaves, t_leaves)]
         out = func(*tree_unflatten(duals, p_spec))
-        aux = None
-        if has_aux:
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise RuntimeError(
-                    "jvp(f, primals, tangents): output of function f should be a tuple: "
-                    "(output, aux) if has_aux is True"
-                )
-            out, aux = out
+        out, aux = _split_aux(out, has_aux, "jvp(f, primals, tangents)")
         o_leaves, o_spec = tree_flatten(out)
         prim, tans = [], []
         for o in o_leaves:
@@ -266,9 +256,7 @@ def jacrev(func: Fn, argnums: Argnums = 0, *, has_aux: bool = False, **_: Any) -
         with torch.enable_grad():
             _, leaves, spec, rebuild, keep = _select(args, argnums, grad_on)
             out = func(*rebuild(tree_unflatten(leaves, spec)), **kwargs)
-            aux = None
-            if has_aux:
-                out, aux = out
+            out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")  # PyTorch's jacrev is a vjp
             o_leaves, o_spec = tree_flatten(out)
             jac = [tree_unflatten(jac_rows(o, leaves, keep or fwad.FW.on), spec) for o in o_leaves]
         res = tree_map(lambda t: _plain(t, keep), tree_unflatten(jac, o_spec))
