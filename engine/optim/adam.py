@@ -10,6 +10,20 @@ from engine._tensor import Tensor
 from engine.optim.optimizer import Array, Optimizer, buffer, fma, fma_add, step_count
 
 
+def check_adam_args(lr: float, eps: float, betas: tuple[float, float], weight_decay: float) -> None:
+    """PyTorch's argument checks shared by Adam and its variants."""
+    if lr < 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if eps < 0.0:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if weight_decay < 0.0:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
 def lerp_(a: Array, end: Array, weight: float) -> None:
     """a.lerp_(end, weight) as PyTorch's CPU kernel: a fused multiply-add on either side."""
     w = a.dtype.type(weight)
@@ -39,16 +53,7 @@ class Adam(Optimizer):
         fused: Any = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if eps < 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_adam_args(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr,
             betas=betas,

@@ -7,21 +7,8 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
-from engine.optim.adam import lerp_
+from engine.optim.adam import check_adam_args, lerp_
 from engine.optim.optimizer import Array, Optimizer, buffer, fma, fma_add, step_count
-
-
-def _check(lr: float, eps: float, betas: tuple[float, float], weight_decay: float) -> None:
-    if lr < 0.0:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if eps < 0.0:
-        raise ValueError(f"Invalid epsilon value: {eps}")
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if weight_decay < 0.0:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
 def _second_moment(exp_avg_sq: Array, grad: Array, beta2: float) -> None:
@@ -47,7 +34,7 @@ class Adamax(Optimizer):
         differentiable: bool = False,
         capturable: bool = False,
     ) -> None:
-        _check(lr, eps, betas, weight_decay)
+        check_adam_args(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr,
             betas=betas,
@@ -94,7 +81,7 @@ class NAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        _check(lr, eps, betas, weight_decay)
+        check_adam_args(lr, eps, betas, weight_decay)
         if momentum_decay < 0.0:
             raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
         defaults = dict(
@@ -156,7 +143,7 @@ class RAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        _check(lr, eps, betas, weight_decay)
+        check_adam_args(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr,
             betas=betas,

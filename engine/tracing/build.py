@@ -80,19 +80,24 @@ def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[dict[str, Any]]:
     return res
 
 
-def _saved(
-    tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Out, late: Out
-) -> list[Any]:
-    """The node's saved tensors; `saved_pack` events for hooked ones go to `late` (they follow
-    the node's own event)."""
-    store: Any = node._saved or {}
+def saved_store(node: Node) -> dict[str, Any]:
+    """A node's saved values by name, a custom Function's as `saved_tensors[i]`."""
+    store: dict[str, Any] = node._saved or {}
     packed = node.__dict__.get("_packed")
     if packed:
         store = dict(store)
         for i, s in enumerate(packed):
             store[f"saved_tensors[{i}]"] = s
+    return store
+
+
+def _saved(
+    tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Out, late: Out
+) -> list[Any]:
+    """The node's saved tensors; `saved_pack` events for hooked ones go to `late` (they follow
+    the node's own event)."""
     res = []
-    for name, v in store.items():
+    for name, v in saved_store(node).items():
         if not isinstance(v, SavedTensor):
             inner = getattr(v, "t", None)  # custom Function saved outside grad mode
             if isinstance(inner, Tensor):
@@ -270,11 +275,10 @@ def _b_hook_fired(tr: Tracer, it: Item, out: Out) -> None:
     gout = None
     if kind == "post_accumulate":
         # the .grad the hook was given; out: what it left there, when it changed it
-        before, g = it[10], args[0]._grad
-        gin = [before[2] if before is not None else None]
-        if g is not (before[0] if before is not None else None) or (
-            g is not None and g._ver[0] != before[1]
-        ):
+        kept, version, value = it[10] if it[10] is not None else (None, None, None)
+        g = args[0]._grad
+        gin = [value]
+        if g is not kept or (g is not None and g._ver[0] != version):
             gout = grads(tr, [g])
     elif kind == "tensor":
         gin = grads(tr, [args[0]])

@@ -274,11 +274,10 @@ class Tracer:
 
     def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None:
         # the saved tensor's name, read now: the node's buffers may be freed before a flush
-        store: Any = (node._saved or {}) if node is not None else {}
+        from engine.tracing.build import saved_store
+
+        store = saved_store(node) if node is not None else {}
         name = next((k for k, v in store.items() if v is saved), None)
-        if name is None and node is not None:
-            packed = node.__dict__.get("_packed") or ()
-            name = next((f"saved_tensors[{i}]" for i, v in enumerate(packed) if v is saved), None)
         self._add(("saved_unpack", _ns(), None, None, saved, node, name))
 
     def module_enter(self, module: Any, name: str | None = None) -> None:
