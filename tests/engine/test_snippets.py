@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from tests.engine import harness
+from tests.engine.printout import assert_same_printout
 
 HINT = "re-record with: /work/torchenv/bin/python tests/fixtures/record_snippets.py {name}"
 RECORDED: dict[str, Any] = (
@@ -43,7 +44,7 @@ def test_snippet(name: str, as_torch: None) -> None:
     if want is None or _tree(want["source"]) != _tree(source):
         pytest.fail(f"snippet {name} has no up-to-date recording; {HINT.format(name=name)}")
     got = harness.run_snippet(name)
-    assert got["stdout"] == want["stdout"]
+    assert_same_printout(got["stdout"], want["stdout"])
     assert got["warnings"] == want["warnings"]
     assert got["error"] == want["error"]
 
