@@ -19,6 +19,7 @@ APP_ROOT = Path(__file__).resolve().parent.parent.parent
 # (.git), tests, deploy files, a database or an .env someone keeps there stay out of reach.
 APP_BINDS = (
     APP_ROOT / "engine",
+    APP_ROOT / "protocol",
     APP_ROOT / "server" / "__init__.py",
     APP_ROOT / "server" / "sandbox",
 )

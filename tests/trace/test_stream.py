@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from server.protocol import EVENT
+from protocol.check import validate_event
 from tests.trace import harness
 from tests.trace.snippets import FAILING, RUNNABLE
 
@@ -36,7 +36,7 @@ def test_stream_is_valid_and_dense(name: str) -> None:
         assert (events[-1]["error_type"], events[-1]["message"]) == (type(err).__name__, str(err))
     assert summary["events"] == len(events)
     for i, e in enumerate(events):
-        EVENT.validate_python(e)
+        validate_event(e)
         assert e["seq"] == i
     ts = [e["t"] for e in events]
     assert ts == sorted(ts)
@@ -105,7 +105,7 @@ def test_error_keeps_events_before_it(name: str) -> None:
     summary, events = harness.traced(FAILING[name])
     assert summary["status"] == "error"
     for e in events:
-        EVENT.validate_python(e)
+        validate_event(e)
     last = events[-1]
     assert last["type"] == "error"
     assert last["line"] == summary["error"]["line"]
@@ -325,7 +325,7 @@ def _valid_run(code: str) -> list[dict[str, Any]]:
     summary, events = harness.traced(code)
     assert summary["status"] == "ok", summary
     for e in events:
-        EVENT.validate_python(e)
+        validate_event(e)
     return events
 
 
