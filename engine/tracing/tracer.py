@@ -273,12 +273,22 @@ class Tracer:
         self._add(cap.Untracked(_ns(), line, frame, name, outputs, inputs, _mode()))
 
     def version_bump(self, t: Tensor) -> None:
+        """`t` was written in place. A view shares its base's storage and version counter:
+        the base's new values are reported too (the view's own only when it was described
+        before: the engine makes views to write through, `m[0, 0] = 1`)."""
+        line, frame = self._site()
+        base = t._base
+        if base is None or self.tensors.get(t) is not None:
+            self._bumped(t, line, frame)
+        if base is not None:
+            self._bumped(base, line, frame)
+
+    def _bumped(self, t: Tensor, line: int | None, frame: FrameType | None) -> None:
         d = t._d
         if d.size <= self.inline:
             d = d.copy()
         else:
             self.unbuilt.add(id(t._ver))
-        line, frame = self._site()
         self._add(cap.Bumped(_ns(), line, frame, t, t._ver[0], d, t._fn))
 
     def rebased(self, t: Tensor, out: Tensor) -> None:

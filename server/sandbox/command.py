@@ -131,6 +131,11 @@ def worker_job(settings: SandboxSettings, code: str, options: dict[str, Any]) ->
             **options,
             "max_events": min(options.get("max_events", 1 << 62), settings.max_events),
             "max_tensor_elements": settings.max_tensor_elements,
+            # the server's, whatever the client's options say
+            "values_per_tensor": settings.values_per_tensor,
+            "values_budget": settings.values_budget,
+            "values_request_cap": settings.values_request_cap,
+            "values_answer_budget": settings.values_answer_budget,
         },
     }
     return orjson.dumps(job)
