@@ -96,13 +96,7 @@ def test_a_stepped_run_its_values_answer_and_its_stop_validate(generous: str) ->
 
 def test_a_run_over_its_event_limit_validates(generous: str) -> None:
     code = (
-        "import torch\n"
-        "x = torch.ones(2, requires_grad=True)\n"
-        "for _ in range(500):\n"
-        "    x = x * 2\n"
-    )
-    _unused = (
-        "import torch\nx = torch.ones(2, requires_grad=True)\nfor _ in range(500):\n    x = x * 1\n"
+        "import torch\nx = torch.ones(2, requires_grad=True)\nfor _ in range(500):\n    x = x * 2\n"
     )
     events = _checked(asyncio.run(_run(generous, code, max_events=100)))
     assert events[-1]["status"] == "limit"
