@@ -20,6 +20,12 @@ from protocol.check import ProtocolError, check_worker_batch
 UNSET: Any = msgspec.UNSET
 
 
+class TensorHead(msgspec.Struct, gc=False):
+    """The part of a `tensor` event's description the parent reads (the rest is skipped)."""
+
+    shape: Any = None
+
+
 class Head(msgspec.Struct, gc=False):
     """The fields of an event the parent looks at; every other field stays unparsed.
 
@@ -32,7 +38,7 @@ class Head(msgspec.Struct, gc=False):
     run_id: Any = UNSET
     seq: Any = UNSET
     text: Any = None
-    tensor: Any = None
+    tensor: TensorHead | int | None = None  # (a `tensor` event's description, others' id)
     line: Any = None
 
 
