@@ -73,7 +73,10 @@ def struct_of(td: Any, cache: dict[Any, Any] | None = None, loose: bool = False)
         if loose and name in _STAMPS:
             conv, default = msgspec.Raw, msgspec.UNSET
         elif name not in required and default is msgspec.NODEFAULT:
-            conv, default = Union[conv, msgspec.UnsetType], msgspec.UNSET  # noqa: UP007
+            if type(None) in get_args(conv):
+                default = None  # an optional field that may be null is null when left out
+            else:
+                conv, default = Union[conv, msgspec.UnsetType], msgspec.UNSET  # noqa: UP007
         if (
             isinstance(default, dict)
             and isinstance(conv, type)

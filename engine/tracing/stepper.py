@@ -334,7 +334,6 @@ def _values_error(tr: Tracer, tid: int | None, why: str, a: Any = None) -> Tenso
         "dtype": dtype_name(a.dtype) if a is not None else None,
         "offset": 0,
         "total": int(a.size) if a is not None else 0,
-        "values": [],
         "last": True,
         "error": why,
     }
