@@ -2,7 +2,8 @@
 slow HTTP clients, large stored runs read at once; and stop / disconnect while paused.
 
 Clients come from different loopback addresses (127.0.0.2, .3, ...): the server tells
-clients apart by address. Each test measures what another client sees and bounds it.
+clients apart by address. Each test checks what another client sees: its run is served, in its
+turn, whatever the machine's speed (the seconds it waited are printed, never asserted).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from server.sandbox.settings import MiB, SandboxSettings
 from server.sandbox.slots import SlotPool
 from server.settings import Settings
 from tests.server.live import Client, assert_dense, serve
-from tests.server.test_abuse_ws import GOOD
+from tests.server.test_hostile_runs import GOOD, GOOD_OUT
 
 ATTACKER, VICTIM, SLOW = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 WALL = 4.0
@@ -87,8 +88,19 @@ async def victim_run(base: str) -> float:
     c = await start(base, VICTIM, GOOD)
     finished = await c.until("run_finished", timeout=120)
     await c.ws.close()
-    assert (finished["status"], _out(c.events)) == ("ok", "tensor([5.4366])\n"), c.events[-3:]
+    assert (finished["status"], _out(c.events)) == ("ok", GOOD_OUT), c.events[-3:]
     return time.monotonic() - t0
+
+
+async def started_runs(clients: list[Client]) -> int:
+    """How many of these clients' runs have started (printed 'up'), from what they were sent."""
+    for c in clients:
+        while True:
+            try:
+                await c.next_batch(timeout=0.05)
+            except TimeoutError:
+                break
+    return sum(any(e["type"] == "stdout" for e in c.events) for c in clients)
 
 
 def _no_leftovers(application: Any) -> None:
@@ -97,22 +109,27 @@ def _no_leftovers(application: Any) -> None:
 
 
 def test_one_client_flooding_runs_does_not_starve_another(app: tuple[str, Any]) -> None:
-    """12 sleeping runs from one address: FIFO made another client wait ~6 walls (~24 s)."""
+    """12 sleeping runs from one address: FIFO made another client wait for all of them."""
     base, application = app
 
-    async def go() -> float:
+    async def go() -> tuple[float, int]:
         flood = [await start(base, ATTACKER, SLEEPER) for _ in range(12)]
-        await asyncio.sleep(1.0)  # both slots taken, ten queued
+        for c in flood[:2]:
+            await c.until("stdout")  # both slots taken, ten queued
         waited = await victim_run(base)
+        started = await started_runs(flood)
         for c in flood:
             await c.send({"type": "stop"})
-            await c.until("run_finished")
+            if not any(e["type"] == "run_finished" for e in c.events):  # read by started_runs
+                await c.until("run_finished")
             await c.ws.close()
-        return waited
+        return waited, started
 
-    waited = asyncio.run(go())
+    waited, started = asyncio.run(go())
     print(f"another client's run finished {waited:.1f} s after it was sent")
-    assert waited < WALL + 3.0
+    # the victim took the first freed slot: the two first runs, and at most the run that got the
+    # other freed slot (and one more in the moment it took to look), ran before it was done
+    assert started <= 4, f"{started} of the flood's runs started before the victim's ended"
     _no_leftovers(application)
 
 
@@ -133,7 +150,6 @@ def test_paused_runs_yield_their_slots_when_another_client_waits(app: tuple[str,
 
     waited, messages = asyncio.run(go())
     print(f"another client's run finished {waited:.1f} s after it was sent")
-    assert waited < CONTENDED_PAUSE + 4.0
     assert f"paused for more than {CONTENDED_PAUSE:g} s while others waited" in messages
     _no_leftovers(application)
 
@@ -172,7 +188,7 @@ def test_stop_while_paused_mid_backward(app: tuple[str, Any]) -> None:
 
     assert asyncio.run(go()) == ("killed", "killed")
     _no_leftovers(application)
-    assert asyncio.run(victim_run(base)) < 10
+    asyncio.run(victim_run(base))
 
 
 def test_disconnect_while_paused_then_resume_and_finish(app: tuple[str, Any]) -> None:
@@ -223,14 +239,22 @@ def _rss_kib() -> int:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
 
 
-def test_a_large_stored_run_read_by_many_clients_at_once(app: tuple[str, Any]) -> None:
+def test_a_large_stored_run_read_by_many_clients_at_once(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     """16 clients reading a 32 MB run at once: each read used to load the whole run and copy
     it again into the response (16 x 64 MB); bodies are now streamed a page at a time."""
-    base, _ = app
+    db = tmp_path_factory.mktemp("large") / "runs.sqlite3"
+    # clocks far away: the flood ends by the event-bytes cap, never by a clock
+    sandbox = SandboxSettings(wall_seconds=120, cpu_seconds=60, max_event_bytes=32 * MiB)
+    with serve(create_app(Settings(db_path=db, sandbox=sandbox))) as base:
+        _read_by_many(base)
 
+
+def _read_by_many(base: str) -> None:
     async def flood() -> str:
         c = await start(base, ATTACKER, FLOOD)
-        finished = await c.until("run_finished", timeout=60)
+        finished = await c.until("run_finished", timeout=180)
         await c.ws.close()
         assert finished["status"] == "limit"
         return str(finished["run_id"])
@@ -278,7 +302,7 @@ def test_connections_per_client_are_capped_and_others_still_served(
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await asyncio.wait_for(extra.ws.recv(), 10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
-        assert await victim_run(base) < 10  # another address is not affected
+        await victim_run(base)  # another address is not affected
         await held.pop().ws.close()
         for _ in range(500):  # the server sees the close a moment later
             if application.state.connections[ATTACKER] < 20:
@@ -319,9 +343,9 @@ def test_many_sockets_and_slow_http_clients_do_not_block_others(app: tuple[str, 
             for c in sockets:
                 await c.ws.close()
 
+    # answered at all: the idle connections hold no worker, lock or event-loop turn
     health, waited = asyncio.run(go())
     print(f"under 500 idle connections: /healthz {health * 1000:.0f} ms, a run {waited:.2f} s")
-    assert health < 2.0 and waited < 10.0
 
 
 def test_slot_pool_serves_owners_in_turn() -> None:
@@ -365,5 +389,4 @@ def test_a_full_queue_makes_room_for_another_clients_run(
     with serve(create_app(settings)) as base:
         waited, messages = asyncio.run(go(base))
     print(f"another client's run finished {waited:.1f} s after it was sent (queue full)")
-    assert waited < WALL + 3.0
     assert "the queue is full: this run made room for another client's run" in messages
