@@ -267,7 +267,12 @@ def _run(run_snippet: Callable[..., dict[str, Any]], channel: Channel, job: dict
             job["code"],
             channel.sink,
             controller=Controller(channel),
-            options={**(job.get("options") or {}), "halt_signal": int(HALT_SIGNAL)},
+            options={
+                **(job.get("options") or {}),
+                "halt_signal": int(HALT_SIGNAL),
+                # the CPU limit's soft signal: send what the run has before the hard kill
+                "cpu_signal": int(signal.SIGXCPU),
+            },
             filename="<snippet>",
         )
     except BaseException as exc:  # SystemExit, KeyboardInterrupt: the run still ends cleanly
