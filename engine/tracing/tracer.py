@@ -40,6 +40,7 @@ Sink = Callable[[list[Event]], None]
 _getframe = sys._getframe
 _ns = time.perf_counter_ns
 _tn = tuple.__new__
+_NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module attribute)
 
 # Arrays at least this large are summarized at the end of a flush, shared with a helper
 # thread: the passes over their data run without the GIL, so on two cores they overlap.
@@ -236,7 +237,7 @@ class Tracer:
         ts = _ns()
         buf.append(
             _tn(
-                cap.NodeMade,
+                _NodeMade,
                 (
                     ts,
                     f.f_lineno if f is not None else None,
