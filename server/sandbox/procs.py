@@ -88,23 +88,6 @@ async def gone(pids: list[int], timeout: float = 2.0) -> None:
         await asyncio.sleep(0.01)
 
 
-def most_cpu(pid: int) -> float:
-    """The most CPU time (seconds) that `pid` or any process below it has used so far: the
-    RLIMIT_CPU of each process counts its own time."""
-    best = 0.0
-    for proc in (pid, *descendants(pid)):
-        try:
-            with open(f"/proc/{proc}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            best = max(best, (int(fields[11]) + int(fields[12])) / _TICK)
-        except (OSError, IndexError, ValueError):
-            continue  # exited meanwhile
-    return best
-
-
-_TICK = os.sysconf("SC_CLK_TCK")
-
-
 def kill_tree(pid: int) -> None:
     """SIGKILL `pid`'s process group and every descendant: bubblewrap's pid-namespace init
     runs in its own session, so the group alone can miss it if bwrap is killed mid-setup."""

@@ -9,25 +9,26 @@ import logging
 import shutil
 import subprocess
 import time
-from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import orjson
 
 from server.sandbox.batch import WORKER_EVENT_TYPES, Batch
-from server.sandbox.command import Mode, detect_mode, worker_job
+from server.sandbox.budget import Accounting, Budget
+from server.sandbox.command import Mode, detect_mode, host_details, worker_job
 from server.sandbox.control import Commands
 from server.sandbox.frames import FrameError, FrameReader
+from server.sandbox.limits import RunLimits
 from server.sandbox.meter import TEXT_EVENTS, LimitExceeded, Meter
+from server.sandbox.pause import PauseCheck, access_problem, pause_health
 from server.sandbox.prestart import WarmPool, Worker, spawn, wait_exit, worker_key, write_all
-from server.sandbox.procs import classify, most_cpu, read_end, read_socket, unreported_error
+from server.sandbox.procs import classify, read_end, read_socket, unreported_error
 from server.sandbox.reaper import kill_uid, remove_files_of
 from server.sandbox.settings import SandboxSettings
 from server.sandbox.slots import QueueFull, SlotPool, claim_uids
 
 _log = logging.getLogger(__name__)
-RESUMING = frozenset({"step", "continue", "stop"})
 
 
 class RunRefused(Exception):
@@ -48,6 +49,8 @@ class Sandbox:
         self._bwrap = shutil.which(self.settings.bwrap_path) or self.settings.bwrap_path
         self._handles: set[RunHandle] = set()
         self.uid_base = claim_uids(self.settings.slot_uid_base, self.settings.max_workers)
+        self.accounting = Accounting.detect(self.settings, f"backscope-{self.uid_base}")
+        self.pause_problem = PauseCheck(0).problem  # None: pauses are verified from /proc
         self._warm = WarmPool()
         for slot in range(self.settings.max_workers):
             self._prestart(slot)
@@ -57,7 +60,13 @@ class Sandbox:
         return [self.uid_base + slot for slot in range(self.settings.max_workers)]
 
     def health(self) -> dict[str, Any]:
-        """What /healthz reports: the isolation in force (or why code is refused) and load."""
+        """What /healthz reports: the isolation in force (or why code is refused), the limits
+        in force and how, and load."""
+        if self.pause_problem is None:
+            for pid in self._warm.pids():
+                self.pause_problem = self.pause_problem or access_problem(
+                    pid, self.mode.name == "bwrap"
+                )
         return {
             "mode": self.mode.name,
             "reason": self.mode.reason,
@@ -65,6 +74,12 @@ class Sandbox:
             "max_workers": self.settings.max_workers,
             "busy": self._pool.busy,
             "queued": self._pool.waiting,
+            "limits": {
+                **self.accounting.health(),
+                "wall": f"{self.settings.wall_seconds:g} s running, set by the server",
+                "pauses": pause_health(self.pause_problem),
+                "host_details": host_details(self.mode),
+            },
         }
 
     async def run(
@@ -102,6 +117,7 @@ class Sandbox:
         if self.mode.separate_uid:
             for uid in self.slot_uids():
                 await kill_uid(uid, uid)
+        self.accounting.close()
 
     def prestarted_pids(self) -> list[int]:
         """Host pids of the workers waiting for their run (one per free slot)."""
@@ -113,14 +129,15 @@ class Sandbox:
             self._warm.fill(slot, lambda: self._spawn(slot))
 
     def _spawn(self, slot: int) -> Worker:
-        return spawn(self.settings, self.mode, self._bwrap, self.uid_base + slot)
+        group = self.accounting.group()  # raises rather than start a run uncounted
+        return spawn(self.settings, self.mode, self._bwrap, self.uid_base + slot, group)
 
     async def _worker(self, slot: int, settings: SandboxSettings) -> Worker:
         """The slot's pre-started worker if it fits `settings`, else a new one."""
         uid = self.uid_base + slot
         key = worker_key(settings, self.mode, self._bwrap, uid)
         worker = await self._warm.take(slot, key)
-        return worker or spawn(settings, self.mode, self._bwrap, uid)
+        return worker or spawn(settings, self.mode, self._bwrap, uid, self.accounting.group())
 
 
 class RunHandle:
@@ -147,16 +164,30 @@ class RunHandle:
         self._end_reason: tuple[str, str] | None = None
         self._worker_summary: dict[str, Any] | None = None
         self._commands = Commands()
-        self._paused = False
+        self._limits = RunLimits(
+            self._s, options, self._end, lambda: sandbox._pool.others_waiting(self.owner)
+        )
         self._meter = Meter(self._s)
         self._t0 = time.monotonic_ns()
         self._task: asyncio.Task[None] | None = None
         self._reserved: asyncio.Future[int] | None = None
         self._returncode: int | None = None
-        self._cpu: float | None = None
         self.owner = ""  # who started it (a client address), for fair slot sharing
         self.worker_pid: int | None = None  # host pid (bubblewrap's), for tests and logs
         self.prestarted = False  # whether the run got a worker started ahead of time
+
+    @property
+    def running_seconds(self) -> float:
+        """Wall-clock time the run has spent running so far (what its wall limit counts)."""
+        clock = self._limits.clock
+        return clock.running if clock is not None else 0.0
+
+    @property
+    def pause_verified(self) -> bool:
+        """Whether the server's last look found the run waiting in a pause it asked for (its
+        wall clock stopped from the next look on)."""
+        clock = self._limits.clock
+        return clock is not None and clock.waiting
 
     async def events(self) -> AsyncIterator[Batch]:
         """Event batches in order, ending when the run has ended."""
@@ -171,10 +202,9 @@ class RunHandle:
         """Pass a stepper command (`{"type": "step"}`, ...) to the worker."""
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
             raise ValueError("a command is a dict with a string 'type'")
+        self._limits.command(command["type"])
         # never waits for the worker; ValueError when too many commands are not taken yet
         self._commands.put(orjson.dumps(command) + b"\n")
-        if command["type"] in RESUMING:  # others (tensor_values, breakpoints) answer in place
-            self._paused = False
 
     async def kill(self, reason: str) -> None:
         """End the run now (client gone, user pressed stop) and wait until it is cleaned up."""
@@ -244,6 +274,13 @@ class RunHandle:
         uid = self._sb.uid_base + slot
         worker = await self._sb._worker(slot, self._s)
         self.worker_pid, self.prestarted = worker.pid, worker.prestarted
+        # the slot uid finds a weak-mode run's processes (they may leave the worker's tree);
+        # in bubblewrap the pid namespace holds them all below the worker
+        weak = self._sb.mode.name == "weak"
+        budget = Budget(self._s, worker.group, uid if weak else None)
+        self._limits.start(
+            worker.pid, not weak, uid if weak else None, budget, worker.channel_inode
+        )
         self.status = "running"
         self._t0 = time.monotonic_ns()  # the run's clock starts at the hand-over
         try:
@@ -272,13 +309,17 @@ class RunHandle:
         # the job (up to max_code_bytes) may not fit the pipe: written while the clock runs
         handed = asyncio.create_task(self._hand_over(worker, job))
         try:
-            await self._clock({exited, stopped}, worker.pid)
+            await self._limits.watch({exited, stopped})
         finally:  # also when cancelled: the worker never outlives its supervisor
             stopped.cancel()
             handed.cancel()
             worker.kill()
         try:
             await exited
+            self._sb.pause_problem = self._sb.pause_problem or self._limits.pause_problem()
+            over = self._limits.over()  # the kernel killed a process of it over the limit
+            if over is not None:
+                self._end(*over)
             # the worker is gone: nothing of the run may outlive it (double-forked daemons too;
             # in bubblewrap the pid namespace dies with it, and this sweeps the slot uid too)
             if self._sb.mode.separate_uid:
@@ -298,33 +339,6 @@ class RunHandle:
         with contextlib.suppress(OSError):  # died at once; its exit status tells why
             await write_all(worker.stdin, job)
         worker.end_job()
-
-    async def _clock(self, ends: set[asyncio.Task[Any]], pid: int) -> None:
-        """Enforce the wall-clock limit, which stops while the stepper waits for the user;
-        a pause has its own, longer limit. Also watch the worker's CPU time: a snippet that
-        ignores SIGXCPU dies of a plain SIGKILL at the hard limit, a second later."""
-        loop = asyncio.get_running_loop()
-        running = paused = 0.0
-        last = loop.time()
-        while True:
-            done, _ = await asyncio.wait(ends, timeout=0.1, return_when=FIRST_COMPLETED)
-            if done:
-                return
-            self._cpu = max(self._cpu or 0.0, most_cpu(pid))
-            now = loop.time()
-            if self._paused:
-                paused += now - last
-            else:
-                running, paused = running + now - last, 0.0
-            last = now
-            pause_limit = self._s.pause_seconds
-            if self._sb._pool.others_waiting(self.owner):
-                pause_limit = min(pause_limit, self._s.contended_pause_seconds)
-            if running > self._s.wall_seconds:
-                self._end("timeout", f"wall-clock limit of {self._s.wall_seconds:g} s reached")
-            elif paused > pause_limit:
-                why = "" if pause_limit == self._s.pause_seconds else " while others waited"
-                self._end("timeout", f"paused for more than {pause_limit:g} s{why}")
 
     async def _read_frames(self, reader: asyncio.StreamReader) -> None:
         frames = FrameReader(self._s.max_frame_bytes)
@@ -361,7 +375,7 @@ class RunHandle:
                 raise FrameError(f"a {head.type} event whose text is not a string")
         paused = self._meter.events_in(frame)
         if paused is not None:
-            self._paused = paused
+            self._limits.claim(paused)
         self._emit(frame)
 
     async def _read_pipe(self, stream: asyncio.StreamReader, name: str) -> None:
@@ -381,7 +395,11 @@ class RunHandle:
 
     def _finish(self, returncode: int | None) -> None:
         status, message = self._end_reason or classify(
-            self._worker_summary, returncode, self._s, self._sb.mode.name == "bwrap", self._cpu
+            self._worker_summary,
+            returncode,
+            self._s,
+            self._sb.mode.name == "bwrap",
+            self._limits.most_cpu,
         )
         # the worker said the code failed but sent no error event (the snippet broke the
         # tracer's own reporting, e.g. builtins.__import__): say what its summary says
@@ -403,6 +421,7 @@ class RunHandle:
             "duration_ms": self._now() / 1e6,
             "events": self._meter.events,
             "output_bytes": self._meter.output_bytes,
+            **self._limits.used(),
             "worker": self._worker_summary,
         }
         self._out.put_nowait(None)

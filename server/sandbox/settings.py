@@ -27,7 +27,11 @@ class SandboxSettings(BaseSettings):
     # ... but only this long while another client's run waits for a slot: a paused run holds
     # its slot, and a few of them must not keep everyone else waiting for pause_seconds
     contended_pause_seconds: float = Field(default=60.0, gt=0)
+    # for a whole run, all its processes together (see server.sandbox.budget)
     memory_bytes: int = Field(default=1 * GiB, ge=64 * MiB)
+    # auto = the kernel's accounting (cgroups) where the server may make them, else the meter;
+    # meter = always the /proc meter
+    accounting: Literal["auto", "meter"] = "auto"
     file_size_bytes: int = Field(default=16 * MiB, ge=0)
     tmp_size_bytes: int = Field(default=32 * MiB, ge=MiB)
     open_files: int = Field(default=128, ge=16)

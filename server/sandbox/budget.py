@@ -1,0 +1,139 @@
+"""A run's memory and CPU time over all of its processes, held to the run's limits.
+
+Where the server may make cgroups (root on a cgroup v1 machine) the kernel counts and enforces
+them (server.sandbox.cgroup). Elsewhere (a non-root server in Docker) the server meters the
+run's processes from /proc every tick and ends a run over budget (server.sandbox.usage); that
+leaves a run one tick of allocation past the limit, and each process is still held to the limit
+on its own by RLIMIT_AS. `Accounting.health()` says which is in force.
+
+>>> accounting = Accounting.detect(settings, "backscope-60000")
+>>> budget = Budget(settings, accounting.group_for("w1"), uid=60000)
+>>> budget.started(pid)           # at the hand-over: the CPU the start-up took is not the run's
+>>> budget.check()                # None, or (status, message) once the run is over a limit
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from server.sandbox import usage
+from server.sandbox.cgroup import CgroupRoot, CgroupUnavailable, RunGroup
+from server.sandbox.settings import MiB, SandboxSettings
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class Accounting:
+    """How this sandbox counts a run's processes together: 'cgroup' or 'meter'."""
+
+    kind: str
+    reason: str
+    root: CgroupRoot | None
+    settings: SandboxSettings
+
+    @classmethod
+    def detect(cls, settings: SandboxSettings, name: str) -> Accounting:
+        """The kernel's accounting if we may make cgroups here, else the /proc meter."""
+        if settings.accounting == "meter":
+            return cls("meter", "set by BACKSCOPE_ACCOUNTING=meter", None, settings)
+        try:
+            root = CgroupRoot.find(name)
+        except CgroupUnavailable as exc:
+            return cls("meter", str(exc), None, settings)
+        return cls("cgroup", "cgroup v1 memory, pids and cpuacct per run", root, settings)
+
+    _names = itertools.count(1)
+
+    def group(self) -> RunGroup | None:
+        """A fresh cgroup for one worker (None with the meter). A cgroup that cannot be made
+        now (e.g. the hierarchy was taken away) raises: a run never starts uncounted."""
+        if self.root is None:
+            return None
+        s = self.settings
+        return self.root.make(f"w{next(self._names)}", s.memory_bytes, s.processes)
+
+    def health(self) -> dict[str, Any]:
+        """What /healthz reports about a run's memory and CPU across its processes."""
+        limit = f"{self.settings.memory_bytes / MiB:g} MiB"
+        if self.kind == "cgroup":
+            memory = f"{limit} per run, all its processes together (kernel: cgroup v1 memory)"
+            cpu = f"{self.settings.cpu_seconds} s per run, all its processes (cgroup cpuacct)"
+        else:
+            memory = (
+                f"{limit} per run, all its processes together (metered from /proc each tick; "
+                f"each process also held to {limit} by RLIMIT_AS)"
+            )
+            cpu = f"{self.settings.cpu_seconds} s per run, all its processes (metered from /proc)"
+        return {"accounting": self.kind, "reason": self.reason, "memory": memory, "cpu": cpu}
+
+    def close(self) -> None:
+        if self.root is not None:
+            self.root.remove()
+
+
+class Budget:
+    """One run's use of memory and CPU time against its limits."""
+
+    def __init__(self, settings: SandboxSettings, group: RunGroup | None, uid: int | None):
+        self._s = settings
+        self.group = group
+        self._uid = uid
+        self._pid: int | None = None
+        self._cpu0 = 0.0
+        self.cpu = 0.0  # seconds since the hand-over, all processes
+        self.memory = 0  # bytes now (the meter) or at most so far (the kernel)
+
+    def started(self, pid: int) -> None:
+        """The run starts now: CPU time used so far (imports, start-up) is not the run's."""
+        self._pid = pid
+        self._cpu0 = self._cpu_total()
+
+    def _pids(self) -> list[int]:
+        if self._pid is None:
+            return []
+        return usage.run_pids(self._pid, self._uid)
+
+    def _cpu_total(self) -> float:
+        if self.group is not None:
+            return self.group.cpu_seconds()
+        return usage.cpu_seconds(self._pids())
+
+    def most_cpu(self) -> float:
+        """The most CPU time one process of the run has used (RLIMIT_CPU is per process)."""
+        return usage.most_cpu(self._pids())
+
+    def check(self) -> tuple[str, str] | None:
+        """Measure now; (status, message) if the run is over its memory or CPU budget."""
+        if self._pid is None:
+            return None
+        self.cpu = max(self.cpu, self._cpu_total() - self._cpu0)
+        if self.group is not None:
+            self.memory = self.group.memory_peak()
+        else:
+            self.memory = usage.memory_bytes(self._pids())
+            if self.memory > self._s.memory_bytes:
+                return self.over_memory()
+        over = self.ended()
+        if over is not None:
+            return over
+        if self.cpu > self._s.cpu_seconds:
+            return self.over_cpu()
+        return None
+
+    def ended(self) -> tuple[str, str] | None:
+        """What the kernel did about the memory limit: (status, message) if it had to kill."""
+        if self.group is not None and self.group.oom_kills() > 0:
+            return self.over_memory()
+        return None
+
+    def over_memory(self) -> tuple[str, str]:
+        limit = self._s.memory_bytes / MiB
+        return "limit", f"memory limit of {limit:g} MiB reached (all of the run's processes)"
+
+    def over_cpu(self) -> tuple[str, str]:
+        limit = self._s.cpu_seconds
+        return "timeout", f"CPU time limit of {limit} s reached (all of the run's processes)"
