@@ -76,7 +76,7 @@ class CgroupRoot:
         try:
             mounts, own = _mounts(), _own_paths()
         except OSError as exc:
-            raise CgroupUnavailable(f"cannot read our cgroups: {exc}") from None
+            raise CgroupUnavailable(f"cannot read our cgroups: {exc.strerror}") from None
         missing = [c for c in CONTROLLERS if c not in mounts or c not in own]
         if missing:
             raise CgroupUnavailable(f"no cgroup v1 hierarchy for {', '.join(missing)}")
@@ -84,8 +84,10 @@ class CgroupRoot:
         for controller, path in dirs.items():
             try:
                 path.mkdir(exist_ok=True)
-            except OSError as exc:
-                raise CgroupUnavailable(f"cannot make a {controller} cgroup: {exc}") from None
+            except OSError as exc:  # (the path is the host's: not for /healthz)
+                raise CgroupUnavailable(
+                    f"cannot make a {controller} cgroup: {exc.strerror}"
+                ) from None
         root = cls(dirs)
         root.sweep()
         return root
@@ -101,7 +103,7 @@ class CgroupRoot:
             group.limit(memory_bytes, processes)
         except OSError as exc:
             group.remove()
-            raise CgroupUnavailable(f"cannot set up a run's cgroup: {exc}") from None
+            raise CgroupUnavailable(f"cannot set up a run's cgroup: {exc.strerror}") from None
         return group
 
     def sweep(self) -> None:

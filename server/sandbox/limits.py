@@ -7,7 +7,7 @@ only makes the server look (often, for a moment) whether the run really waits fo
 pause command) can have its wall clock stopped at all.
 
 >>> limits = RunLimits(settings, options, end=handle_end, contended=lambda: False)
->>> limits.start(worker.pid, bwrap=True, uid=None, budget=budget, inode=worker.channel_inode)
+>>> limits.start(worker, uid=None)            # uid: weak mode only
 >>> await limits.watch({exited, stopped})     # returns when one of them is done
 """
 
@@ -21,12 +21,23 @@ from typing import Any
 from server.sandbox.budget import Budget
 from server.sandbox.clock import QUICK_FOR, QUICK_TICK, TICK, RunClock
 from server.sandbox.pause import PauseCheck
+from server.sandbox.prestart import Worker
 from server.sandbox.settings import SandboxSettings
 
 RESUMING = frozenset({"step", "continue", "stop"})
 # commands (and run options) by which a client asks the stepper to pause
 ASKING = frozenset({"step", "pause", "set_breakpoints"})
 ASKING_OPTIONS = ("pause_in_backward", "breakpoints", "linger")
+
+
+def limits_health(settings: SandboxSettings, pause_problem: str | None) -> dict[str, str]:
+    """What /healthz says about the clocks (memory and CPU: Accounting.health)."""
+    if pause_problem is None:
+        pauses = "stop the wall clock only while the run verifiably waits for a command"
+    else:
+        pauses = f"count toward the wall clock ({pause_problem})"
+    wall = f"{settings.wall_seconds:g} s running; a pause {settings.pause_seconds:g} s"
+    return {"wall": wall, "pauses": pauses}
 
 
 class RunLimits:
@@ -53,13 +64,13 @@ class RunLimits:
         self._uid: int | None = None
         self.most_cpu = 0.0  # the most CPU time one process has used (RLIMIT_CPU's count)
 
-    def start(self, pid: int, bwrap: bool, uid: int | None, budget: Budget, inode: int) -> None:
-        """The run starts now, as host `pid` (bubblewrap's, or the weak-mode worker's); `uid`
-        finds a weak-mode run's processes that left the worker's tree."""
-        self._pid, self._bwrap, self._uid = pid, bwrap, uid
-        self.budget = budget
-        budget.started(pid)
-        self._pauses = PauseCheck(inode)
+    def start(self, worker: Worker, uid: int | None) -> None:
+        """The run starts now in `worker`; `uid` (weak mode: no bubblewrap) finds the run's
+        processes that left the worker's tree (in bubblewrap its pid namespace holds them)."""
+        self._pid, self._bwrap, self._uid = worker.pid, uid is None, uid
+        self.budget = Budget(self._s, worker.group, uid)
+        self.budget.started(worker.pid)
+        self._pauses = PauseCheck(worker.channel_inode)
 
     def command(self, kind: str) -> None:
         """A command is about to go to the worker."""

@@ -41,13 +41,6 @@ def supported() -> str | None:
     return None
 
 
-def pause_health(problem: str | None) -> str:
-    """What /healthz says about pauses and the wall clock."""
-    if problem is None:
-        return "stop the wall clock only while the run verifiably waits for a command"
-    return f"count toward the wall clock ({problem})"
-
-
 def _children(pid: int) -> list[int]:
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
@@ -123,22 +116,23 @@ class PauseCheck:
         return worker, ran
 
 
-def access_problem(pid: int, bwrap: bool) -> str | None:
-    """Whether the server may read what `token` reads of a (pre-started) worker: None if so,
-    else why not; None also when no worker process is there yet to try."""
-    worker = _only_child(pid) if bwrap else pid
-    worker = _only_child(worker) if bwrap and worker is not None else worker
-    if worker is None:
-        return None
-    try:
-        with open(f"/proc/{worker}/syscall") as f:
-            f.read()
-        with open(f"/proc/{worker}/mem", "rb", buffering=0):
-            pass
-    except PermissionError as exc:
-        return f"cannot read the worker's /proc entries: {exc.strerror}"
-    except OSError:
-        return None  # gone meanwhile
+def access_problem(pids: list[int], bwrap: bool) -> str | None:
+    """Whether the server may read what `token` reads of (pre-started) workers, given their
+    host pids: None if so (or if no worker process is there yet to try), else why not."""
+    for pid in pids:
+        worker = _only_child(pid) if bwrap else pid
+        worker = _only_child(worker) if bwrap and worker is not None else worker
+        if worker is None:
+            continue
+        try:
+            with open(f"/proc/{worker}/syscall") as f:
+                f.read()
+            with open(f"/proc/{worker}/mem", "rb", buffering=0):
+                pass
+        except PermissionError as exc:
+            return f"cannot read the worker's /proc entries: {exc.strerror}"
+        except OSError:
+            continue  # gone meanwhile
     return None
 
 

@@ -15,13 +15,14 @@ from typing import Any
 import orjson
 
 from server.sandbox.batch import WORKER_EVENT_TYPES, Batch
-from server.sandbox.budget import Accounting, Budget
+from server.sandbox.budget import Accounting
+from server.sandbox.clock import RunClock
 from server.sandbox.command import Mode, detect_mode, host_details, worker_job
 from server.sandbox.control import Commands
 from server.sandbox.frames import FrameError, FrameReader
-from server.sandbox.limits import RunLimits
+from server.sandbox.limits import RunLimits, limits_health
 from server.sandbox.meter import TEXT_EVENTS, LimitExceeded, Meter
-from server.sandbox.pause import PauseCheck, access_problem, pause_health
+from server.sandbox.pause import PauseCheck, access_problem
 from server.sandbox.prestart import WarmPool, Worker, spawn, wait_exit, worker_key, write_all
 from server.sandbox.procs import classify, read_end, read_socket, unreported_error
 from server.sandbox.reaper import kill_uid, remove_files_of
@@ -62,11 +63,8 @@ class Sandbox:
     def health(self) -> dict[str, Any]:
         """What /healthz reports: the isolation in force (or why code is refused), the limits
         in force and how, and load."""
-        if self.pause_problem is None:
-            for pid in self._warm.pids():
-                self.pause_problem = self.pause_problem or access_problem(
-                    pid, self.mode.name == "bwrap"
-                )
+        bwrap = self.mode.name == "bwrap"
+        self.pause_problem = self.pause_problem or access_problem(self._warm.pids(), bwrap)
         return {
             "mode": self.mode.name,
             "reason": self.mode.reason,
@@ -76,8 +74,7 @@ class Sandbox:
             "queued": self._pool.waiting,
             "limits": {
                 **self.accounting.health(),
-                "wall": f"{self.settings.wall_seconds:g} s running, set by the server",
-                "pauses": pause_health(self.pause_problem),
+                **limits_health(self.settings, self.pause_problem),
                 "host_details": host_details(self.mode),
             },
         }
@@ -177,17 +174,9 @@ class RunHandle:
         self.prestarted = False  # whether the run got a worker started ahead of time
 
     @property
-    def running_seconds(self) -> float:
-        """Wall-clock time the run has spent running so far (what its wall limit counts)."""
-        clock = self._limits.clock
-        return clock.running if clock is not None else 0.0
-
-    @property
-    def pause_verified(self) -> bool:
-        """Whether the server's last look found the run waiting in a pause it asked for (its
-        wall clock stopped from the next look on)."""
-        clock = self._limits.clock
-        return clock is not None and clock.waiting
+    def clock(self) -> RunClock | None:
+        """The run's wall clock (its running time, its verified pauses) once it has started."""
+        return self._limits.clock
 
     async def events(self) -> AsyncIterator[Batch]:
         """Event batches in order, ending when the run has ended."""
@@ -274,13 +263,7 @@ class RunHandle:
         uid = self._sb.uid_base + slot
         worker = await self._sb._worker(slot, self._s)
         self.worker_pid, self.prestarted = worker.pid, worker.prestarted
-        # the slot uid finds a weak-mode run's processes (they may leave the worker's tree);
-        # in bubblewrap the pid namespace holds them all below the worker
-        weak = self._sb.mode.name == "weak"
-        budget = Budget(self._s, worker.group, uid if weak else None)
-        self._limits.start(
-            worker.pid, not weak, uid if weak else None, budget, worker.channel_inode
-        )
+        self._limits.start(worker, uid if self._sb.mode.name == "weak" else None)
         self.status = "running"
         self._t0 = time.monotonic_ns()  # the run's clock starts at the hand-over
         try:

@@ -69,10 +69,19 @@ async def _until_paused(handle: RunHandle) -> list[dict[str, object]]:
     raise AssertionError(f"the run ended before it paused: {handle.summary}")
 
 
+def _verified(handle: RunHandle) -> bool:
+    """Whether the server's last look found the run waiting for a command."""
+    return handle.clock is not None and handle.clock.waiting
+
+
+def _running(handle: RunHandle) -> float:
+    return handle.clock.running if handle.clock is not None else 0.0
+
+
 async def _until_verified(handle: RunHandle) -> list[dict[str, object]]:
     """Events up to the first `paused`, then wait until the server has seen the run waiting."""
     events = await _until_paused(handle)
-    while not handle.pause_verified:
+    while not _verified(handle):
         assert handle.status == "running", events
         await asyncio.sleep(0.01)
     return events
@@ -84,12 +93,12 @@ def test_a_forged_or_busy_pause_leaves_the_wall_clock_running(sandbox: Sandbox, 
         # the client asked for pauses: still, only a verified one stops the clock
         handle = await sandbox.run(FORGED[name], {"pause_in_backward": True})
         await _until_paused(handle)
-        start = handle.running_seconds
+        start = _running(handle)
         # the clock keeps counting while the snippet sleeps or works (a stopped clock would
         # leave this loop only when the run ends)
-        while handle.running_seconds < start + 1.0 and handle.status == "running":
+        while _running(handle) < start + 1.0 and handle.status == "running":
             await asyncio.sleep(0.01)
-        grown = handle.running_seconds - start
+        grown = _running(handle) - start
         await handle.kill("test over")
         return grown, handle.summary["paused_s"] if handle.summary else -1.0
 
@@ -176,7 +185,7 @@ def test_each_step_pauses_anew(sandbox: Sandbox) -> None:
         async for batch in handle.events():
             events += batch
             if any(e["type"] == "paused" for e in batch):
-                while not handle.pause_verified and handle.status == "running":
+                while not _verified(handle) and handle.status == "running":
                     await asyncio.sleep(0.01)
                 steps += 1
                 await handle.send({"type": "step"})
