@@ -31,14 +31,14 @@ class RunClock:
         self.paused = 0.0  # the current pause (since the user last resumed the run)
         self.paused_total = 0.0
         self._last = now
-        self._token: tuple[int, int] | None = None
+        self._token: tuple[int, ...] | None = None
 
     @property
     def waiting(self) -> bool:
         """Whether the last look found the run waiting for a command."""
         return self._token is not None
 
-    def advance(self, now: float, token: tuple[int, int] | None) -> None:
+    def advance(self, now: float, token: tuple[int, ...] | None) -> None:
         """Account the time since the last look; `token` is what this look found (None: not
         waiting on its channel)."""
         span = max(0.0, now - self._last)

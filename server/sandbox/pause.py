@@ -3,15 +3,19 @@ control channel, and has not run since the last look.
 
 The stepper runs inside the snippet's process, so anything it sends (a `paused` event) the
 snippet can send too, and then go on computing or sleeping with the wall clock stopped. The
-server therefore looks at the kernel's view (/proc) of the run instead: the run's only process
-(besides bubblewrap's two) is the worker, it has one thread, that thread sleeps in select() on
-exactly the channel socket with no timeout, and its run time has not moved since the previous
-look. Anything else (another thread or process, a timeout, a sleep, a signal that woke it) means
-the run is running. Where /proc does not show this (another architecture, no permission), no
-time counts as paused: pauses then spend the wall clock (fail closed), and /healthz says so.
+server therefore looks at the kernel's view (/proc) of the run instead: the worker is the run's
+only process (besides bubblewrap's two), at least one of its threads sleeps reading the channel
+socket (select() on it alone with no timeout, or a read/recv of it), every other thread sleeps
+in an untimed futex wait (a queue or lock the reader fills), no thread ran since the previous
+look, and no SIGALRM handler is installed. Nothing can then wake the run but a command from the
+server: no timeout is pending, no other process exists, a timer's signal would kill it (POSIX
+timers and socket receive timeouts are refused by the seccomp filter). Anything else (a sleep, a
+timed wait, another process, work between looks) means the run is running. Where /proc does not
+show this (another architecture, no permission), no time counts as paused: pauses then spend
+the wall clock (fail closed), and /healthz says so.
 
 >>> look = PauseCheck(inode=worker.channel_inode)
->>> look.token(worker.pid, bwrap=True, uid=60000)   # equal non-None tokens: idle in between
+>>> look.token(worker.pid, bwrap=True, uid=None)   # equal non-None tokens: idle in between
 """
 
 from __future__ import annotations
@@ -19,22 +23,25 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import signal
 
 from server.sandbox.reaper import pids_of_uid
-from server.sandbox.worker import CHANNEL_FD
 
-# the select(2) syscalls that Python's select.select() makes (glibc calls one or the other); in
-# both, the arguments are nfds, readfds, writefds, exceptfds, timeout
-_SELECTS = {
-    "x86_64": {23, 270},  # select, pselect6
-    "aarch64": {72},  # pselect6
-}.get(platform.machine(), set())
-_FD_BITS = 8  # bytes of the fd_set read back: fds 0-63 (the channel is fd 3)
+# syscall numbers: select-like calls (nfds, readfds, writefds, exceptfds, timeout), reads of one
+# fd (fd, ...) and futex (uaddr, op, val, timeout, ...)
+_CALLS = {
+    "x86_64": {"select": {23, 270}, "read": {0, 45, 47}, "futex": {202}},
+    "aarch64": {"select": {72}, "read": {63, 207, 212}, "futex": {98}},
+}.get(platform.machine(), {})
+_FUTEX_WAITS = {0, 9}  # FUTEX_WAIT, FUTEX_WAIT_BITSET (without the private/clock flags)
+_FUTEX_CMD = 0x7F
+_SIGALRM_BIT = 1 << (signal.SIGALRM - 1)
+Token = tuple[int, ...]
 
 
 def supported() -> str | None:
     """None when pauses can be verified on this machine, else why not."""
-    if not _SELECTS:
+    if not _CALLS:
         return f"no syscall table for {platform.machine()}"
     if not os.path.exists(f"/proc/{os.getpid()}/syscall"):
         return "/proc/<pid>/syscall is not available"
@@ -61,9 +68,9 @@ class PauseCheck:
         self._socket = f"socket:[{inode}]"
         self.problem: str | None = supported()  # set when /proc refused us (health reports it)
 
-    def token(self, pid: int, bwrap: bool, uid: int | None) -> tuple[int, int] | None:
-        """(worker pid, its run time in ns) when the run waits for a command, else None."""
-        if not _SELECTS:
+    def token(self, pid: int, bwrap: bool, uid: int | None) -> Token | None:
+        """What the run's threads have run so far when it waits for a command, else None."""
+        if not _CALLS:
             return None
         worker = self._worker(pid, bwrap, uid)
         if worker is None:
@@ -89,31 +96,54 @@ class PauseCheck:
             return None  # weak mode: a daemon left the tree but not the slot uid
         return worker
 
-    def _waiting(self, worker: int) -> tuple[int, int] | None:
-        if os.listdir(f"/proc/{worker}/task") != [str(worker)]:
-            return None  # another thread could work while this one waits
-        with open(f"/proc/{worker}/schedstat") as f:
-            ran = int(f.read().split()[0])
-        with open(f"/proc/{worker}/syscall") as f:
-            call = f.read().split()
-        if call[0] == "running" or int(call[0]) not in _SELECTS:
-            return None
-        nfds, readfds, writefds, exceptfds, timeout = (int(a, 16) for a in call[1:6])
-        if (nfds, writefds, exceptfds, timeout) != (CHANNEL_FD + 1, 0, 0, 0) or not readfds:
-            return None
-        with open(f"/proc/{worker}/mem", "rb", buffering=0) as mem:
-            mem.seek(readfds)
-            bits = int.from_bytes(mem.read(_FD_BITS), "little")
-        if (
-            bits != 1 << CHANNEL_FD
-            or os.readlink(f"/proc/{worker}/fd/{CHANNEL_FD}") != self._socket
-        ):
-            return None
-        # it was asleep in that call when we looked; the run time shows whether it ran since
-        with open(f"/proc/{worker}/schedstat") as f:
-            if int(f.read().split()[0]) != ran:
+    def _waiting(self, worker: int) -> Token | None:
+        tasks = sorted(int(t) for t in os.listdir(f"/proc/{worker}/task"))
+        ran = [_ran(worker, t) for t in tasks]
+        with open(f"/proc/{worker}/status") as f:
+            caught = next(v for k, _, v in (ln.partition(":") for ln in f) if k == "SigCgt")
+        if int(caught, 16) & _SIGALRM_BIT:
+            return None  # a timer could wake it to work
+        readers = 0
+        for task in tasks:
+            how = self._blocked(worker, task)
+            if how is None:
                 return None
-        return worker, ran
+            readers += how == "channel"
+        # asleep in those calls when we looked; their run times show none ran meanwhile
+        if not readers or [_ran(worker, t) for t in tasks] != ran:
+            return None
+        return (worker, *tasks, *ran)
+
+    def _blocked(self, worker: int, task: int) -> str | None:
+        """'channel' (reading the channel), 'futex' (an untimed wait) or None (anything else)."""
+        with open(f"/proc/{worker}/task/{task}/syscall") as f:
+            call = f.read().split()
+        if call[0] == "running":
+            return None
+        nr, args = int(call[0]), [int(a, 16) for a in call[1:7]]
+        if nr in _CALLS["futex"]:
+            return "futex" if args[1] & _FUTEX_CMD in _FUTEX_WAITS and args[3] == 0 else None
+        if nr in _CALLS["read"]:
+            return "channel" if self._is_channel(worker, args[0]) else None
+        if nr in _CALLS["select"]:
+            nfds, readfds, writefds, exceptfds, timeout = args[:5]
+            if not 0 < nfds <= 1024 or (writefds, exceptfds, timeout) != (0, 0, 0) or not readfds:
+                return None
+            with open(f"/proc/{worker}/mem", "rb", buffering=0) as mem:
+                mem.seek(readfds)
+                bits = int.from_bytes(mem.read((nfds + 7) // 8), "little")
+            fd = nfds - 1
+            return "channel" if bits == 1 << fd and self._is_channel(worker, fd) else None
+        return None
+
+    def _is_channel(self, worker: int, fd: int) -> bool:
+        return os.readlink(f"/proc/{worker}/fd/{fd}") == self._socket
+
+
+def _ran(worker: int, task: int) -> int:
+    """Nanoseconds a thread has run so far."""
+    with open(f"/proc/{worker}/task/{task}/schedstat") as f:
+        return int(f.read().split()[0])
 
 
 def access_problem(pids: list[int], bwrap: bool) -> str | None:

@@ -43,6 +43,10 @@ FORGED = {
     "        pass\nsignal.signal(signal.SIGALRM, work)\n"
     "signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)\nwhile True:\n"
     "    select.select([3], [], [])\n",
+    # blocks on the channel with no timeout, but an alarm wakes it after a while
+    "then_waits_for_an_alarm": FORGE
+    + "import select, signal\nsignal.signal(signal.SIGALRM, lambda *_: None)\n"
+    "signal.alarm(2)\nselect.select([3], [], [])\nwhile True:\n    pass\n",
     # a real pause in the stepper, with a thread working beside it
     "real_pause_beside_a_thread": "import threading, time\n"
     "def spin():\n    while True:\n        time.sleep(0.01)\n"
@@ -161,6 +165,29 @@ def test_a_real_pause_stops_the_wall_clock(sandbox: Sandbox) -> None:
     # the whole wait counted as paused, none of it as running
     assert summary["paused_s"] >= pause
     assert summary["running_s"] <= summary["duration_ms"] / 1000 - pause
+
+
+# waiting as a worker that reads its commands on a thread does: that thread in recv() on (a dup
+# of) the channel, the main thread in an untimed wait for what it reads
+THREADED_WAIT = (
+    FORGE + "import os, queue, socket, threading\nq = queue.SimpleQueue()\n"
+    "chan = socket.socket(fileno=os.dup(3))\n"
+    "threading.Thread(target=lambda: q.put(chan.recv(65536)), daemon=True).start()\n"
+    "print('woken by', q.get())\n"
+)
+
+
+def test_a_pause_waiting_on_a_reader_thread_stops_the_wall_clock(sandbox: Sandbox) -> None:
+    async def scenario() -> Result:
+        handle = await sandbox.run(THREADED_WAIT, {"pause_in_backward": True})
+        await _until_verified(handle)
+        await handle.send({"type": "continue"})
+        return await collect(handle)
+
+    result = asyncio.run(scenario())
+    assert result.status == "ok", result.summary
+    assert result.text() == 'woken by b\'{"type":"continue"}\\n\'\n'
+    assert result.summary["paused_s"] > 0
 
 
 def test_a_real_pause_has_its_own_limit() -> None:
