@@ -85,7 +85,10 @@ class Budget:
         self._pid: int | None = None
         self._cpu0 = 0.0
         self.cpu = 0.0  # seconds since the hand-over, all processes
-        self.memory = 0  # bytes now (the meter) or at most so far (the kernel)
+        self.memory = 0  # bytes at most so far
+        # processes of a run that has not forked: the worker (and bubblewrap's two)
+        self._alone = 1 if uid is not None else 3
+        self.forked = False  # the meter saw more: it measures more often (see `quick`)
 
     def started(self, pid: int) -> None:
         """The run starts now: CPU time used so far (imports, start-up) is not the run's."""
@@ -114,8 +117,11 @@ class Budget:
         if self.group is not None:
             self.memory = self.group.memory_peak()
         else:
-            self.memory = usage.memory_bytes(self._pids())
-            if self.memory > self._s.memory_bytes:
+            pids = self._pids()
+            self.forked = len(pids) > self._alone
+            now = usage.memory_bytes(pids)
+            self.memory = max(self.memory, now)
+            if now > self._s.memory_bytes:
                 return self.over_memory()
         over = self.ended()
         if over is not None:
@@ -123,6 +129,12 @@ class Budget:
         if self.cpu > self._s.cpu_seconds:
             return self.over_cpu()
         return None
+
+    @property
+    def quick(self) -> bool:
+        """Whether to measure at the quick tick: the meter, on a run of several processes
+        (each can allocate up to the limit on its own between two looks)."""
+        return self.group is None and self.forked
 
     def ended(self) -> tuple[str, str] | None:
         """What the kernel did about the memory limit: (status, message) if it had to kill."""

@@ -101,13 +101,13 @@ class RunLimits:
         measured = loop.time()
         while True:
             quick = self.asked and loop.time() < self._quick_until and not clock.waiting
-            tick = QUICK_TICK if quick else TICK
+            tick = QUICK_TICK if quick or budget.quick else TICK
             done, _ = await asyncio.wait(ends, timeout=tick, return_when=FIRST_COMPLETED)
             if done:
                 return
             now = loop.time()
             self._look(now)
-            if now - measured >= TICK:
+            if budget.quick or now - measured >= TICK:
                 measured = now
                 self.most_cpu = max(self.most_cpu, budget.most_cpu())
                 over = budget.check()
