@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,11 @@ class Accounting:
         return cls("cgroup", "cgroup v1 memory, pids and cpuacct per run", root, settings)
 
     _names = itertools.count(1)
+
+    def __post_init__(self) -> None:
+        # a sandbox dropped without close() (or open at exit) removes its groups too
+        if self.root is not None:
+            weakref.finalize(self, self.root.remove)
 
     def group(self) -> RunGroup | None:
         """A fresh cgroup for one worker (None with the meter). A cgroup that cannot be made
