@@ -5,11 +5,16 @@ Docker; forced here with accounting="meter")."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from server.sandbox import Sandbox
+from server.sandbox.procs import _descendants_by_parent, descendants
 from server.sandbox.settings import GiB, MiB
 from server.sandbox.usage import memory_bytes, run_pids
 from tests.server.sandbox_helpers import (
@@ -144,3 +149,18 @@ def test_cpu_time_over_all_processes_is_limited(accounting: str) -> None:
     assert "all children done" not in result.text()
     # the second child alone brings the run past 2 s of CPU time (the third: a late look)
     assert result.text().count("done") <= 3, result.text()
+
+
+def test_a_runs_processes_are_found_also_without_children_lists() -> None:
+    # the meter walks a run's tree from /proc's children lists; a kernel without them
+    # (CONFIG_PROC_CHILDREN off) is walked from every process's parent instead
+    tree = subprocess.Popen(["/bin/sh", "-c", "sleep 60 & sleep 60 & wait"])
+    try:
+        while len(descendants(tree.pid)) < 2:
+            time.sleep(0.01)
+        assert sorted(_descendants_by_parent(tree.pid)) == sorted(descendants(tree.pid))
+    finally:
+        tree.kill()
+        for pid in descendants(tree.pid):
+            os.kill(pid, signal.SIGKILL)
+        tree.wait()

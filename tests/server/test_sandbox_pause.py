@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from server.sandbox import RunHandle, Sandbox
+from server.sandbox.clock import RunClock
 from tests.server.sandbox_helpers import (
     NORMAL,
     NORMAL_OUT,
@@ -55,6 +56,19 @@ FORGED = {
     "real_pause_beside_a_child": "import os, time\n"
     "if os.fork() == 0:\n    time.sleep(300)\n    os._exit(0)\n" + REAL_PAUSE,
 }
+
+
+def test_the_clock_counts_a_pause_only_between_two_equal_looks() -> None:
+    clock = RunClock(now=0.0)
+    clock.advance(1.0, token=None)  # running
+    clock.advance(2.0, token=(7, 100))  # seen waiting: the second before still ran
+    clock.advance(5.0, token=(7, 100))  # waiting all along
+    clock.advance(6.0, token=(7, 150))  # it ran meanwhile (a timer, a command): running
+    clock.advance(7.0, token=(7, 150))
+    assert (clock.running, clock.paused, clock.paused_total) == (3.0, 4.0, 4.0)
+    clock.resumed()  # the next pause has its own limit afresh
+    clock.advance(9.0, token=None)
+    assert (clock.running, clock.paused, clock.paused_total) == (5.0, 0.0, 4.0)
 
 
 @pytest.fixture(scope="module")
