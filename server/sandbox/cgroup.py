@@ -80,7 +80,12 @@ class CgroupRoot:
         missing = [c for c in CONTROLLERS if c not in mounts or c not in own]
         if missing:
             raise CgroupUnavailable(f"no cgroup v1 hierarchy for {', '.join(missing)}")
-        dirs = {c: mounts[c] / own[c].lstrip("/") / name for c in CONTROLLERS}
+        # (in a container the hierarchy mounted is often just its own group, while
+        # /proc/self/cgroup names it by the host's path: then the mount is our group)
+        dirs = {}
+        for c in CONTROLLERS:
+            mine = mounts[c] / own[c].lstrip("/")
+            dirs[c] = (mine if mine.is_dir() else mounts[c]) / name
         for controller, path in dirs.items():
             try:
                 path.mkdir(exist_ok=True)
