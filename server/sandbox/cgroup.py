@@ -86,15 +86,21 @@ class CgroupRoot:
         for c in CONTROLLERS:
             mine = mounts[c] / own[c].lstrip("/")
             dirs[c] = (mine if mine.is_dir() else mounts[c]) / name
+        root = cls(dirs)
         for controller, path in dirs.items():
             try:
                 path.mkdir(exist_ok=True)
             except OSError as exc:  # (the path is the host's: not for /healthz)
+                root.remove()
                 raise CgroupUnavailable(
                     f"cannot make a {controller} cgroup: {exc.strerror}"
                 ) from None
-        root = cls(dirs)
         root.sweep()
+        try:  # a group with limits can really be made here (else say so now, not per run)
+            root.make("probe", 64 << 20, 4).remove()
+        except CgroupUnavailable:
+            root.remove()
+            raise
         return root
 
     def make(self, name: str, memory_bytes: int, processes: int) -> RunGroup:
