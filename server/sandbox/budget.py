@@ -91,7 +91,8 @@ class Budget:
         self._pid: int | None = None
         self._cpu0 = 0.0
         self.cpu = 0.0  # seconds since the hand-over, all processes
-        self.memory = 0  # bytes at most so far
+        self.most_cpu = 0.0  # the most one process has used (RLIMIT_CPU counts per process)
+        self.memory = 0  # bytes at most so far (the kernel's peak, or the meter's largest look)
         # processes of a run that has not forked: the worker (and bubblewrap's two)
         self._alone = 1 if uid is not None else 3
         self.forked = False  # the meter saw more: it measures more often (see `quick`)
@@ -99,48 +100,51 @@ class Budget:
     def started(self, pid: int) -> None:
         """The run starts now: CPU time used so far (imports, start-up) is not the run's."""
         self._pid = pid
-        self._cpu0 = self._cpu_total()
+        self._cpu0 = self._cpu_total(self._pids())
 
     def _pids(self) -> list[int]:
         if self._pid is None:
             return []
+        if self.group is not None:
+            return self.group.pids()
         return usage.run_pids(self._pid, self._uid)
 
-    def _cpu_total(self) -> float:
+    def _cpu_total(self, pids: list[int]) -> float:
         if self.group is not None:
             return self.group.cpu_seconds()
-        return usage.cpu_seconds(self._pids())
-
-    def most_cpu(self) -> float:
-        """The most CPU time one process of the run has used (RLIMIT_CPU is per process)."""
-        return usage.most_cpu(self._pids())
-
-    def check(self) -> tuple[str, str] | None:
-        """Measure now; (status, message) if the run is over its memory or CPU budget."""
-        if self._pid is None:
-            return None
-        self.cpu = max(self.cpu, self._cpu_total() - self._cpu0)
-        if self.group is not None:
-            self.memory = self.group.memory_peak()
-        else:
-            pids = self._pids()
-            self.forked = len(pids) > self._alone
-            now = usage.memory_bytes(pids)
-            self.memory = max(self.memory, now)
-            if now > self._s.memory_bytes:
-                return self.over_memory()
-        over = self.ended()
-        if over is not None:
-            return over
-        if self.cpu > self._s.cpu_seconds:
-            return self.over_cpu()
-        return None
+        return usage.cpu_seconds(pids)[0]
 
     @property
     def quick(self) -> bool:
         """Whether to measure at the quick tick: the meter, on a run of several processes
         (each can allocate up to the limit on its own between two looks)."""
         return self.group is None and self.forked
+
+    def check(self) -> tuple[str, str] | None:
+        """Measure now; (status, message) if the run is over its memory or CPU budget."""
+        if self._pid is None:
+            return None
+        pids = self._pids()
+        total, most = usage.cpu_seconds(pids)
+        self.most_cpu = max(self.most_cpu, most)
+        if self.group is not None:
+            total = self.group.cpu_seconds()
+            self.memory = self.group.memory_peak()
+        else:
+            self.forked = len(pids) > self._alone
+            now = usage.memory_bytes(pids)
+            if now > self._s.memory_bytes:  # shared pages counted in full: measure again
+                now = usage.shared_memory_bytes(pids)
+            self.memory = max(self.memory, now)
+            if now > self._s.memory_bytes:
+                return self.over_memory()
+        self.cpu = max(self.cpu, total - self._cpu0)
+        over = self.ended()
+        if over is not None:
+            return over
+        if self.cpu > self._s.cpu_seconds:
+            return self.over_cpu()
+        return None
 
     def ended(self) -> tuple[str, str] | None:
         """What the kernel did about the memory limit: (status, message) if it had to kill."""

@@ -62,7 +62,6 @@ class RunLimits:
         self._pid = 0
         self._bwrap = False
         self._uid: int | None = None
-        self.most_cpu = 0.0  # the most CPU time one process has used (RLIMIT_CPU's count)
 
     def start(self, worker: Worker, uid: int | None) -> None:
         """The run starts now in `worker`; `uid` (weak mode: no bubblewrap) finds the run's
@@ -109,7 +108,6 @@ class RunLimits:
             self._look(now)
             if budget.quick or now - measured >= TICK:
                 measured = now
-                self.most_cpu = max(self.most_cpu, budget.most_cpu())
                 over = budget.check()
                 if over is not None:
                     self._end(*over)
@@ -135,6 +133,11 @@ class RunLimits:
         if self.asked and self.claimed and self._pauses is not None:
             token = self._pauses.token(self._pid, self._bwrap, self._uid)
         self.clock.advance(now, token)
+
+    @property
+    def most_cpu(self) -> float:
+        """The most CPU time one process of the run has used (RLIMIT_CPU's count)."""
+        return self.budget.most_cpu if self.budget is not None else 0.0
 
     def used(self) -> dict[str, float]:
         """What the run used of its limits (for its summary)."""

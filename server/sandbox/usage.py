@@ -1,10 +1,13 @@
 """What a run's processes use, read from the host's /proc: the meter used where the kernel's
 accounting (server.sandbox.cgroup) is not available, e.g. a non-root server in Docker.
 
-Memory is the proportional set size (a page shared by n processes counts 1/n to each, so a
-fork's shared pages are not counted twice), or the resident size where smaps_rollup cannot be
-read (an overcount, never an undercount). CPU time is user + system time of every live process
-plus what each has collected from its reaped children: time of processes that exited is kept.
+Memory is what the run's processes hold of their own: anonymous and shared-memory pages,
+resident or swapped (page cache of files is the host's, shared and reclaimable). The cheap count
+(/proc/<pid>/status) counts a page shared by n processes (a fork's copy-on-write pages) n
+times; only past the limit is the run measured again by proportional share (smaps_rollup,
+much slower), and ended if that too is past it. CPU time is user + system time of every live
+process plus what each has collected from its reaped children, so time of exited processes is
+kept.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from server.sandbox.procs import descendants
 from server.sandbox.reaper import pids_of_uid
 
 _TICK = os.sysconf("SC_CLK_TCK")
-_PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 def run_pids(pid: int, uid: int | None) -> list[int]:
@@ -30,46 +32,44 @@ def run_pids(pid: int, uid: int | None) -> list[int]:
 
 
 def memory_bytes(pids: Iterable[int]) -> int:
-    """Memory held by `pids` together (bytes)."""
-    return sum(_memory_of(pid) for pid in pids)
-
-
-def _memory_of(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
-            text = f.read()
-        total = 0
-        for line in text.splitlines():
-            if line.startswith((b"Pss:", b"SwapPss:")):
-                total += int(line.split()[1]) * 1024
-        return total
-    except (OSError, ValueError):
-        pass
-    try:  # not readable (or no smaps_rollup): resident pages, shared ones counted in full
-        with open(f"/proc/{pid}/statm", "rb") as f:
-            return int(f.read().split()[1]) * _PAGE
-    except (OSError, ValueError, IndexError):
-        return 0  # exited meanwhile
-
-
-def cpu_seconds(pids: Iterable[int]) -> float:
-    """CPU time of `pids` and of the children they have reaped (seconds)."""
+    """Memory held by `pids`, a page shared by several counted for each (bytes)."""
     total = 0
+    for pid in pids:
+        # (OSError: it exited meanwhile)
+        with contextlib.suppress(OSError, ValueError), open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith((b"RssAnon:", b"RssShmem:", b"VmSwap:")):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+def shared_memory_bytes(pids: Iterable[int]) -> int:
+    """Memory held by `pids` together, a page shared by n counted 1/n to each (bytes); where
+    smaps_rollup cannot be read, as `memory_bytes` counts it."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                for line in f:
+                    if line.startswith((b"Pss_Anon:", b"Pss_Shmem:", b"SwapPss:")):
+                        total += int(line.split()[1]) * 1024
+        except PermissionError:
+            total += memory_bytes([pid])
+        except (OSError, ValueError, IndexError):
+            continue  # exited meanwhile
+    return total
+
+
+def cpu_seconds(pids: Iterable[int]) -> tuple[float, float]:
+    """CPU time of `pids` and of the children they have reaped, and the most one of them has
+    used itself (RLIMIT_CPU counts per process), in seconds."""
+    total = most = 0
     for pid in pids:
         with contextlib.suppress(OSError, ValueError, IndexError):
             with open(f"/proc/{pid}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
             # utime, stime, cutime, cstime (fields 14-17 of stat; 0-based 11-14 after the name)
-            total += sum(int(v) for v in fields[11:15])
-    return total / _TICK
-
-
-def most_cpu(pids: Iterable[int]) -> float:
-    """The most CPU time any one of `pids` has used (seconds): RLIMIT_CPU counts per process."""
-    best = 0
-    for pid in pids:
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            best = max(best, int(fields[11]) + int(fields[12]))
-    return best / _TICK
+            own = int(fields[11]) + int(fields[12])
+            total += own + int(fields[13]) + int(fields[14])
+            most = max(most, own)
+    return total / _TICK, most / _TICK

@@ -16,7 +16,7 @@ import pytest
 from server.sandbox import Sandbox
 from server.sandbox.procs import _descendants_by_parent, descendants
 from server.sandbox.settings import GiB, MiB
-from server.sandbox.usage import memory_bytes, run_pids
+from server.sandbox.usage import run_pids, shared_memory_bytes
 from tests.server.sandbox_helpers import (
     NORMAL,
     NORMAL_OUT,
@@ -114,7 +114,7 @@ def test_memory_over_all_processes_is_limited(budget_sandbox: Sandbox) -> None:
             while handle.status in ("queued", "running"):
                 if handle.worker_pid is not None:
                     pids = run_pids(handle.worker_pid, None)
-                    peak = max(peak, memory_bytes(pids))
+                    peak = max(peak, shared_memory_bytes(pids))
                 await asyncio.sleep(0.02)
 
         watcher = asyncio.create_task(watch())
