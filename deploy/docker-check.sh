@@ -126,9 +126,11 @@ async def main():
     assert status == "limit" and "memory limit" in errors, (status, errors)
     print(f"4 children x 400 MB: {status}: {errors}", file=sys.stderr)
     status, errors, _ = await run(
-        "from engine.autograd import observer\nimport time\n"
-        "observer.TRACER.emit('paused', node=None, backward=None, where='end', why='finished')\n"
-        "observer.TRACER.flush()\ntime.sleep(45)\n", pause_in_backward=True)
+        "from engine.autograd import observer\nimport time\ntr = observer.TRACER\n"
+        "try:\n    tr.emit('paused', node=None, backward=None, where='end', why='finished')\n"
+        "except TypeError:\n    tr.emit({'type': 'paused', 'node': None, 'backward': None,"
+        " 'where': 'end', 'why': 'finished'})\n"
+        "tr.flush()\ntime.sleep(45)\n", pause_in_backward=True)
     assert status == "timeout" and "wall-clock limit" in errors, (status, errors)
     print(f"forged pause then sleep 45 s: {status}: {errors}", file=sys.stderr)
     status, errors, _ = await run(

@@ -21,8 +21,12 @@ from tests.server.sandbox_helpers import (
 
 # what the stepper sends when it pauses, sent by the snippet itself
 FORGE = """from engine.autograd import observer
-observer.TRACER.emit("paused", node=None, backward=None, where="end", why="finished")
-observer.TRACER.flush()
+tr = observer.TRACER
+try:  # the tracer's emit as the issue's report called it, or as an event dict
+    tr.emit("paused", node=None, backward=None, where="end", why="finished")
+except TypeError:
+    tr.emit({"type": "paused", "node": None, "backward": None, "where": "end", "why": "finished"})
+tr.flush()
 """
 # a real pause in the stepper (the run is asked to pause before each backward node)
 REAL_PAUSE = """import torch
@@ -127,8 +131,8 @@ def test_a_forged_or_busy_pause_leaves_the_wall_clock_running(sandbox: Sandbox, 
 
 
 def test_the_forged_pause_of_the_issue_ends_by_the_wall_clock() -> None:
-    # reported: `ok` after 40 s against a 30 s wall clock; here 5 s
-    sandbox = Sandbox(wall_limited(wall_seconds=5.0, pause_seconds=60.0))
+    # reported: `ok` after 40 s against a 30 s wall clock; here 10 s
+    sandbox = Sandbox(wall_limited(wall_seconds=10.0, pause_seconds=60.0))
 
     async def run() -> tuple[Result, float]:
         loop = asyncio.get_running_loop()
@@ -142,13 +146,13 @@ def test_the_forged_pause_of_the_issue_ends_by_the_wall_clock() -> None:
 
     result, after_pause = asyncio.run(run())
     assert result.status == "timeout", result.summary
-    assert "wall-clock limit of 5 s reached" in result.summary["message"]
+    assert "wall-clock limit of 10 s reached" in result.summary["message"]
     assert "slept" not in result.text() and after_pause < 40.0
 
 
 def test_waiting_on_the_channel_unasked_leaves_the_wall_clock_running() -> None:
     # idle on the real channel, but the client never asked this run to pause
-    sandbox = Sandbox(wall_limited(wall_seconds=5.0, pause_seconds=60.0))
+    sandbox = Sandbox(wall_limited(wall_seconds=10.0, pause_seconds=60.0))
     code = FORGE + "import select\nselect.select([3], [], [])\n"
 
     async def run() -> Result:
@@ -192,16 +196,19 @@ THREADED_WAIT = (
 
 
 def test_a_pause_waiting_on_a_reader_thread_stops_the_wall_clock(sandbox: Sandbox) -> None:
-    async def scenario() -> Result:
+    async def scenario() -> dict[str, float]:
         handle = await sandbox.run(THREADED_WAIT, {"pause_in_backward": True})
         await _until_verified(handle)
-        await handle.send({"type": "continue"})
-        return await collect(handle)
+        while handle.clock is not None and handle.clock.paused_total == 0.0:
+            assert handle.status == "running"
+            await asyncio.sleep(0.01)
+        await handle.kill("test over")
+        assert handle.summary is not None
+        return handle.summary
 
-    result = asyncio.run(scenario())
-    assert result.status == "ok", result.summary
-    assert result.text() == 'woken by b\'{"type":"continue"}\\n\'\n'
-    assert result.summary["paused_s"] > 0
+    summary = asyncio.run(scenario())
+    assert summary["status"] == "killed"
+    assert summary["paused_s"] > 0
 
 
 def test_a_real_pause_has_its_own_limit() -> None:
