@@ -145,11 +145,14 @@ def live(page: Any, code: str, interact: bool = False) -> dict[str, Any]:
     page.wait_for_function(DRAWN, timeout=300_000, polling=100)
     m = page.evaluate("""() => {
       const a = window.__backscope.app;
+      const head = a.log.stateAt(a.log.length - 1);
       return { drawn: a.metrics.firstFullFrameAt, last: a.metrics.lastEventAt, events: a.log.length,
-               runId: a.log.stateAt(a.log.length - 1).runId, vertices: a.pos.size,
+               runId: head.runId, status: head.status, vertices: a.pos.size,
                tasks: window.__longtasks };
     }""")
     tasks = [d for (start, d) in m["tasks"] if t0 <= start <= m["drawn"]]
+    if m["status"] != "ok":
+        raise SystemExit(f"the run ended {m['status']} after {m['events']} events (a limit?)")
     return {
         "s": (m["drawn"] - t0) / 1000,
         "last_event_s": (m["last"] - t0) / 1000,
@@ -282,6 +285,10 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
+# The bench's runs must not meet the sandbox's clocks on a loaded machine (its figures are ratios).
+GENEROUS = {"BACKSCOPE_WALL_SECONDS": "600", "BACKSCOPE_CPU_SECONDS": "300"}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ops", type=int, default=20_000)
@@ -289,6 +296,7 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="also profile (unminified build)")
     ap.add_argument("--no-interact", action="store_true", help="skip the pan/select/step run")
     args = ap.parse_args()
+    os.environ.update(GENEROUS)
     big, small = chain(args.ops), chain(args.small)
     load0 = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:

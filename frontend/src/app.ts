@@ -38,6 +38,10 @@ export interface Metrics {
 
 /** Events applied per slice of work before the page gets the thread back (input, frames). */
 const SLICE_MS = 8;
+/** How often an untouched view refits to a graph that is streaming in, and how often the graph
+ *  is redrawn then. */
+const FIT_EVERY_MS = 150;
+const DRAW_EVERY_MS = 100;
 
 export class App {
   log = new RunLog();
@@ -68,6 +72,11 @@ export class App {
   private pumping = false;
   private raf = 0;
   private fitSoon = false;
+  private fitAt = 0;
+  private fitTimer = 0;
+  private drawnAt = 0;
+  private drawTimer = 0;
+  private drawnViewport: ViewState["viewport"] | null = null;
   private shownCurrent: string | null = null;
   private retries = 0;
   private labels = new Map<string, ModuleLabel>();
@@ -349,8 +358,19 @@ export class App {
     const scene = this.scene();
     const s = scene.state;
     this.syncOptions();
-    if (this.fitSoon && !this.view.userMoved) this.fit();
-    this.fitSoon = false;
+    const head = this.headState();
+    const streaming = head.status === "running" && this.log.following;
+    if (this.fitSoon && !this.view.userMoved) {
+      // while a run streams in, the view follows the growing graph a few times a second
+      const wait = streaming ? this.fitAt + FIT_EVERY_MS - t0 : 0;
+      if (wait > 0) {
+        if (!this.fitTimer) this.fitTimer = window.setTimeout(() => ((this.fitTimer = 0), this.schedule()), wait);
+      } else {
+        this.fit();
+        this.fitAt = t0;
+        this.fitSoon = false;
+      }
+    } else this.fitSoon = false;
     // a step brings its node into view once; after that the user may pan or jump elsewhere
     const cur = s.current;
     if (cur !== this.shownCurrent && (cur === null || this.place.anchorOf(cur))) {
@@ -362,14 +382,23 @@ export class App {
       this.pendingCenter = null;
     }
     const v = this.view.viewport;
-    this.canvas.draw(scene, v);
+    // while a run streams in, the graph is redrawn a few times a second (each frame of the
+    // canvas costs the same whatever changed); a pan or zoom of the user's is drawn at once
+    const userMove = v !== this.drawnViewport && this.view.userMoved;
+    const drawWait = streaming && !userMove ? this.drawnAt + DRAW_EVERY_MS - t0 : 0;
+    if (drawWait > 0) {
+      if (!this.drawTimer) this.drawTimer = window.setTimeout(() => ((this.drawTimer = 0), this.schedule()), drawWait);
+    } else if (this.canvas.drawIfChanged(scene, v)) {
+      this.drawnAt = t0;
+      this.drawnViewport = v;
+    }
     const whole = graphRect(this.place);
     const vis = viewRect(v, this.canvas.size.w, this.canvas.size.h);
     const all = !!whole && vis.x0 <= whole.x0 && vis.y0 <= whole.y0 && vis.x1 >= whole.x1 && vis.y1 >= whole.y1;
     this.overview.draw(this.place, whole, vis, !all && this.place.pos.size > 0);
     this.panels.update(s, this.view);
     this.metrics.frameMs = performance.now() - t0;
-    if (!this.metrics.firstFullFrameAt && this.metrics.lastEventAt && !this.queue.length && this.place.seen >= this.sent && s.seq === this.log.length - 1) {
+    if (!this.metrics.firstFullFrameAt && !streaming && !this.drawTimer && this.metrics.lastEventAt && !this.queue.length && this.place.seen >= this.sent && s.seq === this.log.length - 1) {
       this.metrics.firstFullFrameAt = performance.now();
     }
   }

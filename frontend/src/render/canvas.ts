@@ -72,7 +72,46 @@ export class GraphCanvas {
     return {};
   }
 
+  private drawnKey = "";
+  private objIds = new WeakMap<object, number>();
+  private nextObj = 0;
+
+  private oid(o: object | undefined): number {
+    if (!o) return -1;
+    let i = this.objIds.get(o);
+    if (i === undefined) this.objIds.set(o, (i = this.nextObj++));
+    return i;
+  }
+
+  /** What a frame would show: the viewport and everything drawn in it (vertex objects are
+   *  replaced, never mutated, when they change). Equal keys draw equal frames. */
+  private frameKey(s: Scene, v: Viewport): string {
+    const vis = this.visibleRect(v);
+    const parts: (string | number)[] = [v.x, v.y, v.k, this.size.w, this.size.h, s.selected ?? "", s.state.current ?? "", s.state.error?.node ?? "", s.breakpoints.size, s.state.lastHook ?? ""];
+    for (const p of s.place.visible({ x0: vis.x0 - 200, y0: vis.y0 - 140, x1: vis.x1 + 200, y1: vis.y1 + 140 })) {
+      if (isModuleBox(p.id)) {
+        const l = s.moduleLabel(p.id.slice(2));
+        parts.push(p.id, this.oid(p), l.title, l.shapes);
+        continue;
+      }
+      const vx = s.state.vertices.get(p.id);
+      parts.push(p.id, this.oid(p), this.oid(vx), s.state.nodeState.get(p.id) ?? "", vx?.tensor != null ? this.oid(s.state.grads.get(vx.tensor)) : -1);
+    }
+    for (const f of s.place.frames) if (inView(f, vis)) parts.push(f.key, f.x, f.y, f.w, f.h);
+    return parts.join("|");
+  }
+
+  /** Draw unless the frame would be the one already on the canvas. */
+  drawIfChanged(s: Scene, v: Viewport): boolean {
+    const key = this.frameKey(s, v);
+    if (key === this.drawnKey) return false;
+    this.draw(s, v);
+    this.drawnKey = key;
+    return true;
+  }
+
   draw(s: Scene | null, v: Viewport): void {
+    this.drawnKey = "";
     const t0 = performance.now();
     const dpr = window.devicePixelRatio || 1;
     const { w: W, h: H } = this.size;

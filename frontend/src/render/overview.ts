@@ -5,13 +5,15 @@ import type { Placement, Rect } from "../layout/placement";
 import type { Viewport } from "../view/state";
 import { THEME } from "./theme";
 
-const REDRAW_MS = 400;
+/** A big graph's picture is redrawn at most this often while it grows. */
+const REDRAW_MS = 1000;
 
 export class Overview {
   readonly el: HTMLCanvasElement;
   private picture: HTMLCanvasElement = document.createElement("canvas");
   private drawnVersion = -1;
   private drawnAt = 0;
+  private shownKey = "";
   /** World rect the picture shows, and its scale (map px per world px). */
   private world: Rect = { x0: 0, y0: 0, x1: 1, y1: 1 };
   private scale = 1;
@@ -57,8 +59,19 @@ export class Overview {
     for (const f of place.frames) ctx.strokeRect(this.ox + (f.x - whole.x0) * sc, this.oy + (f.y - whole.y0) * sc, f.w * sc, f.h * sc);
     ctx.fillStyle = "#5b8def";
     const path = new Path2D();
-    for (const p of place.pos.values()) {
-      path.rect(this.ox + (p.x - whole.x0) * sc, this.oy + (p.y - whole.y0) * sc, Math.max(1, p.w * sc), Math.max(1, p.h * sc));
+    if (place.pos.size < 3000) {
+      for (const p of place.pos.values()) {
+        path.rect(this.ox + (p.x - whole.x0) * sc, this.oy + (p.y - whole.y0) * sc, Math.max(1, p.w * sc), Math.max(1, p.h * sc));
+      }
+    } else {
+      // thousands of boxes in a few hundred pixels: one span per pixel row
+      const x0 = new Float32Array(Math.ceil(H) + 1).fill(Infinity), x1 = new Float32Array(Math.ceil(H) + 1).fill(-Infinity);
+      for (const p of place.pos.values()) {
+        const r = Math.max(0, Math.min(x0.length - 1, Math.floor(this.oy + (p.y - whole.y0) * sc)));
+        x0[r] = Math.min(x0[r] as number, this.ox + (p.x - whole.x0) * sc);
+        x1[r] = Math.max(x1[r] as number, this.ox + (p.x + p.w - whole.x0) * sc);
+      }
+      for (let r = 0; r < x0.length; r++) if ((x1[r] as number) >= (x0[r] as number)) path.rect(x0[r] as number, r, Math.max(1, (x1[r] as number) - (x0[r] as number)), 1);
     }
     ctx.fill(path);
     this.drawnVersion = place.version;
@@ -70,9 +83,12 @@ export class Overview {
     this.el.hidden = !show || !whole;
     if (this.el.hidden || !whole) return;
     const W = this.el.clientWidth || 180, H = this.el.clientHeight || 120;
-    if (place.version !== this.drawnVersion && (performance.now() - this.drawnAt > REDRAW_MS || this.drawnVersion < 0 || place.pos.size < 2000)) {
+    if (place.version !== this.drawnVersion && (performance.now() - this.drawnAt > REDRAW_MS || this.drawnVersion < 0 || place.pos.size < 3000)) {
       this.redraw(place, whole, W, H);
     }
+    const key = `${this.drawnVersion}|${vis.x0}|${vis.y0}|${vis.x1}|${vis.y1}`;
+    if (key === this.shownKey) return;
+    this.shownKey = key;
     const dpr = window.devicePixelRatio || 1;
     if (this.el.width !== Math.round(W * dpr)) this.el.width = Math.round(W * dpr);
     if (this.el.height !== Math.round(H * dpr)) this.el.height = Math.round(H * dpr);

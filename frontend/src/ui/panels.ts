@@ -61,6 +61,8 @@ function hookPlace(s: RunState, hk: HookInfo, node: string | null): string {
 
 /** Height of a node-list row (style.css .nl-item). */
 const ROW_H = 22;
+/** How often the heavier panels refresh while a run streams in. */
+const SLOW_MS = 250;
 
 export class Panels {
   private app: App;
@@ -68,6 +70,9 @@ export class Panels {
   private listed: { ids: string[]; unusedFrom: number } = { ids: [], unusedFrom: 0 };
   private listedKey = "";
   private listKey = "";
+  private slowAt = 0;
+  private slowerAt = 0;
+  private slowTimer = 0;
   private inspKey = "";
   private markKey = "";
   private consoleLen = -1;
@@ -187,6 +192,17 @@ export class Panels {
     const log = this.app.log;
     const cur = s.current ? s.vertices.get(s.current) : undefined;
     const head = log.length ? log.stateAt(log.length - 1) : s;
+    // while a run streams in with the cursor following it, the heavier panels (strip, queue,
+    // node list, inspector) refresh a few times a second, not every frame
+    const now = performance.now();
+    const streaming = head.status === "running" && log.following;
+    const slow = !streaming || now - this.slowAt >= SLOW_MS;
+    if (slow) this.slowAt = now;
+    if (!slow) {
+      // a stream that goes quiet still gets its panels brought up to date
+      if (!this.slowTimer) this.slowTimer = window.setTimeout(() => ((this.slowTimer = 0), this.app.schedule()), SLOW_MS);
+      return;
+    }
     // both sandbox workers busy (say, two tabs paused in backward): say the run waits
     const waiting = head.status === "running" && log.length < 4 ? queuePosition(log.events) : 0;
     const where = head.status === "paused" ? `paused${head.pauseReason ? ` (${head.pauseReason})` : ""}`
@@ -211,8 +227,12 @@ export class Panels {
     this.pauseNote(s);
     this.replayHint(s, head, view);
     this.consoleView(s);
-    this.nodeList(s, view);
     this.iterations(view);
+    // the node list and the inspector follow a stream once a second (they cost the most)
+    const slower = !streaming || now - this.slowerAt >= 4 * SLOW_MS;
+    if (!slower) return;
+    this.slowerAt = now;
+    this.nodeList(s, view);
     const app = this.app;
     const full = [...app.fullValues.values()].map((x) => (x === null ? "0" : "1")).join("");
     const ikey = `${s.seq}|${view.selected}|${s.current}|${full}|${app.valuesAvailable()}`;

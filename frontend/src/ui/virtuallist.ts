@@ -7,6 +7,7 @@ export class VirtualList {
   private height = 0;
   private build: (i: number) => HTMLElement = () => document.createElement("li");
   private painted = "";
+  private paintedTop = -1;
 
   constructor(el: HTMLElement, readonly rowH: number) {
     this.el = el;
@@ -16,7 +17,10 @@ export class VirtualList {
       if (r) this.height = r.height;
       this.paint(true);
     }).observe(el);
-    el.addEventListener("scroll", () => this.paint(true));
+    el.addEventListener("scroll", () => {
+      // a scroll this list made itself (reveal) is already painted
+      if (el.scrollTop !== this.paintedTop) this.paint(true);
+    });
   }
 
   /** Show `n` rows built by `build`; `key` names their content (a new key rebuilds them). */
@@ -35,6 +39,7 @@ export class VirtualList {
   private paint(force: boolean): void {
     if (!force) return;
     const top = this.el.scrollTop;
+    this.paintedTop = top;
     const first = Math.max(0, Math.floor(top / this.rowH) - 4);
     const last = Math.min(this.n, Math.ceil((top + Math.max(this.height, 200)) / this.rowH) + 4);
     const rows: HTMLElement[] = [];
@@ -49,5 +54,6 @@ export class VirtualList {
     const top = this.el.scrollTop, y = i * this.rowH;
     if (y >= top && y + this.rowH <= top + this.height) return;
     this.el.scrollTop = Math.max(0, y - this.height / 2);
+    this.paint(true);
   }
 }
