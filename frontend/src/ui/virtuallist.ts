@@ -1,5 +1,9 @@
-// A virtualised list: only the rows in sight (and a few around) are in the DOM; padding above
-// and below stands for the rest, so a 40k-node run lists as cheaply as a 40-node one.
+// A virtualised list: beyond a few hundred rows only the rows in sight (and a few around) are
+// in the DOM; margins above and below stand for the rest, so a 40k-node run lists as cheaply as
+// a 40-node one. A short list is built whole (the page's find and screen readers see it all).
+
+/** Lists up to this long are built whole. */
+const WHOLE = 300;
 
 export class VirtualList {
   readonly el: HTMLElement;
@@ -40,12 +44,17 @@ export class VirtualList {
     if (!force) return;
     const top = this.el.scrollTop;
     this.paintedTop = top;
-    const first = Math.max(0, Math.floor(top / this.rowH) - 4);
-    const last = Math.min(this.n, Math.ceil((top + Math.max(this.height, 200)) / this.rowH) + 4);
+    const whole = this.n <= WHOLE;
+    const first = whole ? 0 : Math.max(0, Math.floor(top / this.rowH) - 4);
+    const last = whole ? this.n : Math.min(this.n, Math.ceil((top + Math.max(this.height, 200)) / this.rowH) + 4);
     const rows: HTMLElement[] = [];
     for (let i = first; i < last; i++) rows.push(this.build(i));
-    this.el.style.paddingTop = `${first * this.rowH}px`;
-    this.el.style.paddingBottom = `${(this.n - last) * this.rowH}px`;
+    // margins of the first and last rows stand for the rows not built (a scroll container's
+    // own padding would not shrink with it)
+    if (rows.length) {
+      (rows[0] as HTMLElement).style.marginTop = `${first * this.rowH}px`;
+      (rows[rows.length - 1] as HTMLElement).style.marginBottom = `${(this.n - last) * this.rowH}px`;
+    }
     this.el.replaceChildren(...rows);
   }
 
