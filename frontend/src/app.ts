@@ -3,11 +3,10 @@
 // state). Ingesting, laying out, drawing and listing are decoupled: events are applied in
 // slices of a few milliseconds, the worker places what changed, and a frame draws only what is
 // on screen and builds only the node-list rows in sight.
-import type { GraphOptions } from "./layout/graphview";
 import { MODULE_PREFIX, pathOfKey } from "./layout/graphview";
-import { layoutItems } from "./layout/items";
-import type { FromLayout, ToLayout } from "./layout/messages";
-import { Placement } from "./layout/placement";
+import type { FromLayout } from "./layout/messages";
+import { LayoutLink } from "./layout/link";
+import type { Placement } from "./layout/placement";
 import { RunLog } from "./model/store";
 import type { RunState, Value } from "./model/types";
 import { parseValue } from "./model/value";
@@ -23,7 +22,6 @@ import { CodeEditor } from "./ui/editor";
 import { byId } from "./ui/dom";
 import { Panels } from "./ui/panels";
 import { initialView, reduceView, type ViewAction, type ViewState } from "./view/state";
-import { collapsedPaths, moduleLabel, shownIteration, type ModuleLabel } from "./view/model";
 
 export interface Metrics {
   lastEventAt: number;
@@ -47,12 +45,12 @@ export class App {
   log = new RunLog();
   // a small graph area keeps its room for the graph until the user asks for the legend
   view: ViewState = initialView(localStorage.getItem("backscope.legend") === "shown" || (localStorage.getItem("backscope.legend") === null && innerWidth * innerHeight >= 1600 * 900));
-  readonly place = new Placement();
+  readonly place: Placement;
+  readonly layout: LayoutLink;
   /** Full values fetched with `tensor_values`, by tensor id; `null` while a request is out. */
   fullValues = new Map<string, Value | string | null>();
   readonly metrics: Metrics = { lastEventAt: 0, firstFullFrameAt: 0, layoutMs: 0, layoutCalls: 0, frameMs: 0, applyMs: 0 };
   readonly conn = new Connection();
-  readonly worker: Worker;
   readonly canvas: GraphCanvas;
   readonly overview: Overview;
   readonly editor: CodeEditor;
@@ -61,11 +59,6 @@ export class App {
   /** True when the last fit shows a region of a graph too big to read whole. */
   partial = false;
 
-  private epoch = 0;
-  private sent = 0;
-  private sentModules = new Set<string>();
-  private options: GraphOptions = { collapsed: [], iteration: null, backwardSeqs: [] };
-  private optionsKey = "";
   private pendingStep = false;
   private pendingCenter: string | null = null;
   private queue: WireEvent[][] = [];
@@ -79,13 +72,11 @@ export class App {
   private drawnViewport: ViewState["viewport"] | null = null;
   private shownCurrent: string | null = null;
   private retries = 0;
-  private labels = new Map<string, ModuleLabel>();
-  private labelsAt = -1;
   private breakSet = new Set<string>();
 
   constructor() {
-    this.worker = new Worker(new URL("./layout/worker.ts", import.meta.url), { type: "module" });
-    this.worker.onmessage = (m: MessageEvent<FromLayout>) => this.onPlaced(m.data);
+    this.layout = new LayoutLink(() => this.log, this.measure, (m) => this.onPlaced(m));
+    this.place = this.layout.place;
     this.canvas = new GraphCanvas(byId<HTMLCanvasElement>("graph"));
     this.canvas.onResize = () => {
       // an error banner or a window resize changes the canvas: keep an untouched view fitted
@@ -126,7 +117,7 @@ export class App {
       byId("legend").hidden = !v.legend;
       byId("legend-toggle").setAttribute("aria-pressed", String(v.legend));
     }
-    if (v.collapse !== before.collapse || v.iteration !== before.iteration) this.syncOptions();
+    if (v.collapse !== before.collapse || v.iteration !== before.iteration) this.layout.sync(v);
     if (!v.userMoved && before.userMoved) this.fitSoon = true;
     this.schedule();
   }
@@ -162,10 +153,6 @@ export class App {
     return w;
   };
 
-  private post(m: ToLayout): void {
-    this.worker.postMessage(m);
-  }
-
   /** A dropped socket during a live run: ask for exactly the events after the last one held.
    *  The first try is immediate (so commands sent meanwhile follow the resume on the new
    *  socket); later ones back off while the server is unreachable. */
@@ -188,20 +175,12 @@ export class App {
   reset(): void {
     this.log = new RunLog();
     this.queue = [];
-    this.place.clear();
-    this.sent = 0;
-    this.sentModules = new Set();
-    this.labels = new Map();
-    this.labelsAt = -1;
-    this.epoch += 1;
+    this.layout.reset();
     this.fullValues = new Map();
     this.pendingStep = false;
     this.pendingCenter = null;
     this.dispatch({ type: "newRun" });
     this.opener.cancel();
-    this.options = { collapsed: [], iteration: null, backwardSeqs: [] };
-    this.optionsKey = JSON.stringify(this.options);
-    this.post({ type: "reset", epoch: this.epoch, options: this.options });
     // a share link names the run it was made for: it goes with that run
     byId("share-url").hidden = true;
     this.schedule();
@@ -265,56 +244,19 @@ export class App {
     }
     const head = this.headState();
     if (head.runId && location.search !== `?run=${head.runId}`) history.replaceState(null, "", `/?run=${head.runId}`);
-    this.sendLayout(head);
+    this.layout.send(head, this.view);
     this.schedule();
   }
 
-  /** New vertices to the worker (and, first, new options when the view's choices moved). */
-  private sendLayout(head: RunState): void {
-    this.syncOptions();
-    const ended = head.status !== "running" && head.status !== "paused";
-    if (head.orderLen <= this.sent && !ended) return;
-    const { items, modules } = layoutItems(head, this.log.index, this.sent, this.measure, this.sentModules, (key) => this.moduleWidth(key));
-    this.sent = head.orderLen;
-    // once the forward is over no consumer can arrive for a waiting leaf: place it anyway
-    const flush = head.inBackward || head.backwards > 0 || ended;
-    this.post({ type: "add", epoch: this.epoch, items, modules, flush });
-  }
-
-  private moduleWidth(key: string): number {
-    const l = this.labelFor(key);
-    const w = Math.max(this.measure(`▸ ${l.title}`) * 1.08, this.measure(l.shapes) * 0.95) + 28;
-    return Math.ceil(Math.min(320, Math.max(150, w)));
-  }
-
-  /** The layout options the view asks for now; a change re-lays the graph out in the worker. */
-  private syncOptions(): void {
-    const idx = this.log.index;
-    const s = this.log.state();
-    const iteration = shownIteration(idx, s, this.view);
-    const next: GraphOptions = {
-      collapsed: collapsedPaths(idx, this.view, iteration),
-      iteration,
-      backwardSeqs: iteration === null ? [] : idx.backwardSeqs.slice(),
-    };
-    const key = JSON.stringify(next);
-    if (key === this.optionsKey) return;
-    this.optionsKey = key;
-    this.options = next;
-    this.post({ type: "options", epoch: this.epoch, options: next });
-  }
-
   get shownIteration(): number | null {
-    return this.options.iteration;
+    return this.layout.iteration;
   }
 
   get collapsed(): readonly string[] {
-    return this.options.collapsed;
+    return this.layout.collapsed;
   }
 
   private onPlaced(m: FromLayout): void {
-    if (m.epoch !== this.epoch) return;
-    this.place.apply(m);
     this.metrics.layoutMs = Math.max(this.metrics.layoutMs, m.ms);
     this.metrics.layoutCalls += 1;
     if (m.replace || !this.view.userMoved) this.fitSoon = true;
@@ -330,22 +272,8 @@ export class App {
     });
   }
 
-  private labelFor = (key: string): ModuleLabel => {
-    if (this.labelsAt !== this.log.length) {
-      this.labels.clear();
-      this.labelsAt = this.log.length;
-    }
-    let l = this.labels.get(key);
-    if (!l) {
-      const call = this.log.index.byKey.get(key);
-      l = moduleLabel(this.log.index, call, key);
-      this.labels.set(key, l);
-    }
-    return l;
-  };
-
   scene(): Scene {
-    return { state: this.log.state(), place: this.place, selected: this.view.selected, breakpoints: this.breakSet, moduleLabel: this.labelFor };
+    return { state: this.log.state(), place: this.place, selected: this.view.selected, breakpoints: this.breakSet, moduleLabel: this.layout.label };
   }
 
   /** The drawn box of a vertex (its own, or its collapsed module's). */
@@ -357,7 +285,7 @@ export class App {
     const t0 = performance.now();
     const scene = this.scene();
     const s = scene.state;
-    this.syncOptions();
+    this.layout.sync(this.view);
     const head = this.headState();
     const streaming = head.status === "running" && this.log.following;
     if (this.fitSoon && !this.view.userMoved) {
@@ -398,7 +326,7 @@ export class App {
     this.overview.draw(this.place, whole, vis, !all && this.place.pos.size > 0);
     this.panels.update(s, this.view);
     this.metrics.frameMs = performance.now() - t0;
-    if (!this.metrics.firstFullFrameAt && !streaming && !this.drawTimer && this.metrics.lastEventAt && !this.queue.length && this.place.seen >= this.sent && s.seq === this.log.length - 1) {
+    if (!this.metrics.firstFullFrameAt && !streaming && !this.drawTimer && this.metrics.lastEventAt && !this.queue.length && this.layout.caughtUp && s.seq === this.log.length - 1) {
       this.metrics.firstFullFrameAt = performance.now();
     }
   }
@@ -513,14 +441,14 @@ export class App {
   /** Open the collapsed modules around a vertex and show its iteration. */
   reveal(id: string): void {
     const idx = this.log.index;
-    const shut = new Set(this.options.collapsed);
+    const shut = new Set(this.layout.collapsed);
     const paths = idx.chainOf(id).map((c) => c.path).filter((p) => shut.has(p));
     if (paths.length) this.dispatch({ type: "setCollapsed", paths, collapsed: false });
     const v = this.log.state().vertices.get(id);
-    if (v && this.options.iteration !== null && v.kind === "fn") {
+    if (v && this.layout.iteration !== null && v.kind === "fn") {
       let it = 0;
       while (it < idx.backwardSeqs.length && (idx.backwardSeqs[it] as number) < v.seq) it++;
-      if (it !== this.options.iteration) this.dispatch({ type: "setIteration", iteration: it });
+      if (it !== this.layout.iteration) this.dispatch({ type: "setIteration", iteration: it });
     }
   }
 
