@@ -296,11 +296,10 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="also profile (unminified build)")
     ap.add_argument("--no-interact", action="store_true", help="skip the pan/select/step run")
     args = ap.parse_args()
-    os.environ.update(GENEROUS)
     big, small = chain(args.ops), chain(args.small)
     load0 = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        with live_server(Path(tmp)) as url, browser_page(url) as page:
+        with live_server(Path(tmp), env=GENEROUS) as url, browser_page(url) as page:
             trace_big = trace_seconds(big)
             trace_small = trace_seconds(small)
             floor = bare(page, big)
@@ -371,7 +370,7 @@ def profile(code: str, tmp: Path) -> None:
     (tmp / "profile").mkdir()
     os.environ["BACKSCOPE_FRONTEND_DIST"] = str(dist)
     try:
-        with live_server(tmp / "profile") as url, browser_page(url) as page:
+        with live_server(tmp / "profile", env=GENEROUS) as url, browser_page(url) as page:
             holder: dict[str, Any] = {}
             page.goto("/")
             p_live = profiled(page, lambda: holder.update(live(page, code)))

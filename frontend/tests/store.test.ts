@@ -198,8 +198,7 @@ describe("RunLog: cursor, snapshots, stepping", () => {
       expect(s.seq).toBe(k);
       expect([s.vertices.size, s.tensors.size, s.grads.size, s.nodeState.size, s.current]).toEqual([ref.vertices.size, ref.tensors.size, ref.grads.size, ref.nodeState.size, ref.current]);
     }
-    // four folds of up to 120k events from scratch: generous for a loaded machine
-  }, 120_000);
+  });
 });
 
 describe("parameters and non-leaf tensors", () => {
