@@ -219,19 +219,23 @@ export class Panels {
     const ev = log.events[log.cursor];
     const detail = ev ? savedEventText(s, ev) : "";
     byId("tl-label").textContent = ev ? `#${log.cursor} ${ev.type}${detail ? ` · ${detail}` : ""}` : "start";
-    drawStrip(byId<HTMLCanvasElement>("strip"), log.events, log.cursor);
     byId("first-hint").hidden = log.length > 0 || this.statusExtra !== "";
     this.controls(s);
-    this.queue(s);
     this.error(s);
     this.pauseNote(s);
     this.replayHint(s, head, view);
     this.consoleView(s);
     this.iterations(view);
-    // the node list and the inspector follow a stream once a second (they cost the most)
+    // the strip, the queue, the node list and the inspector follow a stream once a second
+    // (they cost the most)
     const slower = !streaming || now - this.slowerAt >= 4 * SLOW_MS;
-    if (!slower) return;
+    if (!slower) {
+      if (!this.slowTimer) this.slowTimer = window.setTimeout(() => ((this.slowTimer = 0), this.app.schedule()), this.slowerAt + 4 * SLOW_MS - now);
+      return;
+    }
     this.slowerAt = now;
+    drawStrip(byId<HTMLCanvasElement>("strip"), log.events, log.cursor);
+    this.queue(s);
     this.nodeList(s, view);
     const app = this.app;
     const full = [...app.fullValues.values()].map((x) => (x === null ? "0" : "1")).join("");
