@@ -206,14 +206,18 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
   }
   for (const f of frames) {
     const t = s.moduleLabel(f.key).title;
-    const x = Math.max(sx(f.x) + 4, 4), y = Math.max(sy(f.y) + 2, 2);
-    const w = ctx.measureText(t).width + 8;
-    if (f.w * k < 40 || !space.free(x, y, x + w, y + LOD_PX + 4)) continue;
-    space.take(x, y, x + w, y + LOD_PX + 4);
+    const w = ctx.measureText(t).width + 8, hh = LOD_PX + 4;
+    if (f.w * k < 40) continue;
+    // inside the frame's top-left corner, else just above it, else left of it
+    const spots: [number, number][] = [[sx(f.x) + 4, sy(f.y) + 2], [sx(f.x) + 4, sy(f.y) - hh - 1], [sx(f.x) - w - 4, sy(f.y) + 2]];
+    const spot = spots.find(([x, y]) => x >= 0 && y >= 0 && space.free(x, y, x + w, y + hh));
+    if (!spot) continue;
+    const [x, y] = spot;
+    space.take(x, y, x + w, y + hh);
     ctx.fillStyle = "rgba(15,18,24,0.85)";
-    ctx.fillRect(x, y, w, LOD_PX + 4);
+    ctx.fillRect(x, y, w, hh);
     ctx.fillStyle = THEME.muted;
-    ctx.fillText(t, x + 4, y + (LOD_PX + 4) / 2);
+    ctx.fillText(t, x + 4, y + hh / 2);
     labels.push({ text: t, px: LOD_PX, kind: "module" });
   }
   ctx.font = LOD_FONT;
