@@ -88,7 +88,10 @@ export class GraphCanvas {
   private frameKey(s: Scene, v: Viewport): string {
     const vis = this.visibleRect(v);
     const parts: (string | number)[] = [v.x, v.y, v.k, this.size.w, this.size.h, s.selected ?? "", s.state.current ?? "", s.state.error?.node ?? "", s.breakpoints.size, s.state.lastHook ?? ""];
-    for (const p of s.place.visible({ x0: vis.x0 - 200, y0: vis.y0 - 140, x1: vis.x1 + 200, y1: vis.y1 + 140 })) {
+    const shown = s.place.visible({ x0: vis.x0 - 200, y0: vis.y0 - 140, x1: vis.x1 + 200, y1: vis.y1 + 140 });
+    // many boxes on screen: any change of the run or the layout redraws
+    if (shown.length > MANY) return `${parts.join("|")}|${s.place.version}|${s.state.seq}|${this.oid(s.state)}`;
+    for (const p of shown) {
       if (isModuleBox(p.id)) {
         const l = s.moduleLabel(p.id.slice(2));
         parts.push(p.id, this.oid(p), l.title, l.shapes);
@@ -165,8 +168,8 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
     ctx.fill();
     ctx.stroke();
   }
-  drawEdges(ctx, s, k, vis, shown);
   const boxes = shown.filter((p) => inView(p, vis));
+  if (!(k < FAST_BELOW && boxes.length > MANY)) drawEdges(ctx, s, k, vis, shown);
   const text = k >= TEXT_K;
   if (k < FAST_BELOW) drawFast(ctx, s, k, boxes);
   else {
@@ -221,7 +224,10 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
     labels.push({ text: t, px: LOD_PX, kind: "module" });
   }
   ctx.font = LOD_FONT;
-  for (const p of boxes) {
+  // thousands of tiny boxes: try a few hundred of them for a name (most could not show one)
+  const every = Math.max(1, Math.ceil(boxes.length / 300));
+  for (let i = 0; i < boxes.length; i += every) {
+    const p = boxes[i] as Placed;
     if (isModuleBox(p.id)) continue;
     const t = titleOf(s, p.id);
     const short = shortOp(t);
@@ -287,11 +293,27 @@ function drawModule(ctx: CanvasRenderingContext2D, s: Scene, p: Placed, k: numbe
   ctx.font = FONT;
 }
 
-/** Zoomed far out: boxes as batched rects, one path per colour. */
-function drawFast(ctx: CanvasRenderingContext2D, s: Scene, k: number, boxes: Placed[]): void {
+/** Above this many boxes on screen, a zoomed-out frame draws paths built once for the whole
+ *  graph (a pan then costs a few fill and stroke calls, not a walk over every box). */
+const MANY = 1500;
+
+interface FastPaths { fills: Map<string, Path2D>; special: [Vertex, Placed][]; plain: Path2D; grad: Path2D }
+
+let fastCache: { place: unknown; version: number; seq: number; state: unknown; selected: string | null; paths: FastPaths } | null = null;
+
+/** Boxes (one path per colour) and, with `edges`, straight edges for `boxes`. */
+function fastPaths(s: Scene, boxes: Iterable<Placed>, edges = true): FastPaths {
   const fills = new Map<string, Path2D>();
   const special: [Vertex, Placed][] = [];
+  const plain = new Path2D(), grad = new Path2D();
   for (const p of boxes) {
+    for (const t of edges ? (p.to ?? []) : []) {
+      const q = s.place.pos.get(t);
+      if (!q) continue;
+      const path = !isModuleBox(p.id) && flowed(s, p.id, q.id) ? grad : plain;
+      path.moveTo(p.x + p.w / 2, p.y);
+      path.lineTo(q.x + q.w / 2, q.y + q.h);
+    }
     let fill = "#1d2638";
     if (!isModuleBox(p.id)) {
       const v = s.state.vertices.get(p.id);
@@ -303,11 +325,29 @@ function drawFast(ctx: CanvasRenderingContext2D, s: Scene, k: number, boxes: Pla
     if (!f) fills.set(fill, (f = new Path2D()));
     f.rect(p.x, p.y, p.w, p.h);
   }
-  for (const [color, path] of fills) {
+  return { fills, special, plain, grad };
+}
+
+/** Zoomed far out: boxes as batched rects, one path per colour (with their edges when the
+ *  whole graph's cached paths are used). */
+function drawFast(ctx: CanvasRenderingContext2D, s: Scene, k: number, boxes: Placed[]): void {
+  let paths: FastPaths;
+  if (boxes.length > MANY) {
+    const c = fastCache;
+    const fresh = c && c.place === s.place && c.version === s.place.version && c.seq === s.state.seq && c.state === s.state && c.selected === s.selected;
+    if (!fresh) fastCache = { place: s.place, version: s.place.version, seq: s.state.seq, state: s.state, selected: s.selected, paths: fastPaths(s, s.place.pos.values()) };
+    paths = (fastCache as { paths: FastPaths }).paths;
+    ctx.lineWidth = 1 / k;
+    ctx.strokeStyle = THEME.edge;
+    ctx.stroke(paths.plain);
+    ctx.strokeStyle = THEME.edgeGrad;
+    ctx.stroke(paths.grad);
+  } else paths = fastPaths(s, boxes, false);
+  for (const [color, path] of paths.fills) {
     ctx.fillStyle = color;
     ctx.fill(path);
   }
-  for (const [v, p] of special) drawVertex(ctx, s, v, p, k, undefined, false);
+  for (const [v, p] of paths.special) drawVertex(ctx, s, v, p, k, undefined, false);
 }
 
 /** True when gradient flowed along some edge from vertex `from` into the box `to`. */
