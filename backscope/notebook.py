@@ -107,9 +107,11 @@ def cell_magic(line: str, cell: str) -> None:
     if snapshot:
         from IPython.display import HTML
 
+        from backscope.live import engine_name
         from backscope.snapshot import snapshot_html
 
-        display(HTML(snapshot_html(events, title="backscope snapshot (static)")))
+        title = "backscope snapshot (static)"
+        display(HTML(snapshot_html(events, title=title, engine=engine_name())))
 
 
 def load_ipython_extension(ipython: Any) -> None:

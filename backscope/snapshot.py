@@ -89,12 +89,14 @@ def graph_svg(nodes: dict[int, dict[str, Any]]) -> str:
     return "".join(parts)
 
 
-def snapshot_html(events: Iterable[dict[str, Any]], title: str = "backscope snapshot") -> str:
-    """The snapshot of a run's events as an HTML fragment (no scripts)."""
+def snapshot_html(
+    events: Iterable[dict[str, Any]], title: str = "backscope snapshot", engine: str = ""
+) -> str:
+    """The snapshot of a run's events as an HTML fragment (no scripts); `engine` names what
+    ran it when the events hold no run_started."""
     nodes: dict[int, dict[str, Any]] = {}
     names: dict[int, str] = {}
     grads: dict[int, Any] = {}
-    engine = ""
     error = None
     for e in events:
         kind = e.get("type")

@@ -141,7 +141,9 @@ class Backward:
             out = orig(t_outputs, *args, **kwargs)
         except BaseException:
             with rec.quiet():
-                node = p.current
+                # the node that was running, or (anomaly mode checks a node's outputs after its
+                # post-hooks) the one that just ran
+                node = p.current if p.current is not None else p.exit[0] if p.exit else None
                 self.failed = rec.node_object(node) if node is not None else None
                 self._settle(p)
             raise

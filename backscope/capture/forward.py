@@ -178,7 +178,7 @@ def _caller(depth: int, func: Any) -> FrameType | None:
     return f
 
 
-class Forward(TorchFunctionMode):
+class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
     """Records what each torch call made."""
 
     def __init__(self, rec: Recorder, scopes: ModuleScopes) -> None:
@@ -193,15 +193,16 @@ class Forward(TorchFunctionMode):
         kwargs = kwargs or {}
         rec = self.rec
         name, how = op_name(func)
-        if rec.busy or name in _QUERIES:
+        if rec.busy or (name in _QUERIES and how != "set"):
             return func(*args, **kwargs)
         if how == "set":
             return self._set(func, name, args)
         if how == "get":
             out = func(*args, **kwargs)
-            if name == "data" and args[0].requires_grad and self._direct(func):
+            if name == "data" and args[0].requires_grad and self._direct(func, 2):
                 with rec.quiet():
-                    self._cut("data", args[0], out)
+                    line, frame = rec.site(2)
+                    self._cut("data", args[0], out, line, frame)
             return out
         ins = [t for t in tree_leaves((args, kwargs)) if isinstance(t, torch.Tensor)]
         before = [_version(t) for t in ins]
@@ -209,11 +210,15 @@ class Forward(TorchFunctionMode):
         mode = grad_mode()
         out = func(*args, **kwargs)
         with rec.quiet():
-            self._record(func, name, ins, before, mode, out, rg0)
+            try:
+                self._record(func, name, ins, before, mode, out, rg0)
+            except Exception as e:  # recording must never break the user's code
+                rec.internal_error(name, e)
         return out
 
-    def _direct(self, func: Any) -> bool:
-        f = _caller(3, func)
+    def _direct(self, func: Any, depth: int) -> bool:
+        """Whether the torch call `depth` frames up from here was made by the user's code."""
+        f = _caller(depth + 1, func)
         return f is not None and self.rec.is_user(f.f_code.co_filename)
 
     def _record(
@@ -256,7 +261,8 @@ class Forward(TorchFunctionMode):
             return
         if name in _CUTS:
             if rg0:
-                self._cut(_CUTS[name], ins[0], outs[0] if name == "detach" else None)
+                made = outs[0] if name == "detach" else None
+                self._cut(_CUTS[name], ins[0], made, line, frame)
         elif name == "requires_grad_":
             rg = ins[0].requires_grad
             rec.add(_rg_event(rec, rec.tensor_id(ins[0], line, frame), rg, line), frame)
@@ -302,9 +308,8 @@ class Forward(TorchFunctionMode):
             frame,
         )
 
-    def _cut(self, kind: str, t: Any, out: Any) -> None:
+    def _cut(self, kind: str, t: Any, out: Any, line: int | None, frame: FrameType | None) -> None:
         rec = self.rec
-        line, frame = rec.site(4)
         src = rec.tensor_id(t, line, frame)
         made = rec.tensor_id(out, line, frame) if out is not None else None
         rec.add(
@@ -322,7 +327,7 @@ class Forward(TorchFunctionMode):
     def _set(self, func: Any, name: str, args: tuple[Any, ...]) -> Any:
         """`t.grad = ...`, `t.requires_grad = ...`, `t.data = ...` by the user's code."""
         rec = self.rec
-        direct = self._direct(func)
+        direct = self._direct(func, 3)
         t = args[0]
         was = t.requires_grad
         out = func(*args)

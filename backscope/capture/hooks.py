@@ -19,7 +19,7 @@ from torch.utils import hooks as torch_hooks
 
 from backscope.capture.forward import _TORCH_DIR
 from backscope.capture.recorder import Recorder
-from protocol import HookKind
+from protocol import GradClearedHow, HookKind
 
 if TYPE_CHECKING:
     from backscope.capture.backward import Backward
@@ -288,7 +288,7 @@ class Hooks:
                 with rec.quiet():
                     line, frame = rec.site()
                     for p in had:
-                        how = "set_to_none" if p.grad is None else "zeroed"
+                        how: GradClearedHow = "set_to_none" if p.grad is None else "zeroed"
                         rec.grad_cleared(p, how, line, frame)
                 return out
 

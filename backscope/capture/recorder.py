@@ -39,6 +39,14 @@ class RunStopped(BaseException):
     """The page said stop: the user's code is interrupted where it is."""
 
 
+def version_of(t: torch.Tensor) -> int:
+    """A tensor's version counter (0 for an inference tensor, which has none)."""
+    try:
+        return int(t._version)
+    except RuntimeError:
+        return 0
+
+
 def grad_mode() -> GradMode:
     if torch.is_inference_mode_enabled():
         return "inference_mode"
@@ -96,6 +104,7 @@ class Recorder:
         self.packed_names: dict[int, tuple[int, str, Any]] = {}  # id(packed) -> node, name
         self.on_node: Callable[[Any, int], None] = lambda node, nid: None
         self.stopped = False
+        self.failures: set[str] = set()
 
     def now(self) -> int:
         return time.perf_counter_ns() - self.t0
@@ -183,7 +192,7 @@ class Recorder:
             "dtype": v["dtype"],
             "requires_grad": t.requires_grad,
             "is_leaf": t.is_leaf,
-            "version": t._version,
+            "version": version_of(t),
             "grad_fn": self.node_id(fn) if fn is not None else None,
             "output_nr": t.output_nr,
             "name": None,
@@ -287,7 +296,7 @@ class Recorder:
             raw += [f"saved_tensors[{i}]" for i in range(len(packed) - len(raw))]
             for name, (t, box) in zip(raw, packed):
                 tid = self.tensor_id(t)
-                res.append({"name": name, "tensor": tid, "version": t._version, "hooked": True})
+                res.append({"name": name, "tensor": tid, "version": version_of(t), "hooked": True})
                 self.packed_names[id(box)] = (nid, name, box)
                 late.append(
                     {
@@ -311,11 +320,11 @@ class Recorder:
                 items += [(f"saved_tensors[{i}]", s) for i, s in enumerate(node.saved_tensors)]
         for name, v in items:
             if isinstance(v, torch.Tensor):
-                res.append({"name": name, "tensor": self.tensor_id(v), "version": v._version})
+                res.append({"name": name, "tensor": self.tensor_id(v), "version": version_of(v)})
             elif isinstance(v, tuple | list) and v and all(isinstance(x, torch.Tensor) for x in v):
                 for i, x in enumerate(v):
                     tid = self.tensor_id(x)
-                    res.append({"name": f"{name}[{i}]", "tensor": tid, "version": x._version})
+                    res.append({"name": f"{name}[{i}]", "tensor": tid, "version": version_of(x)})
             elif v is not None:
                 res.append({"name": name, "repr": repr(v)[:200]})
         return res, late
@@ -341,6 +350,15 @@ class Recorder:
         if hook is not None:
             event["hook"] = hook
         self.add(event, frame)
+
+    def internal_error(self, what: str, e: Exception) -> None:
+        """backscope failed to record something: say so once per kind, and go on."""
+        key = f"{what}:{type(e).__name__}"
+        if key in self.failures:
+            return
+        self.failures.add(key)
+        text = f"backscope: could not record {what!r} ({type(e).__name__}: {e}); the run goes on\n"
+        self.add({"type": "stderr", "t": self.now(), "text": text})
 
     # -- values -----------------------------------------------------------------------------
     def value(self, t: torch.Tensor) -> TensorValue:
@@ -399,8 +417,8 @@ class Recorder:
                     names.setdefault(id(v), k)
                 elif isinstance(v, torch.nn.Module) and id(v) not in self.indexed:
                     self.index_parameters(v)
-        for k, (_, pname) in self.pnames.items():
-            names.setdefault(k, pname)
+        for pid, (_, pname) in self.pnames.items():
+            names.setdefault(pid, pname)
         held = {id(info) for e in keep for info in _infos(e)}
         rest = []
         for info, t in self.unnamed:

@@ -11,6 +11,7 @@ import os
 import sys
 import time
 import traceback
+import warnings
 from types import TracebackType
 from typing import Any
 
@@ -20,6 +21,16 @@ from backscope.capture.backward import Backward
 from backscope.capture.recorder import EventLimit, Recorder, RunStopped, Sink
 
 TEXT_CHUNK = 1 << 16
+_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def script_filters() -> None:
+    """Python's own warning filters for `python file.py`, whatever the host process set
+    (pytest's, a server's): a DeprecationWarning shows only from the script's own code."""
+    warnings.resetwarnings()
+    for quiet in (ResourceWarning, ImportWarning, PendingDeprecationWarning, DeprecationWarning):
+        warnings.simplefilter("ignore", quiet)
+    warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
 
 
 class Stream(io.TextIOBase):
@@ -85,6 +96,7 @@ class Capture:
         self.streams = streams
         self._saved: tuple[Any, Any] | None = None
         self._threads: Any = None
+        self._show: Any = warnings.showwarning
 
     def __enter__(self) -> Capture:
         self.bw.install()
@@ -95,8 +107,30 @@ class Capture:
             tee = self.streams == "tee"
             sys.stdout = Stream(self.rec, "stdout", sys.stdout if tee else None)
             sys.stderr = Stream(self.rec, "stderr", sys.stderr if tee else None)
+        self._show = warnings.showwarning
+        warnings.showwarning = self._warning
         self.bw.forward.__enter__()
         return self
+
+    def _warning(
+        self,
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: Any = None,
+        line: str | None = None,
+    ) -> None:
+        """A warning PyTorch raised from C++ points at the innermost Python frame, which is
+        backscope's function mode while it watches: show the user's line, as without it."""
+        if filename.startswith(_OWN_DIR):
+            lineno_, frame = self.rec.site(2)
+            if frame is not None and lineno_ is not None:
+                filename, lineno, line = frame.f_code.co_filename, lineno_, None
+        if self.streams == "capture":  # a script's warnings go to its stderr, as events
+            sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+        else:
+            self._show(message, category, filename, lineno, file, line)
 
     def __exit__(
         self,
@@ -105,6 +139,7 @@ class Capture:
         tb: TracebackType | None,
     ) -> None:
         self.bw.forward.__exit__(None, None, None)
+        warnings.showwarning = self._show
         if self._saved is not None:
             sys.stdout, sys.stderr = self._saved
             self._saved = None
@@ -169,7 +204,8 @@ def run_file(
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     ns: dict[str, Any] = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
     try:
-        with cap:
+        with cap, warnings.catch_warnings():
+            script_filters()
             try:
                 exec(compile(code, path, "exec"), ns)
             except RunStopped:
