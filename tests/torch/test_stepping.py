@@ -111,8 +111,11 @@ def test_breakpoint_on_nan(tmp_path: Path) -> None:
     )
     run = _Driver(_script(tmp_path, code), {"breakpoints": [{"on_nan": True}]})
     paused = run.next("paused")
-    assert paused["why"] == "nan"
-    run.commands.put({"type": "continue"})
+    assert paused["why"] == "nan" and paused["node"] is not None
+    while paused["type"] == "paused":  # every node the NaN reaches pauses too
+        assert paused["why"] == "nan"
+        run.commands.put({"type": "continue"})
+        paused = run.next("paused")
     run.finish()
     assert run.summary["status"] == "ok"
 

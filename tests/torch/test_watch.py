@@ -46,43 +46,52 @@ def _get(url: str) -> dict[str, Any]:
     return data
 
 
+def _runs(proc: subprocess.Popen[bytes], tmp_path: Path) -> list[dict[str, Any]]:
+    """Read the script's two run URLs, fetch both runs from its page's server, let it end."""
+    assert proc.stdout is not None and proc.stdin is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + 300
+    while not lines or not lines[-1].startswith("URLS"):
+        line = proc.stdout.readline().decode()
+        log = (tmp_path / "stderr.log").read_text(errors="replace")
+        assert line and time.monotonic() < deadline, (lines, log[-3000:])
+        lines.append(line)
+    assert "raised to the script: RuntimeError\n" in lines
+    runs = []
+    for url in lines[-1].split()[1:]:
+        base, run_id = url.split("?run=")
+        run = _get(f"{base}api/runs/{run_id}")
+        while run["status"] == "running":  # (stored a moment after the block ends)
+            time.sleep(0.1)
+            run = _get(f"{base}api/runs/{run_id}")
+        runs.append(run)
+    proc.stdin.write(b"\n")
+    proc.stdin.flush()
+    proc.wait(timeout=120)
+    return runs
+
+
 def test_watch_streams_the_block(tmp_path: Path) -> None:
     src = tmp_path / "train.py"
     src.write_text(SCRIPT, encoding="utf-8")
     env = {**os.environ, "BACKSCOPE_DB_PATH": str(tmp_path / "runs.sqlite3")}
-    proc = subprocess.Popen(
-        [sys.executable, str(src)],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    try:
-        assert proc.stdout is not None and proc.stdin is not None
-        lines: list[str] = []
-        deadline = time.monotonic() + 300
-        while not lines or not lines[-1].startswith("URLS"):
-            line = proc.stdout.readline().decode()
-            assert line and time.monotonic() < deadline, (lines, proc.stderr)
-            lines.append(line)
-        assert "raised to the script: RuntimeError\n" in lines
-        urls = lines[-1].split()[1:]
-        runs = []
-        for url in urls:
-            base, run_id = url.split("?run=")
-            run = _get(f"{base}api/runs/{run_id}")
-            while run["status"] == "running":  # (stored a moment after the block ends)
-                time.sleep(0.1)
-                run = _get(f"{base}api/runs/{run_id}")
-            runs.append(run)
-        proc.stdin.write(b"\n")
-        proc.stdin.flush()
-        assert proc.wait(timeout=120) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    with (
+        (tmp_path / "stderr.log").open("wb") as err,
+        subprocess.Popen(
+            [sys.executable, str(src)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            env=env,
+        ) as proc,
+    ):
+        try:
+            runs = _runs(proc, tmp_path)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 0
     ok, failed = runs
     assert ok["status"] == "ok" and failed["status"] == "error"
     for run in runs:
