@@ -57,32 +57,38 @@ def run_torch(tmp: Path, code: str, *flags: str) -> Iterator[tuple[str, str, Pat
                 proc.wait()
 
 
+@contextmanager
+def open_page(base: str, run_id: str) -> Iterator[Page]:
+    """The page's websocket on the server at `base`, following run `run_id`."""
+    ws_url = base.replace("http://", "ws://").rstrip("/") + "/ws"
+    with connect(ws_url, open_timeout=60, max_size=None) as ws:
+        yield Page(ws, run_id)
+
+
 class Page:
     """The page's side of the websocket, reduced to what the tests need."""
 
-    def __init__(self, base: str, run_id: str) -> None:
-        ws_url = base.replace("http://", "ws://").rstrip("/") + "/ws"
-        self.ws: ClientConnection = connect(ws_url, open_timeout=60)
+    def __init__(self, ws: ClientConnection, run_id: str) -> None:
+        self.ws = ws
         self.run_id = run_id
         self.events: list[dict[str, Any]] = []
+        self.read = 0  # events before this index have been looked at by `until`
         self.send({"type": "resume", "run_id": run_id, "after_seq": -1})
 
     def send(self, cmd: dict[str, Any]) -> None:
         self.ws.send(orjson.dumps(cmd).decode())
 
     def until(self, *want: str, timeout: float = 120) -> dict[str, Any]:
-        """Read events until one of a type in `want` arrives (after those already read)."""
-        start = len(self.events)
+        """The next event (after the last one `until` returned) of a type in `want`, reading
+        from the socket as needed."""
         deadline = time.monotonic() + timeout
         while True:
-            for e in self.events[start:]:
+            while self.read < len(self.events):
+                e = self.events[self.read]
+                self.read += 1
                 if e["type"] in want:
                     return e
-            start = len(self.events)
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"no {want}: {[e['type'] for e in self.events[-20:]]}")
             self.events.extend(orjson.loads(self.ws.recv(timeout=left)))
-
-    def close(self) -> None:
-        self.ws.close()

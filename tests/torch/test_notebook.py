@@ -5,6 +5,7 @@ static snapshot (SVG, no scripts) for viewers that run nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 import time
@@ -16,7 +17,7 @@ import pytest
 from nbclient import NotebookClient
 
 from tests.torch.harness import of
-from tests.torch.live import Page
+from tests.torch.live import open_page
 
 CELL = """\
 %%backscope --pause
@@ -43,8 +44,8 @@ def test_cell_magic_steps_inline_and_leaves_a_snapshot(
     failed: list[BaseException] = []
 
     def execute() -> None:
-        try:
-            client.execute()
+        try:  # (a loop of its own, closed at the end: the kernel runs on this thread)
+            asyncio.run(client.async_execute())
         except BaseException as e:  # reported by the test thread
             failed.append(e)
 
@@ -56,11 +57,10 @@ def test_cell_magic_steps_inline_and_leaves_a_snapshot(
         found = FRAME.search(_html(list(nb.cells[1].get("outputs", []))))
         time.sleep(0.05)
     assert found is not None, failed or nb.cells[1].get("outputs")
-    page = Page(found.group(1), found.group(2))
-    assert page.until("run_started")["engine"].startswith("PyTorch ")
-    while page.until("paused", "run_finished")["type"] == "paused":
-        page.send({"type": "step", "run_id": found.group(2)})
-    page.close()
+    with open_page(found.group(1), found.group(2)) as page:
+        assert page.until("run_started")["engine"].startswith("PyTorch ")
+        while page.until("paused", "run_finished")["type"] == "paused":
+            page.send({"type": "step", "run_id": found.group(2)})
     kernel.join(timeout=300)
     assert not kernel.is_alive() and not failed, failed
     events = page.events
