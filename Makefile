@@ -65,7 +65,7 @@ $(TORCH_STAMP): pyproject.toml
 	touch $(TORCH_STAMP)
 
 torch-test: setup frontend $(TORCH_STAMP)
-	$(TORCH_VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) tests/torch
+	$(TORCH_VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile tests/torch
 
 # Speed against targets: the engine (BENCH_PY may be a Python with torch for its PyTorch
 # column), the tracer's cost, and the browser app in headless Chromium (needs the build).

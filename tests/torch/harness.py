@@ -13,31 +13,49 @@ import orjson
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(ROOT.glob("examples/*.py"))
 
-# Each side in its own interpreter: the engine's run makes `import torch` mean the engine for
-# the rest of its process. Both are seeded alike (the engine draws PyTorch's random numbers).
-_DRIVER = """
+# The engine's side runs in an interpreter of its own (its runs make `import torch` mean the
+# engine for the rest of the process), all scripts in one go; real torch runs in the test's
+# process. Both are seeded alike before each script (the engine draws PyTorch's numbers).
+_ENGINE_DRIVER = """
 import sys
-if sys.argv[1] == "torch":
-    import torch
-else:
-    import engine as torch
-torch.manual_seed(0)
+import engine
 from server.cli import main
-flags = ["--torch"] if sys.argv[1] == "torch" else []
-sys.exit(main(["trace", *flags, *sys.argv[2:]]))
+pairs = sys.argv[1:]
+for src, out in zip(pairs[::2], pairs[1::2]):
+    engine.manual_seed(0)
+    main(["trace", src, "-o", out])
 """
 
 
-def trace(
-    path: Path, out: Path, real: bool, *flags: str, timeout: float = 600
-) -> tuple[int, list[dict[str, Any]]]:
-    """(exit status, events) of `backscope trace [--torch] path`."""
-    side = "torch" if real else "engine"
-    cmd = [sys.executable, "-c", _DRIVER, side, str(path), "-o", str(out), *flags]
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=timeout, check=False)
-    if not out.is_file():
-        raise AssertionError(f"{side} trace wrote nothing: {done.stderr.decode()[-2000:]}")
-    return done.returncode, [orjson.loads(line) for line in out.read_bytes().splitlines()]
+def engine_traces(scripts: dict[str, Path], out_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    """The engine's event stream of each script (`backscope trace`), by name."""
+    outs = {name: out_dir / f"{name}.engine.jsonl" for name in scripts}
+    args = [str(a) for name in scripts for a in (scripts[name], outs[name])]
+    done = subprocess.run(
+        [sys.executable, "-c", _ENGINE_DRIVER, *args],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=1800,
+        check=False,
+    )
+    missing = [name for name, out in outs.items() if not out.is_file()]
+    assert not missing, (missing, done.stderr.decode()[-3000:])
+    return {name: _read(out) for name, out in outs.items()}
+
+
+def torch_trace(src: Path, out: Path) -> tuple[int, list[dict[str, Any]]]:
+    """(exit status, events) of `backscope trace --torch src`, in this process."""
+    import torch
+
+    from server.cli import main
+
+    torch.manual_seed(0)
+    rc = main(["trace", "--torch", str(src), "-o", str(out)])
+    return rc, _read(out)
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    return [orjson.loads(line) for line in path.read_bytes().splitlines()]
 
 
 def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:

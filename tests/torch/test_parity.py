@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.torch.harness import (
     EXAMPLES,
     accumulated,
+    engine_traces,
     execution,
     exit_grads,
     hook_order,
     of,
-    trace,
+    torch_trace,
 )
 from tests.trace.harness import event_graph_hashes
 from tests.trace.snippets import FAILING, RUNNABLE
@@ -36,12 +38,34 @@ def _close(a: list[float], b: list[float]) -> bool:
     return True
 
 
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("scripts")
+    out = {}
+    for name, code in CASES.items():
+        out[name] = root / f"{name}.py"
+        out[name].write_text(code, encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="module")
+def engine_streams(
+    scripts: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, list[dict[str, Any]]]:
+    return engine_traces(scripts, tmp_path_factory.mktemp("engine"))
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_same_as_engine(name: str, tmp_path: Path) -> None:
-    src = tmp_path / f"{name}.py"
-    src.write_text(CASES[name], encoding="utf-8")
-    rc_e, engine = trace(src, tmp_path / "engine.jsonl", real=False)
-    rc_t, real = trace(src, tmp_path / "torch.jsonl", real=True)
+def test_same_as_engine(
+    name: str,
+    scripts: dict[str, Path],
+    engine_streams: dict[str, list[dict[str, Any]]],
+    tmp_path: Path,
+) -> None:
+    engine = engine_streams[name]
+    rc_t, real = torch_trace(scripts[name], tmp_path / "torch.jsonl")
+    rc_e = 1 if engine[-1]["status"] == "error" else 0
+    assert engine[-1]["type"] == "run_finished" and engine[-1]["status"] in ("ok", "error")
     assert rc_t == rc_e, (of(real, "error"), of(engine, "error"))
     assert real[0]["engine"].startswith("PyTorch ") and "engine" not in engine[0]
     assert event_graph_hashes(real) == event_graph_hashes(engine)
