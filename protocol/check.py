@@ -73,7 +73,10 @@ def struct_of(td: Any, cache: dict[Any, Any] | None = None, loose: bool = False)
         if loose and name in _STAMPS:
             conv, default = msgspec.Raw, msgspec.UNSET
         elif name not in required and default is msgspec.NODEFAULT:
-            conv, default = Union[conv, msgspec.UnsetType], msgspec.UNSET  # noqa: UP007
+            if type(None) in get_args(conv):
+                default = None  # an optional field that may be null is null when left out
+            else:
+                conv, default = Union[conv, msgspec.UnsetType], msgspec.UNSET  # noqa: UP007
         if (
             isinstance(default, dict)
             and isinstance(conv, type)
@@ -113,7 +116,6 @@ WORKER_EVENT = _union(protocol.WORKER_EVENTS, _LOOSE, loose=True)
 
 _BATCH = msgspec.json.Decoder(list[WORKER_EVENT])  # type: ignore[valid-type]
 _COMMAND = msgspec.json.Decoder(COMMAND)
-_WORKER_COMMAND = msgspec.json.Decoder(WORKER_COMMAND)
 
 
 class ProtocolError(ValueError):
@@ -152,15 +154,6 @@ def parse_command(raw: str | bytes) -> dict[str, Any]:
     except msgspec.DecodeError as exc:  # (ValidationError is a DecodeError)
         raise ProtocolError(str(exc)) from None
     out: dict[str, Any] = msgspec.to_builtins(cmd)
-    return out
-
-
-def parse_worker_command(raw: bytes) -> dict[str, Any]:
-    """A command as the worker gets it (ProtocolError when it is not one)."""
-    try:
-        out: dict[str, Any] = msgspec.to_builtins(_WORKER_COMMAND.decode(raw))
-    except msgspec.DecodeError as exc:
-        raise ProtocolError(str(exc)) from None
     return out
 
 

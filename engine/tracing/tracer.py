@@ -40,6 +40,7 @@ Sink = Callable[[list[Event]], None]
 _getframe = sys._getframe
 _ns = time.perf_counter_ns
 _tn = tuple.__new__
+_NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module attribute)
 
 # Arrays at least this large are summarized at the end of a flush, shared with a helper
 # thread: the passes over their data run without the GIL, so on two cores they overlap.
@@ -69,8 +70,12 @@ class RunStopped(BaseException):
 
 
 class RunHalted(RunStopped):
-    """The server is ending the run (time limit, the user's stop): the tracer has sent what
-    it had and said where the snippet was."""
+    """The run is being ended from outside (a time limit, the user's stop): the tracer has
+    sent what it had and said where the snippet was."""
+
+    def __init__(self, why: RunStatus) -> None:
+        super().__init__(why)
+        self.why: RunStatus = why
 
 
 _GENERATIONS = itertools.count(1)
@@ -232,7 +237,7 @@ class Tracer:
         ts = _ns()
         buf.append(
             _tn(
-                cap.NodeMade,
+                _NodeMade,
                 (
                     ts,
                     f.f_lineno if f is not None else None,

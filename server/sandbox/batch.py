@@ -67,8 +67,8 @@ class Batch:
 
     @classmethod
     def decode(cls, body: bytes) -> Batch:
-        """Check a worker's frame body against the protocol (raises BatchError); `body` must
-        be bytes the batch can keep."""
+        """Check a frame body's structure (raises BatchError); `body` must be bytes the batch
+        can keep."""
         try:
             # invalid UTF-8 inside a string would pass msgspec unseen and break a text frame
             str(body, "utf-8")
@@ -80,14 +80,18 @@ class Batch:
             raise BatchError(f"event without a string 'type' ({exc})") from None
         except (msgspec.DecodeError, RecursionError) as exc:
             raise BatchError(f"frame is not JSON: {exc}") from None
-        for head in heads:
+        return cls(raws, heads)
+
+    def check_worker(self, body: bytes) -> None:
+        """Refuse a batch (decoded from `body`) with an event that is not the worker's to
+        send or does not fit the protocol (raises BatchError)."""
+        for head in self.heads:
             if head.type not in WORKER_EVENT_TYPES:
                 raise BatchError(f"a {head.type!r} event is not the worker's to send")
         try:
             check_worker_batch(body)
         except ProtocolError as exc:
             raise BatchError(f"an event does not fit the protocol: {exc}") from None
-        return cls(raws, heads)
 
     @classmethod
     def of(cls, events: list[dict[str, Any]]) -> Batch:

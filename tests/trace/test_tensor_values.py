@@ -66,7 +66,7 @@ def test_over_the_cap_or_the_budget_is_an_answer_not_the_end() -> None:
     ]
     summary, events = _answers(BIG, [0], values_request_cap=100_000)
     (answer,) = [e for e in events if e["type"] == "tensor_values"]
-    assert answer["error"].startswith("tensor has 900000 elements") and answer["values"] == []
+    assert answer["error"].startswith("tensor has 900000 elements") and "values" not in answer
 
 
 @pytest.fixture(scope="module")
@@ -92,5 +92,5 @@ def test_a_900k_element_request_through_the_server_never_ends_the_run(server: st
 
     events = asyncio.run(go())
     assert events[-1]["status"] == "ok"
-    got = sum(len(e["values"]) for e in events if e["type"] == "tensor_values")
+    got = sum(len(e.get("values", [])) for e in events if e["type"] == "tensor_values")
     assert got == 900_000
