@@ -128,7 +128,8 @@ class Stepper:
             self.command(cmd)
 
     def tensor_values(self, tid: Any) -> list[dict[str, Any]]:
-        """A live tensor's full values, flat, in chunks (or an error past the caps)."""
+        """A live tensor's full values, flat, in chunks (or one answer with an `error` and no
+        `values`: gone, or past the caps)."""
         rec = self.rec
         t = None
         if isinstance(tid, int):
@@ -145,7 +146,6 @@ class Stepper:
             "dtype": None,
             "offset": 0,
             "total": 0,
-            "values": [],
             "last": True,
         }
         if t is None:

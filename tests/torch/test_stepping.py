@@ -154,3 +154,42 @@ def test_page_stop_interrupts_a_forward_loop(tmp_path: Path) -> None:
     t.join(120)
     assert not t.is_alive() and out["status"] == "stopped"
     loop.close()
+
+
+def test_full_values_while_paused(tmp_path: Path) -> None:
+    code = (
+        "import torch\n"
+        "big = torch.arange(200.).requires_grad_()\n"
+        "(big * 2).sum().backward()\n"
+    )
+    run = _Driver(_script(tmp_path, code), {"pause_in_backward": True, "values_request_cap": 150})
+    paused = run.next("paused")
+    assert paused["why"] == "step"
+    run.commands.put({"type": "tensor_values", "tensor_id": 0})
+    refused = run.next("tensor_values")
+    assert "error" in refused and "values" not in refused  # over this run's per-request cap
+    run.commands.put({"type": "tensor_values", "tensor_id": 99})
+    gone = run.next("tensor_values")
+    assert gone["error"] == "tensor values are no longer available"
+    run.commands.put({"type": "stop"})
+    run.finish()
+    assert run.summary["status"] == "stopped"
+    events: list[dict[str, Any]] = []
+    opts = {"pause_in_backward": True}
+    assert run_file(_script(tmp_path, code), events.extend, controller=_Answer(), options=opts)
+    (answer,) = of(events, "tensor_values")
+    assert answer["values"] == [float(i) for i in range(200)] and answer["last"]
+    assert (answer["tensor_id"], answer["shape"], answer["total"]) == (0, [200], 200)
+
+
+class _Answer(AutoStep):
+    """Asks for the first tensor's values at the first pause, then steps."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def wait(self) -> dict[str, Any]:
+        if not self.asked:
+            self.asked = True
+            return {"type": "tensor_values", "tensor_id": 0}
+        return {"type": "step"}
