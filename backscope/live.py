@@ -186,7 +186,7 @@ class LocalServer:
         async def start() -> tuple[str, LocalRun]:
             handle = LocalRun(self.loop)
             self.runner.next = handle
-            live = self.app.state.manager.start(code, options, OWNER, engine)
+            live = self.app.state.manager.start(code, options, OWNER, engine=engine)
             return live.id, handle
 
         return asyncio.run_coroutine_threadsafe(start(), self.loop).result()

@@ -102,7 +102,7 @@ class RunManager:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def start(
-        self, code: str, options: dict[str, Any], owner: str = "", engine: str | None = None
+        self, code: str, options: dict[str, Any], owner: str = "", *, engine: str | None = None
     ) -> LiveRun:
         """Start a run; `engine` names what runs it when it is not backscope's engine (a
         runner fed by real PyTorch in the user's process: the page shows it as a badge)."""
