@@ -157,11 +157,7 @@ def test_page_stop_interrupts_a_forward_loop(tmp_path: Path) -> None:
 
 
 def test_full_values_while_paused(tmp_path: Path) -> None:
-    code = (
-        "import torch\n"
-        "big = torch.arange(200.).requires_grad_()\n"
-        "(big * 2).sum().backward()\n"
-    )
+    code = "import torch\nbig = torch.arange(200.).requires_grad_()\n(big * 2).sum().backward()\n"
     run = _Driver(_script(tmp_path, code), {"pause_in_backward": True, "values_request_cap": 150})
     paused = run.next("paused")
     assert paused["why"] == "step"
