@@ -112,9 +112,11 @@ class Backward:
                     if isinstance(t, torch.autograd.graph.GradientEdge)
                     else torch.autograd.graph.get_gradient_edge(t)
                 )
-                roots.append(
-                    {"node": rec.node_id(edge.node, line=line), "input_nr": edge.output_nr}
-                )
+                # (a backward run inside another one's node, as a reentrant checkpoint does:
+                # the nodes it starts from were made during the outer pass)
+                outer = self.passes[-1].bid if self.passes else None
+                nid = rec.node_id(edge.node, line=line, backward=outer)
+                roots.append({"node": nid, "input_nr": edge.output_nr})
                 self._count(edge.node, p)
             p.ready = {
                 r["node"] for r in roots if r["node"] is not None and not p.deps.get(r["node"])

@@ -234,7 +234,8 @@ class Recorder:
                 # (reversed: the first edge's nodes are described first, as the engine does)
                 stack.extend((m, False) for m, _ in reversed(n.next_functions) if m is not None)
                 continue
-            self._node_event(n, made if n is node else {"line": made.get("line")})
+            below = {"line": made.get("line"), "backward": made.get("backward")}
+            self._node_event(n, made if n is node else below)
         return self.node_known(node)
 
     def _node_event(self, node: Any, made: dict[str, Any]) -> None:

@@ -183,3 +183,27 @@ def test_anomaly_mode_forward_trace(tmp_path: Path) -> None:
     assert "returned nan values" in err["message"]
     trace = err["anomaly_trace"]
     assert trace and any("line 4" in frame or "line 5" in frame for frame in trace)
+
+
+def test_reentrant_checkpoint_nodes_are_drawn_as_discovered(tmp_path: Path) -> None:
+    code = (
+        "import torch\n"
+        "from torch.utils.checkpoint import checkpoint\n"
+        "lin = torch.nn.Linear(4, 4)\n"
+        "x = torch.randn(2, 4, requires_grad=True)\n"
+        "def block(h):\n"
+        "    return torch.tanh(lin(h))\n"
+        "checkpoint(block, x, use_reentrant=True).sum().backward()\n"
+        "g = x.grad.clone()\n"
+        "x.grad = None\n"
+        "block(x).sum().backward()\n"
+        "assert torch.allclose(g, x.grad)\n"
+    )
+    summary, events = _run(tmp_path, code)
+    assert summary["status"] == "ok", summary
+    starts = [e["backward"] for e in of(events, "backward_started")]
+    assert starts == [0, 1, 2]  # the checkpoint's own backward runs inside the first
+    made = {e["name"] for e in of(events, "node") if e["backward"] == 0}
+    assert {"TanhBackward0", "AddmmBackward0"} <= made
+    for e in events:
+        validate_event(e)
