@@ -16,9 +16,11 @@ import inspect
 import linecache
 import os
 import queue
+import sys
 import threading
 import webbrowser
 from collections.abc import AsyncIterator
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -128,6 +130,19 @@ class LocalRunner:
         return {"runner": "this process (real PyTorch)"}
 
 
+def page_dir(default: Path) -> Path:
+    """The built page: a checkout's frontend/dist, else the copy a wheel installed (under the
+    environment's share/, or beside the packages for `pip install --target`)."""
+    if (default / "index.html").is_file():
+        return default
+    here = Path(__file__).resolve().parents[1]
+    for base in (Path(sys.prefix), here):
+        found = base / "share" / "backscope" / "frontend"
+        if (found / "index.html").is_file():
+            return found
+    return default
+
+
 class LocalServer:
     """The app on a background thread of this process (one per process)."""
 
@@ -139,7 +154,9 @@ class LocalServer:
         from server.settings import Settings
 
         self.runner = LocalRunner()
-        self.app = create_app(Settings(), runner=self.runner)  # type: ignore[arg-type]
+        settings = Settings()
+        settings.frontend_dist = page_dir(settings.frontend_dist)
+        self.app = create_app(settings, runner=self.runner)  # type: ignore[arg-type]
         config = uvicorn.Config(
             self.app, host=host, port=port, log_level="warning", lifespan="on", **UVICORN_WS
         )

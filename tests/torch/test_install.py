@@ -28,6 +28,7 @@ def test_wheel_installs_and_traces_real_torch(tmp_path: Path) -> None:
         shutil.copytree(ROOT / part, tree / part, ignore=ignore)
     for part in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / part, tree / part)
+    shutil.copytree(ROOT / "frontend" / "dist", tree / "frontend" / "dist")
     subprocess.run(
         [*pip, "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(build), str(tree)],
         check=True,
@@ -44,7 +45,12 @@ def test_wheel_installs_and_traces_real_torch(tmp_path: Path) -> None:
             for line in z.read(meta).decode().splitlines()
             if line.startswith("Requires-Dist:")
         ]
-    shipped = {"backscope/__init__.py", "backscope/capture/run.py", "engine/tracing/values.py"}
+    shipped = {
+        "backscope/__init__.py",
+        "backscope/capture/run.py",
+        "engine/tracing/values.py",
+        "backscope-0.1.0.data/data/share/backscope/frontend/index.html",
+    }
     assert shipped <= names
     torch_reqs = [r for r in requires if r.split(";")[0].strip().startswith("torch")]
     assert torch_reqs and all('extra == "torch"' in r for r in torch_reqs), torch_reqs
@@ -65,7 +71,13 @@ def test_wheel_installs_and_traces_real_torch(tmp_path: Path) -> None:
         "import sys, backscope, server.cli\n"
         f"assert backscope.__file__.startswith({str(site)!r}), backscope.__file__\n"
         "assert 'torch' not in sys.modules  # importing backscope does not import torch\n"
-        f"sys.exit(server.cli.main(['trace', '--torch', {str(script)!r}, '-o', {str(out)!r}]))\n"
+        f"rc = server.cli.main(['trace', '--torch', {str(script)!r}, '-o', {str(out)!r}])\n"
+        # the page is served from the installed copy (not a checkout's frontend/dist)
+        "import urllib.request\n"
+        "from backscope.live import local_server\n"
+        "page = urllib.request.urlopen(local_server().base, timeout=60).read().decode()\n"
+        "assert '/assets/' in page and 'data-testid=\"engine\"' in page, page[:300]\n"
+        "sys.exit(rc)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     done = subprocess.run(
