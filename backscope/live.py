@@ -299,7 +299,14 @@ class watch:  # (lower case: used as `with backscope.watch():`, like a function)
 
         self._cap = Capture(sink, files, handle.commands, self.options, streams=self.streams)
         if self.open:
-            webbrowser.open(self.url)
+            from backscope.notebook import in_notebook, page
+
+            if in_notebook():  # (the kernel's machine may have no browser: show it inline)
+                from IPython.display import display
+
+                display(page(self.url))
+            else:
+                webbrowser.open(self.url)
         self._cap.__enter__()
         return self
 

@@ -33,7 +33,7 @@ def show(run: str | None = None, height: int = HEIGHT) -> Any:
     """Show a run of this process (the last one by default) inline, or open it in a browser
     outside a notebook. Returns the display object (or the URL)."""
     url = _url(run)
-    if _in_notebook():
+    if in_notebook():
         from IPython.display import display
 
         shown = page(url, height)
@@ -53,7 +53,8 @@ def _url(run: str | None) -> str:
     return local_server().url(run)
 
 
-def _in_notebook() -> bool:
+def in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel."""
     try:
         from IPython import get_ipython
     except ImportError:

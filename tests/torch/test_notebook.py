@@ -1,7 +1,8 @@
 """Jupyter, headlessly: a real kernel (nbclient) runs `%load_ext backscope` and a `%%backscope`
 cell; the cell shows the live page inline (an iframe on the kernel's own server), the page's
 commands step the cell's paused backward while the kernel is busy in it, and the cell leaves a
-static snapshot (SVG, no scripts) for viewers that run nothing."""
+static snapshot (SVG, no scripts) for viewers that run nothing; `backscope.show()` shows the last
+run again."""
 
 from __future__ import annotations
 
@@ -39,7 +40,11 @@ def test_cell_magic_steps_inline_and_leaves_a_snapshot(
 ) -> None:
     monkeypatch.setenv("BACKSCOPE_DB_PATH", str(tmp_path / "runs.sqlite3"))
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("%load_ext backscope"), nbformat.v4.new_code_cell(CELL)]
+    nb.cells = [
+        nbformat.v4.new_code_cell("%load_ext backscope"),
+        nbformat.v4.new_code_cell(CELL),
+        nbformat.v4.new_code_cell("import backscope\nbackscope.show()"),
+    ]
     client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={})
     failed: list[BaseException] = []
 
@@ -73,3 +78,6 @@ def test_cell_magic_steps_inline_and_leaves_a_snapshot(
     snapshot = html[html.index("backscope-snapshot") :]
     assert "<svg" in snapshot and "MulBackward0" in snapshot and "<script" not in snapshot
     assert "[2.0, 4.0]" in snapshot  # x.grad, in the static table
+    # show() shows the last run again
+    again = FRAME.search(_html(nb.cells[2]["outputs"]))
+    assert again is not None and again.groups() == found.groups()
