@@ -48,7 +48,8 @@ def dtype_name(t: torch.Tensor) -> str:
 
 
 def array(t: torch.Tensor) -> Any:
-    """A copy of the tensor's values as a NumPy array (CPU, no grad, conj/neg resolved)."""
+    """The tensor's values as a NumPy array (CPU, no grad, conj/neg resolved), sharing the
+    tensor's memory where it can: read it at once (a later in-place write shows through)."""
     with torch._C.DisableTorchFunction(), torch.no_grad():
         d = t.detach()
         if d.layout != torch.strided:
@@ -58,7 +59,7 @@ def array(t: torch.Tensor) -> Any:
         if d.dtype in _WIDEN:
             d = d.to(_WIDEN[d.dtype])
         d = d.resolve_conj().resolve_neg()
-        return d.cpu().numpy().copy() if d.device.type != "meta" else None
+        return d.cpu().numpy() if d.device.type != "meta" else None
 
 
 class Budget:
