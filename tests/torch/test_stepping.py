@@ -189,3 +189,17 @@ class _Answer(AutoStep):
             self.asked = True
             return {"type": "tensor_values", "tensor_id": 0}
         return {"type": "step"}
+
+
+def test_breakpoint_on_a_node(tmp_path: Path) -> None:
+    path = _script(tmp_path, MLP)
+    plain: list[dict[str, Any]] = []
+    run_file(path, plain.extend)
+    tanh = next(e["id"] for e in of(plain, "node") if e["name"] == "TanhBackward0")
+    run = _Driver(path, {"breakpoints": [{"node_id": tanh}]})
+    paused = run.next("paused")
+    assert (paused["why"], paused["node"]) == ("breakpoint", tanh)
+    run.commands.put({"type": "continue"})
+    assert run.next("paused")["type"] == "_done"  # one node, one pause
+    run.finish()
+    assert run.summary["status"] == "ok"
