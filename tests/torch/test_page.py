@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, shot
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, new_context, shot
 from tests.torch.live import run_torch
 
 pytestmark = pytest.mark.browser
-WAIT_MS = 120_000
 FINISHED = re.compile(r"(\d+) events · cursor (\d+)/\1 · ok")
 SCRIPT = """\
 import torch
@@ -34,8 +33,7 @@ def test_page_steps_a_real_torch_run(tmp_path: Path) -> None:
         sync_playwright() as pw,
     ):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        ctx = browser.new_context(viewport={"width": 1600, "height": 900}, base_url=base)
-        ctx.set_default_timeout(WAIT_MS)
+        ctx = new_context(browser, base)
         expect.set_options(timeout=WAIT_MS)
         page = ctx.new_page()
         errors: list[str] = []
