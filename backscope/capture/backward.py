@@ -13,38 +13,18 @@ says step / continue / stop; the rest of the process keeps running.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
 from backscope.capture.forward import Forward, ModuleScopes
 from backscope.capture.hooks import Hooks
-from backscope.capture.recorder import ACCUMULATE, Event, Recorder
+from backscope.capture.passes import Pass, count_dependencies
+from backscope.capture.recorder import ACCUMULATE, Recorder
 from backscope.capture.stepper import Stepper
 from protocol import HookKind, TensorValue
 
 _SEQ_MAX = 2**64 - 1
-
-
-@dataclass
-class Pass:
-    """One backward pass's bookkeeping."""
-
-    bid: int
-    keep_graph: bool
-    create_graph: bool
-    deps: dict[int, int] = field(default_factory=dict)
-    ready: set[int] = field(default_factory=set)
-    entered: set[int] = field(default_factory=set)
-    slot_grads: dict[int, dict[int, TensorValue | None]] = field(default_factory=dict)
-    held_for: int | None = None  # a node whose tensor hooks ran before its entry
-    held: list[tuple[Event, Any]] = field(default_factory=list)
-    current: int | None = None
-    enter_grads: dict[int, Any] = field(default_factory=dict)
-    exit: list[Any] | None = None  # [node id, grads]: reported once its post-hooks are done
-    accumulated: set[int] = field(default_factory=set)
-    nodes_run: int = 0
 
 
 class Backward:
@@ -117,7 +97,7 @@ class Backward:
                 outer = self.passes[-1].bid if self.passes else None
                 nid = rec.node_id(edge.node, line=line, backward=outer)
                 roots.append({"node": nid, "input_nr": edge.output_nr})
-                self._count(edge.node, p)
+                count_dependencies(rec, edge.node, p)
             p.ready = {
                 r["node"] for r in roots if r["node"] is not None and not p.deps.get(r["node"])
             }
@@ -164,29 +144,6 @@ class Backward:
             )
             rec.flush()
         return out
-
-    def _count(self, root: Any, p: Pass) -> None:
-        """Dependency counts over the graph below `root`, as PyTorch's engine computes them."""
-        rec = self.rec
-        if root is None:
-            return
-        rid = rec.node_id(root)
-        if rid is None or rid in p.deps:
-            return
-        p.deps.setdefault(rid, 0)
-        stack = [root]
-        seen = {rid}
-        while stack:
-            n = stack.pop()
-            for m, _ in n.next_functions:
-                if m is None:
-                    continue
-                mid = rec.node_id(m)
-                assert mid is not None
-                p.deps[mid] = p.deps.get(mid, 0) + 1
-                if mid not in seen:
-                    seen.add(mid)
-                    stack.append(m)
 
     def _settle(self, p: Pass) -> None:
         """Report what waits: a held entry, an exit."""

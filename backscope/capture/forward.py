@@ -15,6 +15,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_leaves
 
 from backscope.capture.recorder import Recorder, grad_mode
+from backscope.capture.saved import version_of
 
 _TORCH_DIR = torch.__file__.rsplit("/", 1)[0]
 _OVERRIDES = f"{_TORCH_DIR}/overrides.py"
@@ -205,7 +206,7 @@ class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
                     self._cut("data", args[0], out, line, frame)
             return out
         ins = [t for t in tree_leaves((args, kwargs)) if isinstance(t, torch.Tensor)]
-        before = [_version(t) for t in ins]
+        before = [version_of(t) for t in ins]
         rg0 = bool(ins) and ins[0].requires_grad
         mode = grad_mode()
         out = func(*args, **kwargs)
@@ -254,7 +255,7 @@ class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
             elif direct and rec.tensor_known(o) is None and not any(o is t for t in ins):
                 rec.tensor_id(o, line, frame, mode, bw)
         for t, v in zip(ins, before):
-            after = _version(t)
+            after = version_of(t)
             if after != v:
                 self._bumped(t, after, line, frame)
         if not direct:
@@ -351,10 +352,3 @@ def _rg_event(rec: Recorder, tid: int | None, value: bool, line: int | None) -> 
         "requires_grad": value,
         "line": line,
     }
-
-
-def _version(t: torch.Tensor) -> int:
-    try:
-        return int(t._version)
-    except RuntimeError:  # an inference tensor has no version counter
-        return -1

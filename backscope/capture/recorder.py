@@ -8,7 +8,6 @@ an earlier event showed); names are filled in when a batch is flushed, from the 
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import threading
 import time
@@ -21,7 +20,8 @@ import torch
 from torch.utils.weak import WeakIdKeyDictionary
 
 from backscope.capture import values
-from protocol import EdgeRef, GradClearedHow, GradMode, SavedInfo, TensorInfo, TensorValue
+from backscope.capture.saved import saved_values, version_of
+from protocol import EdgeRef, GradClearedHow, GradMode, TensorInfo, TensorValue
 
 Event = dict[str, Any]
 Sink = Callable[[list[Event]], None]
@@ -37,14 +37,6 @@ class EventLimit(BaseException):
 
 class RunStopped(BaseException):
     """The page said stop: the user's code is interrupted where it is."""
-
-
-def version_of(t: torch.Tensor) -> int:
-    """A tensor's version counter (0 for an inference tensor, which has none)."""
-    try:
-        return int(t._version)
-    except RuntimeError:
-        return 0
 
 
 def grad_mode() -> GradMode:
@@ -124,15 +116,6 @@ class Recorder:
             return None, None
         self.frames[id(f)] = f
         return f.f_lineno, f
-
-    def user_lines(self, frame: FrameType | None) -> list[int]:
-        lines = []
-        f = frame
-        while f is not None:
-            if self.is_user(f.f_code.co_filename):
-                lines.append(f.f_lineno)
-            f = f.f_back
-        return lines[::-1]
 
     @contextmanager
     def quiet(self) -> Iterator[None]:
@@ -256,7 +239,7 @@ class Recorder:
             for o in made.get("outputs", ())
             if self.tensor_known(o) is None
         ]
-        saved, late = self.saved(node, nid, made.get("packed") or [])
+        saved, late = saved_values(self, node, nid, made.get("packed") or [])
         self.node_lines[nid] = line if variable is None else None
         self.node_saved[nid] = bool(saved)
         calls = made.get("module_calls")
@@ -282,53 +265,6 @@ class Recorder:
         for e in late:
             self.add(e)
         self.on_node(node, nid)
-
-    def saved(
-        self, node: Any, nid: int, packed: list[tuple[torch.Tensor, Any]]
-    ) -> tuple[list[SavedInfo], list[Event]]:
-        """A node's saved values as PyTorch exposes them (`_saved_*`; a custom Function's as
-        `saved_tensors[i]`), each tensor with its version now (the op that saved it just ran).
-        Under the user's saved_tensors_hooks, what the pack hooks were given, in order."""
-        res: list[SavedInfo] = []
-        late: list[Event] = []
-        names = [a for a in dir(node) if a.startswith("_saved_")]
-        if packed:
-            raw = [a[len("_raw_saved_") :] for a in dir(node) if a.startswith("_raw_saved_")]
-            raw += [f"saved_tensors[{i}]" for i in range(len(packed) - len(raw))]
-            for name, (t, box) in zip(raw, packed):
-                tid = self.tensor_id(t)
-                res.append({"name": name, "tensor": tid, "version": version_of(t), "hooked": True})
-                self.packed_names[id(box)] = (nid, name, box)
-                late.append(
-                    {
-                        "type": "saved_pack",
-                        "t": self.now(),
-                        "node": nid,
-                        "name": name,
-                        "tensor": tid,
-                        "packed_type": type(box).__name__,
-                    }
-                )
-            return res, late
-        items: list[tuple[str, Any]] = []
-        for a in names:
-            try:
-                items.append((a[len("_saved_") :], getattr(node, a)))
-            except Exception:  # (freed, or not readable for this node)
-                continue
-        if isinstance(node, torch.autograd.function.BackwardCFunction):
-            with contextlib.suppress(Exception):  # (freed after its backward)
-                items += [(f"saved_tensors[{i}]", s) for i, s in enumerate(node.saved_tensors)]
-        for name, v in items:
-            if isinstance(v, torch.Tensor):
-                res.append({"name": name, "tensor": self.tensor_id(v), "version": version_of(v)})
-            elif isinstance(v, tuple | list) and v and all(isinstance(x, torch.Tensor) for x in v):
-                for i, x in enumerate(v):
-                    tid = self.tensor_id(x)
-                    res.append({"name": f"{name}[{i}]", "tensor": tid, "version": version_of(x)})
-            elif v is not None:
-                res.append({"name": name, "repr": repr(v)[:200]})
-        return res, late
 
     def grad_cleared(
         self,
