@@ -253,6 +253,7 @@ class Backward:
         rec = self.rec
         gs = p.enter_grads.get(nid) or (None,)
         total = var.grad
+        rec.own_grad(var)
         rec.add(
             {
                 "type": "grad_accumulated",
@@ -305,7 +306,7 @@ class Backward:
             changed = g is not before[0] or (g is not None and g._version != before[1])
             self._fired("post_accumulate", hid, nid, None, [g] if changed else None, gin)
             if changed:
-                rec.grad_cleared(param, "hook", None, None, hid)
+                rec.grad_changed(param, "hook", None, None, hid)
         return res
 
     def module_hook(

@@ -308,6 +308,9 @@ class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
             },
             frame,
         )
+        leaf = rec.grad_owned(t)
+        if leaf is not None and not rec.zeroing:  # a write into a leaf's .grad (clip_grad_norm_)
+            rec.grad_changed(leaf, "written", line, frame)
 
     def _cut(self, kind: str, t: Any, out: Any, line: int | None, frame: FrameType | None) -> None:
         rec = self.rec
@@ -340,7 +343,7 @@ class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
                 tid = rec.tensor_id(t, line, frame)
                 rec.add(_rg_event(rec, tid, t.requires_grad, line), frame)
             elif name == "grad":
-                rec.grad_cleared(t, "assigned", line, frame)
+                rec.grad_changed(t, "assigned", line, frame)
         return out
 
 

@@ -19,7 +19,7 @@ from torch.utils import hooks as torch_hooks
 
 from backscope.capture.forward import _TORCH_DIR
 from backscope.capture.recorder import Recorder
-from protocol import GradClearedHow, HookKind
+from protocol import GradChangedHow, HookKind
 
 if TYPE_CHECKING:
     from backscope.capture.backward import Backward
@@ -284,12 +284,16 @@ class Hooks:
                 if rec.busy or _from_torch(2):
                     return zero(owner, *args, **kwargs)
                 had = [p for p in params(owner) if p.grad is not None]
-                out = zero(owner, *args, **kwargs)
+                rec.zeroing = True
+                try:
+                    out = zero(owner, *args, **kwargs)
+                finally:
+                    rec.zeroing = False
                 with rec.quiet():
                     line, frame = rec.site()
                     for p in had:
-                        how: GradClearedHow = "set_to_none" if p.grad is None else "zeroed"
-                        rec.grad_cleared(p, how, line, frame)
+                        how: GradChangedHow = "set_to_none" if p.grad is None else "zeroed"
+                        rec.grad_changed(p, how, line, frame)
                 return out
 
             return zero_grad

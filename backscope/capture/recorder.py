@@ -21,7 +21,7 @@ from torch.utils.weak import WeakIdKeyDictionary
 
 from backscope.capture import values
 from backscope.capture.saved import saved_values, version_of
-from protocol import EdgeRef, GradClearedHow, GradMode, TensorInfo, TensorValue
+from protocol import EdgeRef, GradChangedHow, GradMode, TensorInfo, TensorValue
 
 Event = dict[str, Any]
 Sink = Callable[[list[Event]], None]
@@ -80,6 +80,8 @@ class Recorder:
         self.unnamed: list[tuple[TensorInfo, torch.Tensor]] = []
         self.tensor_ids: WeakIdKeyDictionary = WeakIdKeyDictionary()
         self.next_tensor = 0
+        self.grad_owner: WeakIdKeyDictionary = WeakIdKeyDictionary()  # a .grad -> its leaf
+        self.zeroing = False  # inside zero_grad (its writes are reported as `zeroed`)
         self.described: set[int] = set()
         # nodes cannot be weakly referenced: they are held (and so is their graph) for the run
         self.node_ids: dict[int, tuple[Any, int]] = {}
@@ -266,18 +268,20 @@ class Recorder:
             self.add(e)
         self.on_node(node, nid)
 
-    def grad_cleared(
+    def grad_changed(
         self,
         t: torch.Tensor,
-        how: GradClearedHow,
+        how: GradChangedHow,
         line: int | None,
         frame: FrameType | None = None,
         hook: int | None = None,
     ) -> None:
-        """`t.grad` changed outside backward (assigned, zero_grad, a post-accumulate hook)."""
+        """`t.grad` changed outside backward's accumulation (assigned, zero_grad, a
+        post-accumulate hook, written in place)."""
         g = t.grad
+        self.own_grad(t)
         event: Event = {
-            "type": "grad_cleared",
+            "type": "grad_changed",
             "t": self.now(),
             "tensor": self.tensor_id(t, line, frame),
             "how": how,
@@ -287,6 +291,17 @@ class Recorder:
         if hook is not None:
             event["hook"] = hook
         self.add(event, frame)
+
+    def own_grad(self, leaf: torch.Tensor) -> None:
+        """Remember whose `.grad` this leaf's grad tensor is (a write into it changes it)."""
+        g = leaf.grad
+        if g is not None:
+            self.grad_owner[g] = leaf
+
+    def grad_owned(self, t: torch.Tensor) -> torch.Tensor | None:
+        """The leaf whose `.grad` `t` is now, if one is known."""
+        leaf: torch.Tensor | None = self.grad_owner.get(t)
+        return leaf if leaf is not None and leaf.grad is t else None
 
     def internal_error(self, what: str, e: Exception) -> None:
         """backscope failed to record something: say so once per kind, and go on."""

@@ -124,7 +124,7 @@ def test_saved_tensor_hooks(tmp_path: Path) -> None:
 
 def test_grad_changes_outside_backward(tmp_path: Path) -> None:
     _, events = _run(tmp_path, RUNNABLE["optim_steps"])
-    hows = [e["how"] for e in of(events, "grad_cleared")]
+    hows = [e["how"] for e in of(events, "grad_changed")]
     assert "set_to_none" in hows and "assigned" in hows
     code = (
         "import torch\n"
@@ -137,7 +137,7 @@ def test_grad_changes_outside_backward(tmp_path: Path) -> None:
         "(w * w).sum().backward()\n"
     )
     _, events = _run(tmp_path, code)
-    (cleared,) = [e for e in of(events, "grad_cleared") if e["how"] == "hook"]
+    (cleared,) = [e for e in of(events, "grad_changed") if e["how"] == "hook"]
     assert cleared["value"] is None and cleared["hook"] == of(events, "hook_registered")[0]["hook"]
     (fired,) = of(events, "hook_fired")
     assert fired["kind"] == "post_accumulate" and fired["grad_in"][0]["values"] == [2.0, 4.0]
@@ -205,5 +205,24 @@ def test_reentrant_checkpoint_nodes_are_drawn_as_discovered(tmp_path: Path) -> N
     assert starts == [0, 1, 2]  # the checkpoint's own backward runs inside the first
     made = {e["name"] for e in of(events, "node") if e["backward"] == 0}
     assert {"TanhBackward0", "AddmmBackward0"} <= made
+    for e in events:
+        validate_event(e)
+
+
+def test_writes_into_a_grad(tmp_path: Path) -> None:
+    code = (
+        "import torch\n"
+        "w = torch.tensor([3., 4.], requires_grad=True)\n"
+        "(w * w).sum().backward()\n"
+        "torch.nn.utils.clip_grad_norm_([w], 1.0)\n"
+        "w.grad.mul_(2)\n"
+    )
+    summary, events = _run(tmp_path, code)
+    assert summary["status"] == "ok"
+    written = [e for e in of(events, "grad_changed") if e["how"] == "written"]
+    assert [e["line"] for e in written] == [4, 5]
+    clipped = written[0]["value"]["values"]
+    assert abs(clipped[0] - 0.6) < 1e-4 and abs(clipped[1] - 0.8) < 1e-4
+    assert written[1]["value"]["values"] == [2 * v for v in clipped]
     for e in events:
         validate_event(e)
