@@ -101,7 +101,11 @@ class RunManager:
         self.live: dict[str, LiveRun] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def start(self, code: str, options: dict[str, Any], owner: str = "") -> LiveRun:
+    def start(
+        self, code: str, options: dict[str, Any], owner: str = "", *, engine: str | None = None
+    ) -> LiveRun:
+        """Start a run; `engine` names what runs it when it is not backscope's engine (a
+        runner fed by real PyTorch in the user's process: the page shows it as a badge)."""
         run = LiveRun(uuid.uuid4().hex[:12], code, options, owner)
         self.live[run.id] = run
         started: RunStarted = {
@@ -111,6 +115,8 @@ class RunManager:
             "code": code,
             "options": options,  # type: ignore[typeddict-item]
         }
+        if engine is not None:
+            started["engine"] = engine
         run.append([started])
         task = asyncio.create_task(self._pump(run))
         self._tasks.add(task)

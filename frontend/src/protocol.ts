@@ -307,7 +307,7 @@ export interface RunOptions {
   max_events?: number | null;
   inline_limit?: number;
 }
-/** The server accepted a run (always seq 0). */
+/** The server accepted a run (always seq 0). `engine`: what ran the code, for the page's badge: absent for backscope's own engine (the sandbox), "PyTorch 2.13.0" for real torch in the user's own process (`backscope run --torch`, `backscope.watch()`). */
 export interface RunStarted {
   type: "run_started";
   t: number;
@@ -316,6 +316,7 @@ export interface RunStarted {
   version: number;
   code: string;
   options: RunOptions;
+  engine?: string;
 }
 /** One of a node's saved values: a tensor (id and version at save) or a plain `repr`. */
 export interface SavedInfo {

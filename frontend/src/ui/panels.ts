@@ -16,6 +16,7 @@ import { firingAt, freedByLine, hookFirings, pauseReason, queuePosition, splitTr
 import { hookTitle, shortName } from "../render/scene";
 import { bindInput } from "./input";
 import { bindBreakpoints } from "./breakpoints";
+import { engineBadge } from "./engine";
 
 /** Where to look after an error: only what is really there (a red node needs a node). */
 function errorHint(hasNode: boolean, hasGraph: boolean): string {
@@ -213,6 +214,7 @@ export class Panels {
     byId("status").textContent = text;
     byId("status").title = `${text}${cur ? ` · at ${shortName(cur.name)}` : ""}`;
     byId("status").dataset.state = head.status;
+    engineBadge(byId("engine"), head);
     const tl = byId<HTMLInputElement>("timeline");
     tl.max = String(log.length - 1);
     tl.value = String(log.cursor);
