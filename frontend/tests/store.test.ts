@@ -68,7 +68,7 @@ describe("reducer on recorded runs", () => {
     expect(s.error?.kind).toBe("RuntimeError");
     expect(s.error?.message).toMatch(/modified by an inplace operation/);
     // z.add_(1) is on line 6 of tests/fixtures/inplace.py
-    expect(inplaceBlameLine(s, events)).toBe(6);
+    expect(inplaceBlameLine(s)).toBe(6);
     const stale = [...s.vertices.values()].flatMap((v) => v.saved).filter((sv) => sv.tensor !== null && s.versions.get(sv.tensor) !== sv.versionAtSave);
     expect(stale.length).toBeGreaterThan(0);
   });

@@ -1,11 +1,12 @@
 // The inspector: everything known about the selected vertex at the cursor.
-import type { HookInfo, RunState, Value, Vertex } from "../model/types";
+import type { HookInfo, RunState, TensorInfo, Value, VersionEntry, Vertex } from "../model/types";
 import { accumulatedName, gradSources, sumValues } from "../model/explain";
 import { formatShape, formatValues, hasAllValues, summary } from "../model/value";
 import { savedHookText } from "../model/saved";
 import { hookTitle, hooksOn, isStale } from "../render/scene";
 import { h } from "./dom";
 import { valueView } from "./values";
+import "./inspector.css";
 
 function section(title: string, ...body: (Node | string | null)[]): HTMLElement {
   return h("section", {}, h("h3", {}, title), ...body);
@@ -46,6 +47,10 @@ export interface InspectorCtx {
   following?: boolean;
   /** True when `v` is shown because backward failed in it (the run ended on that error). */
   failed?: boolean;
+  /** Every version of a tensor the whole run has shown (the head's log: later ones too). */
+  versions?: (tensorId: string) => VersionEntry[] | undefined;
+  /** Move the cursor to an event (a version's bump). */
+  seek?: (seq: number) => void;
 }
 
 /** The values of a tensor whose inline form is only a summary: a button that fetches them. */
@@ -114,6 +119,26 @@ function savedSection(s: RunState, v: Vertex): HTMLElement {
   return section("saved tensors", tb, note);
 }
 
+/** The tensor's versions: the line that made each and its value, the one current at the
+ *  cursor marked; a click moves the cursor to that version. */
+function versionsSection(s: RunState, t: TensorInfo, ctx: InspectorCtx): HTMLElement | null {
+  const all = ctx.versions?.(t.id) ?? s.versionLog.get(t.id) ?? [];
+  if (all.length < 2) return null;
+  const now = s.versions.get(t.id) ?? t.version;
+  const rows = all.map((x) => {
+    const current = x.version === now && x.seq <= s.seq;
+    const later = x.seq > s.seq;
+    const what = x.value ? summary(x.value) : "";
+    const made = x.line !== null ? `line ${x.line}` : "";
+    const li = h("li", { class: `ver${current ? " now" : ""}${later ? " later" : ""}`, "data-version": String(x.version), title: later ? "after the cursor: click to move there" : "click to move the cursor here" },
+      h("b", {}, `v${x.version}`), " ", h("span", { class: "ver-line" }, x.version === 0 ? (made ? `made at ${made}` : "first seen") : made ? `in place at ${made}` : "in place"),
+      what ? h("code", {}, what) : null, current ? h("span", { class: "ver-tag" }, "at cursor") : later ? h("span", { class: "ver-tag" }, "later") : null);
+    li.addEventListener("click", () => ctx.seek?.(x.seq));
+    return li;
+  });
+  return section("versions", h("ul", { class: "versions", "data-testid": "tensor-versions" }, ...rows));
+}
+
 export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, ctx: InspectorCtx): void {
   const onLine = ctx.onLine;
   el.replaceChildren();
@@ -151,7 +176,11 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const unpacking = v.saved.some((sv) => savedHookText(s, v.id, sv)?.now === true);
   if (saved && unpacking) el.append(saved);
   const values: HTMLElement[] = [];
-  if (t?.value) values.push(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)` : "value", valueView(t.value)));
+  const version = t ? (s.versions.get(t.id) ?? t.version) : 0;
+  const at = t && version > 0 ? ` · v${version}` : "";
+  if (t?.value) values.push(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)${at}` : `value${at}`, h("div", { "data-testid": "inspector-value" }, valueView(t.value))));
+  const vers = t ? versionsSection(s, t, ctx) : null;
+  if (vers) values.push(vers);
   if (t?.value && !hasAllValues(t.value) && tid !== null) values.push(fullValues(tid, ctx));
   // a leaf is inspected for its gradient: .grad and where it came from before its values
   const leafish = v.kind === "leaf" || v.kind === "accumulate";

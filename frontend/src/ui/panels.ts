@@ -9,7 +9,7 @@ import { renderNodeList } from "./nodelist";
 import { drawStrip } from "./strip";
 import { inplaceBlameLine } from "../model/blame";
 import { savedEventText } from "../model/saved";
-import { firingAt, freedByLine, hookFirings, pauseReason, queuePosition, splitTraceback, type Firing } from "../model/explain";
+import { firingAt, freedByLine, pauseReason, queuePosition, splitTraceback } from "../model/explain";
 import { hookTitle, shortName } from "../render/scene";
 import { bindInput } from "./input";
 import { bindBreakpoints } from "./breakpoints";
@@ -64,9 +64,6 @@ export class Panels {
   private consoleLen = -1;
   private statusExtra = "";
   private listCurrent: string | null = null;
-  private firingsAt = -2;
-  private firingsLog: unknown = null;
-  private firingsCache: Firing[] = [];
 
   constructor(app: App) {
     this.app = app;
@@ -175,6 +172,8 @@ export class Panels {
         full: (tid) => app.fullValues.get(tid),
         canLoad: app.valuesAvailable(),
         load: (tid) => app.requestValues(tid),
+        versions: (tid) => head.versionLog.get(tid),
+        seek: (seq) => app.seek(seq),
       });
     }
     this.marks(s);
@@ -215,16 +214,9 @@ export class Panels {
 
   /** The hooks this backward pass has fired so far, in order; the one at the cursor lit. */
   private firings(s: RunState): HTMLDivElement | null {
-    const log = this.app.log;
-    // scanned once per cursor move, not on every frame
-    if (this.firingsAt !== log.cursor || this.firingsLog !== log.events) {
-      this.firingsAt = log.cursor;
-      this.firingsLog = log.events;
-      this.firingsCache = hookFirings(log.events, log.cursor);
-    }
-    const all = this.firingsCache;
+    const all = s.firings;
     if (!all.length) return null;
-    const now = firingAt(log.events, log.cursor);
+    const now = firingAt(s);
     const shown = all.slice(-6);
     const items = shown.map((f, i) => {
       const hk = s.hooks.get(f.hook);
@@ -264,7 +256,7 @@ export class Panels {
 
   /** The second-backward error: name the earlier call that freed the graph. */
   private freedHint(s: RunState): HTMLDivElement | null {
-    const line = freedByLine(s, this.app.log.events);
+    const line = freedByLine(s);
     if (line === null) return null;
     return h("div", { class: "err-fix", "data-testid": "error-fix" },
       `The backward call at line ${line} already freed this graph's saved tensors (the dashed nodes). Pass retain_graph=True to that call to backward through the graph again.`);
@@ -298,7 +290,7 @@ export class Panels {
   }
 
   blameLine(s: RunState): number | null {
-    return inplaceBlameLine(s, this.app.log.events);
+    return inplaceBlameLine(s);
   }
 
   private consoleView(s: RunState): void {
@@ -312,12 +304,12 @@ export class Panels {
   private marks(s: RunState): void {
     const v = this.app.selected ? s.vertices.get(this.app.selected) : undefined;
     const cur = s.current ? s.vertices.get(s.current) : undefined;
-    const firing = firingAt(this.app.log.events, this.app.log.cursor);
+    const firing = firingAt(s);
     const hk = firing !== null ? s.hooks.get(firing) : undefined;
     const selected = [v?.line, hk?.line, cur?.line].filter((x): x is number => typeof x === "number");
     const err = s.error ? (this.blameLine(s) ?? s.error.anomalyLine ?? s.error.line) : null;
     if (s.error?.line != null && err !== s.error.line) selected.push(s.error.line);
-    const freed = freedByLine(s, this.app.log.events);
+    const freed = freedByLine(s);
     if (freed !== null) selected.push(freed);
     const key = `${selected.join(",")}|${err}`;
     if (key === this.markKey) return;

@@ -40,18 +40,19 @@ export function drawStrip(cv: HTMLCanvasElement, events: WireEvent[], cursor: nu
   ctx.clearRect(0, 0, W, H);
   const n = events.length;
   if (!n) return;
-  const cols = Math.min(W, n);
+  // whole columns: a fractional width (ResizeObserver's) made the last bucket end past the log
+  const cols = Math.min(Math.floor(W), n);
   for (let c = 0; c < cols; c++) {
     // the most telling event in this bucket wins
     let best = "";
-    const lo = Math.floor((c * n) / cols), hi = Math.floor(((c + 1) * n) / cols);
+    const lo = Math.floor((c * n) / cols), hi = Math.min(n, Math.floor(((c + 1) * n) / cols));
     for (let i = lo; i < hi && i < lo + 64; i++) {
       const t = (events[i] as WireEvent).type;
       if ((RANK[t] ?? 0) >= (RANK[best] ?? 0) && COLORS[t]) best = t;
     }
     if (!best) continue;
     ctx.fillStyle = COLORS[best] ?? "#444";
-    ctx.globalAlpha = c * (n / cols) <= cursor ? 1 : 0.35;
+    ctx.globalAlpha = lo <= cursor ? 1 : 0.35;
     ctx.fillRect((c * W) / cols, RANK[best] ? 0 : H / 3, Math.max(1, W / cols - 0.5), RANK[best] ? H : (2 * H) / 3);
   }
   ctx.globalAlpha = 1;

@@ -85,9 +85,13 @@ export function valueView(v: Value): HTMLElement {
   const st = statsOf(v);
   out.append(h("div", { class: "meta" }, `${formatShape(v.shape)}${v.dtype ? ` · ${v.dtype}` : ""}`));
   if (st) {
-    const s = h("div", { class: "stats" });
+    const s = h("div", { class: "stats", "data-testid": "value-stats" });
+    // NaN and Inf elements first, flagged: min/max/mean/std/norm are over the finite ones
+    if (st.nan) s.append(h("span", { class: "nonfinite", "data-testid": "value-nan" }, h("b", {}, "NaN"), ` ×${st.nan}`));
+    if (st.inf) s.append(h("span", { class: "nonfinite", "data-testid": "value-inf" }, h("b", {}, "Inf"), ` ×${st.inf}`));
+    const finite = st.nan || st.inf ? " of the finite" : "";
     for (const [k, x] of [["min", st.min], ["max", st.max], ["mean", st.mean], ["std", st.std], ["norm", st.norm]] as const) {
-      if (!Number.isNaN(x)) s.append(h("span", {}, h("b", {}, k), " ", shortNumber(x)));
+      if (!Number.isNaN(x)) s.append(h("span", { title: `${k}${finite} elements` }, h("b", {}, k), " ", shortNumber(x)));
     }
     out.append(s);
   }

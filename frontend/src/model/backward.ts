@@ -1,0 +1,112 @@
+// The backward pass as events tell it: which node runs, what flowed along each edge, which
+// .grad got what, which hooks fired (folded here once, so no panel scans the event log).
+import type { Event, HookFired, HookRegistered, HookRemoved, TensorValue } from "../protocol";
+import type { HookInfo, RunState, Value } from "./types";
+import { CowMap } from "./cowmap";
+import { sid } from "./forward";
+import { parseValue } from "./value";
+
+function values(xs: readonly (TensorValue | null)[]): Value[] {
+  const out: Value[] = [];
+  for (const x of xs) {
+    const v = parseValue(x);
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+/** Fold a backward event; false when `ev` is not one. */
+export function onBackward(s: RunState, ev: Event): boolean {
+  switch (ev.type) {
+    case "backward_started":
+      s.inBackward = true;
+      s.backwards += 1;
+      s.edgeGrads = new CowMap();
+      s.gradOutputs = new CowMap();
+      s.firings = [];
+      s.backwardCalls.push({ seq: ev.seq, line: ev.line, retainGraph: ev.retain_graph, createGraph: ev.create_graph });
+      for (const [k, v] of s.nodeState) if (v !== "freed") s.nodeState.delete(k);
+      return true;
+    case "node_enter": {
+      const node = sid(ev.node);
+      if (node === null) return true;
+      if (s.current && s.nodeState.get(s.current) === "running") s.nodeState.set(s.current, "done");
+      s.current = node;
+      if (s.nodeState.get(node) !== "freed") s.nodeState.set(node, "running");
+      s.readyQueue = [];
+      for (const q of ev.queue) if (q !== null) s.readyQueue.push(String(q));
+      for (const q of s.readyQueue) if (!s.nodeState.has(q)) s.nodeState.set(q, "ready");
+      s.deps = new Map();
+      for (const d of ev.deps) if (d.node !== null) s.deps.set(String(d.node), d.count);
+      s.gradOutputs.set(node, values(ev.grad_outputs));
+      return true;
+    }
+    case "node_exit": {
+      const node = sid(ev.node);
+      if (node === null) return true;
+      if (s.nodeState.get(node) !== "freed") s.nodeState.set(node, "done");
+      ev.grad_inputs.forEach((g, i) => {
+        const v = parseValue(g);
+        if (v) s.edgeGrads.set(`${node}>${i}`, v);
+      });
+      return true;
+    }
+    case "grad_accumulated": {
+      const t = sid(ev.tensor);
+      const v = parseValue(ev.total ?? ev.grad);
+      if (t !== null && v) s.grads.set(t, v);
+      return true;
+    }
+    case "buffers_freed": {
+      const node = sid(ev.node);
+      if (node !== null) s.nodeState.set(node, "freed");
+      return true;
+    }
+    case "backward_finished":
+      s.inBackward = false;
+      if (s.current && s.nodeState.get(s.current) === "running") s.nodeState.set(s.current, "done");
+      s.current = null;
+      s.readyQueue = [];
+      s.deps = new Map();
+      return true;
+    case "paused":
+      s.pausedAt = sid(ev.node);
+      s.pauseReason = ev.why;
+      s.status = "paused";
+      return true;
+  }
+  return false;
+}
+
+/** Hook targets are vertex ids: `t<id>` for a tensor hook, the node id for a node hook. */
+export function onHookRegistered(s: RunState, e: HookRegistered): void {
+  const id = String(e.hook);
+  const target = sid(e.target) ?? "";
+  s.hooks.set(id, {
+    id, target: e.target_kind.startsWith("tensor") ? `t${target}` : target, kind: e.kind, fired: 0,
+    lastFiredSeq: -1, removed: false, line: e.line, fn: e.fn, gradIn: [], gradOut: null,
+  });
+}
+
+export function onHookRemoved(s: RunState, e: HookRemoved): void {
+  const prev = s.hooks.get(String(e.hook));
+  if (prev) s.hooks.set(prev.id, { ...prev, removed: true });
+}
+
+export function onHookFired(s: RunState, e: HookFired): void {
+  const id = String(e.hook);
+  const node = sid(e.node);
+  const base: HookInfo = s.hooks.get(id) ?? {
+    id, target: node ?? "", kind: e.kind, fired: 0, lastFiredSeq: -1, removed: false, line: null, fn: "", gradIn: [], gradOut: null,
+  };
+  const out = e.grad_out ? values(e.grad_out) : null;
+  s.hooks.set(id, { ...base, fired: base.fired + 1, lastFiredSeq: e.seq, gradIn: values(e.grad_in), gradOut: out });
+  if (s.inBackward) s.firings.push({ seq: e.seq, hook: id, node });
+  if (base.kind === "post_accumulate" && e.grad_out && base.target.startsWith("t")) {
+    // the hook changed or cleared the leaf's .grad (the fused optimizer step): show what it left
+    const g = parseValue(e.grad_out[0]);
+    if (g) s.grads.set(base.target.slice(1), g);
+    else s.grads.delete(base.target.slice(1));
+  }
+  s.lastHook = id;
+}

@@ -1,0 +1,192 @@
+// The forward graph as events build it: tensors (with every version they go through), grad_fn
+// nodes, AccumulateGrad, leaves, and the cut points where a tensor left the graph.
+import type { NodeEvent, TensorInfo as WireTensor, UntrackedOp, VersionBump } from "../protocol";
+import type { Edge, RunState, SavedRef, TensorInfo, VersionEntry, Vertex } from "./types";
+import { parseValue } from "./value";
+
+/** A wire id (a number, or null for "none") as the model's string key. */
+export function sid(n: number | null | undefined): string | null {
+  return n === null || n === undefined ? null : String(n);
+}
+
+export function addVertex(s: RunState, v: Vertex): void {
+  if (!s.vertices.has(v.id)) {
+    // states replaying from a snapshot find their id already in the shared array
+    if (s.order[s.orderLen] !== v.id) {
+      s.order.length = s.orderLen;
+      s.order.push(v.id);
+    }
+    s.orderLen += 1;
+  }
+  s.vertices.set(v.id, v);
+}
+
+/** Start a tensor's version log, or add the version a later event tells of. */
+function logVersion(s: RunState, id: string, entry: VersionEntry): void {
+  const log = s.versionLog.get(id);
+  if (!log) return void s.versionLog.set(id, [entry]);
+  const last = log[log.length - 1] as VersionEntry;
+  if (entry.version < last.version) return;
+  if (entry.version === last.version) {
+    // the same version described again (a later `tensor` event): keep the first, fill a gap
+    if (!last.value && entry.value) s.versionLog.set(id, [...log.slice(0, -1), { ...last, value: entry.value }]);
+    return;
+  }
+  s.versionLog.set(id, [...log, entry]);
+}
+
+/** A name that is only the reducer's stand-in for a parameter the tracer did not name. */
+function isStandIn(label: string): boolean {
+  return / param [\d×]+$| param scalar$/.test(label);
+}
+
+/** Register a tensor (from a `tensor` event or a node's outputs); leaves become vertices. */
+export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInfo {
+  const id = String(e.id);
+  const prev = s.tensors.get(id);
+  const t: TensorInfo = {
+    id, shape: e.shape, dtype: e.dtype, requiresGrad: e.requires_grad, isLeaf: e.is_leaf,
+    version: e.version, name: e.name ?? prev?.name ?? "", line: e.line ?? prev?.line ?? null,
+    gradFn: sid(e.grad_fn), value: parseValue(e.value, e.shape), seq,
+  };
+  if (prev?.cutBy) t.cutBy = prev.cutBy;
+  s.tensors.set(id, t);
+  if (e.version >= (s.versions.get(id) ?? 0)) s.versions.set(id, e.version);
+  logVersion(s, id, { version: e.version, seq, line: t.line, value: t.value });
+  if (t.gradFn !== null) {
+    labelVertex(s, t.gradFn, t);
+    const cut = s.vertices.get(`c${id}`);
+    // an op run under no_grad inside a custom Function's forward is not a cut: its output
+    // got a grad_fn after all, so the provisional cut vertex goes away
+    // (its id stays in `order`, which is append-only; readers skip ids with no vertex)
+    if (cut) s.vertices.delete(cut.id);
+    return t;
+  }
+  const leaf = s.vertices.get(`t${id}`);
+  if (leaf) {
+    // a name heard later (a parameter named once its module ran) replaces a stand-in
+    if (t.name && (leaf.label === "" || isStandIn(leaf.label))) s.vertices.set(leaf.id, { ...leaf, name: t.name, label: t.name });
+  } else if (t.isLeaf && (t.requiresGrad || t.name) && !s.vertices.has(`c${id}`)) {
+    addVertex(s, {
+      id: `t${id}`, kind: t.requiresGrad ? "leaf" : "const", name: t.name || "tensor", label: t.name,
+      seq, edges: [], line: t.line, module: "", gradMode: "", saved: [], tensor: id, shape: t.shape,
+    });
+  }
+  return t;
+}
+
+function labelVertex(s: RunState, vid: string, t: TensorInfo): void {
+  const fn = s.vertices.get(vid);
+  if (!fn || !t.name || fn.label.split(", ").includes(t.name)) return;
+  s.vertices.set(vid, { ...fn, label: fn.label ? `${fn.label}, ${t.name}` : t.name, shape: t.shape });
+}
+
+/** The vertex a tensor hangs off: its grad_fn, or its leaf or cut vertex. */
+export function vertexOfTensor(s: RunState, tid: string): string | null {
+  const t = s.tensors.get(tid);
+  if (t?.gradFn != null && s.vertices.has(t.gradFn)) return t.gradFn;
+  if (s.vertices.has(`t${tid}`)) return `t${tid}`;
+  if (s.vertices.has(`c${tid}`)) return `c${tid}`;
+  return null;
+}
+
+export function onNode(s: RunState, e: NodeEvent, seq: number): void {
+  const id = String(e.id);
+  const edges: Edge[] = [];
+  for (const ref of e.next) if (ref.node !== null) edges.push({ to: String(ref.node), inputNr: ref.input_nr });
+  const saved: SavedRef[] = [];
+  for (const o of e.saved) {
+    const ref: SavedRef = { name: o.name, tensor: sid(o.tensor), versionAtSave: o.version ?? 0 };
+    if (o.hooked) ref.hooked = true;
+    if (typeof o.repr === "string") ref.repr = o.repr;
+    saved.push(ref);
+    // the version at save is news about the tensor too (in-place updates under no_grad send no bump)
+    if (ref.tensor !== null && ref.versionAtSave > (s.versions.get(ref.tensor) ?? 0)) s.versions.set(ref.tensor, ref.versionAtSave);
+  }
+  const tensor = sid(e.variable);
+  const kind = e.name.endsWith("AccumulateGrad") ? "accumulate" : "fn";
+  if (kind === "accumulate" && tensor !== null && s.vertices.has(`t${tensor}`)) edges.push({ to: `t${tensor}`, inputNr: 0 });
+  const prev = s.vertices.get(id);
+  const module = e.module_path ?? "";
+  const v: Vertex = {
+    id, kind, name: e.name, label: prev?.label ?? "", seq: prev?.seq ?? seq, edges,
+    line: e.line, module, gradMode: e.grad_mode, saved, tensor, shape: prev?.shape ?? [],
+    scope: moduleScope(module, e.module_calls),
+  };
+  // create_graph=True: backward itself records the ops of its formulas
+  const madeBy = prev?.madeBy ?? (s.inBackward && kind === "fn" ? s.backwards : undefined);
+  if (madeBy !== undefined) v.madeBy = madeBy;
+  addVertex(s, v);
+  for (const out of e.outputs) onTensorInfo(s, out, seq);
+  if (kind === "fn" && module) for (const edge of edges) nameParameter(s, edge.to, module);
+}
+
+/** The module path with each module's call number ("MLP#3.fc1#4"): two calls of one module
+ *  are two scopes even when no op runs between them. Without call numbers, the path. */
+export function moduleScope(path: string, calls: number[] | null | undefined): string {
+  const parts = path ? path.split(".") : [];
+  if (!Array.isArray(calls) || calls.length !== parts.length) return path;
+  return parts.map((p, i) => `${p}#${String(calls[i])}`).join(".");
+}
+
+/** An unnamed leaf first used inside a module is one of its parameters: until the tracer names
+ *  it (as named_parameters() does), say which module owns it. */
+function nameParameter(s: RunState, accId: string, module: string): void {
+  const acc = s.vertices.get(accId);
+  if (acc?.kind !== "accumulate" || acc.tensor === null) return;
+  const leaf = s.vertices.get(`t${acc.tensor}`);
+  if (!leaf || leaf.label) return;
+  const named = s.tensors.get(acc.tensor)?.name;
+  const name = named || `${module} param ${leaf.shape.join("×") || "scalar"}`;
+  s.vertices.set(leaf.id, { ...leaf, name, label: name });
+}
+
+/** An op on grad-requiring tensors under no_grad/inference_mode: drawn as a cut point. */
+export function onUntracked(s: RunState, e: UntrackedOp, seq: number): void {
+  const first = e.outputs[0];
+  if (!first) return;
+  addCut(s, { name: e.name, how: e.grad_mode || "no_grad", inputs: e.inputs, outputs: e.outputs, line: e.line }, seq);
+}
+
+/** A cut: a vertex for the first output, edges to the inputs' vertices, and each output
+ *  remembers what cut it (why its .grad is None). */
+export function addCut(
+  s: RunState,
+  c: { name: string; how: string; inputs: (number | null)[]; outputs: WireTensor[]; line: number | null },
+  seq: number,
+): void {
+  const first = c.outputs[0];
+  if (!first) return;
+  const edges: Edge[] = [];
+  for (const i of c.inputs) {
+    const v = i === null ? null : vertexOfTensor(s, String(i));
+    if (v !== null) edges.push({ to: v, inputNr: 0 });
+  }
+  const names = c.outputs.map((o) => o.name ?? "").filter(Boolean).join(", ");
+  const id = `c${first.id}`;
+  addVertex(s, {
+    id, kind: "cut", name: `${c.name} · ${c.how}`, label: names, seq, edges, line: c.line, module: "",
+    gradMode: c.how, saved: [], tensor: String(first.id), shape: first.shape, cut: c.how,
+  });
+  for (const o of c.outputs) {
+    const t = onTensorInfo(s, o, seq);
+    s.tensors.set(t.id, { ...t, cutBy: { how: c.how, line: c.line } });
+  }
+}
+
+/** An in-place write: the tensor's new version and the values it holds from now on. */
+export function onVersionBump(s: RunState, e: VersionBump, seq: number): void {
+  if (e.tensor === null) return;
+  const id = String(e.tensor);
+  const value = parseValue(e.value);
+  s.versions.set(id, e.version);
+  const t = s.tensors.get(id);
+  if (t) s.tensors.set(id, { ...t, version: e.version, value: value ?? t.value, gradFn: sid(e.grad_fn) ?? t.gradFn });
+  logVersion(s, id, { version: e.version, seq, line: e.line, value });
+}
+
+/** The value a tensor held at version `version`, when the run showed it. */
+export function valueAtVersion(s: RunState, tid: string, version: number): VersionEntry | null {
+  const log = s.versionLog.get(tid);
+  return log?.find((x) => x.version === version) ?? null;
+}
