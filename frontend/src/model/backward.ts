@@ -54,7 +54,10 @@ export function onBackward(s: RunState, ev: Event): boolean {
     case "grad_accumulated": {
       const t = sid(ev.tensor);
       const v = parseValue(ev.total ?? ev.grad);
-      if (t !== null && v) s.grads.set(t, v);
+      if (t !== null && v) {
+        s.grads.set(t, v);
+        s.gradCleared.delete(t);
+      }
       return true;
     }
     case "buffers_freed": {
@@ -105,8 +108,9 @@ export function onHookFired(s: RunState, e: HookFired): void {
   if (base.kind === "post_accumulate" && e.grad_out && base.target.startsWith("t")) {
     // the hook changed or cleared the leaf's .grad (the fused optimizer step): show what it left
     const g = parseValue(e.grad_out[0]);
-    if (g) s.grads.set(base.target.slice(1), g);
-    else s.grads.delete(base.target.slice(1));
+    const t = base.target.slice(1);
+    if (g) s.grads.set(t, g);
+    else if (s.grads.delete(t)) s.gradCleared.set(t, { line: null, by: `its post-accumulate-grad hook${base.fn && base.fn !== "<lambda>" ? ` ${base.fn}` : ""} (registered at line ${base.line ?? "?"})` });
   }
   s.lastHook = id;
 }

@@ -15,7 +15,7 @@ export function emptyState(): RunState {
   return {
     seq: -1, runId: "", code: "", status: "idle",
     vertices: new CowMap(), order: [], orderLen: 0, tensors: new CowMap(), versions: new CowMap(), versionLog: new CowMap(),
-    grads: new CowMap(), nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), unpacked: new CowMap(),
+    grads: new CowMap(), gradCleared: new CowMap(), nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), unpacked: new CowMap(),
     current: null, readyQueue: [], deps: new Map(), hooks: new Map(), lastHook: null, firings: [], backwardCalls: [],
     console: [], error: null, inBackward: false, backwards: 0, pausedAt: null, pauseReason: "", modules: [],
   };
@@ -26,7 +26,7 @@ export function cloneState(s: RunState): RunState {
   return {
     ...s,
     vertices: s.vertices.fork(), tensors: s.tensors.fork(), versions: s.versions.fork(), versionLog: s.versionLog.fork(),
-    grads: s.grads.fork(), nodeState: s.nodeState.fork(), edgeGrads: s.edgeGrads.fork(), gradOutputs: s.gradOutputs.fork(),
+    grads: s.grads.fork(), gradCleared: s.gradCleared.fork(), nodeState: s.nodeState.fork(), edgeGrads: s.edgeGrads.fork(), gradOutputs: s.gradOutputs.fork(),
     unpacked: s.unpacked.fork(), readyQueue: s.readyQueue.slice(), deps: new Map(s.deps), hooks: new Map(s.hooks),
     firings: s.firings.slice(), backwardCalls: s.backwardCalls.slice(), console: s.console.slice(), modules: s.modules.slice(),
   };
@@ -71,7 +71,8 @@ function onError(s: RunState, e: ErrorEvent, seq: number): void {
     anomalyLine = s.vertices.get(node)?.line ?? null;
   }
   s.error = {
-    seq, kind: e.error_type || "Error", message, line: e.line, node, traceback: e.traceback, anomalyLine,
+    // stored runs from before the protocol package may lack line and traceback
+    seq, kind: e.error_type || "Error", message, line: e.line ?? null, node, traceback: e.traceback ?? "", anomalyLine,
   };
   // the console shows what Python would print: the traceback ends with "Type: message"
   const tb = s.error.traceback || `${s.error.kind}: ${message}`;

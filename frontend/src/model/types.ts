@@ -179,6 +179,8 @@ export interface RunState {
   /** Every version of a tensor the run has shown (version_bump), oldest first. */
   versionLog: CowMap<VersionEntry[]>;
   grads: CowMap<Value>;
+  /** A .grad set to None (zero_grad(set_to_none=True), `.grad = None`, a hook): where and by what. */
+  gradCleared: CowMap<{ line: number | null; by: string }>;
   nodeState: CowMap<NodeRunState>;
   /** Gradient that flowed along an edge, keyed `${from}>${edgeIndex}`. */
   edgeGrads: CowMap<Value>;

@@ -3,6 +3,7 @@
 import { BOX, NODE_H, RANK_GAP, scopeChain, type Placed } from "../layout/layered";
 import type { HookInfo, RunState, Vertex } from "../model/types";
 import { vertexOrder } from "../model/reduce";
+import { shortName } from "../model/naming";
 
 export interface Scene {
   state: RunState;
@@ -138,11 +139,7 @@ export function isStale(state: RunState, tensor: string | null, versionAtSave: n
   return now !== undefined && now > versionAtSave;
 }
 
-/** PyTorch's node name without the C++ namespace (torch::autograd::AccumulateGrad). */
-export function shortName(name: string): string {
-  const i = name.lastIndexOf("::");
-  return i >= 0 ? name.slice(i + 2) : name;
-}
+export { shortName } from "../model/naming";
 
 /** Width of what a vertex box shows, for the layout: the tensor pill plus the node name, or
  *  the title. `measure` is the canvas's text width at the graph font. */

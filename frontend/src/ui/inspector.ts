@@ -3,6 +3,7 @@ import type { HookInfo, RunState, TensorInfo, Value, VersionEntry, Vertex } from
 import { accumulatedName, gradSources, sumValues } from "../model/explain";
 import { formatShape, formatValues, hasAllValues, summary } from "../model/value";
 import { savedHookText } from "../model/saved";
+import { whyGradNone } from "../model/gradnone";
 import { hookTitle, hooksOn, isStale } from "../render/scene";
 import { h } from "./dom";
 import { valueView } from "./values";
@@ -187,6 +188,8 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   if (!leafish) el.append(...values);
   const g = t ? s.grads.get(t.id) : undefined;
   if (g) el.append(section(".grad", h("div", { class: "grad-now", "data-testid": "inspector-grad" }, summary(g)), valueView(g)));
+  const none = t && !g ? whyGradNone(s, t) : null;
+  if (none) el.append(section(".grad is None", h("p", { class: "grad-none", "data-testid": "grad-none", "data-reason": none.code }, none.text)));
   // once AccumulateGrad has written .grad (before that the gradients are still in flight)
   const origin = leafish && g ? gradOrigin(s, v, g) : null;
   if (origin) el.append(origin);

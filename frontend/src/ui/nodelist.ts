@@ -7,6 +7,7 @@ import { hookTitle, hooksOn, shortName } from "../render/scene";
 import type { HookInfo } from "../model/types";
 import { accumulatedName } from "../model/explain";
 import { savedHookText, unpackedNow } from "../model/saved";
+import { leafUse, whyGradNone, type GradNone } from "../model/gradnone";
 
 /** "hook", "2 hooks", "hook fired" (firing now), "hook ×3" (fired three times so far). */
 function hookBadge(hooks: (HookInfo & { firing: boolean })[]): string {
@@ -52,6 +53,14 @@ function stateText(s: RunState, v: Vertex): string {
   return st ?? "";
 }
 
+/** Why a leaf gets no gradient, in one word where the list has room: "unused", "no_grad only". */
+function leafTag(why: GradNone | null): HTMLElement | null {
+  if (!why) return null;
+  if (why.code === "unused") return h("span", { class: "nl-unused", title: `.grad is None: ${why.text}` }, "unused");
+  if (why.code === "only_untracked") return h("span", { class: "nl-unused", title: `.grad is None: ${why.text}` }, why.text.startsWith("used only through") ? "detached only" : "no_grad only");
+  return null;
+}
+
 /** Render matching vertices (the current step's entry is always included). */
 export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, selected: string | null, onPick: (id: string) => void): void {
   const f = filter.trim().toLowerCase();
@@ -59,11 +68,18 @@ export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, sel
     || (v.kind === "accumulate" && accumulatedName(s, v).toLowerCase().includes(f));
   const items: HTMLElement[] = [];
   let shown = 0, total = 0;
-  // leaves no op used (a module's parameters it never called) go last, marked
-  const used = new Set<string>();
-  for (const v of s.vertices.values()) if (v.kind === "accumulate" && v.edges[0]) used.add(v.edges[0].to);
+  // leaves no op used (a module's parameters it never called) go last, marked; leaves used
+  // only under no_grad or through detach are marked so, not "unused"
+  const use = leafUse(s);
   const order = vertexOrder(s);
-  const unused = (id: string): boolean => s.vertices.get(id)?.kind === "leaf" && !used.has(id) && s.backwards > 0;
+  const noGrad = (v: Vertex): GradNone | null => {
+    const t = v.kind === "leaf" && v.tensor !== null ? s.tensors.get(v.tensor) : undefined;
+    return t && s.backwards > 0 ? whyGradNone(s, t, use) : null;
+  };
+  const unused = (id: string): boolean => {
+    const v = s.vertices.get(id);
+    return v !== undefined && noGrad(v)?.code === "unused";
+  };
   for (const id of [...order.filter((x) => !unused(x)), ...order.filter(unused)]) {
     const v = s.vertices.get(id);
     if (!v || !match(v)) continue;
@@ -92,7 +108,7 @@ export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, sel
       hooks.length ? h("span", { class: "nl-hook", title: hooks.map(hookTitle).join("\n") }, hookBadge(hooks)) : null,
       savedBadge(s, v),
       st ? h("span", { class: "nl-state" }, st) : null,
-      unused(id) ? h("span", { class: "nl-unused", title: "no op used this leaf before backward: it gets no gradient" }, "unused") : null,
+      leafTag(noGrad(v)),
       v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
     );
     li.addEventListener("click", () => onPick(id));

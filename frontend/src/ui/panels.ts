@@ -10,17 +10,11 @@ import { drawStrip } from "./strip";
 import { inplaceBlameLine } from "../model/blame";
 import { savedEventText } from "../model/saved";
 import { firingAt, freedByLine, pauseReason, queuePosition, splitTraceback } from "../model/explain";
+import { errorHint, errorWhere } from "../model/failure";
+import { distinctTitles } from "../model/naming";
 import { hookTitle, shortName } from "../render/scene";
 import { bindInput } from "./input";
 import { bindBreakpoints } from "./breakpoints";
-
-/** Where to look after an error: only what is really there (a red node needs a node). */
-function errorHint(hasNode: boolean, hasGraph: boolean): string {
-  const marks = hasNode ? "the red node and the red line in the editor mark" : "the red line in the editor marks";
-  const kept = hasGraph ? "The graph built before the error is kept: " : "";
-  const text = `${kept}${marks} where it failed; the full traceback is in the console.`;
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** A hook in a few words for the firing list: "tensor hook L31", "module backward hook L24". */
 function shortHook(hk: HookInfo): string {
@@ -199,8 +193,11 @@ export class Panels {
       return;
     }
     q.hidden = false;
-    const name = (id: string): string => shortName(s.vertices.get(id)?.name ?? id);
-    const deps = [...s.deps.entries()].slice(0, 8).map(([id, n]) => `${name(id)}: ${n}`);
+    // nodes listed together that share a name are told apart (by output, line or index)
+    const deps8 = [...s.deps.entries()].slice(0, 8);
+    const titles = distinctTitles(s, [...(s.current ? [s.current] : []), ...s.readyQueue, ...deps8.map(([id]) => id)]);
+    const name = (id: string): string => titles.get(id) ?? id;
+    const deps = deps8.map(([id, n]) => `${name(id)}: ${n}`);
     const cur = s.current ? s.nodeState.get(s.current) : undefined;
     const doing = cur === "done" || cur === "freed" ? "finished " : "running ";
     q.replaceChildren(...[
@@ -236,19 +233,14 @@ export class Panels {
     }
     el.hidden = false;
     // rebuilt only when the error or the run changes (not on every frame: text stays selectable)
-    const key = `${s.runId}|${e.seq}`;
+    const key = `${s.runId}|${e.seq}|${s.status}|${s.vertices.size > 0}`;
     if (el.dataset.key === key) return;
     el.dataset.key = key;
     const blame = this.blameLine(s);
-    const node = e.node !== null ? s.vertices.get(e.node) : undefined;
     el.replaceChildren(
       h("div", { class: "err-title" }, h("b", {}, e.kind), ": ", e.message),
-      h("div", { class: "err-where" },
-        e.line !== null ? `raised at line ${e.line}` : "",
-        node ? ` · in ${shortName(node.name)}` : "",
-        blame !== null ? ` · tensor modified in place at line ${blame}` : "",
-        e.anomalyLine !== null ? ` · forward line ${e.anomalyLine} made the NaN` : ""),
-      h("div", { class: "err-hint" }, errorHint(node !== undefined, s.vertices.size > 0)),
+      h("div", { class: "err-where", "data-testid": "error-where" }, errorWhere(s, blame)),
+      h("div", { class: "err-hint" }, errorHint(s, blame)),
       this.freedHint(s) ?? "",
     );
     el.dataset.line = String(blame ?? e.anomalyLine ?? e.line ?? "");
