@@ -52,3 +52,10 @@ export function distinctTitles(s: RunState, ids: readonly string[]): Map<string,
 export function titleAmong(s: RunState, id: string, others: readonly string[]): string {
   return distinctTitles(s, [...new Set([...others, id])]).get(id) ?? id;
 }
+
+/** "made by backward #1 (line 4)": the backward pass that recorded a node (create_graph=True). */
+export function madeByText(s: RunState, v: Vertex): string {
+  if (v.madeBy === undefined) return "";
+  const call = s.backwardCalls[v.madeBy - 1];
+  return `made by backward #${v.madeBy}${call?.line != null ? ` (line ${call.line})` : ""}`;
+}

@@ -4,6 +4,7 @@ import { accumulatedName, gradSources, sumValues } from "../model/explain";
 import { formatShape, formatValues, hasAllValues, summary } from "../model/value";
 import { savedHookText } from "../model/saved";
 import { whyGradNone } from "../model/gradnone";
+import { madeByText } from "../model/naming";
 import { hookTitle, hooksOn, isStale } from "../render/scene";
 import { h } from "./dom";
 import { valueView } from "./values";
@@ -160,6 +161,7 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const rows: [string, Node | string][] = [["source", line], ["state", state]];
   if (v.label && v.kind === "fn") rows.unshift(["output", h("span", {}, h("span", { class: "nonleaf-chip" }, v.label), " non-leaf tensor")]);
   else if (v.kind === "accumulate" && accumulatedName(s, v)) rows.unshift(["variable", accumulatedName(s, v)]);
+  if (v.madeBy !== undefined) rows.push(["made by", h("span", { "data-testid": "made-by-backward" }, `${madeByText(s, v).replace(/^made by /, "")}, create_graph=True: backward recorded this op, so a later backward can differentiate through it`)]);
   if (v.module) rows.push(["module", v.module]);
   if (v.gradMode) rows.push(["grad mode", v.gradMode]);
   const dep = s.deps.get(v.id);

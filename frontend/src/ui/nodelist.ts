@@ -2,12 +2,14 @@
 import type { RunState, Vertex } from "../model/types";
 import { formatNumber, scalarOf, summary } from "../model/value";
 import { h } from "./dom";
+import "./nodelist.css";
 import { vertexOrder } from "../model/reduce";
 import { hookTitle, hooksOn, shortName } from "../render/scene";
 import type { HookInfo } from "../model/types";
 import { accumulatedName } from "../model/explain";
 import { savedHookText, unpackedNow } from "../model/saved";
 import { leafUse, whyGradNone, type GradNone } from "../model/gradnone";
+import { madeByText } from "../model/naming";
 
 /** "hook", "2 hooks", "hook fired" (firing now), "hook ×3" (fired three times so far). */
 function hookBadge(hooks: (HookInfo & { firing: boolean })[]): string {
@@ -107,6 +109,7 @@ export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, sel
       dep !== undefined && s.inBackward ? h("span", { class: "nl-dep", title: "dependencies left" }, `deps ${dep}`) : null,
       hooks.length ? h("span", { class: "nl-hook", title: hooks.map(hookTitle).join("\n") }, hookBadge(hooks)) : null,
       savedBadge(s, v),
+      v.madeBy !== undefined ? h("span", { class: "nl-madeby", title: madeByText(s, v) }, `by backward #${v.madeBy}`) : null,
       st ? h("span", { class: "nl-state" }, st) : null,
       leafTag(noGrad(v)),
       v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
