@@ -1,6 +1,6 @@
 // The forward graph as events build it: tensors (with every version they go through), grad_fn
 // nodes, AccumulateGrad, leaves, and the cut points where a tensor left the graph.
-import type { NodeEvent, TensorInfo as WireTensor, UntrackedOp, VersionBump } from "../protocol";
+import type { NodeEvent, TensorInfo as WireTensor, TensorValues, UntrackedOp, VersionBump } from "../protocol";
 import type { Edge, RunState, SavedRef, TensorInfo, VersionEntry, Vertex } from "./types";
 import { parseValue } from "./value";
 
@@ -21,10 +21,15 @@ export function addVertex(s: RunState, v: Vertex): void {
   s.vertices.set(v.id, v);
 }
 
-/** Start a tensor's version log, or add the version a later event tells of. */
+/** Add a version to a tensor's log. The log starts at the first change (most tensors never
+ *  change: they keep no log), with the version the tensor held before it. */
 function logVersion(s: RunState, id: string, entry: VersionEntry): void {
-  const log = s.versionLog.get(id);
-  if (!log) return void s.versionLog.set(id, [entry]);
+  let log = s.versionLog.get(id);
+  if (!log) {
+    const t = s.tensors.get(id);
+    if (!t || t.version >= entry.version) return;
+    log = [{ version: t.version, seq: t.seq, line: t.line, value: t.value }];
+  }
   const last = log[log.length - 1] as VersionEntry;
   if (entry.version < last.version) return;
   if (entry.version === last.version) {
@@ -50,9 +55,9 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
     gradFn: sid(e.grad_fn), value: parseValue(e.value, e.shape), seq,
   };
   if (prev?.cutBy) t.cutBy = prev.cutBy;
+  logVersion(s, id, { version: e.version, seq, line: t.line, value: t.value });
   s.tensors.set(id, t);
   if (e.version >= (s.versions.get(id) ?? 0)) s.versions.set(id, e.version);
-  logVersion(s, id, { version: e.version, seq, line: t.line, value: t.value });
   if (t.gradFn !== null) {
     labelVertex(s, t.gradFn, t);
     const cut = s.vertices.get(`c${id}`);
@@ -179,14 +184,32 @@ export function onVersionBump(s: RunState, e: VersionBump, seq: number): void {
   if (e.tensor === null) return;
   const id = String(e.tensor);
   const value = parseValue(e.value);
+  logVersion(s, id, { version: e.version, seq, line: e.line, value });
   s.versions.set(id, e.version);
   const t = s.tensors.get(id);
   if (t) s.tensors.set(id, { ...t, version: e.version, value: value ?? t.value, gradFn: sid(e.grad_fn) ?? t.gradFn });
-  logVersion(s, id, { version: e.version, seq, line: e.line, value });
 }
 
 /** The value a tensor held at version `version`, when the run showed it. */
 export function valueAtVersion(s: RunState, tid: string, version: number): VersionEntry | null {
   const log = s.versionLog.get(tid);
   return log?.find((x) => x.version === version) ?? null;
+}
+
+/** Full values the worker sent on request (`tensor_values`, while paused): they are the values
+ *  of the version current then, so they replace that version's summary. */
+export function onTensorValues(s: RunState, e: TensorValues): void {
+  if (e.error || e.values === undefined || e.values === null || e.shape == null) return;
+  const id = typeof e.tensor_id === "number" || typeof e.tensor_id === "string" ? String(e.tensor_id) : null;
+  const t = id !== null ? s.tensors.get(id) : undefined;
+  if (!t || id === null) return;
+  const value = parseValue({ shape: e.shape, dtype: e.dtype ?? t.dtype, values: e.values });
+  if (!value || value.shape.join() !== t.shape.join()) return;
+  // the summary's exact stats (with its NaN/Inf counts) and histogram stay
+  if (t.value?.stats) value.stats = t.value.stats;
+  if (t.value?.hist) value.hist = t.value.hist;
+  s.tensors.set(id, { ...t, value });
+  const log = s.versionLog.get(id);
+  const last = log?.[log.length - 1];
+  if (log && last && last.version === (s.versions.get(id) ?? t.version)) s.versionLog.set(id, [...log.slice(0, -1), { ...last, value }]);
 }

@@ -7,7 +7,7 @@ import type { RunState } from "./types";
 import { CowMap } from "./cowmap";
 import { onSavedPack, onSavedUnpack } from "./saved";
 import { onBackward, onHookFired, onHookRegistered, onHookRemoved } from "./backward";
-import { onNode, onTensorInfo, onUntracked, onVersionBump, sid } from "./forward";
+import { onNode, onTensorInfo, onTensorValues, onUntracked, onVersionBump, sid } from "./forward";
 
 export { moduleScope } from "./forward";
 
@@ -119,6 +119,8 @@ export function applyEvent(s: RunState, ev: WireEvent): void {
     case "module_enter":
       if (ev.path && !s.modules.includes(ev.path)) s.modules.push(ev.path);
       return;
+    case "tensor_values":
+      return onTensorValues(s, ev);
     case "error":
       return onError(s, ev, ev.seq);
     case "run_finished":

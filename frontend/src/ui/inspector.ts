@@ -1,7 +1,7 @@
 // The inspector: everything known about the selected vertex at the cursor.
 import type { HookInfo, RunState, TensorInfo, Value, VersionEntry, Vertex } from "../model/types";
 import { accumulatedName, gradSources, sumValues } from "../model/explain";
-import { formatShape, formatValues, hasAllValues, summary } from "../model/value";
+import { formatShape, formatValues, hasAllValues, statsOf, summary } from "../model/value";
 import { savedHookText } from "../model/saved";
 import { whyGradNone } from "../model/gradnone";
 import { madeByText } from "../model/naming";
@@ -55,10 +55,33 @@ export interface InspectorCtx {
   seek?: (seq: number) => void;
 }
 
+/** The value the inspector shows for a tensor at the cursor: the one its current version
+ *  carried (full values once loaded: the reducer folds `tensor_values` into that version). */
+export function shownValue(s: RunState, tid: string): { version: number; value: Value | null } | null {
+  const t = s.tensors.get(tid);
+  if (!t) return null;
+  return { version: s.versions.get(tid) ?? t.version, value: t.value };
+}
+
+/** What `shownValue` holds, as plain data (a read-only test hook on the page). */
+export interface ShownValue {
+  version: number;
+  shape: number[];
+  flat: number[] | null;
+  stats: { min: number; max: number; mean: number; nan: number; inf: number } | null;
+}
+
+export function shownForTests(s: RunState, tid: string): ShownValue | null {
+  const shown = shownValue(s, tid);
+  const v = shown?.value;
+  if (!shown || !v) return null;
+  const st = statsOf(v);
+  return { version: shown.version, shape: v.shape, flat: v.flat, stats: st ? { min: st.min, max: st.max, mean: st.mean, nan: st.nan, inf: st.inf } : null };
+}
+
 /** The values of a tensor whose inline form is only a summary: a button that fetches them. */
 function fullValues(tid: string, ctx: InspectorCtx): HTMLElement {
   const got = ctx.full(tid);
-  if (got && typeof got === "object") return section("full values", valueView(got));
   const box = h("div", { class: "full-values" });
   if (typeof got === "string") box.append(h("p", { class: "note" }, got));
   if (got === null) box.append(h("p", { class: "note" }, "loading full values…"));
@@ -179,12 +202,12 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const unpacking = v.saved.some((sv) => savedHookText(s, v.id, sv)?.now === true);
   if (saved && unpacking) el.append(saved);
   const values: HTMLElement[] = [];
-  const version = t ? (s.versions.get(t.id) ?? t.version) : 0;
-  const at = t && version > 0 ? ` · v${version}` : "";
-  if (t?.value) values.push(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)${at}` : `value${at}`, h("div", { "data-testid": "inspector-value" }, valueView(t.value))));
+  const shown = t ? shownValue(s, t.id) : null;
+  const at = shown && shown.version > 0 ? ` · v${shown.version}` : "";
+  if (shown?.value) values.push(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)${at}` : `value${at}`, h("div", { "data-testid": "inspector-value" }, valueView(shown.value))));
   const vers = t ? versionsSection(s, t, ctx) : null;
   if (vers) values.push(vers);
-  if (t?.value && !hasAllValues(t.value) && tid !== null) values.push(fullValues(tid, ctx));
+  if (shown?.value && !hasAllValues(shown.value) && tid !== null) values.push(fullValues(tid, ctx));
   // a leaf is inspected for its gradient: .grad and where it came from before its values
   const leafish = v.kind === "leaf" || v.kind === "accumulate";
   if (!leafish) el.append(...values);
