@@ -49,7 +49,7 @@ def error_type(result: Result) -> str:
 def test_busy_loop_hits_the_cpu_limit(sandbox: Sandbox) -> None:
     result = check(sandbox, "while True:\n    pass\n", parallel=False)
     assert result.status == "timeout"
-    assert result.errors()[-1]["kind"] == "timeout"
+    assert result.errors()[-1]["error_type"] == "timeout"
 
 
 def test_sleep_hits_the_wall_clock_limit(sandbox: Sandbox) -> None:
