@@ -17,7 +17,7 @@ export function tensorInfo(id: number, o: Partial<TensorInfo> = {}): TensorInfo 
   const value = o.value ?? val([0, 0]);
   return {
     id, shape: value.shape, dtype: "float32", requires_grad: false, is_leaf: true, version: 0, grad_fn: null,
-    output_nr: 0, name: null, line: null, value, ...o,
+    output_nr: 0, name: null, line: null, grad_mode: "grad", backward: null, value, ...o,
   };
 }
 
@@ -27,7 +27,7 @@ export const ev = {
   tensor: (seq: number, info: TensorInfo): TensorEvent => ({ ...base, seq, type: "tensor", tensor: info }),
   node: (seq: number, o: Partial<NodeEvent> & { id: number; name: string }): NodeEvent => ({
     ...base, seq, type: "node", next: [], inputs: [], outputs: [], saved: [], line: null, grad_mode: "grad",
-    module_path: null, module_calls: null, variable: null, ...o,
+    module_path: null, module_calls: null, variable: null, backward: null, ...o,
   }),
   untracked: (seq: number, o: Partial<UntrackedOp> & { name: string; outputs: TensorInfo[] }): UntrackedOp => ({
     ...base, seq, type: "untracked_op", inputs: [], line: null, grad_mode: "no_grad", ...o,
@@ -55,12 +55,12 @@ export const ev = {
     ...base, seq, type: "hook_registered", kind: "tensor", target_kind: "tensor", target: null, fn: "<lambda>", line: null, ...o,
   }),
   hookFired: (seq: number, o: Partial<HookFired> & { hook: number }): HookFired => ({
-    ...base, seq, type: "hook_fired", kind: "tensor", backward: 0, node: null, grad_in: [], grad_out: null, ...o,
+    ...base, seq, type: "hook_fired", kind: "tensor", backward: 0, node: null, grad_in: [], grad_out: null, module_path: null, ...o,
   }),
   paused: (seq: number, node: number | null, why: Paused["why"]): Paused => ({
     ...base, seq, type: "paused", node, backward: 0, where: "before_node", why,
   }),
   error: (seq: number, o: Partial<ErrorEvent> = {}): ErrorEvent => ({
-    ...base, seq, type: "error", error_type: "RuntimeError", message: "", line: null, traceback: "", ...o,
+    ...base, seq, type: "error", source: "snippet", error_type: "RuntimeError", message: "", line: null, traceback: "", ...o,
   }),
 };

@@ -1,6 +1,6 @@
 // The backward pass as events tell it: which node runs, what flowed along each edge, which
 // .grad got what, which hooks fired (folded here once, so no panel scans the event log).
-import type { Event, HookFired, HookRegistered, HookRemoved, TensorValue } from "../protocol";
+import type { Event, GradCleared, HookFired, HookRegistered, HookRemoved, RetainGrad, TensorValue } from "../protocol";
 import type { HookInfo, RunState, Value } from "./types";
 import { CowMap } from "./cowmap";
 import { sid } from "./forward";
@@ -85,10 +85,17 @@ export function onBackward(s: RunState, ev: Event): boolean {
 export function onHookRegistered(s: RunState, e: HookRegistered): void {
   const id = String(e.hook);
   const target = sid(e.target) ?? "";
-  s.hooks.set(id, {
-    id, target: e.target_kind.startsWith("tensor") ? `t${target}` : target, kind: e.kind, fired: 0,
+  const hk: HookInfo = {
+    id, target: e.target_kind === "tensor" ? `t${target}` : target, kind: e.kind, fired: 0,
     lastFiredSeq: -1, removed: false, line: e.line, fn: e.fn, gradIn: [], gradOut: null,
-  });
+  };
+  if (e.target_kind === "module") {
+    // a module hook is drawn on the module's last op (its output) once the module has run
+    if (e.module_path) hk.module = e.module_path;
+    if (e.module_type) hk.moduleType = e.module_type;
+    hk.target = e.module_path ? (s.lastNodeOf.get(e.module_path) ?? "") : "";
+  }
+  s.hooks.set(id, hk);
 }
 
 export function onHookRemoved(s: RunState, e: HookRemoved): void {
@@ -103,8 +110,16 @@ export function onHookFired(s: RunState, e: HookFired): void {
     id, target: node ?? "", kind: e.kind, fired: 0, lastFiredSeq: -1, removed: false, line: null, fn: "", gradIn: [], gradOut: null,
   };
   const out = e.grad_out ? values(e.grad_out) : null;
-  s.hooks.set(id, { ...base, fired: base.fired + 1, lastFiredSeq: e.seq, gradIn: values(e.grad_in), gradOut: out });
-  if (s.inBackward) s.firings.push({ seq: e.seq, hook: id, node });
+  const next: HookInfo = { ...base, fired: base.fired + 1, lastFiredSeq: e.seq, gradIn: values(e.grad_in), gradOut: out };
+  const module = e.module_path ?? base.module;
+  if (module) next.module = module;
+  if (module && e.kind === "module_forward") next.target = s.lastNodeOf.get(module) ?? next.target;
+  if (module && e.kind === "module_forward_pre") s.pendingPre.set(module, [...(s.pendingPre.get(module) ?? []).filter((h) => h !== id), id]);
+  if (module && (e.kind === "module_backward" || e.kind === "module_backward_pre") && node === null) next.target = s.lastNodeOf.get(module) ?? next.target;
+  s.hooks.set(id, next);
+  const firing = module ? { seq: e.seq, hook: id, node, module } : { seq: e.seq, hook: id, node };
+  if (s.inBackward) s.firings.push(firing);
+  else s.forwardFirings.push(firing);
   if (base.kind === "post_accumulate" && e.grad_out && base.target.startsWith("t")) {
     // the hook changed or cleared the leaf's .grad (the fused optimizer step): show what it left
     const g = parseValue(e.grad_out[0]);
@@ -113,4 +128,29 @@ export function onHookFired(s: RunState, e: HookFired): void {
     else if (s.grads.delete(t)) s.gradCleared.set(t, { line: null, by: `its post-accumulate-grad hook${base.fn && base.fn !== "<lambda>" ? ` ${base.fn}` : ""} (registered at line ${base.line ?? "?"})` });
   }
   s.lastHook = id;
+}
+
+/** `.grad` cleared or replaced outside backward (zero_grad, `p.grad = …`) or by a hook. */
+export function onGradCleared(s: RunState, e: GradCleared): void {
+  const t = sid(e.tensor);
+  if (t === null) return;
+  const v = parseValue(e.value);
+  if (v) {
+    s.grads.set(t, v);
+    s.gradCleared.delete(t);
+    return;
+  }
+  s.grads.delete(t);
+  const hk = e.hook !== undefined ? s.hooks.get(String(e.hook)) : undefined;
+  const by = e.how === "set_to_none" ? "zero_grad() (set_to_none=True)"
+    : e.how === "hook" ? `a post-accumulate-grad hook${hk?.fn && hk.fn !== "<lambda>" ? ` ${hk.fn}` : ""}${hk?.line != null ? ` (registered at line ${hk.line})` : ""}`
+    : e.how === "assigned" ? "an assignment to .grad" : "zeroing";
+  s.gradCleared.set(t, { line: e.line, by });
+}
+
+/** `retain_grad()` on a non-leaf. */
+export function onRetainGrad(s: RunState, e: RetainGrad): void {
+  const id = sid(e.tensor);
+  const t = id !== null ? s.tensors.get(id) : undefined;
+  if (t) s.tensors.set(t.id, { ...t, retainsGrad: e.line });
 }

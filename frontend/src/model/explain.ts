@@ -2,6 +2,7 @@
 // why did the run pause, which hooks fired in what order, why did the second backward fail.
 // Pure functions of the state (and the event log), shared by the panels and the unit tests.
 import type { WireEvent } from "../wire";
+import { savedEventText } from "./saved";
 import type { RunState, Value, Vertex } from "./types";
 
 /** One gradient that flowed into a leaf's AccumulateGrad in the current backward pass. */
@@ -155,4 +156,36 @@ export function queuePosition(events: WireEvent[]): number {
     else if (e.type !== "run_started") return 0;
   }
   return pos;
+}
+
+const HOOK_WORDS: Record<string, string> = {
+  tensor: "tensor hook", node_pre: "pre-hook", node_post: "node hook", post_accumulate: "post-accumulate hook",
+  module_forward_pre: "forward pre-hook", module_forward: "forward hook", module_backward_pre: "module backward pre-hook",
+  module_backward: "module backward hook",
+};
+
+/** A few words on the event at the cursor for the timeline label: which hook fired where,
+ *  which tensor an in-place write changed, what a saved-tensor hook did. */
+export function eventText(s: RunState, ev: WireEvent): string {
+  switch (ev.type) {
+    case "hook_fired": {
+      const hk = s.hooks.get(String(ev.hook));
+      const on = ev.module_path ?? hk?.module ?? "";
+      return `${HOOK_WORDS[ev.kind] ?? ev.kind}${on ? ` on ${on}` : ""}${hk && hk.fired > 1 ? ` (${hk.fired}×)` : ""}`;
+    }
+    case "version_bump": {
+      const t = ev.tensor !== null ? s.tensors.get(String(ev.tensor)) : undefined;
+      return `${t?.name || `tensor ${ev.tensor ?? "?"}`} → v${ev.version}${ev.line !== null ? `, line ${ev.line}` : ""}`;
+    }
+    case "cut":
+      return `${ev.kind === "data" ? ".data" : `${ev.kind}()`}${ev.line !== null ? `, line ${ev.line}` : ""}`;
+    case "grad_cleared": {
+      const t = ev.tensor !== null ? s.tensors.get(String(ev.tensor)) : undefined;
+      return `${t?.name || "a tensor"}.grad ${ev.value ? "replaced" : "cleared"} (${ev.how})`;
+    }
+    case "halted":
+      return `stopped (${ev.why})${ev.line !== null ? ` at line ${ev.line}` : ""}`;
+    default:
+      return savedEventText(s, ev);
+  }
 }

@@ -5,7 +5,7 @@ import { shortName } from "./naming";
 
 /** The run ended by a limit or a stop, not by an exception of its own. */
 export function wasStopped(s: RunState): boolean {
-  return s.status === "timeout" || s.status === "limit" || s.status === "killed" || s.status === "stopped";
+  return s.status === "timeout" || s.status === "limit" || s.status === "killed" || s.status === "stopped" || s.status === "interrupted";
 }
 
 /** "raised at line 5 · in MulBackward0 · …", or for a stopped run the line it was running. */

@@ -1,6 +1,6 @@
 // The forward graph as events build it: tensors (with every version they go through), grad_fn
 // nodes, AccumulateGrad, leaves, and the cut points where a tensor left the graph.
-import type { NodeEvent, TensorInfo as WireTensor, TensorValues, UntrackedOp, VersionBump } from "../protocol";
+import type { Cut, NodeEvent, RequiresGradSet, TensorInfo as WireTensor, TensorValues, UntrackedOp, VersionBump } from "../protocol";
 import type { Edge, RunState, SavedRef, TensorInfo, VersionEntry, Vertex } from "./types";
 import { parseValue } from "./value";
 
@@ -55,6 +55,7 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
     gradFn: sid(e.grad_fn), value: parseValue(e.value, e.shape), seq,
   };
   if (prev?.cutBy) t.cutBy = prev.cutBy;
+  if (prev?.retainsGrad !== undefined) t.retainsGrad = prev.retainsGrad;
   logVersion(s, id, { version: e.version, seq, line: t.line, value: t.value });
   s.tensors.set(id, t);
   if (e.version >= (s.versions.get(id) ?? 0)) s.versions.set(id, e.version);
@@ -118,12 +119,26 @@ export function onNode(s: RunState, e: NodeEvent, seq: number): void {
     line: e.line, module, gradMode: e.grad_mode, saved, tensor, shape: prev?.shape ?? [],
     scope: moduleScope(module, e.module_calls),
   };
-  // create_graph=True: backward itself records the ops of its formulas
-  const madeBy = prev?.madeBy ?? (s.inBackward && kind === "fn" ? s.backwards : undefined);
+  // create_graph=True: backward itself records the ops of its formulas (the event says which
+  // pass, 0-based; a stored run from before that field: the pass running when it arrived)
+  const made = e.backward !== undefined ? (e.backward === null ? undefined : e.backward + 1) : s.inBackward && kind === "fn" ? s.backwards : undefined;
+  const madeBy = prev?.madeBy ?? made;
   if (madeBy !== undefined) v.madeBy = madeBy;
   addVertex(s, v);
   for (const out of e.outputs) onTensorInfo(s, out, seq);
-  if (kind === "fn" && module) for (const edge of edges) nameParameter(s, edge.to, module);
+  if (kind === "fn" && module) {
+    for (const edge of edges) nameParameter(s, edge.to, module);
+    s.lastNodeOf.set(module, id);
+    // a module's pre-forward hooks are drawn on the first op of the call they ran before
+    for (const [path, hooks] of s.pendingPre) {
+      if (module !== path && !module.startsWith(`${path}.`)) continue;
+      for (const h of hooks) {
+        const hk = s.hooks.get(h);
+        if (hk) s.hooks.set(h, { ...hk, target: id });
+      }
+      s.pendingPre.delete(path);
+    }
+  }
 }
 
 /** The module path with each module's call number ("MLP#3.fc1#4"): two calls of one module
@@ -148,35 +163,81 @@ function nameParameter(s: RunState, accId: string, module: string): void {
 
 /** An op on grad-requiring tensors under no_grad/inference_mode: drawn as a cut point. */
 export function onUntracked(s: RunState, e: UntrackedOp, seq: number): void {
-  const first = e.outputs[0];
-  if (!first) return;
-  addCut(s, { name: e.name, how: e.grad_mode || "no_grad", inputs: e.inputs, outputs: e.outputs, line: e.line }, seq);
+  const outs = e.outputs.map((o) => String(o.id));
+  if (!outs.length) return;
+  addCut(s, { name: `${e.name} · ${e.grad_mode || "no_grad"}`, how: e.grad_mode || "no_grad", inputs: e.inputs, outputs: outs, line: e.line }, seq);
+  for (const o of e.outputs) {
+    const t = onTensorInfo(s, o, seq);
+    s.tensors.set(t.id, { ...t, cutBy: { how: e.grad_mode || "no_grad", line: e.line } });
+  }
 }
 
-/** A cut: a vertex for the first output, edges to the inputs' vertices, and each output
- *  remembers what cut it (why its .grad is None). */
-export function addCut(
+const CUT_HOW: Record<Cut["kind"], string> = { detach: "detach", detach_: "detach", data: ".data" };
+
+/** detach(), detach_() or .data: the output shares the values but leaves the graph. */
+export function onCut(s: RunState, e: Cut): void {
+  if (e.tensor === null) return;
+  const how = CUT_HOW[e.kind];
+  const out = String(e.output ?? e.tensor);
+  const name = e.kind === "data" ? ".data" : `${e.kind}()`;
+  if (e.kind === "detach_") {
+    // in place: the tensor itself leaves the graph (its cut hangs below its old node)
+    const t = s.tensors.get(out);
+    if (t) s.tensors.set(out, { ...t, gradFn: null, requiresGrad: false });
+  }
+  addCut(s, { name, how, inputs: e.kind === "detach_" ? [] : [e.tensor], outputs: [out], line: e.line }, e.seq, e.kind === "detach_" ? s.tensors.get(out)?.gradFn ?? null : null);
+  const t = s.tensors.get(out);
+  if (t) s.tensors.set(out, { ...t, cutBy: { how, line: e.line } });
+}
+
+/** requires_grad set on a tensor: to False a cut point (the leaf stops being tracked), to True
+ *  a leaf that requires grad from now on. */
+export function onRequiresGradSet(s: RunState, e: RequiresGradSet): void {
+  if (e.tensor === null) return;
+  const id = String(e.tensor);
+  const t = s.tensors.get(id);
+  if (!t) return;
+  const leaf = s.vertices.get(`t${id}`);
+  if (e.requires_grad) {
+    const { cutBy: _gone, ...rest } = t;
+    s.tensors.set(id, { ...rest, requiresGrad: true });
+    if (leaf) s.vertices.set(leaf.id, { ...leaf, kind: "leaf" });
+    else if (t.isLeaf) addVertex(s, { id: `t${id}`, kind: "leaf", name: t.name || "tensor", label: t.name, seq: e.seq, edges: [], line: t.line, module: "", gradMode: "", saved: [], tensor: id, shape: t.shape });
+    return;
+  }
+  s.tensors.set(id, { ...t, requiresGrad: false, cutBy: { how: "requires_grad_(False)", line: e.line } });
+  if (leaf) s.vertices.set(leaf.id, { ...leaf, kind: "const" });
+  if (!s.vertices.has(`c${id}`)) {
+    addVertex(s, {
+      id: `c${id}`, kind: "cut", name: "requires_grad_(False)", label: t.name, seq: e.seq, edges: leaf ? [{ to: leaf.id, inputNr: 0 }] : [],
+      line: e.line, module: "", gradMode: "requires_grad_(False)", saved: [], tensor: id, shape: t.shape, cut: "requires_grad_(False)",
+    });
+  }
+}
+
+/** A cut vertex for the first output, with edges to the inputs' vertices (or `from`); the
+ *  cut stands for its output, so a plain vertex for a named output gives way to it. */
+function addCut(
   s: RunState,
-  c: { name: string; how: string; inputs: (number | null)[]; outputs: WireTensor[]; line: number | null },
+  c: { name: string; how: string; inputs: (number | null)[]; outputs: string[]; line: number | null },
   seq: number,
+  from: string | null = null,
 ): void {
   const first = c.outputs[0];
-  if (!first) return;
+  if (first === undefined) return;
   const edges: Edge[] = [];
   for (const i of c.inputs) {
     const v = i === null ? null : vertexOfTensor(s, String(i));
     if (v !== null) edges.push({ to: v, inputNr: 0 });
   }
-  const names = c.outputs.map((o) => o.name ?? "").filter(Boolean).join(", ");
-  const id = `c${first.id}`;
+  if (from !== null && s.vertices.has(from)) edges.push({ to: from, inputNr: 0 });
+  const names = c.outputs.map((o) => s.tensors.get(o)?.name ?? "").filter(Boolean).join(", ");
+  for (const o of c.outputs) if (s.vertices.get(`t${o}`)?.kind === "const") s.vertices.delete(`t${o}`);
+  const t = s.tensors.get(first);
   addVertex(s, {
-    id, kind: "cut", name: `${c.name} · ${c.how}`, label: names, seq, edges, line: c.line, module: "",
-    gradMode: c.how, saved: [], tensor: String(first.id), shape: first.shape, cut: c.how,
+    id: `c${first}`, kind: "cut", name: c.name, label: names, seq, edges, line: c.line, module: "",
+    gradMode: c.how, saved: [], tensor: first, shape: t?.shape ?? [], cut: c.how,
   });
-  for (const o of c.outputs) {
-    const t = onTensorInfo(s, o, seq);
-    s.tensors.set(t.id, { ...t, cutBy: { how: c.how, line: c.line } });
-  }
 }
 
 /** An in-place write: the tensor's new version and the values it holds from now on. */
@@ -196,14 +257,19 @@ export function valueAtVersion(s: RunState, tid: string, version: number): Versi
   return log?.find((x) => x.version === version) ?? null;
 }
 
-/** Full values the worker sent on request (`tensor_values`, while paused): they are the values
- *  of the version current then, so they replace that version's summary. */
+/** Full values the worker sent on request (`tensor_values`, in chunks, while paused): the
+ *  values of the version current then, so they replace that version's summary. */
 export function onTensorValues(s: RunState, e: TensorValues): void {
-  if (e.error || e.values === undefined || e.values === null || e.shape == null) return;
-  const id = typeof e.tensor_id === "number" || typeof e.tensor_id === "string" ? String(e.tensor_id) : null;
-  const t = id !== null ? s.tensors.get(id) : undefined;
-  if (!t || id === null) return;
-  const value = parseValue({ shape: e.shape, dtype: e.dtype ?? t.dtype, values: e.values });
+  if (e.tensor_id === null) return;
+  const id = String(e.tensor_id);
+  if (e.error !== undefined || e.values === undefined) return void s.valueChunks.delete(id);
+  const parts = e.offset === 0 ? [] : (s.valueChunks.get(id) ?? []);
+  const got = [...parts, ...e.values];
+  if (!e.last) return void s.valueChunks.set(id, got);
+  s.valueChunks.delete(id);
+  const t = s.tensors.get(id);
+  if (!t || e.shape === null || got.length !== e.total) return;
+  const value = parseValue({ shape: e.shape, dtype: e.dtype ?? t.dtype, values: got });
   if (!value || value.shape.join() !== t.shape.join()) return;
   // the summary's exact stats (with its NaN/Inf counts) and histogram stay
   if (t.value?.stats) value.stats = t.value.stats;

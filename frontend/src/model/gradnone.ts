@@ -61,6 +61,10 @@ export function whyGradNone(s: RunState, t: TensorInfo, use: LeafUse = leafUse(s
     const text = CUT_TEXT[t.cutBy.how]?.(at(t.cutBy.line)) ?? `made under ${t.cutBy.how}${at(t.cutBy.line)}`;
     return { code: CUT_CODE[t.cutBy.how] ?? "no_grad", line: t.cutBy.line, text };
   }
+  if (t.gradFn !== null && t.retainsGrad !== undefined) {
+    const why = s.backwards === 0 ? "backward has not run yet" : "no backward since has reached it";
+    return { code: "not_reached", line: t.retainsGrad, text: `retain_grad() was called${at(t.retainsGrad)}, but ${why}` };
+  }
   if (t.gradFn !== null) {
     return {
       code: "nonleaf", line: t.line,

@@ -6,8 +6,8 @@ import type { WireEvent } from "../wire";
 import type { RunState } from "./types";
 import { CowMap } from "./cowmap";
 import { onSavedPack, onSavedUnpack } from "./saved";
-import { onBackward, onHookFired, onHookRegistered, onHookRemoved } from "./backward";
-import { onNode, onTensorInfo, onTensorValues, onUntracked, onVersionBump, sid } from "./forward";
+import { onBackward, onGradCleared, onHookFired, onHookRegistered, onHookRemoved, onRetainGrad } from "./backward";
+import { onCut, onNode, onRequiresGradSet, onTensorInfo, onTensorValues, onUntracked, onVersionBump, sid } from "./forward";
 
 export { moduleScope } from "./forward";
 
@@ -16,7 +16,7 @@ export function emptyState(): RunState {
     seq: -1, runId: "", code: "", status: "idle",
     vertices: new CowMap(), order: [], orderLen: 0, tensors: new CowMap(), versions: new CowMap(), versionLog: new CowMap(),
     grads: new CowMap(), gradCleared: new CowMap(), nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), unpacked: new CowMap(),
-    current: null, readyQueue: [], deps: new Map(), hooks: new Map(), lastHook: null, firings: [], backwardCalls: [],
+    current: null, readyQueue: [], deps: new Map(), hooks: new Map(), lastHook: null, firings: [], forwardFirings: [], valueChunks: new Map(), lastNodeOf: new Map(), pendingPre: new Map(), halted: null, backwardCalls: [],
     console: [], error: null, inBackward: false, backwards: 0, pausedAt: null, pauseReason: "", modules: [],
   };
 }
@@ -28,7 +28,7 @@ export function cloneState(s: RunState): RunState {
     vertices: s.vertices.fork(), tensors: s.tensors.fork(), versions: s.versions.fork(), versionLog: s.versionLog.fork(),
     grads: s.grads.fork(), gradCleared: s.gradCleared.fork(), nodeState: s.nodeState.fork(), edgeGrads: s.edgeGrads.fork(), gradOutputs: s.gradOutputs.fork(),
     unpacked: s.unpacked.fork(), readyQueue: s.readyQueue.slice(), deps: new Map(s.deps), hooks: new Map(s.hooks),
-    firings: s.firings.slice(), backwardCalls: s.backwardCalls.slice(), console: s.console.slice(), modules: s.modules.slice(),
+    firings: s.firings.slice(), forwardFirings: s.forwardFirings.slice(), valueChunks: new Map(s.valueChunks), lastNodeOf: new Map(s.lastNodeOf), pendingPre: new Map(s.pendingPre), backwardCalls: s.backwardCalls.slice(), console: s.console.slice(), modules: s.modules.slice(),
   };
 }
 
@@ -70,9 +70,11 @@ function onError(s: RunState, e: ErrorEvent, seq: number): void {
     // detect_anomaly names the node whose backward made the NaN; its forward line is on the node
     anomalyLine = s.vertices.get(node)?.line ?? null;
   }
+  // a stopped run's error says where the worker was (the halted event came first)
+  const line = e.line ?? (e.source === "sandbox" ? (s.halted?.line ?? null) : null);
   s.error = {
     // stored runs from before the protocol package may lack line and traceback
-    seq, kind: e.error_type || "Error", message, line: e.line ?? null, node, traceback: e.traceback ?? "", anomalyLine,
+    seq, kind: e.error_type || "Error", message, line, node, traceback: e.traceback ?? "", anomalyLine,
   };
   // the console shows what Python would print: the traceback ends with "Type: message"
   const tb = s.error.traceback || `${s.error.kind}: ${message}`;
@@ -121,6 +123,17 @@ export function applyEvent(s: RunState, ev: WireEvent): void {
       return;
     case "tensor_values":
       return onTensorValues(s, ev);
+    case "cut":
+      return onCut(s, ev);
+    case "requires_grad_set":
+      return onRequiresGradSet(s, ev);
+    case "retain_grad":
+      return onRetainGrad(s, ev);
+    case "grad_cleared":
+      return onGradCleared(s, ev);
+    case "halted":
+      s.halted = { why: ev.why, line: ev.line, lines: ev.lines };
+      return;
     case "error":
       return onError(s, ev, ev.seq);
     case "run_finished":

@@ -100,6 +100,8 @@ export interface Firing {
   seq: number;
   hook: string;
   node: string | null;
+  /** A module hook's module (`Net.fc1`). */
+  module?: string;
 }
 
 /** A backward call (`backward_started`): where, and whether it kept or grew the graph. */
@@ -125,6 +127,8 @@ export interface TensorInfo {
   /** Made without a graph: by an op under no_grad/inference_mode, detach(), .data or
    *  requires_grad_(False), at `line` (why its .grad is None). */
   cutBy?: { how: string; line: number | null };
+  /** `retain_grad()` was called on this non-leaf, at this line. */
+  retainsGrad?: number | null;
 }
 
 export type NodeRunState = "ready" | "running" | "done" | "freed";
@@ -140,6 +144,9 @@ export interface HookInfo {
   /** Where it was registered and the function's name (`<lambda>`). */
   line: number | null;
   fn: string;
+  /** A module hook's module path (`Net.fc1`) and class, when known. */
+  module?: string;
+  moduleType?: string;
   /** What the last firing saw and returned (grad_out is null when the hook returned None). */
   gradIn: Value[];
   gradOut: Value[] | null;
@@ -161,7 +168,7 @@ export interface ErrorInfo {
   anomalyLine: number | null;
 }
 
-export type RunStatus = "idle" | "running" | "paused" | "ok" | "error" | "timeout" | "killed" | "limit" | "stopped";
+export type RunStatus = "idle" | "running" | "paused" | "ok" | "error" | "timeout" | "killed" | "limit" | "stopped" | "interrupted";
 
 /** The whole run as of one cursor position. Values in maps are replaced, never mutated. */
 export interface RunState {
@@ -194,6 +201,16 @@ export interface RunState {
   lastHook: string | null;
   /** Hook firings of the backward pass the cursor is in (none outside backward). */
   firings: Firing[];
+  /** Module forward / forward-pre hook firings of the run so far, in order. */
+  forwardFirings: Firing[];
+  /** Chunks of a `tensor_values` answer still arriving, by tensor id. */
+  valueChunks: Map<string, unknown[]>;
+  /** The last op vertex each module path made (module hooks are drawn on it), and module
+   *  pre-forward hooks waiting for their call's first op. */
+  lastNodeOf: Map<string, string>;
+  pendingPre: Map<string, string[]>;
+  /** The worker was halted (time limit, stop) and said where it was. */
+  halted: { why: string; line: number | null; lines: number[] } | null;
   backwardCalls: BackwardCall[];
   console: ConsoleLine[];
   error: ErrorInfo | null;

@@ -179,15 +179,19 @@ const HOOK_KINDS: Record<string, string> = {
   node_pre: "pre-hook (Node.register_prehook)",
   node_post: "hook (Node.register_hook)",
   post_accumulate: "post-accumulate-grad hook",
+  module_forward_pre: "module forward pre-hook (register_forward_pre_hook)",
+  module_forward: "module forward hook (register_forward_hook)",
+  module_backward_pre: "module backward pre-hook (register_full_backward_pre_hook)",
+  module_backward: "module backward hook (register_full_backward_hook)",
 };
 
 /** What a user calls this hook, with where it was registered: "tensor hook … <lambda>, line 5". */
 export function hookTitle(h: HookInfo): string {
-  // nn.Module full backward hooks run through hooks PyTorch puts on BackwardHookFunctionBackward
-  // nodes (BackwardHook._output_hook / _input_hook): name what the user registered
+  // (stored runs from before module hooks were reported as such: BackwardHook's node hooks)
   if (h.fn.startsWith("BackwardHook.")) return `module backward hook (register_full_backward_hook)${h.line !== null ? ` · module called at line ${h.line}` : ""}`;
+  const on = h.module ? ` on ${h.module}` : "";
   const where = [h.fn, h.line !== null ? `line ${h.line}` : ""].filter(Boolean).join(", ");
-  return `${HOOK_KINDS[h.kind] ?? `${h.kind} hook`}${where ? ` · ${where}` : ""}`;
+  return `${HOOK_KINDS[h.kind] ?? `${h.kind} hook`}${on}${where ? ` · ${where}` : ""}`;
 }
 
 /** Control points of an edge from a consumer's top (x0, y0) up to an input's bottom (x1, y1):

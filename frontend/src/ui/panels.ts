@@ -8,8 +8,7 @@ import { renderInspector } from "./inspector";
 import { renderNodeList } from "./nodelist";
 import { drawStrip } from "./strip";
 import { inplaceBlameLine } from "../model/blame";
-import { savedEventText } from "../model/saved";
-import { firingAt, freedByLine, pauseReason, queuePosition, splitTraceback } from "../model/explain";
+import { eventText, firingAt, freedByLine, pauseReason, queuePosition, splitTraceback } from "../model/explain";
 import { errorHint, errorWhere } from "../model/failure";
 import { distinctTitles } from "../model/naming";
 import { hookTitle, shortName } from "../render/scene";
@@ -20,7 +19,9 @@ import { bindBreakpoints } from "./breakpoints";
 function shortHook(hk: HookInfo): string {
   // nn.Module full backward hooks run as hooks on BackwardHookFunctionBackward nodes
   const kind = hk.fn.startsWith("BackwardHook.") ? "module backward hook"
-    : ({ tensor: "tensor hook", node_pre: "pre-hook", node_post: "node hook", post_accumulate: "post-accumulate hook" } as Record<string, string>)[hk.kind] ?? `${hk.kind} hook`;
+    : ({ tensor: "tensor hook", node_pre: "pre-hook", node_post: "node hook", post_accumulate: "post-accumulate hook",
+      module_forward_pre: "forward pre-hook", module_forward: "forward hook", module_backward_pre: "module backward pre-hook",
+      module_backward: "module backward hook" } as Record<string, string>)[hk.kind] ?? `${hk.kind} hook`;
   const fn = hk.fn && hk.fn !== "<lambda>" && !hk.fn.startsWith("BackwardHook.") ? ` ${hk.fn}` : "";
   return `${kind}${fn}${hk.line !== null ? ` L${hk.line}` : ""}`;
 }
@@ -43,6 +44,7 @@ function traceback(text: string): HTMLElement {
 /** What a firing hook sits on, in the user's words: the tensor's name (a tensor hook), the
  *  module (a module backward hook), else the node's name. */
 function hookPlace(s: RunState, hk: HookInfo, node: string | null): string {
+  if (hk.module) return hk.module;
   const t = hk.target.startsWith("t") ? s.tensors.get(hk.target.slice(1)) : undefined;
   if (t?.name) return t.name;
   const v = node !== null ? s.vertices.get(node) : undefined;
@@ -132,7 +134,7 @@ export class Panels {
     tl.max = String(log.length - 1);
     tl.value = String(log.cursor);
     const ev = log.events[log.cursor];
-    const detail = ev ? savedEventText(s, ev) : "";
+    const detail = ev ? eventText(s, ev) : "";
     byId("tl-label").textContent = ev ? `#${log.cursor} ${ev.type}${detail ? ` · ${detail}` : ""}` : "start";
     drawStrip(byId<HTMLCanvasElement>("strip"), log.events, log.cursor);
     byId("first-hint").hidden = log.length > 0 || this.statusExtra !== "";
