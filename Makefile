@@ -45,8 +45,11 @@ lint:
 typecheck:
 	$(BIN)/mypy
 
+# Two workers, each taking whole files (module fixtures such as a live server start once per file);
+# no test depends on speed, so tests beside each other on a busy machine still hold.
+PYTEST_WORKERS ?= 2
 pytest:
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile
 
 # Speed against targets: the engine (BENCH_PY may be a Python with torch for its PyTorch
 # column), the tracer's cost, and the browser app in headless Chromium (needs the build).

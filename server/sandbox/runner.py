@@ -409,8 +409,10 @@ class RunHandle:
         silent = status == "error" and self._end_reason is None and not self._meter.errors
         if silent:
             message = unreported_error(self._worker_summary) or message
+        # a run that did not end ok always says why: the worker's own error event, or ours
+        # (a limit the worker met itself, e.g. the event cap, ends it with no error event)
         if status != "ok" and (
-            self._end_reason is not None or self._worker_summary is None or silent
+            self._end_reason is not None or self._worker_summary is None or not self._meter.errors
         ):
             error: Error = {
                 "type": "error",

@@ -30,7 +30,7 @@ def test_stepping_backward_shows_which_saved_tensors_were_unpacked(page: Page) -
     page.goto("/")
     set_code(page, SAVED_HOOKS)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     page.locator("body").press("r")
     # ExpBackward0 (z = y.exp()) runs first of the hooked nodes: before its unpack, it has not
     _step_to(page, "node_enter")
@@ -73,7 +73,7 @@ def test_complex_values_show_as_pytorch_prints_them(page: Page) -> None:
         "(big.abs() ** 2).sum().backward()\n",
     )
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     page.get_by_test_id("node-list").locator('[data-node-name="ComplexBackward0"]').first.click()
     # print(z) in PyTorch 2.13: tensor([1.+3.j, 2.+4.j], grad_fn=<ComplexBackward0>)
     values = page.locator("#inspector table.vals").first
