@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import CHROMIUM, press_run, set_code, shot
+from tests.browser.conftest import new_context, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
@@ -27,8 +27,7 @@ print(x.grad)
 
 @pytest.mark.parametrize("width", [1280, 1366])
 def test_a_long_run_raises_no_page_error(browser: Browser, server: str, width: int) -> None:
-    assert CHROMIUM
-    ctx = browser.new_context(viewport={"width": width, "height": 820}, base_url=server)
+    ctx = new_context(browser, server, width, 820)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
