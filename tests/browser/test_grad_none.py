@@ -105,3 +105,28 @@ def test_a_hook_that_clears_grad_is_named(page: Page) -> None:
     assert _why(page, "p") == "cleared"
     expect(page.get_by_test_id("grad-none")).to_contain_text("post-accumulate-grad hook step")
     expect(page.get_by_test_id("grad-none")).to_contain_text("line 5")
+
+
+CLEARS = """import torch
+lin = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(lin.parameters(), lr=0.1)
+x = torch.tensor([[1., 2.]])
+h = lin(x)
+h.retain_grad()
+h.sum().backward()
+opt.step()
+opt.zero_grad()
+print(lin.weight.grad, h.grad)
+"""
+
+
+def test_zero_grad_and_retain_grad_are_named(page: Page) -> None:
+    _finish(page, CLEARS)
+    expect(page.get_by_test_id("console")).to_contain_text("None tensor([[1.]])")
+    page.get_by_test_id("node-list").locator("li.kind-leaf").first.click()
+    why = page.get_by_test_id("grad-none")
+    expect(why).to_have_attribute("data-reason", "cleared")
+    expect(why).to_contain_text("cleared at line 9 by zero_grad()")
+    # back before zero_grad (line 9) the weight still had its gradient
+    page.get_by_test_id("tensor-versions").locator("li").last.click()
+    expect(page.get_by_test_id("inspector-grad")).to_be_visible()

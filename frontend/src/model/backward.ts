@@ -115,7 +115,8 @@ export function onHookFired(s: RunState, e: HookFired): void {
   if (module) next.module = module;
   if (module && e.kind === "module_forward") next.target = s.lastNodeOf.get(module) ?? next.target;
   if (module && e.kind === "module_forward_pre") s.pendingPre.set(module, [...(s.pendingPre.get(module) ?? []).filter((h) => h !== id), id]);
-  if (module && (e.kind === "module_backward" || e.kind === "module_backward_pre") && node === null) next.target = s.lastNodeOf.get(module) ?? next.target;
+  // a module backward hook runs at the module's BackwardHookFunctionBackward node: drawn there
+  if (module && (e.kind === "module_backward" || e.kind === "module_backward_pre")) next.target = node ?? s.lastNodeOf.get(module) ?? next.target;
   s.hooks.set(id, next);
   const firing = module ? { seq: e.seq, hook: id, node, module } : { seq: e.seq, hook: id, node };
   if (s.inBackward) s.firings.push(firing);

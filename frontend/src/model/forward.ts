@@ -128,7 +128,11 @@ export function onNode(s: RunState, e: NodeEvent, seq: number): void {
   for (const out of e.outputs) onTensorInfo(s, out, seq);
   if (kind === "fn" && module) {
     for (const edge of edges) nameParameter(s, edge.to, module);
-    s.lastNodeOf.set(module, id);
+    // the op is the last one so far of its module and of every module around it
+    for (let i = module.indexOf("."); ; i = module.indexOf(".", i + 1)) {
+      s.lastNodeOf.set(i < 0 ? module : module.slice(0, i), id);
+      if (i < 0) break;
+    }
     // a module's pre-forward hooks are drawn on the first op of the call they ran before
     for (const [path, hooks] of s.pendingPre) {
       if (module !== path && !module.startsWith(`${path}.`)) continue;
@@ -165,11 +169,12 @@ function nameParameter(s: RunState, accId: string, module: string): void {
 export function onUntracked(s: RunState, e: UntrackedOp, seq: number): void {
   const outs = e.outputs.map((o) => String(o.id));
   if (!outs.length) return;
-  addCut(s, { name: `${e.name} · ${e.grad_mode || "no_grad"}`, how: e.grad_mode || "no_grad", inputs: e.inputs, outputs: outs, line: e.line }, seq);
+  const how = e.grad_mode || "no_grad";
   for (const o of e.outputs) {
     const t = onTensorInfo(s, o, seq);
-    s.tensors.set(t.id, { ...t, cutBy: { how: e.grad_mode || "no_grad", line: e.line } });
+    s.tensors.set(t.id, { ...t, cutBy: { how, line: e.line } });
   }
+  addCut(s, { name: `${e.name} · ${how}`, how, inputs: e.inputs, outputs: outs, line: e.line }, seq);
 }
 
 const CUT_HOW: Record<Cut["kind"], string> = { detach: "detach", detach_: "detach", data: ".data" };
