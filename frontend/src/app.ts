@@ -5,7 +5,6 @@ import { layoutItems } from "./layout/items";
 import type { FromLayout, ToLayout } from "./layout/messages";
 import { RunLog } from "./model/store";
 import type { RunState, Value, Vertex } from "./model/types";
-import { parseValue } from "./model/value";
 import { GraphCanvas } from "./render/canvas";
 import type { Scene } from "./render/scene";
 import { FONT } from "./render/theme";
@@ -366,11 +365,13 @@ export class App {
     this.schedule();
   }
 
+  /** A `tensor_values` answer (in chunks): the reducer folds the values into the tensor's
+   *  current version; here only the request's state (an error, or done). */
   private gotValues(e: TensorValues): void {
-    const id = typeof e.tensor_id === "number" || typeof e.tensor_id === "string" ? String(e.tensor_id) : null;
-    if (id === null) return;
-    const v = e.error ? null : parseValue({ shape: e.shape ?? [], dtype: e.dtype ?? "", values: e.values }, e.shape ?? []);
-    this.fullValues.set(id, v ?? e.error ?? "no values came back");
+    if (e.tensor_id === null) return;
+    const id = String(e.tensor_id);
+    if (e.error !== undefined) this.fullValues.set(id, e.error);
+    else if (e.last) this.fullValues.delete(id);
   }
 
   /** Hooks the panels set: breakpoints changed; open/close the keyboard help. */

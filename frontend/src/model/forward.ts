@@ -111,7 +111,19 @@ export function onNode(s: RunState, e: NodeEvent, seq: number): void {
   }
   const tensor = sid(e.variable);
   const kind = e.name.endsWith("AccumulateGrad") ? "accumulate" : "fn";
-  if (kind === "accumulate" && tensor !== null && s.vertices.has(`t${tensor}`)) edges.push({ to: `t${tensor}`, inputNr: 0 });
+  if (kind === "accumulate" && tensor !== null) {
+    // an AccumulateGrad's variable is a leaf that requires grad, whatever an earlier event said
+    // (one taken before requires_grad was set on it)
+    const t = s.tensors.get(tensor);
+    if (t && !s.vertices.has(`t${tensor}`)) {
+      s.tensors.set(tensor, { ...t, requiresGrad: true, isLeaf: true });
+      addVertex(s, {
+        id: `t${tensor}`, kind: "leaf", name: t.name || "tensor", label: t.name, seq, edges: [], line: t.line, module: "",
+        gradMode: "", saved: [], tensor, shape: t.shape,
+      });
+    } else if (t && !t.requiresGrad) s.tensors.set(tensor, { ...t, requiresGrad: true });
+    if (s.vertices.has(`t${tensor}`)) edges.push({ to: `t${tensor}`, inputNr: 0 });
+  }
   const prev = s.vertices.get(id);
   const module = e.module_path ?? "";
   const v: Vertex = {
