@@ -150,13 +150,13 @@ function versionsSection(s: RunState, t: TensorInfo, ctx: InspectorCtx): HTMLEle
   const all = ctx.versions?.(t.id) ?? s.versionLog.get(t.id) ?? [];
   if (all.length < 2) return null;
   const now = s.versions.get(t.id) ?? t.version;
-  const rows = all.map((x) => {
+  const rows = all.map((x, i) => {
     const current = x.version === now && x.seq <= s.seq;
     const later = x.seq > s.seq;
     const what = x.value ? summary(x.value) : "";
     const made = x.line !== null ? `line ${x.line}` : "";
     const li = h("li", { class: `ver${current ? " now" : ""}${later ? " later" : ""}`, "data-version": String(x.version), title: later ? "after the cursor: click to move there" : "click to move the cursor here" },
-      h("b", {}, `v${x.version}`), " ", h("span", { class: "ver-line" }, x.version === 0 ? (made ? `made at ${made}` : "first seen") : made ? `in place at ${made}` : "in place"),
+      h("b", {}, `v${x.version}`), " ", h("span", { class: "ver-line" }, i === 0 ? (made ? `made at ${made}` : "first seen") : made ? `in place at ${made}` : "in place"),
       what ? h("code", {}, what) : null, current ? h("span", { class: "ver-tag" }, "at cursor") : later ? h("span", { class: "ver-tag" }, "later") : null);
     li.addEventListener("click", () => ctx.seek?.(x.seq));
     return li;
