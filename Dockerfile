@@ -21,6 +21,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine/ engine/
 COPY server/ server/
+COPY protocol/ protocol/
 RUN pip install --no-cache-dir . \
  && rm -rf /root/.cache
 COPY examples/ examples/

@@ -116,7 +116,6 @@ WORKER_EVENT = _union(protocol.WORKER_EVENTS, _LOOSE, loose=True)
 
 _BATCH = msgspec.json.Decoder(list[WORKER_EVENT])  # type: ignore[valid-type]
 _COMMAND = msgspec.json.Decoder(COMMAND)
-_WORKER_COMMAND = msgspec.json.Decoder(WORKER_COMMAND)
 
 
 class ProtocolError(ValueError):
@@ -155,15 +154,6 @@ def parse_command(raw: str | bytes) -> dict[str, Any]:
     except msgspec.DecodeError as exc:  # (ValidationError is a DecodeError)
         raise ProtocolError(str(exc)) from None
     out: dict[str, Any] = msgspec.to_builtins(cmd)
-    return out
-
-
-def parse_worker_command(raw: bytes) -> dict[str, Any]:
-    """A command as the worker gets it (ProtocolError when it is not one)."""
-    try:
-        out: dict[str, Any] = msgspec.to_builtins(_WORKER_COMMAND.decode(raw))
-    except msgspec.DecodeError as exc:
-        raise ProtocolError(str(exc)) from None
     return out
 
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 _ns = time.perf_counter_ns
 _tn = tuple.__new__
+_Entered, _Exited = cap.Entered, cap.Exited  # (once per backward step each: globals)
 _first = operator.itemgetter(0)
 _zeros = itertools.repeat(0)
 __all__ = ["AutoStep", "Backward", "QueueController", "RunHalted", "RunStopped"]
@@ -137,7 +138,7 @@ class Backward:
                     # the node's next functions (None for a missing edge), read at build time
                     add(
                         _tn(
-                            cap.Entered,
+                            _Entered,
                             (
                                 _ns(),
                                 None,
@@ -155,7 +156,7 @@ class Backward:
                     continue
                 n += 1
                 freed = had_saved and node._freed
-                add(_tn(cap.Exited, (_ns(), None, None, bid, node, list(step[2]), freed)))
+                add(_tn(_Exited, (_ns(), None, None, bid, node, list(step[2]), freed)))
         except BaseException:
             self.failed = self.current  # the error event names the node that raised
             raise
@@ -234,7 +235,7 @@ class Backward:
         if kind == "stop":
             raise RunStopped("stopped")
         if kind == "halt":  # (the signal that came with it was missed: a snippet's handler)
-            raise RunHalted(cmd.get("why"))
+            raise RunHalted(cmd.get("why") or "killed")
         if kind == "set_breakpoints":
             self.breakpoints = list(cmd.get("breakpoints") or [])
         elif kind == "tensor_values":
@@ -266,7 +267,7 @@ class Backward:
             cmd = self.ctl.wait()
             if cmd.get("type") != "tensor_values":
                 if cmd.get("type") == "halt":
-                    raise RunHalted(cmd.get("why"))
+                    raise RunHalted(cmd.get("why") or "killed")
                 return
             self._answer(cmd.get("tensor_id"))
 

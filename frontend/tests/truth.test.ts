@@ -63,7 +63,7 @@ describe("why .grad is None", () => {
       ev.backwardStarted(2),
       ev.gradAccumulated(3, 0, val([1, 1])),
       ev.backwardFinished(4),
-      { ...base, seq: 5, type: "grad_cleared", tensor: 0, how: "set_to_none", value: null, line: 9 },
+      { ...base, seq: 5, type: "grad_changed", tensor: 0, how: "set_to_none", value: null, line: 9 },
     ]);
     expect(whyGradNone(s, tensor(s, 0))?.text).toBe(".grad was cleared at line 9 by zero_grad() (set_to_none=True)");
     applyEvent(s, ev.gradAccumulated(6, 0, val([2, 2])));

@@ -21,6 +21,8 @@ GENEROUS = SandboxSettings(wall_seconds=120, cpu_seconds=60, max_workers=2)
 # a clock short enough for a test about the clock, long enough to import and start on a
 # loaded machine (the prestarted worker has imported everything before the clock starts)
 SHORT = SandboxSettings(wall_seconds=3, cpu_seconds=60, max_workers=1)
+# the CPU clock alone (with PyTorch's defaults a busy loop meets the CPU limit first)
+CPU_SHORT = SandboxSettings(wall_seconds=120, cpu_seconds=2, max_workers=1)
 LOOP = (
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
@@ -42,6 +44,13 @@ def generous(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def short(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("wire_short") / "runs.sqlite3"
     with live_server(db, sandbox=SHORT, rate_limit_burst=1000) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def cpu_short(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("wire_cpu") / "runs.sqlite3"
+    with live_server(db, sandbox=CPU_SHORT, rate_limit_burst=1000) as base:
         yield base
 
 
@@ -117,6 +126,21 @@ def test_a_timed_out_run_keeps_its_graph_and_names_its_line(short: str) -> None:
     assert kinds.index("halted") < kinds.index("error")
     assert (error["source"], error["error_type"]) == ("sandbox", "timeout")
     assert error["line"] == halted["line"]
+
+
+def test_a_run_out_of_cpu_time_keeps_its_graph_and_names_its_line(cpu_short: str) -> None:
+    events = _checked(asyncio.run(_run(cpu_short, LOOP)))
+    assert events[-1]["status"] == "timeout"
+    assert any(e["type"] == "node" and e["name"] == "MulBackward0" for e in events)
+    (halted,) = [e for e in events if e["type"] == "halted"]
+    assert halted["why"] == "timeout" and halted["line"] in (5, 6)
+    (error,) = [e for e in events if e["type"] == "error"]
+    assert (error["source"], error["error_type"], error["line"]) == (
+        "sandbox",
+        "timeout",
+        halted["line"],
+    )
+    assert "CPU time limit" in error["message"]
 
 
 def test_a_run_stopped_while_it_runs_keeps_its_graph_and_names_its_line(short: str) -> None:

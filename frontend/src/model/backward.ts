@@ -1,6 +1,6 @@
 // The backward pass as events tell it: which node runs, what flowed along each edge, which
 // .grad got what, which hooks fired (folded here once, so no panel scans the event log).
-import type { Event, GradCleared, HookFired, HookRegistered, HookRemoved, RetainGrad, TensorValue } from "../protocol";
+import type { Event, GradChanged, HookFired, HookRegistered, HookRemoved, RetainGrad, TensorValue } from "../protocol";
 import type { HookInfo, RunState, Value } from "./types";
 import { CowMap } from "./cowmap";
 import { sid } from "./forward";
@@ -131,8 +131,9 @@ export function onHookFired(s: RunState, e: HookFired): void {
   s.lastHook = id;
 }
 
-/** `.grad` cleared or replaced outside backward (zero_grad, `p.grad = …`) or by a hook. */
-export function onGradCleared(s: RunState, e: GradCleared): void {
+/** `.grad` cleared, replaced or written outside backward (zero_grad, `p.grad = …`,
+ *  clip_grad_norm_) or by a hook: the new .grad, or None and why. */
+export function onGradChanged(s: RunState, e: GradChanged): void {
   const t = sid(e.tensor);
   if (t === null) return;
   const v = parseValue(e.value);
@@ -145,7 +146,7 @@ export function onGradCleared(s: RunState, e: GradCleared): void {
   const hk = e.hook !== undefined ? s.hooks.get(String(e.hook)) : undefined;
   const by = e.how === "set_to_none" ? "zero_grad() (set_to_none=True)"
     : e.how === "hook" ? `a post-accumulate-grad hook${hk?.fn && hk.fn !== "<lambda>" ? ` ${hk.fn}` : ""}${hk?.line != null ? ` (registered at line ${hk.line})` : ""}`
-    : e.how === "assigned" ? "an assignment to .grad" : "zeroing";
+    : e.how === "assigned" ? "an assignment to .grad" : e.how === "written" ? "an in-place write into .grad" : "zeroing";
   s.gradCleared.set(t, { line: e.line, by });
 }
 

@@ -179,7 +179,7 @@ export function eventText(s: RunState, ev: WireEvent): string {
     }
     case "cut":
       return `${ev.kind === "data" ? ".data" : `${ev.kind}()`}${ev.line !== null ? `, line ${ev.line}` : ""}`;
-    case "grad_cleared": {
+    case "grad_changed": {
       const t = ev.tensor !== null ? s.tensors.get(String(ev.tensor)) : undefined;
       return `${t?.name || "a tensor"}.grad ${ev.value ? "replaced" : "cleared"} (${ev.how})`;
     }

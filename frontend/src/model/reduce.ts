@@ -6,7 +6,7 @@ import type { WireEvent } from "../wire";
 import type { RunState } from "./types";
 import { CowMap } from "./cowmap";
 import { onSavedPack, onSavedUnpack } from "./saved";
-import { onBackward, onGradCleared, onHookFired, onHookRegistered, onHookRemoved, onRetainGrad } from "./backward";
+import { onBackward, onGradChanged, onHookFired, onHookRegistered, onHookRemoved, onRetainGrad } from "./backward";
 import { onCut, onNode, onRequiresGradSet, onTensorInfo, onTensorValues, onUntracked, onVersionBump, sid } from "./forward";
 
 export { moduleScope } from "./forward";
@@ -129,8 +129,8 @@ export function applyEvent(s: RunState, ev: WireEvent): void {
       return onRequiresGradSet(s, ev);
     case "retain_grad":
       return onRetainGrad(s, ev);
-    case "grad_cleared":
-      return onGradCleared(s, ev);
+    case "grad_changed":
+      return onGradChanged(s, ev);
     case "halted":
       s.halted = { why: ev.why, line: ev.line, lines: ev.lines };
       return;

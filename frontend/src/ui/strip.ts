@@ -5,10 +5,10 @@ const COLORS: Record<string, string> = {
   node: "#5b8def", tensor: "#f0a93a", untracked_op: "#d86a8e", version_bump: "#ff6b6b",
   node_enter: "#37d5ff", node_exit: "#2a8fb0", grad_accumulated: "#3fbf86", hook_fired: "#ffd24a",
   error: "#ff5c5c", stdout: "#8a94a8", paused: "#ffffff", saved_pack: "#b48cff", saved_unpack: "#d9b8ff",
-  cut: "#d86a8e", requires_grad_set: "#d86a8e", grad_cleared: "#2f8f66", halted: "#ff5c5c",
+  cut: "#d86a8e", requires_grad_set: "#d86a8e", grad_changed: "#2f8f66", halted: "#ff5c5c",
 };
 // saved-tensor unpack hooks are user code run inside a node, like tensor hooks: full height
-const RANK: Record<string, number> = { error: 9, halted: 9, hook_fired: 8, cut: 6, grad_cleared: 5, paused: 7, saved_unpack: 7, version_bump: 6, grad_accumulated: 5, node_enter: 4, saved_pack: 1 };
+const RANK: Record<string, number> = { error: 9, halted: 9, hook_fired: 8, cut: 6, grad_changed: 5, paused: 7, saved_unpack: 7, version_bump: 6, grad_accumulated: 5, node_enter: 4, saved_pack: 1 };
 
 let lastKey = "";
 const sizes = new WeakMap<HTMLCanvasElement, { w: number; h: number }>();
