@@ -52,7 +52,7 @@ def test_module_hooks_are_drawn_and_counted_once_per_call(page: Page) -> None:
     words = []
     for i in fired:
         page.locator("#timeline").fill(str(i))
-        expect(label).to_contain_text("hook_fired ·")
+        expect(label).to_contain_text(f"#{i} hook_fired ·")
         words.append(label.inner_text())
     assert "forward pre-hook on" in words[0] and "forward hook on" in words[1], words
     assert "module backward hook on" in words[2], words
