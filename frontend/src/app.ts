@@ -9,7 +9,6 @@ import { LayoutLink } from "./layout/link";
 import type { Placement } from "./layout/placement";
 import { RunLog } from "./model/store";
 import type { RunState, Value } from "./model/types";
-import { parseValue } from "./model/value";
 import { GraphCanvas, TEXT_K } from "./render/canvas";
 import { fitViewport, graphRect } from "./render/fit";
 import { Overview, viewRect } from "./render/overview";
@@ -508,22 +507,14 @@ export class App {
     this.schedule();
   }
 
+  /** A `tensor_values` answer (in chunks): the reducer folds the values into the tensor's
+   *  current version; here only the request's state (an error, or done). */
   private gotValues(e: TensorValues): void {
     if (e.tensor_id === null) return;
     const id = String(e.tensor_id);
-    // an answer comes in chunks of flat values (offset, total, last): join them, then parse
-    const parts = e.offset === 0 ? [] : this.valueChunks.get(id) ?? [];
-    for (const x of e.values ?? []) parts.push(x);
-    if (!e.last) {
-      this.valueChunks.set(id, parts);
-      return;
-    }
-    this.valueChunks.delete(id);
-    const v = e.error ? null : parseValue({ shape: e.shape ?? [], dtype: e.dtype ?? "", values: parts }, e.shape ?? []);
-    this.fullValues.set(id, v ?? e.error ?? "no values came back");
+    if (e.error !== undefined) this.fullValues.set(id, e.error);
+    else if (e.last) this.fullValues.delete(id);
   }
-  /** `tensor_values` chunks received so far, by tensor id, until the last one. */
-  private valueChunks = new Map<string, unknown[]>();
 
   /** Hooks the panels set: breakpoints changed; open/close the keyboard help. */
   onBreakpoints: () => void = () => {};

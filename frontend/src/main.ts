@@ -5,6 +5,7 @@ import { App } from "./app";
 import type { WireEvent } from "./wire";
 import { benchAppend, benchDraw, benchFirstFrame, benchLayout, benchSeek } from "./bench/run";
 import { geometry, type Geometry } from "./bench/geometry";
+import { shownForTests, type ShownValue } from "./ui/inspector";
 
 const app = new App();
 
@@ -20,6 +21,8 @@ declare global {
       ingest: (events: WireEvent[]) => void;
       /** What is drawn where, for the browser tests (read from state, not pixels). */
       geometry: () => Geometry;
+      /** The value the inspector shows for a tensor id at the cursor, for the browser tests. */
+      shown: (tensorId: string) => ShownValue | null;
       bench: {
         firstFrame: (nodes: number) => Promise<Record<string, number>>;
         draw: () => Promise<Record<string, number>>;
@@ -34,6 +37,7 @@ window.__backscope = {
   app,
   ingest: (events) => app.ingest(events),
   geometry: () => geometry(app),
+  shown: (tensorId) => shownForTests(app.log.state(), tensorId),
   bench: {
     firstFrame: (nodes) => benchFirstFrame(app, nodes),
     draw: () => benchDraw(app),

@@ -2,11 +2,12 @@
 // in, why a run paused, which call freed the graph, and how a traceback folds. Recorded runs.
 import { describe, expect, it } from "vitest";
 import { applyEvent, emptyState } from "../src/model/reduce";
-import { accumulatedName, firingAt, freedByLine, gradSources, hasNaN, hookFirings, pauseReason, queuePosition, splitTraceback, sumValues } from "../src/model/explain";
+import { accumulatedName, firingAt, freedByLine, gradSources, hasNaN, pauseReason, queuePosition, splitTraceback, sumValues } from "../src/model/explain";
 import type { RunState, Vertex } from "../src/model/types";
 import type { WireEvent } from "../src/wire";
 import { tailName } from "../src/ui/nodelist";
 import { fixture } from "./load";
+import { ev, tensorInfo, val } from "./events";
 
 function stateAt(events: WireEvent[], upto: number): RunState {
   const s = emptyState();
@@ -58,20 +59,23 @@ describe("hook firings", () => {
   const events = fixture("hookorder");
   const fired = events.flatMap((e, i) => (e.type === "hook_fired" ? [i] : []));
 
-  it("are listed in the order backward ran them, up to the cursor", () => {
+  it("are folded in the order backward ran them, up to the cursor", () => {
     const last = fired[fired.length - 1] as number;
     const s = stateAt(events, last);
-    const kinds = hookFirings(events, last).map((f) => s.hooks.get(f.hook)?.kind);
+    const kinds = s.firings.map((f) => s.hooks.get(f.hook)?.kind);
     // PyTorch: tensor hooks, then the node's pre-hooks, its hooks, then post-accumulate-grad
     expect(kinds).toEqual(["tensor", "node_pre", "node_post", "post_accumulate"]);
-    expect(hookFirings(events, fired[1] as number)).toHaveLength(2);
-    expect(firingAt(events, fired[1] as number)).toBe(hookFirings(events, fired[1] as number)[1]?.hook);
-    expect(firingAt(events, events.findIndex((e) => e.type === "backward_started"))).toBeNull();
+    const second = stateAt(events, fired[1] as number);
+    expect(second.firings).toHaveLength(2);
+    expect(firingAt(second)).toBe(second.firings[1]?.hook);
+    const after = events.findIndex((e, i) => i > (fired[1] as number) && e.type !== "hook_fired");
+    expect(firingAt(stateAt(events, after))).toBeNull();
+    expect(firingAt(stateAt(events, events.findIndex((e) => e.type === "backward_started")))).toBeNull();
   });
 
-  it("stop at the start of the backward pass the cursor is in", () => {
+  it("start over with each backward pass", () => {
     const start = events.findIndex((e) => e.type === "backward_started");
-    expect(hookFirings(events, start)).toEqual([]);
+    expect(stateAt(events, start).firings).toEqual([]);
   });
 });
 
@@ -81,24 +85,25 @@ describe("errors and pauses", () => {
     const events = fixture("second");
     const s = stateAt(events, events.length - 1);
     expect(s.error?.message).toMatch(/backward through the graph a second time/);
-    expect(freedByLine(s, events)).toBe(5);
+    expect(freedByLine(s)).toBe(5);
   });
 
   it("a NaN pause names the node and the gradient that holds NaN", () => {
     const s = emptyState();
-    const ev = (e: Record<string, unknown>, seq: number): void => applyEvent(s, { ...e, seq, t: 0, run_id: "r" } as unknown as WireEvent);
-    ev({ type: "run_started", code: "", version: 1, options: {} }, 0);
-    ev({ type: "node", id: 1, name: "DivBackward0", next: [{ node: 2, input_nr: 0 }], line: 5 }, 1);
-    ev({ type: "node", id: 2, name: "SumBackward0", next: [], line: 6 }, 2);
-    ev({ type: "backward_started", backward: 0, roots: [], line: 7 }, 3);
-    ev({ type: "node_enter", backward: 0, node: 1, queue: [], deps: [], grad_outputs: [[1]] }, 4);
-    ev({ type: "node_exit", backward: 0, node: 1, grad_inputs: [["nan"]] }, 5);
-    ev({ type: "node_enter", backward: 0, node: 2, queue: [], deps: [], grad_outputs: [["nan"]] }, 6);
-    ev({ type: "paused", backward: 0, node: 2, where: "before_node", why: "nan" }, 7);
+    for (const e of [
+      ev.runStarted(0),
+      ev.node(1, { id: 1, name: "DivBackward0", next: [{ node: 2, input_nr: 0 }], line: 5 }),
+      ev.node(2, { id: 2, name: "SumBackward0", line: 6 }),
+      ev.backwardStarted(3, { line: 7 }),
+      ev.nodeEnter(4, 1, { grad_outputs: [val([1])] }),
+      ev.nodeExit(5, 1, [val(["nan"])]),
+      ev.nodeEnter(6, 2, { grad_outputs: [val(["nan"])] }),
+      ev.paused(7, 2, "nan"),
+    ]) applyEvent(s, e);
     const why = pauseReason(s);
     expect(why?.title).toBe("Paused on a NaN gradient before SumBackward0 (line 6)");
     expect(why?.detail).toMatch(/grad_output\[0\] holds NaN, sent by DivBackward0 \(line 5\)/);
-    ev({ type: "paused", backward: 0, node: 2, where: "before_node", why: "step" }, 8);
+    applyEvent(s, ev.paused(8, 2, "step"));
     expect(pauseReason(s)).toBeNull();
   });
 
@@ -107,7 +112,7 @@ describe("errors and pauses", () => {
     const enter = events.findIndex((e) => e.type === "node_enter");
     const paused = (upto: number): RunState => {
       const s = stateAt(events, upto);
-      applyEvent(s, { type: "paused", seq: upto + 1, t: 0, run_id: "r", node: s.current === null ? null : Number(s.current), backward: 0, where: "before_node", why: "step" } as unknown as WireEvent);
+      applyEvent(s, ev.paused(upto + 1, s.current === null ? null : Number(s.current), "step"));
       return s;
     };
     expect(pauseReason(paused(enter))?.title).toBe("Paused before the first backward node, SumBackward0 (line 7)");
@@ -118,7 +123,7 @@ describe("errors and pauses", () => {
   it("hasNaN reads inline values and summaries", () => {
     expect(hasNaN({ shape: [2], dtype: "", flat: [1, NaN], stats: null, hist: null })).toBe(true);
     expect(hasNaN({ shape: [2], dtype: "", flat: [1, 2], stats: null, hist: null })).toBe(false);
-    expect(hasNaN({ shape: [99], dtype: "", flat: null, stats: { min: NaN, max: NaN, mean: NaN, std: NaN, norm: NaN }, hist: null })).toBe(true);
+    expect(hasNaN({ shape: [99], dtype: "", flat: null, stats: { min: 1, max: 2, mean: 1.5, std: 0.5, norm: 2, nan: 1, inf: 0 }, hist: null })).toBe(true);
   });
 });
 
@@ -146,13 +151,14 @@ describe("splitTraceback", () => {
 });
 
 describe("queuePosition", () => {
-  const ev = (type: string, seq: number, extra: Record<string, unknown> = {}): WireEvent => ({ type, seq, t: 0, run_id: "r", ...extra }) as unknown as WireEvent;
+  const queued = (seq: number, position: number): WireEvent => ({ type: "queued", seq, t: 0, run_id: "r", position });
+  const start = ev.runStarted(0);
 
   it("is the last queued position until the run's first own event", () => {
-    expect(queuePosition([ev("run_started", 0), ev("queued", 1, { position: 2 })])).toBe(2);
-    expect(queuePosition([ev("run_started", 0), ev("queued", 1, { position: 2 }), ev("queued", 2, { position: 1 })])).toBe(1);
-    expect(queuePosition([ev("run_started", 0), ev("queued", 1, { position: 0 })])).toBe(0);
-    expect(queuePosition([ev("run_started", 0), ev("queued", 1, { position: 1 }), ev("tensor", 2)])).toBe(0);
+    expect(queuePosition([start, queued(1, 2)])).toBe(2);
+    expect(queuePosition([start, queued(1, 2), queued(2, 1)])).toBe(1);
+    expect(queuePosition([start, queued(1, 0)])).toBe(0);
+    expect(queuePosition([start, queued(1, 1), ev.tensor(2, tensorInfo(0))])).toBe(0);
   });
 });
 

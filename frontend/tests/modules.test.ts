@@ -51,7 +51,7 @@ describe("module boxes over the layout", () => {
     const { s, boxes } = laidOut(fixture("nested"));
     for (const layer of ["MLP.fc1", "MLP.fc2", "MLP.fc3"]) {
       const box = boxes.find((b) => b.path === layer) as ModuleBox;
-      const params = [...s.vertices.values()].filter((v) => v.label.startsWith(`${layer} param `));
+      const params = [...s.vertices.values()].filter((v) => isParamOf(v, layer));
       expect(params).toHaveLength(2);
       for (const p of params) expect(box.members.has(p.id), `${p.label} in ${layer}`).toBe(true);
     }
@@ -133,7 +133,10 @@ describe("isParamOf", () => {
   it("knows parameters by the tracer's named_parameters() names", () => {
     expect(isParamOf(leaf("fc1.weight"), "MLP.fc1")).toBe(true);
     expect(isParamOf(leaf("seq.1.bias"), "MLP.seq.1")).toBe(true);
-    expect(isParamOf(leaf("seq.1.bias"), "MLP.seq")).toBe(false);
+    // a module inside the call owns it too (the caller asks the innermost call first)
+    expect(isParamOf(leaf("seq.1.bias"), "MLP.seq")).toBe(true);
+    expect(isParamOf(leaf("seq.10.bias"), "MLP.seq.1")).toBe(false);
+    expect(isParamOf(leaf("seq.1.bias"), "MLP.fc1")).toBe(false);
   });
   it("knows unnamed parameters by the reducer's label", () => {
     expect(isParamOf(leaf("MLP.fc1 param 8×4"), "MLP.fc1")).toBe(true);

@@ -68,7 +68,7 @@ describe("reducer on recorded runs", () => {
     expect(s.error?.kind).toBe("RuntimeError");
     expect(s.error?.message).toMatch(/modified by an inplace operation/);
     // z.add_(1) is on line 6 of tests/fixtures/inplace.py
-    expect(inplaceBlameLine(s, events)).toBe(6);
+    expect(inplaceBlameLine(s)).toBe(6);
     const stale = [...s.vertices.values()].flatMap((v) => v.saved).filter((sv) => sv.tensor !== null && s.versions.get(sv.tensor) !== sv.versionAtSave);
     expect(stale.length).toBeGreaterThan(0);
   });
@@ -202,8 +202,17 @@ describe("RunLog: cursor, snapshots, stepping", () => {
 });
 
 describe("parameters and non-leaf tensors", () => {
-  it("names an unnamed leaf after the module that first uses it, with its shape", () => {
+  it("names a parameter as named_parameters() does", () => {
     const s = fold(fixture("params"));
+    const leaves = [...s.vertices.values()].filter((v) => v.kind === "leaf").map((v) => v.label).sort();
+    expect(leaves).toEqual(["0.bias", "0.weight", "2.bias", "2.weight"]);
+  });
+
+  it("names an unnamed leaf after the module that first uses it, with its shape", () => {
+    // the same run with the tracer's names taken out (a parameter no module registered)
+    const unnamed = fixture("params").map((ev) =>
+      ev.type === "tensor" ? ({ ...ev, tensor: { ...ev.tensor, name: null } } as WireEvent) : ev);
+    const s = fold(unnamed);
     const leaves = [...s.vertices.values()].filter((v) => v.kind === "leaf").map((v) => v.label).sort();
     // nn.Linear(3, 4): weight 4×3 and bias 4; nn.Linear(4, 1): weight 1×4 and bias 1
     expect(leaves).toEqual(["Sequential.0 param 4", "Sequential.0 param 4×3", "Sequential.2 param 1", "Sequential.2 param 1×4"]);

@@ -5,9 +5,10 @@ import { formatComplex, magnitudes, parseComplex } from "../src/model/complex";
 import type { Value } from "../src/model/types";
 import { applyEvent, emptyState } from "../src/model/reduce";
 import { isStale } from "../src/render/scene";
-import type { WireEvent } from "../src/wire";
+import type { TensorValue } from "../src/protocol";
+import { ev as mk, tensorInfo, val as wire } from "./events";
 
-const val = (raw: unknown): Value => parseValue(raw) as Value;
+const val = (raw: TensorValue): Value => parseValue(raw) as Value;
 
 describe("summary", () => {
   it("writes out tiny tensors the way PyTorch prints their values", () => {
@@ -35,25 +36,23 @@ describe("shortNumber", () => {
 });
 
 describe("stale saved tensors", () => {
-  const ev = (seq: number, e: Record<string, unknown>): WireEvent => ({ run_id: "r", seq, t: 0, ...e }) as unknown as WireEvent;
-
   it("are flagged only when bumped after the save, not when the client heard of an older version", () => {
     const s = emptyState();
     // BatchNorm updates running stats in place under no_grad: no version_bump reaches the client
-    applyEvent(s, ev(0, { type: "tensor", tensor: { id: 5, shape: [8], dtype: "float32", requires_grad: false, is_leaf: true, version: 1 } }));
-    applyEvent(s, ev(1, { type: "node", id: 9, name: "NativeBatchNormBackward0", next: [], saved: [{ name: "_saved_running_mean", tensor: 5, version: 3 }] }));
+    applyEvent(s, mk.tensor(0, tensorInfo(5, { version: 1, value: wire([0, 0, 0, 0, 0, 0, 0, 0]) })));
+    applyEvent(s, mk.node(1, { id: 9, name: "NativeBatchNormBackward0", saved: [{ name: "_saved_running_mean", tensor: 5, version: 3 }] }));
     expect(isStale(s, "5", 3)).toBe(false);
-    applyEvent(s, ev(2, { type: "version_bump", tensor: 5, version: 4, line: 7 }));
+    applyEvent(s, mk.bump(2, 5, 4, wire([1, 1, 1, 1, 1, 1, 1, 1]), 7));
     expect(isStale(s, "5", 3)).toBe(true);
   });
 
   it("are not flagged on a node whose buffers were freed (an optimizer step after backward)", () => {
     const s = emptyState();
-    applyEvent(s, ev(0, { type: "tensor", tensor: { id: 5, shape: [2, 2], dtype: "float32", requires_grad: true, is_leaf: true, version: 0 } }));
-    applyEvent(s, ev(1, { type: "node", id: 9, name: "MmBackward0", next: [], saved: [{ name: "mat2", tensor: 5, version: 0 }] }));
-    applyEvent(s, ev(2, { type: "version_bump", tensor: 5, version: 1, line: 7 }));
+    applyEvent(s, mk.tensor(0, tensorInfo(5, { requires_grad: true, value: wire([1, 2, 3, 4], [2, 2]) })));
+    applyEvent(s, mk.node(1, { id: 9, name: "MmBackward0", saved: [{ name: "mat2", tensor: 5, version: 0 }] }));
+    applyEvent(s, mk.bump(2, 5, 1, wire([0, 2, 3, 4], [2, 2]), 7));
     expect(isStale(s, "5", 0, "9")).toBe(true);
-    applyEvent(s, ev(3, { type: "buffers_freed", backward: 0, node: 9 }));
+    applyEvent(s, { run_id: "r", seq: 3, t: 0, type: "buffers_freed", backward: 0, node: 9 });
     expect(isStale(s, "5", 0, "9")).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 // why did the run pause, which hooks fired in what order, why did the second backward fail.
 // Pure functions of the state (and the event log), shared by the panels and the unit tests.
 import type { WireEvent } from "../wire";
+import { savedEventText } from "./saved";
 import type { RunState, Value, Vertex } from "./types";
 
 /** One gradient that flowed into a leaf's AccumulateGrad in the current backward pass. */
@@ -60,8 +61,7 @@ export function sumValues(vals: Value[]): number[] | null {
 export function hasNaN(v: Value): boolean {
   if (v.flat) return v.flat.some((x) => Number.isNaN(x));
   if (v.complex) return v.complex.re.some(Number.isNaN) || v.complex.im.some(Number.isNaN);
-  const st = v.stats;
-  return st !== null && [st.min, st.max, st.mean].some((x) => Number.isNaN(x));
+  return (v.stats?.nan ?? 0) > 0;
 }
 
 /** Why the head of the run is paused, in words; null when it is a plain step (nothing to say). */
@@ -99,44 +99,21 @@ function nanSenders(s: RunState, node: Vertex): Vertex[] {
   return out;
 }
 
-/** One hook firing of the current backward pass, in the order the engine ran them. */
-export interface Firing {
-  seq: number;
-  hook: string;
-  node: string | null;
-}
-
-/** Hook firings from the start of the backward pass the cursor is in, up to the cursor
- *  (a scan of at most `limit` events back). */
-export function hookFirings(events: WireEvent[], cursor: number, limit = 20000): Firing[] {
-  const out: Firing[] = [];
-  for (let i = cursor; i >= 0 && i > cursor - limit; i--) {
-    const e = events[i] as (WireEvent & Record<string, unknown>) | undefined;
-    if (!e || e.type === "backward_started") break;
-    if (e.type === "hook_fired") out.push({ seq: i, hook: String(e.hook), node: e.node === null || e.node === undefined ? null : String(e.node) });
-  }
-  return out.reverse();
-}
-
 /** The hook firing at exactly the cursor, if the cursor is on one. */
-export function firingAt(events: WireEvent[], cursor: number): string | null {
-  const e = events[cursor] as (WireEvent & Record<string, unknown>) | undefined;
-  return e?.type === "hook_fired" ? String(e.hook) : null;
+export function firingAt(s: RunState): string | null {
+  const last = s.firings[s.firings.length - 1];
+  return last !== undefined && last.seq === s.seq ? last.hook : null;
 }
 
 /** For "backward through the graph a second time": the line of the earlier backward call
  *  (without retain_graph) that freed the saved tensors, else null. */
-export function freedByLine(s: RunState, events: WireEvent[]): number | null {
+export function freedByLine(s: RunState): number | null {
   if (!s.error || !/backward through the graph a second time/.test(s.error.message)) return null;
-  const starts: (WireEvent & Record<string, unknown>)[] = [];
-  for (let i = 0; i < events.length && i < s.error.seq; i++) {
-    const e = events[i] as WireEvent & Record<string, unknown>;
-    if (e.type === "backward_started") starts.push(e);
-  }
-  // the last start is the failing call; the freeing one is an earlier call that kept no graph
-  for (let i = starts.length - 2; i >= 0; i--) {
-    const e = starts[i] as Record<string, unknown>;
-    if (e.retain_graph !== true && typeof e.line === "number") return e.line;
+  const calls = s.backwardCalls.filter((c) => c.seq < (s.error?.seq ?? 0));
+  // the last call is the failing one; the freeing one is an earlier call that kept no graph
+  for (let i = calls.length - 2; i >= 0; i--) {
+    const c = calls[i];
+    if (c && !c.retainGraph && c.line !== null) return c.line;
   }
   return null;
 }
@@ -175,8 +152,40 @@ export function splitTraceback(text: string): [string, boolean][] {
 export function queuePosition(events: WireEvent[]): number {
   let pos = 0;
   for (const e of events) {
-    if (e.type === "queued") pos = Number((e as WireEvent & { position?: unknown }).position) || 0;
+    if (e.type === "queued") pos = e.position;
     else if (e.type !== "run_started") return 0;
   }
   return pos;
+}
+
+const HOOK_WORDS: Record<string, string> = {
+  tensor: "tensor hook", node_pre: "pre-hook", node_post: "node hook", post_accumulate: "post-accumulate hook",
+  module_forward_pre: "forward pre-hook", module_forward: "forward hook", module_backward_pre: "module backward pre-hook",
+  module_backward: "module backward hook",
+};
+
+/** A few words on the event at the cursor for the timeline label: which hook fired where,
+ *  which tensor an in-place write changed, what a saved-tensor hook did. */
+export function eventText(s: RunState, ev: WireEvent): string {
+  switch (ev.type) {
+    case "hook_fired": {
+      const hk = s.hooks.get(String(ev.hook));
+      const on = ev.module_path ?? hk?.module ?? "";
+      return `${HOOK_WORDS[ev.kind] ?? ev.kind}${on ? ` on ${on}` : ""}${hk && hk.fired > 1 ? ` (${hk.fired}×)` : ""}`;
+    }
+    case "version_bump": {
+      const t = ev.tensor !== null ? s.tensors.get(String(ev.tensor)) : undefined;
+      return `${t?.name || `tensor ${ev.tensor ?? "?"}`} → v${ev.version}${ev.line !== null ? `, line ${ev.line}` : ""}`;
+    }
+    case "cut":
+      return `${ev.kind === "data" ? ".data" : `${ev.kind}()`}${ev.line !== null ? `, line ${ev.line}` : ""}`;
+    case "grad_changed": {
+      const t = ev.tensor !== null ? s.tensors.get(String(ev.tensor)) : undefined;
+      return `${t?.name || "a tensor"}.grad ${ev.value ? "replaced" : "cleared"} (${ev.how})`;
+    }
+    case "halted":
+      return `stopped (${ev.why})${ev.line !== null ? ` at line ${ev.line}` : ""}`;
+    default:
+      return savedEventText(s, ev);
+  }
 }

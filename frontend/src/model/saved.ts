@@ -1,33 +1,35 @@
 // Saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks, save_on_cpu): which of a node's
 // saved tensors a pack hook took and into what, and when backward unpacked each of them.
+import type { SavedPack, SavedUnpack } from "../protocol";
 import type { WireEvent } from "../wire";
 import type { RunState, SavedRef, Unpack } from "./types";
-import { idOf, str, type Obj } from "./fields";
+import { sid } from "./forward";
 
 export function unpackKey(node: string, name: string): string {
   return `${node}|${name}`;
 }
 
 /** `saved_pack` (right after its node's `node` event): mark the saved tensor as packed. */
-export function onSavedPack(s: RunState, e: Obj, seq: number): void {
-  const node = idOf(e.node);
+export function onSavedPack(s: RunState, e: SavedPack): void {
+  const node = sid(e.node);
   const v = node !== null ? s.vertices.get(node) : undefined;
   if (!v) return;
-  const name = str(e, "name");
-  const packed = { hooked: true, packedType: str(e, "packed_type") || null, packSeq: seq };
+  const name = e.name;
+  const packed = { hooked: true, packedType: e.packed_type || null, packSeq: e.seq };
   const saved = v.saved.slice();
   const i = saved.findIndex((sv) => sv.name === name);
   const prev = saved[i];
   if (prev) saved[i] = { ...prev, ...packed };
-  else saved.push({ name, tensor: idOf(e.tensor), versionAtSave: 0, ...packed });
+  else saved.push({ name, tensor: sid(e.tensor), versionAtSave: 0, ...packed });
   s.vertices.set(v.id, { ...v, saved });
 }
 
 /** `saved_unpack`: backward (or a `grad_fn._saved_*` read) asked the unpack hook for it. */
-export function onSavedUnpack(s: RunState, e: Obj, seq: number): void {
-  const node = idOf(e.node);
+export function onSavedUnpack(s: RunState, e: SavedUnpack): void {
+  const seq = e.seq;
+  const node = sid(e.node);
   if (node === null) return;
-  let name = str(e, "name");
+  let name = e.name ?? "";
   // a tracer that does not say which: the first packed tensor not unpacked in this pass
   if (!name) name = s.vertices.get(node)?.saved.find((sv) => sv.hooked && !unpackedNow(s, node, sv.name))?.name ?? "";
   if (!name) return;

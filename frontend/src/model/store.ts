@@ -2,10 +2,10 @@
 // every SNAPSHOT_EVERY events makes any seek cost at most that many applications. Beside it,
 // the run's index: facts that never change once known (module calls, iterations), kept for the
 // view (collapsed modules, folded training loops) without scanning the log.
+import type { NodeEvent } from "../protocol";
 import type { WireEvent } from "../wire";
 import type { RunState } from "./types";
 import { applyEvent, cloneState, emptyState } from "./reduce";
-import { asObj, idOf, list, num, shapeOf, str, type Obj } from "./fields";
 
 /** One call of an nn.Module: its path ("Net.conv1"), class, and the ops that ran in it. */
 export interface ModuleCall {
@@ -66,17 +66,14 @@ export class RunIndex {
 
   /** Fold one event; `head` is the run state with it applied (for tensor facts). */
   observe(ev: WireEvent, head: RunState): void {
-    const e = ev as unknown as Obj;
     switch (ev.type) {
       case "module_enter": {
-        const call = num(e, "call") ?? this.calls.size;
-        const path = str(e, "path");
-        const type = str(e, "module_type");
+        const { call, path, module_type: type } = ev;
         const parent = this.open[this.open.length - 1] ?? null;
         const depth = parent === null ? 1 : (this.calls.get(parent)?.depth ?? 0) + 1;
         this.calls.set(call, {
           call, key: `${path}#${call}`, path, type, parent, depth, iteration: this.backwardSeqs.length,
-          line: num(e, "line"), first: null, last: null, ops: 0, enterSeq: ev.seq, input: null,
+          line: ev.line, first: null, last: null, ops: 0, enterSeq: ev.seq, input: null,
         });
         this.byKey.set(`${path}#${call}`, this.calls.get(call) as ModuleCall);
         this.types.set(path, type);
@@ -84,7 +81,7 @@ export class RunIndex {
         return;
       }
       case "module_exit": {
-        const call = num(e, "call");
+        const call = ev.call;
         const at = call === null ? this.open.length - 1 : this.open.lastIndexOf(call);
         if (at >= 0) this.open.length = at;
         return;
@@ -93,33 +90,30 @@ export class RunIndex {
         this.backwardSeqs.push(ev.seq);
         return;
       case "node":
-        return this.onNode(e, head);
+        return this.onNode(ev, head);
     }
   }
 
-  private onNode(e: Obj, head: RunState): void {
-    const id = idOf(e.id);
-    if (id === null) return;
-    if (str(e, "name").endsWith("AccumulateGrad")) {
+  private onNode(e: NodeEvent, head: RunState): void {
+    const id = String(e.id);
+    if (e.name.endsWith("AccumulateGrad")) {
       this.accumulators += 1;
       return;
     }
-    const out = asObj(list(e, "outputs")[0]);
-    if (out) this.outShape.set(id, shapeOf(out.shape));
+    const out = e.outputs[0];
+    if (out) this.outShape.set(id, out.shape);
     const it = this.backwardSeqs.length;
     this.fnIteration.set(id, it);
     this.iterationOps[it] = (this.iterationOps[it] ?? 0) + 1;
-    for (const raw of list(e, "next")) {
-      const o = asObj(raw);
-      const to = o ? idOf(o.node) : Array.isArray(raw) ? idOf(raw[0]) : null;
-      const at = to !== null ? this.fnIteration.get(to) : undefined;
+    for (const edge of e.next) {
+      const at = edge.node !== null ? this.fnIteration.get(String(edge.node)) : undefined;
       if (at !== undefined && at < it) this.linked = true;
     }
-    const calls = Array.isArray(e.module_calls) ? e.module_calls : null;
-    const inner = calls && calls.length ? calls[calls.length - 1] : str(e, "module_path") ? this.open[this.open.length - 1] : undefined;
+    const calls = e.module_calls;
+    const inner = calls && calls.length ? calls[calls.length - 1] : e.module_path ? this.open[this.open.length - 1] : undefined;
     if (typeof inner !== "number" || !this.calls.has(inner)) return;
     this.nodeCall.set(id, inner);
-    const inputs = list(e, "inputs").map((t) => idOf(t)).filter((t): t is string => t !== null);
+    const inputs = e.inputs.filter((t): t is number => t !== null).map(String);
     for (let c: number | null = inner; c !== null; ) {
       const m = this.calls.get(c);
       if (!m) break;

@@ -3,11 +3,15 @@ import type { CowMap } from "./cowmap";
 
 /** Summary statistics of a tensor's values. */
 export interface Stats {
+  /** min/max/mean/std/norm are over the finite elements; `nan` and `inf` count the others
+   *  (inf counts both signs), so `tensor([nan, 2.])` reads min 2 max 2 with 1 NaN beside it. */
   min: number;
   max: number;
   mean: number;
   std: number;
   norm: number;
+  nan: number;
+  inf: number;
 }
 
 /** A tensor's values as far as the client knows them (inline for small, summary for large). */
@@ -76,6 +80,36 @@ export interface Vertex {
   shape: number[];
   /** The module call this op ran in (`moduleScope`): boxes and layout bands are per call. */
   scope?: string;
+  /** A node made while backward ran (create_graph=True): that backward pass (1-based). */
+  madeBy?: number;
+  /** A cut vertex: what cut the graph (no_grad, inference_mode, detach, .data,
+   *  requires_grad_(False)). */
+  cut?: string;
+}
+
+/** One version of a tensor: the value it held from `seq` on, and the line that made it. */
+export interface VersionEntry {
+  version: number;
+  seq: number;
+  line: number | null;
+  value: Value | null;
+}
+
+/** One hook firing of the current backward pass, in the order the engine ran them. */
+export interface Firing {
+  seq: number;
+  hook: string;
+  node: string | null;
+  /** A module hook's module (`Net.fc1`). */
+  module?: string;
+}
+
+/** A backward call (`backward_started`): where, and whether it kept or grew the graph. */
+export interface BackwardCall {
+  seq: number;
+  line: number | null;
+  retainGraph: boolean;
+  createGraph: boolean;
 }
 
 export interface TensorInfo {
@@ -90,6 +124,11 @@ export interface TensorInfo {
   gradFn: string | null;
   value: Value | null;
   seq: number;
+  /** Made without a graph: by an op under no_grad/inference_mode, detach(), .data or
+   *  requires_grad_(False), at `line` (why its .grad is None). */
+  cutBy?: { how: string; line: number | null };
+  /** `retain_grad()` was called on this non-leaf, at this line. */
+  retainsGrad?: number | null;
 }
 
 export type NodeRunState = "ready" | "running" | "done" | "freed";
@@ -105,6 +144,9 @@ export interface HookInfo {
   /** Where it was registered and the function's name (`<lambda>`). */
   line: number | null;
   fn: string;
+  /** A module hook's module path (`Net.fc1`) and class, when known. */
+  module?: string;
+  moduleType?: string;
   /** What the last firing saw and returned (grad_out is null when the hook returned None). */
   gradIn: Value[];
   gradOut: Value[] | null;
@@ -126,7 +168,7 @@ export interface ErrorInfo {
   anomalyLine: number | null;
 }
 
-export type RunStatus = "idle" | "running" | "paused" | "ok" | "error" | "timeout" | "killed" | "limit";
+export type RunStatus = "idle" | "running" | "paused" | "ok" | "error" | "timeout" | "killed" | "limit" | "stopped" | "interrupted";
 
 /** The whole run as of one cursor position. Values in maps are replaced, never mutated. */
 export interface RunState {
@@ -144,7 +186,11 @@ export interface RunState {
   orderLen: number;
   tensors: CowMap<TensorInfo>;
   versions: CowMap<number>;
+  /** Every version of a tensor the run has shown (version_bump), oldest first. */
+  versionLog: CowMap<VersionEntry[]>;
   grads: CowMap<Value>;
+  /** A .grad set to None (zero_grad(set_to_none=True), `.grad = None`, a hook): where and by what. */
+  gradCleared: CowMap<{ line: number | null; by: string }>;
   nodeState: CowMap<NodeRunState>;
   /** Gradient that flowed along an edge, keyed `${from}>${edgeIndex}`. */
   edgeGrads: CowMap<Value>;
@@ -156,6 +202,19 @@ export interface RunState {
   deps: Map<string, number>;
   hooks: Map<string, HookInfo>;
   lastHook: string | null;
+  /** Hook firings of the backward pass the cursor is in (none outside backward). */
+  firings: Firing[];
+  /** Module forward / forward-pre hook firings of the run so far, in order. */
+  forwardFirings: Firing[];
+  /** Chunks of a `tensor_values` answer still arriving, by tensor id. */
+  valueChunks: Map<string, unknown[]>;
+  /** The last op vertex each module path made (module hooks are drawn on it), and module
+   *  pre-forward hooks waiting for their call's first op. */
+  lastNodeOf: Map<string, string>;
+  pendingPre: Map<string, string[]>;
+  /** The worker was halted (time limit, stop) and said where it was. */
+  halted: { why: string; line: number | null; lines: number[] } | null;
+  backwardCalls: BackwardCall[];
   console: ConsoleLine[];
   error: ErrorInfo | null;
   inBackward: boolean;

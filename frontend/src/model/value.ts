@@ -1,6 +1,6 @@
 // Tensor values: parse what the wire sends (inline nested lists or a summary), derive stats.
+import type { TensorValue } from "../protocol";
 import type { Stats, Value } from "./types";
-import { asObj, list, pick, shapeOf, str, type Obj } from "./fields";
 import { complexOf, formatComplex } from "./complex";
 
 function flatten(v: unknown, out: number[]): void {
@@ -27,44 +27,50 @@ function inferShape(v: unknown): number[] {
   return shape;
 }
 
-/** Stats over finite values; norm is the L2 norm (inf/nan propagate like torch.norm). */
+/** Stats over the finite values, with the NaN and Inf elements counted beside them (a NaN
+ *  must not hide: `tensor([nan, 2.])` is min 2, max 2 and one NaN). */
 export function computeStats(flat: number[]): Stats {
-  let min = Infinity, max = -Infinity, sum = 0, sq = 0;
+  let min = Infinity, max = -Infinity, sum = 0, sq = 0, n = 0, nan = 0, inf = 0;
   for (const x of flat) {
+    if (Number.isNaN(x)) {
+      nan += 1;
+      continue;
+    }
+    if (!Number.isFinite(x)) {
+      inf += 1;
+      continue;
+    }
     if (x < min) min = x;
     if (x > max) max = x;
     sum += x;
     sq += x * x;
+    n += 1;
   }
-  const n = flat.length || 1;
+  if (n === 0) return { min: NaN, max: NaN, mean: NaN, std: NaN, norm: NaN, nan, inf };
   const mean = sum / n;
   let varSum = 0;
-  for (const x of flat) varSum += (x - mean) * (x - mean);
-  const std = flat.length > 1 ? Math.sqrt(varSum / (flat.length - 1)) : 0;
-  return { min, max, mean, std, norm: Math.sqrt(sq) };
+  for (const x of flat) if (Number.isFinite(x)) varSum += (x - mean) * (x - mean);
+  const std = n > 1 ? Math.sqrt(varSum / (n - 1)) : 0;
+  return { min, max, mean, std, norm: Math.sqrt(sq), nan, inf };
 }
 
-function parseStats(o: Obj | null): Stats | null {
-  if (!o) return null;
-  const g = (k: string): number => {
-    const v = o[k];
-    return typeof v === "number" ? v : NaN;
-  };
-  return { min: g("min"), max: g("max"), mean: g("mean"), std: g("std"), norm: g("norm") };
+/** The summary's stats (over finite elements) with its NaN/Inf counts; the L2 norm of the
+ *  finite elements from ‖x‖² = Σx² = (n-1)·std² + n·mean² (std is the unbiased one). */
+function summaryStats(v: TensorValue, size: number): Stats | null {
+  const st = v.stats;
+  const nan = v.nan ?? 0, inf = v.inf ?? 0;
+  if (!st) return nan || inf ? { min: NaN, max: NaN, mean: NaN, std: NaN, norm: NaN, nan, inf } : null;
+  const n = size - nan - inf;
+  const norm = Math.sqrt(Math.max(0, (n - 1) * st.std * st.std + n * st.mean * st.mean));
+  return { min: st.min, max: st.max, mean: st.mean, std: st.std, norm, nan, inf };
 }
 
-/** Parse a wire value: a bare (nested) list, or an object with shape/values/stats/hist. */
-export function parseValue(raw: unknown, fallbackShape: number[] = []): Value | null {
+/** A wire value (inline `values`, or a large tensor's summary) as the model holds it. */
+export function parseValue(raw: TensorValue | null | undefined, fallbackShape: number[] = []): Value | null {
   if (raw === undefined || raw === null) return null;
-  if (Array.isArray(raw) || typeof raw === "number") {
-    const flat: number[] = [];
-    flatten(raw, flat);
-    return { shape: inferShape(raw), dtype: "", flat, stats: null, hist: null };
-  }
-  const o = asObj(raw);
-  if (!o) return null;
-  const data = o.values ?? pick(o, "data", "value", "flat");
-  if (str(o, "dtype").startsWith("complex")) return parseComplexValue(o, data, fallbackShape);
+  const data = raw.values;
+  const shape = raw.shape ?? (data !== undefined ? inferShape(data) : fallbackShape);
+  if (raw.dtype.startsWith("complex")) return parseComplexValue(raw, shape);
   let flat: number[] | null = null;
   if (Array.isArray(data) && isFlat(data)) {
     flat = data; // a 1-D list of numbers is used as is (values are never mutated)
@@ -72,25 +78,17 @@ export function parseValue(raw: unknown, fallbackShape: number[] = []): Value | 
     flat = [];
     flatten(data, flat);
   }
-  const shape = o.shape !== undefined ? shapeOf(o.shape) : data !== undefined ? inferShape(data) : fallbackShape;
-  const h = asObj(o.hist ?? o.histogram);
-  const hist = h ? { edges: list(h, "edges", "bins").map(Number), counts: list(h, "counts").map(Number) } : null;
+  const hist = raw.hist ? { edges: raw.hist.edges, counts: raw.hist.counts } : null;
   // inline values get their stats on first look (statsOf): most are never looked at
-  const stats = parseStats(asObj(o.stats));
-  if (stats && Number.isNaN(stats.norm)) {
-    // ‖x‖² = Σx² = (n-1)·std² + n·mean² (std is the unbiased one, as torch.std)
-    const n = shape.reduce((a, b) => a * b, 1);
-    stats.norm = Math.sqrt(Math.max(0, (n - 1) * stats.std * stats.std + n * stats.mean * stats.mean));
-  }
-  return { shape, dtype: str(o, "dtype"), flat, stats, hist };
+  const stats = flat ? null : summaryStats(raw, shape.reduce((a, b) => a * b, 1));
+  return { shape, dtype: raw.dtype, flat, stats, hist };
 }
 
 /** A complex tensor's value: its elements as re/im parts (no flat numbers, no stats). */
-function parseComplexValue(o: Obj, data: unknown, fallbackShape: number[]): Value {
-  const shape = o.shape !== undefined ? shapeOf(o.shape) : fallbackShape;
-  const whole = data !== undefined && data !== null ? complexOf(data) : null;
-  const sample = whole ? null : complexOf(o.sample);
-  return { shape, dtype: str(o, "dtype"), flat: null, stats: null, hist: null, complex: whole ?? sample, sampled: sample !== null };
+function parseComplexValue(raw: TensorValue, shape: number[]): Value {
+  const whole = raw.values !== undefined && raw.values !== null ? complexOf(raw.values) : null;
+  const sample = whole ? null : complexOf(raw.sample);
+  return { shape, dtype: raw.dtype, flat: null, stats: null, hist: null, complex: whole ?? sample, sampled: sample !== null };
 }
 
 const fmt = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 5 });

@@ -70,6 +70,13 @@ export function decorations(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, 
     ctx.fill();
     ctx.shadowBlur = 0;
   });
+  if (v.madeBy !== undefined && k > 0.45) {
+    // a node backward itself recorded (create_graph=True): say which pass made it
+    ctx.font = LABEL_FONT;
+    ctx.fillStyle = "#7fd6c2";
+    ctx.fillText(fitText(ctx, `∂ by backward #${v.madeBy}`, p.w), p.x + 4, p.y - 6);
+    ctx.font = FONT;
+  }
   const text = slot?.text ?? gradText(s, v);
   if (text && (k > 0.6 || s.state.vertices.size <= 24 || s.selected === v.id)) {
     ctx.font = LABEL_FONT;

@@ -5,6 +5,7 @@ import { NODE_H, RANK_GAP, type Placed } from "../layout/layered";
 import type { Placement } from "../layout/placement";
 import type { HookInfo, RunState, Vertex } from "../model/types";
 import type { ModuleLabel } from "../view/model";
+import { shortName } from "../model/naming";
 
 export interface Scene {
   state: RunState;
@@ -20,15 +21,19 @@ export function isModuleBox(id: string): boolean {
   return id.startsWith("m:");
 }
 
-/** True when `leaf` is a parameter of the module at `path` ("MLP.fc1"): the tracer names it
- *  as named_parameters() does ("fc1.weight", relative to the outermost module), or, when it
- *  has no name, the reducer labels it "<module> param …". A named input (x) is not one. */
+/** True when `leaf` is a parameter of the module at `path` ("MLP.fc1") or of a module inside
+ *  it that never ran as a call of its own (MultiheadAttention reads out_proj.weight directly):
+ *  the tracer names it as named_parameters() does ("fc1.weight", relative to the outermost
+ *  module), or, when it has no name, the reducer labels it "<module> param …". A named input
+ *  (x) is not one. */
 export function isParamOf(leaf: Vertex | undefined, path: string): boolean {
   if (leaf?.kind !== "leaf" || !path) return false;
   if (leaf.label.startsWith(`${path} param `)) return true;
   const rel = path.split(".").slice(1).join(".");
   const dot = leaf.label.lastIndexOf(".");
-  return rel !== "" && dot > 0 && leaf.label.slice(0, dot) === rel;
+  if (rel === "" || dot <= 0) return false;
+  const owner = leaf.label.slice(0, dot);
+  return owner === rel || owner.startsWith(`${rel}.`);
 }
 
 /** True when a saved tensor's version moved since it was saved (backward would raise), on a
@@ -42,11 +47,7 @@ export function isStale(state: RunState, tensor: string | null, versionAtSave: n
   return now !== undefined && now > versionAtSave;
 }
 
-/** PyTorch's node name without the C++ namespace (torch::autograd::AccumulateGrad). */
-export function shortName(name: string): string {
-  const i = name.lastIndexOf("::");
-  return i >= 0 ? name.slice(i + 2) : name;
-}
+export { shortName } from "../model/naming";
 
 /** Width of what a vertex box shows, for the layout: the tensor pill plus the node name, or
  *  the title. `measure` is the canvas's text width at the graph font. */
@@ -86,15 +87,19 @@ const HOOK_KINDS: Record<string, string> = {
   node_pre: "pre-hook (Node.register_prehook)",
   node_post: "hook (Node.register_hook)",
   post_accumulate: "post-accumulate-grad hook",
+  module_forward_pre: "module forward pre-hook (register_forward_pre_hook)",
+  module_forward: "module forward hook (register_forward_hook)",
+  module_backward_pre: "module backward pre-hook (register_full_backward_pre_hook)",
+  module_backward: "module backward hook (register_full_backward_hook)",
 };
 
 /** What a user calls this hook, with where it was registered: "tensor hook … <lambda>, line 5". */
 export function hookTitle(h: HookInfo): string {
-  // nn.Module full backward hooks run through hooks PyTorch puts on BackwardHookFunctionBackward
-  // nodes (BackwardHook._output_hook / _input_hook): name what the user registered
+  // (stored runs from before module hooks were reported as such: BackwardHook's node hooks)
   if (h.fn.startsWith("BackwardHook.")) return `module backward hook (register_full_backward_hook)${h.line !== null ? ` · module called at line ${h.line}` : ""}`;
+  const on = h.module ? ` on ${h.module}` : "";
   const where = [h.fn, h.line !== null ? `line ${h.line}` : ""].filter(Boolean).join(", ");
-  return `${HOOK_KINDS[h.kind] ?? `${h.kind} hook`}${where ? ` · ${where}` : ""}`;
+  return `${HOOK_KINDS[h.kind] ?? `${h.kind} hook`}${on}${where ? ` · ${where}` : ""}`;
 }
 
 /** Control points of an edge from a consumer's top (x0, y0) up to an input's bottom (x1, y1):

@@ -1,11 +1,14 @@
 // The inspector: everything known about the selected vertex at the cursor.
-import type { HookInfo, RunState, Value, Vertex } from "../model/types";
+import type { HookInfo, RunState, TensorInfo, Value, VersionEntry, Vertex } from "../model/types";
 import { accumulatedName, gradSources, sumValues } from "../model/explain";
-import { formatShape, formatValues, hasAllValues, summary } from "../model/value";
+import { formatShape, formatValues, hasAllValues, statsOf, summary } from "../model/value";
 import { savedHookText } from "../model/saved";
+import { whyGradNone } from "../model/gradnone";
+import { madeByText } from "../model/naming";
 import { hookTitle, hooksOn, isStale } from "../render/scene";
 import { h } from "./dom";
 import { valueView } from "./values";
+import "./inspector.css";
 
 function section(title: string, ...body: (Node | string | null)[]): HTMLElement {
   return h("section", {}, h("h3", {}, title), ...body);
@@ -46,12 +49,39 @@ export interface InspectorCtx {
   following?: boolean;
   /** True when `v` is shown because backward failed in it (the run ended on that error). */
   failed?: boolean;
+  /** Every version of a tensor the whole run has shown (the head's log: later ones too). */
+  versions?: (tensorId: string) => VersionEntry[] | undefined;
+  /** Move the cursor to an event (a version's bump). */
+  seek?: (seq: number) => void;
+}
+
+/** The value the inspector shows for a tensor at the cursor: the one its current version
+ *  carried (full values once loaded: the reducer folds `tensor_values` into that version). */
+export function shownValue(s: RunState, tid: string): { version: number; value: Value | null } | null {
+  const t = s.tensors.get(tid);
+  if (!t) return null;
+  return { version: s.versions.get(tid) ?? t.version, value: t.value };
+}
+
+/** What `shownValue` holds, as plain data (a read-only test hook on the page). */
+export interface ShownValue {
+  version: number;
+  shape: number[];
+  flat: number[] | null;
+  stats: { min: number; max: number; mean: number; nan: number; inf: number } | null;
+}
+
+export function shownForTests(s: RunState, tid: string): ShownValue | null {
+  const shown = shownValue(s, tid);
+  const v = shown?.value;
+  if (!shown || !v) return null;
+  const st = statsOf(v);
+  return { version: shown.version, shape: v.shape, flat: v.flat, stats: st ? { min: st.min, max: st.max, mean: st.mean, nan: st.nan, inf: st.inf } : null };
 }
 
 /** The values of a tensor whose inline form is only a summary: a button that fetches them. */
 function fullValues(tid: string, ctx: InspectorCtx): HTMLElement {
   const got = ctx.full(tid);
-  if (got && typeof got === "object") return section("full values", valueView(got));
   const box = h("div", { class: "full-values" });
   if (typeof got === "string") box.append(h("p", { class: "note" }, got));
   if (got === null) box.append(h("p", { class: "note" }, "loading full values…"));
@@ -114,6 +144,26 @@ function savedSection(s: RunState, v: Vertex): HTMLElement {
   return section("saved tensors", tb, note);
 }
 
+/** The tensor's versions: the line that made each and its value, the one current at the
+ *  cursor marked; a click moves the cursor to that version. */
+function versionsSection(s: RunState, t: TensorInfo, ctx: InspectorCtx): HTMLElement | null {
+  const all = ctx.versions?.(t.id) ?? s.versionLog.get(t.id) ?? [];
+  if (all.length < 2) return null;
+  const now = s.versions.get(t.id) ?? t.version;
+  const rows = all.map((x, i) => {
+    const current = x.version === now && x.seq <= s.seq;
+    const later = x.seq > s.seq;
+    const what = x.value ? summary(x.value) : "";
+    const made = x.line !== null ? `line ${x.line}` : "";
+    const li = h("li", { class: `ver${current ? " now" : ""}${later ? " later" : ""}`, "data-version": String(x.version), title: later ? "after the cursor: click to move there" : "click to move the cursor here" },
+      h("b", {}, `v${x.version}`), " ", h("span", { class: "ver-line" }, i === 0 ? (made ? `made at ${made}` : "first seen") : made ? `in place at ${made}` : "in place"),
+      what ? h("code", {}, what) : null, current ? h("span", { class: "ver-tag" }, "at cursor") : later ? h("span", { class: "ver-tag" }, "later") : null);
+    li.addEventListener("click", () => ctx.seek?.(x.seq));
+    return li;
+  });
+  return section("versions", h("ul", { class: "versions", "data-testid": "tensor-versions" }, ...rows));
+}
+
 export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, ctx: InspectorCtx): void {
   const onLine = ctx.onLine;
   el.replaceChildren();
@@ -134,6 +184,7 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const rows: [string, Node | string][] = [["source", line], ["state", state]];
   if (v.label && v.kind === "fn") rows.unshift(["output", h("span", {}, h("span", { class: "nonleaf-chip" }, v.label), " non-leaf tensor")]);
   else if (v.kind === "accumulate" && accumulatedName(s, v)) rows.unshift(["variable", accumulatedName(s, v)]);
+  if (v.madeBy !== undefined) rows.push(["made by", h("span", { "data-testid": "made-by-backward" }, `${madeByText(s, v).replace(/^made by /, "")}, create_graph=True: backward recorded this op, so a later backward can differentiate through it`)]);
   if (v.module) rows.push(["module", v.module]);
   if (v.gradMode) rows.push(["grad mode", v.gradMode]);
   const dep = s.deps.get(v.id);
@@ -151,13 +202,19 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const unpacking = v.saved.some((sv) => savedHookText(s, v.id, sv)?.now === true);
   if (saved && unpacking) el.append(saved);
   const values: HTMLElement[] = [];
-  if (t?.value) values.push(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)` : "value", valueView(t.value)));
-  if (t?.value && !hasAllValues(t.value) && tid !== null) values.push(fullValues(tid, ctx));
+  const shown = t ? shownValue(s, t.id) : null;
+  const at = shown && shown.version > 0 ? ` · v${shown.version}` : "";
+  if (shown?.value) values.push(section(v.kind === "fn" ? `output${v.label ? ` ${v.label}` : ""} (non-leaf)${at}` : `value${at}`, h("div", { "data-testid": "inspector-value" }, valueView(shown.value))));
+  const vers = t ? versionsSection(s, t, ctx) : null;
+  if (vers) values.push(vers);
+  if (shown?.value && !hasAllValues(shown.value) && tid !== null) values.push(fullValues(tid, ctx));
   // a leaf is inspected for its gradient: .grad and where it came from before its values
   const leafish = v.kind === "leaf" || v.kind === "accumulate";
   if (!leafish) el.append(...values);
   const g = t ? s.grads.get(t.id) : undefined;
   if (g) el.append(section(".grad", h("div", { class: "grad-now", "data-testid": "inspector-grad" }, summary(g)), valueView(g)));
+  const none = t && !g ? whyGradNone(s, t) : null;
+  if (none) el.append(section(".grad is None", h("p", { class: "grad-none", "data-testid": "grad-none", "data-reason": none.code }, none.text)));
   // once AccumulateGrad has written .grad (before that the gradients are still in flight)
   const origin = leafish && g ? gradOrigin(s, v, g) : null;
   if (origin) el.append(origin);

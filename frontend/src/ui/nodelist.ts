@@ -1,4 +1,5 @@
 // The node list: a searchable, keyboard-reachable text view of the graph (the accessible view).
+import "./nodelist.css";
 import type { RunState, Vertex } from "../model/types";
 import { formatNumber, scalarOf, summary } from "../model/value";
 import { h } from "./dom";
@@ -7,6 +8,8 @@ import { hookTitle, hooksOn, shortName } from "../render/scene";
 import type { HookInfo } from "../model/types";
 import { accumulatedName } from "../model/explain";
 import { savedHookText, unpackedNow } from "../model/saved";
+import { leafUse, whyGradNone, type GradNone } from "../model/gradnone";
+import { madeByText } from "../model/naming";
 
 /** "hook", "2 hooks", "hook fired" (firing now), "hook ×3" (fired three times so far). */
 function hookBadge(hooks: (HookInfo & { firing: boolean })[]): string {
@@ -50,6 +53,20 @@ function stateText(s: RunState, v: Vertex): string {
   return st ?? "";
 }
 
+/** Why a leaf gets no gradient, in one word where the list has room: "unused", "no_grad only". */
+function leafTag(why: GradNone | null): HTMLElement | null {
+  if (!why) return null;
+  if (why.code === "unused") return h("span", { class: "nl-unused", title: `.grad is None: ${why.text}` }, "unused");
+  if (why.code === "only_untracked") return h("span", { class: "nl-unused", title: `.grad is None: ${why.text}` }, why.text.startsWith("used only through") ? "detached only" : "no_grad only");
+  return null;
+}
+
+/** Why a listed leaf has no gradient after backward (null for other vertices). */
+function noGrad(s: RunState, v: Vertex, use: ReturnType<typeof leafUse>): GradNone | null {
+  const t = v.kind === "leaf" && v.tensor !== null ? s.tensors.get(v.tensor) : undefined;
+  return t && s.backwards > 0 ? whyGradNone(s, t, use) : null;
+}
+
 /** The ids the list shows, in order: matching vertices, then (from `unusedFrom`) leaves no op
  *  used before backward. */
 export function listedIds(s: RunState, filter: string): { ids: string[]; unusedFrom: number } {
@@ -58,20 +75,20 @@ export function listedIds(s: RunState, filter: string): { ids: string[]; unusedF
   if (!f && s.backwards === 0) return { ids: order, unusedFrom: order.length };
   const match = (v: Vertex): boolean => !f || v.name.toLowerCase().includes(f) || v.label.toLowerCase().includes(f) || String(v.line ?? "") === f
     || (v.kind === "accumulate" && accumulatedName(s, v).toLowerCase().includes(f));
-  // leaves no op used (a module's parameters it never called) go last, marked
-  const used = new Set<string>();
-  for (const v of s.vertices.values()) if (v.kind === "accumulate" && v.edges[0]) used.add(v.edges[0].to);
+  // leaves no op used (a module's parameters it never called) go last, marked; leaves used
+  // only under no_grad or through detach are marked so, not "unused"
+  const use = leafUse(s);
   const first: string[] = [], last: string[] = [];
   for (const id of order) {
     const v = s.vertices.get(id);
     if (!v || !match(v)) continue;
-    (v.kind === "leaf" && !used.has(id) && s.backwards > 0 ? last : first).push(id);
+    (noGrad(s, v, use)?.code === "unused" ? last : first).push(id);
   }
   return { ids: first.concat(last), unusedFrom: first.length };
 }
 
 /** One row of the list. */
-export function nodeRow(s: RunState, v: Vertex, selected: string | null, unused: boolean, onPick: (id: string) => void): HTMLElement {
+export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick: (id: string) => void): HTMLElement {
   const id = v.id;
   const st = stateText(s, v);
   const name = v.kind === "fn" || v.kind === "accumulate" ? shortName(v.name) : v.label || v.name;
@@ -94,8 +111,9 @@ export function nodeRow(s: RunState, v: Vertex, selected: string | null, unused:
     dep !== undefined && s.inBackward ? h("span", { class: "nl-dep", title: "dependencies left" }, `deps ${dep}`) : null,
     hooks.length ? h("span", { class: "nl-hook", title: hooks.map(hookTitle).join("\n") }, hookBadge(hooks)) : null,
     savedBadge(s, v),
+    v.madeBy !== undefined ? h("span", { class: "nl-madeby", title: madeByText(s, v) }, `by backward #${v.madeBy}`) : null,
     st ? h("span", { class: "nl-state" }, st) : null,
-    unused ? h("span", { class: "nl-unused", title: "no op used this leaf before backward: it gets no gradient" }, "unused") : null,
+    v.kind === "leaf" && s.backwards > 0 ? leafTag(noGrad(s, v, leafUse(s))) : null,
     v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
   );
   li.addEventListener("click", () => onPick(id));

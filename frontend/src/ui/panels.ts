@@ -11,26 +11,21 @@ import type { ViewState } from "../view/state";
 import { iterationCount } from "../view/model";
 import { drawStrip } from "./strip";
 import { inplaceBlameLine } from "../model/blame";
-import { savedEventText } from "../model/saved";
-import { firingAt, freedByLine, hookFirings, pauseReason, queuePosition, splitTraceback, type Firing } from "../model/explain";
+import { eventText, firingAt, freedByLine, pauseReason, queuePosition, splitTraceback } from "../model/explain";
+import { errorHint, errorWhere } from "../model/failure";
+import { distinctTitles } from "../model/naming";
 import { hookTitle, shortName } from "../render/scene";
 import { bindInput } from "./input";
 import { bindBreakpoints } from "./breakpoints";
 import { engineBadge } from "./engine";
 
-/** Where to look after an error: only what is really there (a red node needs a node). */
-function errorHint(hasNode: boolean, hasGraph: boolean): string {
-  const marks = hasNode ? "the red node and the red line in the editor mark" : "the red line in the editor marks";
-  const kept = hasGraph ? "The graph built before the error is kept: " : "";
-  const text = `${kept}${marks} where it failed; the full traceback is in the console.`;
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /** A hook in a few words for the firing list: "tensor hook L31", "module backward hook L24". */
 function shortHook(hk: HookInfo): string {
   // nn.Module full backward hooks run as hooks on BackwardHookFunctionBackward nodes
   const kind = hk.fn.startsWith("BackwardHook.") ? "module backward hook"
-    : ({ tensor: "tensor hook", node_pre: "pre-hook", node_post: "node hook", post_accumulate: "post-accumulate hook" } as Record<string, string>)[hk.kind] ?? `${hk.kind} hook`;
+    : ({ tensor: "tensor hook", node_pre: "pre-hook", node_post: "node hook", post_accumulate: "post-accumulate hook",
+      module_forward_pre: "forward pre-hook", module_forward: "forward hook", module_backward_pre: "module backward pre-hook",
+      module_backward: "module backward hook" } as Record<string, string>)[hk.kind] ?? `${hk.kind} hook`;
   const fn = hk.fn && hk.fn !== "<lambda>" && !hk.fn.startsWith("BackwardHook.") ? ` ${hk.fn}` : "";
   return `${kind}${fn}${hk.line !== null ? ` L${hk.line}` : ""}`;
 }
@@ -53,6 +48,7 @@ function traceback(text: string): HTMLElement {
 /** What a firing hook sits on, in the user's words: the tensor's name (a tensor hook), the
  *  module (a module backward hook), else the node's name. */
 function hookPlace(s: RunState, hk: HookInfo, node: string | null): string {
+  if (hk.module) return hk.module;
   const t = hk.target.startsWith("t") ? s.tensors.get(hk.target.slice(1)) : undefined;
   if (t?.name) return t.name;
   const v = node !== null ? s.vertices.get(node) : undefined;
@@ -79,9 +75,6 @@ export class Panels {
   private consoleLen = -1;
   private statusExtra = "";
   private listCurrent: string | null = null;
-  private firingsAt = -2;
-  private firingsLog: unknown = null;
-  private firingsCache: Firing[] = [];
 
   constructor(app: App) {
     this.app = app;
@@ -171,14 +164,14 @@ export class Panels {
       this.listedOrder = s.order;
       this.listed = listedIds(s, view.filter);
     }
-    const { ids, unusedFrom } = this.listed;
+    const { ids } = this.listed;
     const key = `${s.seq}|${view.selected}|${s.vertices.size}|${ids.length}`;
     if (key === this.listKey) return;
     this.listKey = key;
     this.list.set(ids.length, key, (i) => {
       const id = ids[i] as string;
       const v = s.vertices.get(id);
-      return v ? nodeRow(s, v, view.selected, i >= unusedFrom, (x) => this.app.select(x, true)) : document.createElement("li");
+      return v ? nodeRow(s, v, view.selected, (x) => this.app.select(x, true)) : document.createElement("li");
     });
     // stepping moves the current entry: keep it in sight in a long list
     if (s.current !== this.listCurrent && s.current !== null) {
@@ -219,7 +212,7 @@ export class Panels {
     tl.max = String(log.length - 1);
     tl.value = String(log.cursor);
     const ev = log.events[log.cursor];
-    const detail = ev ? savedEventText(s, ev) : "";
+    const detail = ev ? eventText(s, ev) : "";
     byId("tl-label").textContent = ev ? `#${log.cursor} ${ev.type}${detail ? ` · ${detail}` : ""}` : "start";
     byId("first-hint").hidden = log.length > 0 || this.statusExtra !== "";
     this.controls(s);
@@ -254,6 +247,8 @@ export class Panels {
         full: (tid) => app.fullValues.get(tid),
         canLoad: app.valuesAvailable(),
         load: (tid) => app.requestValues(tid),
+        versions: (tid) => head.versionLog.get(tid),
+        seek: (seq) => app.seek(seq),
       });
     }
     this.marks(s, view);
@@ -279,8 +274,11 @@ export class Panels {
       return;
     }
     q.hidden = false;
-    const name = (id: string): string => shortName(s.vertices.get(id)?.name ?? id);
-    const deps = [...s.deps.entries()].slice(0, 8).map(([id, n]) => `${name(id)}: ${n}`);
+    // nodes listed together that share a name are told apart (by output, line or index)
+    const deps8 = [...s.deps.entries()].slice(0, 8);
+    const titles = distinctTitles(s, [...(s.current ? [s.current] : []), ...s.readyQueue, ...deps8.map(([id]) => id)]);
+    const name = (id: string): string => titles.get(id) ?? id;
+    const deps = deps8.map(([id, n]) => `${name(id)}: ${n}`);
     const cur = s.current ? s.nodeState.get(s.current) : undefined;
     const doing = cur === "done" || cur === "freed" ? "finished " : "running ";
     q.replaceChildren(...[
@@ -294,16 +292,9 @@ export class Panels {
 
   /** The hooks this backward pass has fired so far, in order; the one at the cursor lit. */
   private firings(s: RunState): HTMLDivElement | null {
-    const log = this.app.log;
-    // scanned once per cursor move, not on every frame
-    if (this.firingsAt !== log.cursor || this.firingsLog !== log.events) {
-      this.firingsAt = log.cursor;
-      this.firingsLog = log.events;
-      this.firingsCache = hookFirings(log.events, log.cursor);
-    }
-    const all = this.firingsCache;
+    const all = s.firings;
     if (!all.length) return null;
-    const now = firingAt(log.events, log.cursor);
+    const now = firingAt(s);
     const shown = all.slice(-6);
     const items = shown.map((f, i) => {
       const hk = s.hooks.get(f.hook);
@@ -323,19 +314,14 @@ export class Panels {
     }
     el.hidden = false;
     // rebuilt only when the error or the run changes (not on every frame: text stays selectable)
-    const key = `${s.runId}|${e.seq}`;
+    const key = `${s.runId}|${e.seq}|${s.status}|${s.vertices.size > 0}`;
     if (el.dataset.key === key) return;
     el.dataset.key = key;
     const blame = this.blameLine(s);
-    const node = e.node !== null ? s.vertices.get(e.node) : undefined;
     el.replaceChildren(
       h("div", { class: "err-title" }, h("b", {}, e.kind), ": ", e.message),
-      h("div", { class: "err-where" },
-        e.line !== null ? `raised at line ${e.line}` : "",
-        node ? ` · in ${shortName(node.name)}` : "",
-        blame !== null ? ` · tensor modified in place at line ${blame}` : "",
-        e.anomalyLine !== null ? ` · forward line ${e.anomalyLine} made the NaN` : ""),
-      h("div", { class: "err-hint" }, errorHint(node !== undefined, s.vertices.size > 0)),
+      h("div", { class: "err-where", "data-testid": "error-where" }, errorWhere(s, blame)),
+      h("div", { class: "err-hint" }, errorHint(s, blame)),
       this.freedHint(s) ?? "",
     );
     el.dataset.line = String(blame ?? e.anomalyLine ?? e.line ?? "");
@@ -343,7 +329,7 @@ export class Panels {
 
   /** The second-backward error: name the earlier call that freed the graph. */
   private freedHint(s: RunState): HTMLDivElement | null {
-    const line = freedByLine(s, this.app.log.events);
+    const line = freedByLine(s);
     if (line === null) return null;
     return h("div", { class: "err-fix", "data-testid": "error-fix" },
       `The backward call at line ${line} already freed this graph's saved tensors (the dashed nodes). Pass retain_graph=True to that call to backward through the graph again.`);
@@ -371,7 +357,7 @@ export class Panels {
   }
 
   blameLine(s: RunState): number | null {
-    return inplaceBlameLine(s, this.app.log.events);
+    return inplaceBlameLine(s);
   }
 
   private consoleView(s: RunState): void {
@@ -385,12 +371,12 @@ export class Panels {
   private marks(s: RunState, view: ViewState): void {
     const v = view.selected ? s.vertices.get(view.selected) : undefined;
     const cur = s.current ? s.vertices.get(s.current) : undefined;
-    const firing = firingAt(this.app.log.events, this.app.log.cursor);
+    const firing = firingAt(s);
     const hk = firing !== null ? s.hooks.get(firing) : undefined;
     const selected = [v?.line, hk?.line, cur?.line].filter((x): x is number => typeof x === "number");
     const err = s.error ? (this.blameLine(s) ?? s.error.anomalyLine ?? s.error.line) : null;
     if (s.error?.line != null && err !== s.error.line) selected.push(s.error.line);
-    const freed = freedByLine(s, this.app.log.events);
+    const freed = freedByLine(s);
     if (freed !== null) selected.push(freed);
     const key = `${selected.join(",")}|${err}`;
     if (key === this.markKey) return;

@@ -5,9 +5,10 @@ const COLORS: Record<string, string> = {
   node: "#5b8def", tensor: "#f0a93a", untracked_op: "#d86a8e", version_bump: "#ff6b6b",
   node_enter: "#37d5ff", node_exit: "#2a8fb0", grad_accumulated: "#3fbf86", hook_fired: "#ffd24a",
   error: "#ff5c5c", stdout: "#8a94a8", paused: "#ffffff", saved_pack: "#b48cff", saved_unpack: "#d9b8ff",
+  cut: "#d86a8e", requires_grad_set: "#d86a8e", grad_changed: "#2f8f66", halted: "#ff5c5c",
 };
 // saved-tensor unpack hooks are user code run inside a node, like tensor hooks: full height
-const RANK: Record<string, number> = { error: 9, hook_fired: 8, paused: 7, saved_unpack: 7, version_bump: 6, grad_accumulated: 5, node_enter: 4, saved_pack: 1 };
+const RANK: Record<string, number> = { error: 9, halted: 9, hook_fired: 8, cut: 6, grad_changed: 5, paused: 7, saved_unpack: 7, version_bump: 6, grad_accumulated: 5, node_enter: 4, saved_pack: 1 };
 
 let lastKey = "";
 const sizes = new WeakMap<HTMLCanvasElement, { w: number; h: number }>();
@@ -41,18 +42,19 @@ export function drawStrip(cv: HTMLCanvasElement, events: WireEvent[], cursor: nu
   ctx.clearRect(0, 0, W, H);
   const n = events.length;
   if (!n) return;
-  const cols = Math.min(W, n);
+  // whole columns: a fractional width (ResizeObserver's) made the last bucket end past the log
+  const cols = Math.min(Math.floor(W), n);
   for (let c = 0; c < cols; c++) {
     // the most telling event in this bucket wins
     let best = "";
-    const lo = Math.floor((c * n) / cols), hi = Math.floor(((c + 1) * n) / cols);
+    const lo = Math.floor((c * n) / cols), hi = Math.min(n, Math.floor(((c + 1) * n) / cols));
     for (let i = lo; i < hi && i < lo + 64; i++) {
       const t = (events[i] as WireEvent).type;
       if ((RANK[t] ?? 0) >= (RANK[best] ?? 0) && COLORS[t]) best = t;
     }
     if (!best) continue;
     ctx.fillStyle = COLORS[best] ?? "#444";
-    ctx.globalAlpha = c * (n / cols) <= cursor ? 1 : 0.35;
+    ctx.globalAlpha = lo <= cursor ? 1 : 0.35;
     ctx.fillRect((c * W) / cols, RANK[best] ? 0 : H / 3, Math.max(1, W / cols - 0.5), RANK[best] ? H : (2 * H) / 3);
   }
   ctx.globalAlpha = 1;

@@ -15,6 +15,17 @@ function table(v: Value, text: string[], wide = 8): HTMLElement {
   return t;
 }
 
+/** Min and max of the finite elements, by a loop (a spread of 100k arguments overflows). */
+function finiteRange(xs: number[]): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  for (const x of xs) {
+    if (!Number.isFinite(x)) continue;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  return [lo, hi];
+}
+
 function colour(x: number, lo: number, hi: number): string {
   if (!Number.isFinite(x)) return "#ff00ff";
   const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
@@ -28,7 +39,7 @@ function heatmap(v: Value, flat: number[], what = ""): HTMLElement {
   const cell = Math.max(2, Math.min(18, Math.floor(300 / Math.max(rows, cols))));
   const cv = h("canvas", { class: "heatmap", width: String(cols * cell), height: String(rows * cell) });
   const ctx = cv.getContext("2d");
-  const lo = Math.min(...flat.filter(Number.isFinite)), hi = Math.max(...flat.filter(Number.isFinite));
+  const [lo, hi] = finiteRange(flat);
   if (ctx) {
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
       ctx.fillStyle = colour(flat[r * cols + c] ?? 0, lo, hi);
@@ -47,7 +58,7 @@ function histogram(v: Value, flat: number[] | null): HTMLElement {
     hi = v.hist.edges[v.hist.edges.length - 1] ?? 0;
   } else if (flat) {
     const fin = flat.filter(Number.isFinite);
-    lo = Math.min(...fin); hi = Math.max(...fin);
+    [lo, hi] = finiteRange(fin);
     counts = new Array(32).fill(0);
     for (const x of fin) counts[Math.min(31, Math.floor(((x - lo) / (hi - lo || 1)) * 32))] += 1;
   }
@@ -72,12 +83,15 @@ function complexView(v: Value, z: Complex, out: HTMLElement): HTMLElement {
     return out;
   }
   const mag = magnitudes(z);
-  if (n > 0) out.append(h("div", { class: "stats" }, h("span", {}, h("b", {}, "max |z|"), " ", shortNumber(Math.max(...mag.filter(Number.isFinite), 0)))));
+  if (n > 0) out.append(h("div", { class: "stats" }, h("span", {}, h("b", {}, "max |z|"), " ", shortNumber(Math.max(finiteRange(mag)[1], 0)))));
   if (n > 0 && n <= 64) out.append(table(v, formatComplex(z), 4));
   else if (v.shape.length === 2 && n <= 65536) out.append(h("div", { class: "note" }, "|z|"), heatmap(v, mag, "|z| "));
   if (n > 64) out.append(h("div", { class: "note" }, "histogram of |z|"), histogram(v, mag));
   return out;
 }
+
+/** 2-D values up to this many elements get a heatmap (512×512: 2 px cells, 1 MB of pixels). */
+const HEATMAP_MAX = 1 << 18;
 
 /** Stats line plus the best view for this value. */
 export function valueView(v: Value): HTMLElement {
@@ -85,9 +99,13 @@ export function valueView(v: Value): HTMLElement {
   const st = statsOf(v);
   out.append(h("div", { class: "meta" }, `${formatShape(v.shape)}${v.dtype ? ` · ${v.dtype}` : ""}`));
   if (st) {
-    const s = h("div", { class: "stats" });
+    const s = h("div", { class: "stats", "data-testid": "value-stats" });
+    // NaN and Inf elements first, flagged: min/max/mean/std/norm are over the finite ones
+    if (st.nan) s.append(h("span", { class: "nonfinite", "data-testid": "value-nan" }, h("b", {}, "NaN"), ` ×${st.nan}`));
+    if (st.inf) s.append(h("span", { class: "nonfinite", "data-testid": "value-inf" }, h("b", {}, "Inf"), ` ×${st.inf}`));
+    const finite = st.nan || st.inf ? " of the finite" : "";
     for (const [k, x] of [["min", st.min], ["max", st.max], ["mean", st.mean], ["std", st.std], ["norm", st.norm]] as const) {
-      if (!Number.isNaN(x)) s.append(h("span", {}, h("b", {}, k), " ", shortNumber(x)));
+      if (!Number.isNaN(x)) s.append(h("span", { title: `${k}${finite} elements` }, h("b", {}, k), " ", shortNumber(x)));
     }
     out.append(s);
   }
@@ -95,7 +113,7 @@ export function valueView(v: Value): HTMLElement {
   const flat = v.flat;
   const n = flat ? flat.length : 0;
   if (flat && n > 0 && n <= 64) out.append(table(v, formatValues(flat)));
-  else if (flat && v.shape.length === 2 && n <= 65536) out.append(heatmap(v, flat));
+  else if (flat && v.shape.length === 2 && n <= HEATMAP_MAX) out.append(heatmap(v, flat));
   if ((flat && n > 64) || (!flat && v.hist)) out.append(histogram(v, flat));
   return out;
 }

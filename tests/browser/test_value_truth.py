@@ -1,0 +1,130 @@
+"""The page shows the engine's values (issue 14's property): for every example, run in Chromium
+against the real server, at the end of the run the value the inspector shows for every tensor
+the snippet names (its variables, its modules' parameters and buffers) equals what the
+snippet's own objects hold at exit, and at every version_bump the value shown for that tensor
+(the cursor moved there) equals the value the engine held at that moment.
+
+The reference is a separate traced run of the same code in this checkout's engine
+(tests/browser/engine_values.py); tensors are matched by the tracer's ids, which both runs give
+in the same order. What the page shows is read through its read-only test hook
+`window.__backscope.shown(id)`, the function the inspector renders from."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ROOT, press_run, set_code
+
+pytestmark = pytest.mark.browser
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · (ok|error)")
+
+
+def _engine_values(code: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, "-m", "tests.browser.engine_values"],
+        input=code,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    data: dict[str, Any] = json.loads(out.stdout)
+    return data
+
+
+def _num(x: Any) -> float:
+    if isinstance(x, str):
+        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[x]
+    return float(x)
+
+
+def _close(a: float, b: float) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return a == b or abs(a - b) <= 1e-5 * max(1.0, abs(a), abs(b))
+
+
+def _flat(values: Any) -> list[float]:
+    if isinstance(values, list):
+        return [y for x in values for y in _flat(x)]
+    return [_num(values)]
+
+
+def _agrees(shown: dict[str, Any] | None, values: list[float]) -> str:
+    """'' when the page's shown value matches `values`, else what differs."""
+    if shown is None:
+        return "the page shows no value"
+    if shown["flat"] is not None:
+        got = [_num(x) if x is not None else math.nan for x in shown["flat"]]
+        if len(got) != len(values) or not all(map(_close, got, values)):
+            return f"shows {got[:8]}… for {values[:8]}…"
+        return ""
+    # a large tensor's summary: its exact stats and NaN/Inf counts
+    st = shown["stats"]
+    finite = [x for x in values if math.isfinite(x)]
+    want = {
+        "nan": sum(math.isnan(x) for x in values),
+        "inf": sum(math.isinf(x) for x in values),
+        "min": min(finite, default=math.nan),
+        "max": max(finite, default=math.nan),
+        "mean": sum(finite) / len(finite) if finite else math.nan,
+    }
+    if st is None:
+        return "the page shows neither values nor stats"
+    bad = {k: (st[k], v) for k, v in want.items() if not _close(_num(st[k]), v)}
+    return f"stats differ (page, engine): {bad}" if bad else ""
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_the_page_shows_the_engines_values(page: Page, example: Path) -> None:
+    code = example.read_text()
+    ref = _engine_values(code)
+    page.goto("/")
+    set_code(page, code)
+    press_run(page)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
+    problems: list[str] = []
+    for tid, t in ref["final"].items():
+        shown = page.evaluate("id => window.__backscope.shown(id)", tid)
+        why = _agrees(shown, _flat(t["values"]))
+        if why:
+            problems.append(f"at exit, {t['name']} (tensor {tid}): {why}")
+    # every version_bump: move the cursor to it, as the versions list does
+    bumps = page.evaluate(
+        """() => window.__backscope.app.log.events.flatMap((e, i) =>
+            e.type === "version_bump" && e.tensor !== null
+                ? [[i, String(e.tensor), e.version]] : [])"""
+    )
+    assert len(bumps) == len(ref["bumps"]), (bumps, ref["bumps"])
+    for (index, tid, version), want in zip(bumps, ref["bumps"], strict=True):
+        assert (tid, version) == (want["tensor"], want["version"])
+        shown = page.evaluate(
+            "([i, id]) => { window.__backscope.app.seek(i); return window.__backscope.shown(id); }",
+            [index, tid],
+        )
+        value = want["value"]
+        if shown is not None and shown["version"] != version:
+            problems.append(
+                f"at bump #{index}, tensor {tid}: shows v{shown['version']}, not v{version}"
+            )
+        elif "values" in value:
+            why = _agrees(shown, _flat(value["values"]))
+            if why:
+                problems.append(f"at bump #{index} (tensor {tid} v{version}): {why}")
+        elif shown is not None and shown["stats"] is not None and "stats" in value:
+            st = value["stats"]
+            for k in ("min", "max", "mean"):
+                if not _close(_num(shown["stats"][k]), _num(st[k])):
+                    problems.append(f"at bump #{index} (tensor {tid} v{version}): {k} differs")
+    assert not problems, "\n".join(problems)
