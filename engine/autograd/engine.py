@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.autograd import observer
-from engine.autograd.grad_mode import STATE
+from engine.autograd.grad_mode import ANOMALY, STATE
 from engine.autograd.graph import AccumulateGrad, Edge, Grads, GraphRoot, Node
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]
             try:
                 grads_out = _call(task, node, grads_in)
             except Exception:
-                if STATE.anomaly:  # PyTorch warns with the node's forward traceback first
+                if ANOMALY.anomaly:  # PyTorch warns with the node's forward traceback first
                     from engine.autograd.anomaly_mode import warn_error_in
 
                     warn_error_in(node)
@@ -210,7 +210,7 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
             new = _fire("node_post", hid, hook, tuple(grads_out), tuple(grads))
             if new is not None:
                 grads_out = list(new)
-    if STATE.anomaly and STATE.anomaly_nan:
+    if ANOMALY.anomaly and ANOMALY.anomaly_nan:
         for i, g in enumerate(grads_out):
             if g is not None and g._d.dtype.kind == "f" and np.isnan(g._d).any():
                 raise RuntimeError(

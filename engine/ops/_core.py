@@ -16,7 +16,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd import observer
 from engine.autograd.forward_ad import FW
-from engine.autograd.grad_mode import STATE
+from engine.autograd.grad_mode import ANOMALY, STATE
 from engine.autograd.graph import Edge, Grads, Node, SavedTensor, _next_seq
 
 NONE_EDGE: Edge = (None, 0)
@@ -76,7 +76,7 @@ def new_node(cls: type[Node], inputs: tuple[Tensor | None, ...]) -> Node:
     node._seq = _next_seq()
     node._saved = None
     node._shapes = None
-    if STATE.anomaly:
+    if ANOMALY.anomaly:
         import traceback
 
         node._trace = traceback.format_stack()[:-3]
