@@ -57,6 +57,22 @@ class FunctionCtx:
     def saved_variables(self) -> tuple[Tensor | None, ...]:
         return self.saved_tensors
 
+    @property
+    def _raw_saved_tensors(self) -> tuple[Any, ...]:
+        """The saved tensors as `SavedTensor`s (for `register_hooks`), one per saved slot."""
+        from engine.autograd.graph import FREED_MSG, wrapped_saved
+
+        node: Any = self
+        if node._freed:
+            raise RuntimeError(FREED_MSG)
+        packed = node.__dict__.get("_packed") or ()
+        raws = []
+        for p in packed:
+            raw = p if isinstance(p, SavedTensor) else wrapped_saved(None)
+            raw._owner = node
+            raws.append(raw)
+        return tuple(raws)
+
     def mark_dirty(self, *tensors: Tensor) -> None:
         """Declare inputs modified in place by forward."""
         self.__dict__["_dirty"] = tensors

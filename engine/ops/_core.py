@@ -120,6 +120,8 @@ def record(
     if saved is not None or out_saved is not None:
         node._saved = store = {}
         if saved is not None:
+            if observer.SAVED_HOOKS:
+                saved = packing_order(saved)
             for k, v in saved.items():
                 store[k] = save(v) if type(v) is Tensor or isinstance(v, Tensor) else v
         if out_saved is not None:
@@ -159,11 +161,19 @@ def record_multi(
             outs.append(make(d, False, None, 0))
     node._input_meta = tuple((d.shape, d.dtype) for d in datas)
     if saved is not None:
+        if observer.SAVED_HOOKS:
+            saved = packing_order(saved)
         node._saved = {k: save(v) if isinstance(v, Tensor) else v for k, v in saved.items()}
     tracer = observer.TRACER
     if tracer is not None:
         tracer.node_made(node, tuple(outs), inputs)
     return outs
+
+
+def packing_order(saved: dict[str, Any]) -> dict[str, Any]:
+    """Saved inputs in the order PyTorch packs them: its generated code saves them sorted by
+    name (`a * b` packs `other` before `self`), which pack hooks can observe."""
+    return dict(sorted(saved.items()))
 
 
 def save(t: Tensor) -> SavedTensor:

@@ -411,11 +411,11 @@ def test_saved_tensor_hooks_name_their_tensors() -> None:
         elif e["type"] == "saved_pack":
             assert e["node"] in seen  # after the node's own event
             packs.append((nodes[e["node"]], e["name"], names.get(e["tensor"])))
-    # ExpBackward0 saves its result (y); MulBackward0 saves self (y) and other (x)
+    # ExpBackward0 saves its result (y); MulBackward0 packs other (x) before self (y), as PyTorch
     assert packs == [
         ("ExpBackward0", "result", "y"),
-        ("MulBackward0", "self", "y"),
         ("MulBackward0", "other", "x"),
+        ("MulBackward0", "self", "y"),
     ]
     unpacks = [(nodes[e["node"]], e["name"]) for e in events if e["type"] == "saved_unpack"]
     assert sorted(unpacks) == [
