@@ -9,7 +9,9 @@ arrived. Iterative throughout: 100k-node graphs must not hit the recursion limit
 from __future__ import annotations
 
 import heapq
+import itertools
 import sys
+import threading
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -19,6 +21,7 @@ import numpy as np
 from engine.autograd import observer
 from engine.autograd.grad_mode import ANOMALY, STATE
 from engine.autograd.graph import AccumulateGrad, Edge, Grads, GraphRoot, Node
+from engine.autograd.graph_edges import GradientEdge
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
@@ -36,18 +39,61 @@ WARNED: set[str] = set()  # PyTorch's warn-once messages already given in this p
 Step = tuple[Any, ...]
 
 
+_task_ids = itertools.count()
+
+
 class GraphTask:
     """One backward pass: what to run, what to keep, where results go."""
 
-    __slots__ = ("captures", "create_graph", "deps", "keep_graph", "needed", "results")
+    __slots__ = (
+        "captures",
+        "create_graph",
+        "deps",
+        "id",
+        "keep_graph",
+        "needed",
+        "results",
+        "start",
+    )
 
     def __init__(self, keep_graph: bool, create_graph: bool) -> None:
+        self.id = next(_task_ids)
         self.keep_graph = keep_graph
         self.create_graph = create_graph
         self.deps: dict[Node, int] = {}
         self.needed: set[Node] | None = None  # None: run everything reachable
         self.captures: dict[Node, list[tuple[int, int]]] = {}  # node -> [(input_nr, slot)]
         self.results: list[Tensor | None] = []
+        self.start: Node | None = None
+
+
+class _Running(threading.local):
+    """The backward passes running in this thread, innermost last (a hook may start one)."""
+
+    def __init__(self) -> None:
+        self.tasks: list[GraphTask] = []
+
+
+RUNNING = _Running()
+
+
+def current_graph_task_id() -> int:
+    """The id of the backward pass running in this thread, -1 outside backward."""
+    tasks = RUNNING.tasks
+    return tasks[-1].id if tasks else -1
+
+
+def will_engine_execute_node(node: Node) -> bool:
+    """True when the running backward pass will call `node` (PyTorch's exec_info check)."""
+    tasks = RUNNING.tasks
+    if not tasks:
+        raise RuntimeError(
+            "_will_engine_execute_node should only be called during the backward pass"
+        )
+    task = tasks[-1]
+    if task.needed is not None:
+        return node in task.needed or node in task.captures
+    return node is task.start or node in task.deps
 
 
 def _dependencies(start: Node) -> dict[Node, int]:
@@ -99,12 +145,15 @@ def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]
         start = GraphRoot(tuple(roots), grads)
         first = []
     task.deps = deps = _dependencies(start)
+    task.start = start
     needed = task.needed
     buffers: dict[Node, Grads] = {start: first}
     tie = 0
     queue: list[tuple[int, int, Node]] = [(-start._seq, tie, start)]
     prev_enabled = STATE.enabled
     STATE.enabled = task.create_graph
+    running = RUNNING.tasks
+    running.append(task)
     try:
         while queue:
             node = heapq.heappop(queue)[2]
@@ -145,6 +194,7 @@ def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]
                     heapq.heappush(queue, (-nxt._seq, tie, nxt))
     finally:
         STATE.enabled = prev_enabled
+        running.remove(task)
 
 
 def _add_grads(a: Tensor, b: Tensor) -> Tensor:
@@ -270,6 +320,11 @@ def _make_grads(
 
     out: Grads = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
+        if isinstance(t, GradientEdge):  # a root given as an edge: its gradient must be given
+            if g is None:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            out.append(g)
+            continue
         if g is None:
             if t._rg:
                 if t._d.size != 1:
@@ -310,7 +365,7 @@ def _as_list(x: Any) -> list[Any]:
 
     if x is None:
         return []
-    if isinstance(x, Tensor):
+    if isinstance(x, Tensor | GradientEdge):
         return [x]
     return list(x)
 
@@ -331,8 +386,17 @@ def drive(steps: Iterator[Step]) -> None:
         tracer.drive(steps)
 
 
-def _check_roots(tensors: list[Tensor]) -> None:
+def _point(x: Any) -> Edge:
+    """Where a gradient is read or started: a tensor's edge, or a `GradientEdge` as given."""
+    if isinstance(x, GradientEdge):
+        return (x.node, x.output_nr)
+    return _edge_of(x)
+
+
+def _check_roots(tensors: list[Any]) -> None:
     for i, t in enumerate(tensors):
+        if isinstance(t, GradientEdge):
+            continue
         if not t._rg:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
@@ -368,15 +432,19 @@ def backward(
     targets: dict[int, Tensor] = {}
     if ins:
         for t in ins:
-            if not t._rg:
+            if not isinstance(t, GradientEdge) and not t._rg:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
         task.results = [None] * len(ins)
         for slot, t in enumerate(ins):
-            node, nr = _edge_of(t)
+            node, nr = _point(t)
             task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
+            if isinstance(t, GradientEdge):  # a leaf's edge accumulates into that leaf
+                t = getattr(t.node, "variable", None)
+                if t is None:
+                    continue
             targets[slot] = t
         task.needed = _needed_from(outs, task)
-    drive(walk(task, [_edge_of(t) for t in outs], grads))
+    drive(walk(task, [_point(t) for t in outs], grads))
     for slot, t in targets.items():
         g = task.results[slot]
         if g is None:
@@ -391,7 +459,7 @@ def _needed_from(outs: list[Tensor], task: GraphTask) -> set[Node]:
     targets = set(task.captures)
     needed: set[Node] = set()
     for t in outs:
-        needed |= _needed(_edge_of(t)[0], targets)  # type: ignore[arg-type]
+        needed |= _needed(_point(t)[0], targets)  # type: ignore[arg-type]
     return needed
 
 
@@ -424,7 +492,7 @@ def grad(
         raise RuntimeError(f"got {len(outs)} tensors and {len(go)} gradients")
     _check_roots(outs)
     for t in ins:
-        if not t._rg:
+        if not isinstance(t, GradientEdge) and not t._rg:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads = _make_grads(outs, go)
     if retain_graph is None:
@@ -432,14 +500,14 @@ def grad(
     task = GraphTask(bool(retain_graph), bool(create_graph))
     task.results = [None] * len(ins)
     for slot, t in enumerate(ins):
-        node, nr = _edge_of(t)
+        node, nr = _point(t)
         task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
     task.needed = _needed_from(outs, task)
-    drive(walk(task, [_edge_of(t) for t in outs], grads))
+    drive(walk(task, [_point(t) for t in outs], grads))
     result: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(ins, task.results)):
         if g is None:
-            if materialize_grads:
+            if materialize_grads and not isinstance(t, GradientEdge):
                 g = make(np.zeros_like(t._d), False, None, 0)
             elif not allow_unused:
                 raise RuntimeError(
