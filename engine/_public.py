@@ -247,7 +247,10 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.profiler.ProfilerAction",
         "engine.profiler.profile",
     ),
-    "torch.utils.checkpoint": ("engine.utils.checkpoint.CheckpointFunction",),
+    "torch.utils.checkpoint": (
+        "engine.utils.checkpoint.CheckpointError",
+        "engine.utils.checkpoint.CheckpointFunction",
+    ),
     "torch.utils.data.dataloader": ("engine.utils.data.DataLoader",),
     "torch.utils.data.dataset": (
         "engine.utils.data.ConcatDataset",

@@ -100,17 +100,7 @@ class BackwardCFunction(FunctionCtx, Node):
                 g if g is not None or m is None else _tensor.make(np.zeros(*m), False, None, 0)
                 for g, m in zip(grads, self._input_meta)
             ]
-        fwd = self._forward_cls
-        backward = fwd.backward
-        if d.get("_once") or getattr(backward, "_once_differentiable", False):
-            prev = STATE.enabled
-            STATE.enabled = False
-            try:
-                result = backward(self, *grads)
-            finally:
-                STATE.enabled = prev
-        else:
-            result = backward(self, *grads)
+        result = self._forward_cls.backward(self, *grads)
         return _map_grads(self, result)
 
     def release(self) -> None:
@@ -357,19 +347,69 @@ class _Plain:
         return self.t
 
 
+ONCE_DIFFERENTIABLE = (
+    "trying to differentiate twice a function that was marked with @once_differentiable"
+)
+
+
+class Error(Node):
+    """PyTorch's `torch::autograd::Error` node: differentiating through it raises its message."""
+
+    __slots__ = ()
+    _name = "torch::autograd::Error"
+
+    def apply(self, grads: Grads) -> Grads:
+        raise RuntimeError(self.__dict__["message"])
+
+
+def delayed_error(message: str, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The outputs again, with an `Error` node as their grad_fn (PyTorch's DelayedError): its
+    edges go to detached copies marked requires_grad, so the outputs require grad."""
+    from engine.ops._core import new_node
+
+    fakes: list[Tensor | None] = []
+    for o in outputs:
+        if isinstance(o, _tensor.Tensor):
+            fake = _tensor.make(o._d, False, None, 0)
+            fake._rg = True
+            fakes.append(fake)
+        else:
+            fakes.append(None)
+    node = new_node(Error, tuple(fakes))
+    node.__dict__["message"] = message
+    node._input_meta = tuple(
+        (o._d.shape, o._d.dtype) if isinstance(o, _tensor.Tensor) else None for o in outputs
+    )
+    outs = tuple(
+        _tensor.make(o._d, True, node, i) if isinstance(o, _tensor.Tensor) else o
+        for i, o in enumerate(outputs)
+    )
+    if observer.TRACER is not None:
+        made = tuple(o for o in outs if isinstance(o, _tensor.Tensor))
+        observer.TRACER.node_made(node, made, tuple(fakes))
+    return outs
+
+
 def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Run a backward without building a graph (its result cannot be differentiated again)."""
+    """Run a backward without building a graph; under create_graph its result requires grad
+    through an `Error` node, so differentiating it again raises (as in PyTorch)."""
 
     @functools.wraps(fn)
     def wrapper(ctx: Any, *args: Any) -> Any:
         prev = STATE.enabled
         STATE.enabled = False
         try:
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
         finally:
             STATE.enabled = prev
+        if not STATE.enabled:
+            return outputs
+        if not any(isinstance(a, _tensor.Tensor) and a._rg for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        wrapped = delayed_error(ONCE_DIFFERENTIABLE, (outputs,) if single else outputs)
+        return wrapped[0] if single else wrapped
 
-    wrapper._once_differentiable = True  # type: ignore[attr-defined]
     return wrapper
 
 
