@@ -191,6 +191,12 @@ class Tensor:
     def _version(self) -> int:
         return self._ver[0]
 
+    def _is_view(self) -> bool:
+        """True for a view of another tensor (a detached alias is not one)."""
+        return self._base is not None and (
+            self._view_fn is not None or "_custom_view" in self.__dict__
+        )
+
     @property
     def grad(self) -> Tensor | None:
         if self._fn is not None and not self._retains and self._grad is None:
@@ -509,7 +515,7 @@ class Tensor:
 _ENGINE_STATE = frozenset(
     (
         *("_base", "_acc", "_hooks", "_post_acc", "_retains", "_inference", "_view_fn"),
-        *("_views", "_multi_view", "_nograd_view", "_tr_id", "_fw_grad"),
+        *("_views", "_multi_view", "_nograd_view", "_custom_view", "_tr_id", "_fw_grad"),
     )
 )
 

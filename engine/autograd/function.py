@@ -17,7 +17,7 @@ from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.forward_jvp import function_jvp, input_tangents
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads, Node, SavedTensor
+from engine.autograd.graph import Grads, Node, SavedTensor, forward_name
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
@@ -296,8 +296,14 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
         if not record:
             if id(o) in dirty:
                 o._ver[0] += 1
+            elif id(o) in input_ids and o._rg:  # PyTorch hands out an alias that needs no grad
+                alias = _tensor.make(o._d, False, None, 0)
+                alias._ver = o._ver
+                alias._base = o if o._base is None else o._base
+                o = alias
             wrapped.append(o)
             continue
+        view_of_input = False
         if id(o) in dirty:
             o._ver[0] += 1
             t = o
@@ -305,15 +311,19 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
             # an input returned as is becomes a new tensor (a view) so its history is not lost
             t = _tensor.make(o._d, False, None, 0)
             t._ver = o._ver
-            t._base = o
+            view_of_input = id(o) in input_ids or (o._view_fn is not None and o._base is not None)
+            t._base = o._base if o._base is not None and view_of_input else o
         else:
             t = o
+            view_of_input = o._view_fn is not None and o._base is not None
         if id(o) in non_diff:
             t._rg = False
         elif o._d.dtype.kind in "fc":  # floating and complex outputs are differentiable
             t._rg = True
             t._fn = node
             t._nr = i
+            if view_of_input:  # PyTorch refuses to modify such an output in place
+                t.__dict__["_custom_view"] = forward_name(node)
         wrapped.append(t)
     node._input_meta = tuple(meta)
     to_save = d.get("_to_save")

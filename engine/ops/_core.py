@@ -361,6 +361,8 @@ def check_inplace(t: Tensor, *others: Any) -> None:
         from engine.ops.views import check_view_inplace
 
         check_view_inplace(t)
+    elif t._base is not None and STATE.enabled and t._rg and "_custom_view" in t.__dict__:
+        raise RuntimeError(custom_view_error(t))
     if STATE.enabled and t._rg and t._fn is None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
@@ -370,6 +372,19 @@ def check_inplace(t: Tensor, *others: Any) -> None:
     tracer = observer.TRACER
     if tracer is not None:  # events not yet built must show the values before the write
         tracer.before_write(t)
+
+
+def custom_view_error(t: Tensor) -> str:
+    """PyTorch's refusal to modify in place an output that a custom Function returned as a view
+    of (or as) one of its inputs."""
+    return (
+        f"Output {t._nr} of {t.__dict__['_custom_view']} is a view and is being modified "
+        "inplace. This view was created inside a custom Function (or because an input was "
+        "returned as-is) and the autograd logic to handle view+inplace would override the "
+        "custom backward associated with the custom Function, leading to incorrect gradients. "
+        "This behavior is forbidden. You can fix this by cloning the output of the custom "
+        "Function."
+    )
 
 
 def bump(t: Tensor) -> None:
