@@ -490,6 +490,10 @@ def grad(
     go = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
     if len(go) < len(outs):  # extra grad_outputs are ignored, as PyTorch zips them
         raise RuntimeError(f"got {len(outs)} tensors and {len(go)} gradients")
+    if is_grads_batched:
+        return _batched_grad(
+            outs, ins, go, retain_graph, create_graph, allow_unused, materialize_grads
+        )
     _check_roots(outs)
     for t in ins:
         if not isinstance(t, GradientEdge) and not t._rg:
@@ -518,6 +522,72 @@ def grad(
             g = g.detach()
         result.append(g)
     del single
+    return tuple(result)
+
+
+def _batched_grad(
+    outs: list[Any],
+    ins: list[Any],
+    go: list[Any],
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool,
+    materialize_grads: bool,
+) -> tuple[Tensor | None, ...]:
+    """`grad(..., is_grads_batched=True)`: the first dimension of each grad_output is a batch;
+    PyTorch vmaps one backward over it, the engine runs one backward per batch entry and stacks
+    the results (inputs no entry reaches stay None)."""
+    from engine._tensor import Tensor, make
+    from engine.ops.shape_extra import stack
+
+    for i, (t, g) in enumerate(zip(outs, go)):
+        if isinstance(g, Tensor) and isinstance(t, Tensor) and g.shape[1:] != t.shape:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
+                "as the batch dimension. The sizes of the remaining dimensions are expected to "
+                "match the shape of corresponding output, but a mismatch was detected: "
+                f"grad_output[{i}] has a shape of {g.shape[1:]} and output[{i}] has a shape of "
+                f"{t.shape}. If you only want some tensors in `grad_output` to be considered "
+                "batched, consider using vmap."
+            )
+    sizes = {g.shape[0] for g in go if isinstance(g, Tensor)}
+    if len(sizes) != 1:
+        raise ValueError(
+            "vmap: Expected all tensors to have the same size in the mapped dimension, got "
+            f"sizes {sorted(sizes)} for the mapped dimension"
+        )
+    (n,) = sizes
+    keep = create_graph if retain_graph is None else retain_graph
+    rows = [
+        grad(
+            outs,
+            ins,
+            [g[b] if isinstance(g, Tensor) else g for g in go],
+            retain_graph=True if b < n - 1 else keep,
+            create_graph=create_graph,
+            allow_unused=True,
+        )
+        for b in range(n)
+    ]
+    result: list[Tensor | None] = []
+    for i, t in enumerate(ins):
+        column = [row[i] for row in rows]
+        if all(g is None for g in column):
+            if materialize_grads and isinstance(t, Tensor):  # zeros like the input, unbatched
+                result.append(make(np.zeros_like(t._d), False, None, 0))
+                continue
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
+            result.append(None)
+            continue
+        like = next(g for g in column if g is not None)
+        filled = [
+            g if g is not None else make(np.zeros_like(like._d), False, None, 0) for g in column
+        ]
+        result.append(stack(filled))
     return tuple(result)
 
 

@@ -19,6 +19,9 @@ class _ThreadModes(threading.local):
     def __init__(self) -> None:
         self.enabled = True
         self.inference = False
+        # inside `vmap`: how deep, and the ids of the inputs it does not map (in_dims None)
+        self.vmap_level = 0
+        self.vmap_unmapped: set[int] = set()
 
 
 class _Anomaly:
