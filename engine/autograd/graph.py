@@ -99,6 +99,36 @@ _NODE_SURFACE = (
 _ENGINE_ONLY = frozenset(("_saved", "_default_saved", "saved", "release", "apply", "needs"))
 
 
+# saved int64 arguments: PyTorch hands them to Python as unsigned (`dim=-1` reads
+# 18446744073709551615); Scalars such as `alpha` stay signed
+_INT64_KEYS = frozenset(
+    (
+        *("dim", "dim0", "dim1", "dim2", "dims", "offset", "diagonal", "ignore_index"),
+        *("padding_idx", "shifts", "start", "length", "split_size", "index", "step", "source"),
+        "destination",
+    )
+)
+
+
+def as_shown(key: str, value: Any) -> Any:
+    """A saved value as PyTorch's node attribute shows it: arrays as tensors, int lists as
+    tuples, negative int64 arguments as unsigned."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        from engine._tensor import make
+
+        return make(value, False, None, 0)
+    if type(value) is list and all(type(v) is int for v in value):
+        value = tuple(value)
+    if key in _INT64_KEYS:
+        if type(value) is int and value < 0:
+            return value + (1 << 64)
+        if type(value) is tuple:
+            return tuple(v + (1 << 64) if type(v) is int and v < 0 else v for v in value)
+    return value
+
+
 def _is_freed(key: str, value: Any) -> bool:
     # tensors are freed; so is a Python number saved as `self`/`other` (a wrapped tensor in
     # PyTorch); plain values such as `dim` or `alpha` stay readable
@@ -128,6 +158,8 @@ class Node:
     _tr_id = 0  # the tracer's id for this node (engine/tracing/tracer.py Ids)
     # saved values PyTorch always shows but the engine stores only when not the default
     _default_saved: dict[str, Any] = {}
+    # saved sizes PyTorch shows (`self_sym_sizes`) that the engine keeps in `_shapes`: index
+    _shape_saved: dict[str, int] = {}
 
     def __init__(self, next_functions: tuple[Edge, ...] = ()) -> None:
         self.next_functions = next_functions
@@ -178,7 +210,7 @@ class Node:
 
     def __dir__(self) -> list[str]:
         saved = self._saved or {}
-        keys = set(saved) | set(type(self)._default_saved)
+        keys = set(saved) | set(type(self)._default_saved) | set(type(self)._shape_saved)
         names = {"_saved_" + k for k in keys}
         names |= {"_raw_saved_" + k for k, v in saved.items() if type(v) is SavedTensor}
         names |= {"_raw_saved_" + k for k, v in saved.items() if _is_wrapped_number(k, v)}
@@ -219,10 +251,14 @@ class Node:
                 saved = None
             key = name[7:]
             if saved is not None and key in saved:
-                return self.saved(key)
+                return as_shown(key, self.saved(key))
             defaults = type(self)._default_saved
             if key in defaults:
                 return defaults[key]
+            at = type(self)._shape_saved.get(key)
+            shapes = object.__getattribute__(self, "_shapes")
+            if at is not None and shapes is not None:
+                return tuple(shapes[at])
         if name.startswith("_raw_saved_"):
             saved = object.__getattribute__(self, "_saved")
             key = name[11:]
@@ -237,6 +273,35 @@ class Node:
                 value._owner = self
                 return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def display_name(name: str) -> str:
+    """A node's class name in PyTorch: its name without the `torch::autograd::` namespace."""
+    return name.rsplit("::", 1)[-1]
+
+
+def rename_class(cls: type[Node], name: str) -> None:
+    """Name a node class as PyTorch names its nodes (`type(node).__name__` too)."""
+    cls._name = name
+    cls.__name__ = cls.__qualname__ = display_name(name)
+
+
+_RETYPED: dict[tuple[type[Node], str], type[Node]] = {}
+
+
+def retype(node: Node, name: str) -> None:
+    """Give one node the name PyTorch gives it where the engine's class serves several of
+    PyTorch's nodes (an activation's `GeluBackwardBackward0`, an overload's `NormBackward1`):
+    the node becomes an instance of a subclass so named, so `type(node).__name__` still equals
+    `node.name()`."""
+    base = type(node)
+    cls = _RETYPED.get((base, name))
+    if cls is None:
+        # `_name` is set after creation: a runtime name is no op of the op registry
+        cls = type(display_name(name), (base,), {"__slots__": (), "__module__": base.__module__})
+        rename_class(cls, name)
+        _RETYPED[(base, name)] = cls
+    node.__class__ = cls
 
 
 class AccumulateGrad(Node):

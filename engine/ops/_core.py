@@ -17,7 +17,7 @@ from engine._tensor import Tensor, make
 from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.grad_mode import ANOMALY, STATE
-from engine.autograd.graph import Edge, Grads, Node, SavedTensor, _next_seq
+from engine.autograd.graph import Edge, Grads, Node, SavedTensor, _next_seq, display_name
 
 NONE_EDGE: Edge = (None, 0)
 NODES: dict[str, type[Node]] = {}
@@ -34,6 +34,7 @@ class OpNode(Node):
         if "_name" in cls.__dict__:
             NODES[cls._name] = cls
             cls.__module__ = "builtins"  # `type(y.grad_fn)` prints <class 'MulBackward0'>
+            cls.__name__ = cls.__qualname__ = display_name(cls._name)
 
     def needs(self, i: int) -> bool:
         """True when input `i` wants a gradient (PyTorch's `needs_input_grad`)."""
