@@ -259,6 +259,7 @@ def install_as_torch() -> None:
             alias = "torch." + name[len("engine.") :]
             sys.modules.setdefault(alias, mod)
     _public.register_modules()
+    _public.install_vision()
 
 
 vmap = func.vmap
