@@ -38,15 +38,18 @@ system-deps:
 	@bash tools/system-deps.sh
 
 lint:
-	$(BIN)/ruff check engine server tests bench tools deploy
-	$(BIN)/ruff format --check engine server tests bench tools deploy
+	$(BIN)/ruff check engine server protocol tests bench tools deploy
+	$(BIN)/ruff format --check engine server protocol tests bench tools deploy
 	$(BIN)/hadolint Dockerfile
 
 typecheck:
 	$(BIN)/mypy
 
+# Two workers, each taking whole files (module fixtures such as a live server start once per file);
+# no test depends on speed, so tests beside each other on a busy machine still hold.
+PYTEST_WORKERS ?= 2
 pytest:
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile
 
 # Speed against targets: the engine (BENCH_PY may be a Python with torch for its PyTorch
 # column), the tracer's cost, and the browser app in headless Chromium (needs the build).

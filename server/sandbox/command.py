@@ -19,6 +19,7 @@ APP_ROOT = Path(__file__).resolve().parent.parent.parent
 # (.git), tests, deploy files, a database or an .env someone keeps there stay out of reach.
 APP_BINDS = (
     APP_ROOT / "engine",
+    APP_ROOT / "protocol",
     APP_ROOT / "server" / "__init__.py",
     APP_ROOT / "server" / "sandbox",
 )
@@ -78,7 +79,11 @@ def bwrap_argv(settings: SandboxSettings, bwrap: str, privileged: bool) -> list[
         argv += ["--unshare-all", "--cap-drop", "ALL"]
     argv += ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib"]
     argv += ["--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin"]
-    argv += ["--proc", "/proc", "--dev", "/dev"]
+    # No procfs: /proc/cmdline, /proc/version and the mount table (host devices, paths and a
+    # Docker host's overlay directories) are the host's and cannot be masked file by file
+    # (every pid has its own mountinfo). Python, numpy and the engine do not need it; /proc is
+    # an empty read-only directory. The hostname is the sandbox's own.
+    argv += ["--perms", "0555", "--dir", "/proc", "--dev", "/dev", "--hostname", "sandbox"]
     # the loader's cache of library paths (libseccomp lives in a multiarch directory)
     argv += ["--perms", "0755", "--dir", "/etc"]
     argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
@@ -102,6 +107,15 @@ def bwrap_argv(settings: SandboxSettings, bwrap: str, privileged: bool) -> list[
     for key, value in ENV.items():
         argv += ["--setenv", key, value]
     return argv
+
+
+def host_details(mode: Mode) -> str:
+    """What /healthz says about what a run can see of the host."""
+    if mode.name == "bwrap":
+        return "hidden: no /proc in the sandbox, its own hostname, only /usr, Python and the app"
+    if mode.name == "weak":
+        return "visible: weak mode shares the host's filesystem and /proc"
+    return "no code runs"
 
 
 def worker_argv() -> list[str]:
@@ -130,6 +144,11 @@ def worker_job(settings: SandboxSettings, code: str, options: dict[str, Any]) ->
             **options,
             "max_events": min(options.get("max_events", 1 << 62), settings.max_events),
             "max_tensor_elements": settings.max_tensor_elements,
+            # the server's, whatever the client's options say
+            "values_per_tensor": settings.values_per_tensor,
+            "values_budget": settings.values_budget,
+            "values_request_cap": settings.values_request_cap,
+            "values_answer_budget": settings.values_answer_budget,
         },
     }
     return orjson.dumps(job)

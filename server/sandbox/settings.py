@@ -20,18 +20,25 @@ class SandboxSettings(BaseSettings):
     # auto = bubblewrap if it works, else refuse to run code; weak only when asked for by name
     sandbox_mode: Literal["auto", "bwrap", "weak"] = "auto"
     bwrap_path: str = "bwrap"
+    # CPU time of a whole run, all its processes together (each process also by RLIMIT_CPU)
     cpu_seconds: int = Field(default=10, ge=1)
-    # wall-clock time while running; time paused in the backward stepper counts separately
+    # wall-clock time while running; time the server sees the run wait in a pause it was asked
+    # for (server.sandbox.pause) counts separately
     wall_seconds: float = Field(default=30.0, gt=0)
     pause_seconds: float = Field(default=600.0, gt=0)
     # ... but only this long while another client's run waits for a slot: a paused run holds
     # its slot, and a few of them must not keep everyone else waiting for pause_seconds
     contended_pause_seconds: float = Field(default=60.0, gt=0)
+    # for a whole run, all its processes together (see server.sandbox.budget)
     memory_bytes: int = Field(default=1 * GiB, ge=64 * MiB)
+    # auto = the kernel's accounting (cgroups) where the server may make them, else the meter;
+    # meter = always the /proc meter
+    accounting: Literal["auto", "meter"] = "auto"
     file_size_bytes: int = Field(default=16 * MiB, ge=0)
     tmp_size_bytes: int = Field(default=32 * MiB, ge=MiB)
     open_files: int = Field(default=128, ge=16)
-    # counted per uid, so each worker slot has its own uid (NPROC is ignored for root)
+    # counted per uid, so each worker slot has its own uid (NPROC is ignored for root); with
+    # cgroups also per run (pids.max)
     processes: int = Field(default=16, ge=4)
     max_code_bytes: int = Field(default=256 * KiB, ge=1)
     max_output_bytes: int = Field(default=1 * MiB, ge=1)
@@ -41,6 +48,13 @@ class SandboxSettings(BaseSettings):
     # each run's log is held in the server's memory until it is stored)
     max_event_bytes: int = Field(default=128 * MiB, ge=1)
     max_tensor_elements: int = Field(default=10_000_000, ge=1)
+    # full values stored with the run (finished runs and share links show heatmaps and
+    # tables): tensors of up to this many elements, until the run has sent this many in all
+    values_per_tensor: int = Field(default=1 << 16, ge=0)
+    values_budget: int = Field(default=1_000_000, ge=0)
+    # `tensor_values` answers: elements one request may get, and all of a run's answers
+    values_request_cap: int = Field(default=1_000_000, ge=0)
+    values_answer_budget: int = Field(default=2_000_000, ge=0)
     max_frame_bytes: int = Field(default=8 * MiB, ge=1024)
     max_workers: int = Field(default=2, ge=1)
     # start each free slot's next worker ahead of its run (imports done, waiting for the job):

@@ -31,13 +31,22 @@ CHROMIUM_ARGS = [
 ]
 
 
+# How long a test waits for what the page should come to show (a run finishing, a pause, a
+# redraw): a bound for a hung page, never a speed target, so it is generous for a slow, loaded
+# machine. Tests pass no timeouts of their own.
+WAIT_MS = 120_000
+# The test server's clocks: far beyond any test run's duration on a slow machine, so no run
+# meant to finish ends by a clock. A test about a clock starts its own server with `env`.
+GENEROUS_CLOCKS = {"BACKSCOPE_WALL_SECONDS": "120", "BACKSCOPE_CPU_SECONDS": "60"}
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = WAIT_MS / 1000) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -52,15 +61,17 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0
 
 
 @contextmanager
-def live_server(tmp: Path) -> Iterator[str]:
-    """`backscope serve` on a free port with its database and log in `tmp`; yields its URL."""
+def live_server(tmp: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`backscope serve` on a free port with its database and log in `tmp`, generous clocks
+    and `env` on top; yields its URL."""
     if not (ROOT / "frontend" / "dist" / "index.html").is_file():
         raise RuntimeError("frontend/dist is missing: run `make frontend` first")
     port = _free_port()
     exe = Path(sys.executable).with_name("backscope")
     cmd = [str(exe), "serve", "--port", str(port), "--db", str(tmp / "runs.sqlite")]
     with (tmp / "server.log").open("wb") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        environ = os.environ | GENEROUS_CLOCKS | (env or {})
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_healthy(url, proc)
@@ -91,12 +102,19 @@ def browser() -> Iterator[object]:
         b.close()
 
 
+def new_context(browser: Any, server: str, width: int = 1600, height: int = 900) -> Any:
+    """A browser context on `server` at this window size, waiting up to WAIT_MS."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+    ctx.set_default_timeout(WAIT_MS)
+    return ctx
+
+
 @pytest.fixture
 def page(browser: object, server: str) -> Iterator[object]:
     from playwright.sync_api import Browser
 
     assert isinstance(browser, Browser)
-    ctx = browser.new_context(viewport={"width": 1600, "height": 900}, base_url=server)
+    ctx = new_context(browser, server)
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -117,6 +135,13 @@ def shot(page: object, name: str) -> Path:
 
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _generous_expect_timeout() -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=WAIT_MS)
 
 
 def stored_run(server: str, run_id: str) -> dict[str, Any]:

@@ -31,7 +31,6 @@ def _click_and_wait(page: Page, testid: str) -> None:
     page.wait_for_function(
         "prev => document.querySelector('[data-testid=status]').textContent !== prev",
         arg=before,
-        timeout=10_000,
     )
 
 
@@ -55,9 +54,8 @@ def test_each_example_shows_its_nodes(page: Page, server: str) -> None:
             """prev => { const r = new URLSearchParams(location.search).get('run');
                         return r !== null && r !== prev; }""",
             arg=prev,
-            timeout=30_000,
         )
-        expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+        expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
         run_id = page.evaluate("() => new URLSearchParams(location.search).get('run')")
         prev = run_id
         events = stored_run(server, run_id)["events"]
@@ -76,7 +74,7 @@ def test_exp_function_steps_until_a_grad_and_back(page: Page, server: str) -> No
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])
     press_run(page, pause=True)
-    expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
     shot(page, "exp-paused")
     a = _entry(page, "a")
     seen_current: set[str] = set()
@@ -120,12 +118,12 @@ def test_line_breakpoint_pauses_at_that_lines_node(page: Page) -> None:
     line5.click()
     expect(page.locator(".cm-bp")).to_have_count(1)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text("paused (breakpoint)", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused (breakpoint)")
     current = page.get_by_test_id("node-list").locator('[aria-current="step"]')
     expect(current).to_have_attribute("data-node-name", "ExpBackward0")
     shot(page, "breakpoint")
     page.get_by_test_id("continue").click()
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     expect(page.get_by_test_id("console")).to_contain_text("tensor([ 60.2566, 1210.2864])")
 
 
@@ -144,7 +142,7 @@ def test_hook_lights_up_when_it_fires(page: Page) -> None:
     page.goto("/")
     set_code(page, HOOK_CODE)
     press_run(page, pause=True)
-    expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
     mul = _entry(page, "MulBackward0")
     expect(mul).to_have_attribute("data-hook", "idle")
     for _ in range(12):
@@ -184,7 +182,7 @@ def test_second_backward_shows_the_error_and_keeps_the_graph(page: Page) -> None
     set_code(page, SECOND_BACKWARD)
     press_run(page)
     banner = page.get_by_test_id("error")
-    expect(banner).to_be_visible(timeout=30_000)
+    expect(banner).to_be_visible()
     expect(banner).to_contain_text("RuntimeError")
     expect(banner).to_contain_text("Trying to backward through the graph a second time")
     expect(banner).to_contain_text("line 6")
@@ -202,7 +200,7 @@ def test_inplace_error_points_at_the_line_that_bumped_the_version(page: Page) ->
     set_code(page, INPLACE)
     press_run(page)
     banner = page.get_by_test_id("error")
-    expect(banner).to_be_visible(timeout=30_000)
+    expect(banner).to_be_visible()
     expect(banner).to_contain_text("modified by an inplace operation")
     expect(banner).to_contain_text("modified in place at line 6")
     assert _error_line_text(page) == "z.add_(1)"
@@ -214,17 +212,17 @@ def test_share_link_reopens_the_run_after_reload(page: Page, server: str) -> Non
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     page.get_by_test_id("share").click()
     url = page.get_by_test_id("share-url").input_value()
     assert re.search(r"/\?run=[0-9a-f]+$", url)
     page.goto("about:blank")
     page.goto(url)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     expect(_entry(page, "a")).to_contain_text("2.7183")
     expect(page.get_by_test_id("editor")).to_contain_text("class Exp(Function)")
     page.reload()
-    expect(_entry(page, "ExpBackward")).to_be_visible(timeout=30_000)
+    expect(_entry(page, "ExpBackward")).to_be_visible()
     shot(page, "share-reopened")
 
 
@@ -232,7 +230,7 @@ def test_exports_and_timeline_scrub(page: Page, server: str) -> None:
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     with page.expect_download() as svg:
         page.get_by_test_id("export-svg").click()
     text = Path(svg.value.path()).read_text()
@@ -268,7 +266,7 @@ def test_anomaly_error_points_at_the_forward_line(page: Page) -> None:
     set_code(page, ANOMALY)
     press_run(page)
     banner = page.get_by_test_id("error")
-    expect(banner).to_be_visible(timeout=30_000)
+    expect(banner).to_be_visible()
     expect(banner).to_contain_text("returned nan values")
     expect(banner).to_contain_text("forward line 5 made the NaN")
     assert _error_line_text(page).strip() == "y = x.sqrt()"
@@ -279,7 +277,7 @@ def test_keyboard_steps_through_a_finished_run(page: Page, server: str) -> None:
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     body = page.locator("body")
     body.press("r")  # rewind to just before backward
     expect(_entry(page, "a")).not_to_contain_text("2.7183")

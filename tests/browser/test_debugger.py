@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot, stored_run
+from tests.browser.conftest import new_context, press_run, set_code, shot, stored_run
 
 pytestmark = pytest.mark.browser
 
@@ -39,16 +39,16 @@ def test_op_breakpoint_pauses_at_the_first_mul(page: Page) -> None:
     page.get_by_test_id("break-apply").click()
     expect(page.get_by_test_id("breakpoints")).to_contain_text("1")
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text("paused (breakpoint)", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused (breakpoint)")
     expect(_current(page)).to_have_attribute("data-node-name", "MulBackward0")
     # backward reaches `z * 2` first: its node is the later MulBackward0 (line 6)
     expect(_current(page)).to_contain_text("L6")
     shot(page, "op-breakpoint")
     page.get_by_test_id("continue").click()
-    expect(page.get_by_test_id("status")).to_contain_text("paused (breakpoint)", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused (breakpoint)")
     expect(_current(page)).to_contain_text("L5")
     page.get_by_test_id("continue").click()
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
 
 
 NAN = """import torch
@@ -68,9 +68,9 @@ def test_nan_breakpoint_pauses_where_a_nan_gradient_appears(page: Page) -> None:
     page.get_by_test_id("break-nan").check()
     page.get_by_test_id("break-apply").click()
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text("paused (nan)", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused (nan)")
     page.get_by_test_id("continue").click()
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     # what PyTorch prints: d/dx sqrt(x) * 0 at 0 is inf * 0 = nan
     expect(page.get_by_test_id("console")).to_contain_text("tensor([nan, 0.])")
 
@@ -94,7 +94,7 @@ def test_dropped_socket_resumes_without_gaps_or_duplicates(page: Page, server: s
     page.goto("/")
     set_code(page, CHAIN)
     press_run(page, pause=True)
-    expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
     _kill_socket(page)
     for _ in range(3):
         page.get_by_test_id("step").click()
@@ -103,7 +103,7 @@ def test_dropped_socket_resumes_without_gaps_or_duplicates(page: Page, server: s
     # and once more while the rest of backward streams in
     _kill_socket(page)
     status = page.get_by_test_id("status")
-    expect(status).to_contain_text(FINISHED, timeout=30_000)
+    expect(status).to_contain_text(FINISHED)
     run_id = page.evaluate("() => new URLSearchParams(location.search).get('run')")
     stored = stored_run(server, run_id)["events"]
     seqs = page.evaluate("() => window.__backscope.app.log.events.map(e => e.seq)")
@@ -113,10 +113,12 @@ def test_dropped_socket_resumes_without_gaps_or_duplicates(page: Page, server: s
     expect(page.get_by_test_id("console")).to_contain_text("tensor([1.3497, 1.3497])")
 
 
+# above the server's per-tensor limit for values sent with the run (65,536 elements): only a
+# summary comes, and the full values (in two chunks) load on request while paused
 BIG = """import torch
 
 torch.manual_seed(0)
-w = torch.randn(12, 10, requires_grad=True)
+w = torch.randn(70_000, requires_grad=True)
 h = w * 2
 loss = h.sum()
 loss.backward()
@@ -127,23 +129,23 @@ def test_full_values_of_a_large_tensor_load_while_paused(page: Page) -> None:
     page.goto("/")
     set_code(page, BIG)
     press_run(page, pause=True)
-    expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
     page.get_by_test_id("node-list").locator('[data-node-name="w"]').first.click()
     insp = page.get_by_test_id("inspector")
-    expect(insp.locator(".heatmap")).to_have_count(0)
     insp.get_by_test_id("load-values").click()
-    expect(insp.locator(".heatmap")).to_have_count(1, timeout=10_000)
+    expect(insp.get_by_text("full values", exact=True)).to_have_count(1)
     got = page.evaluate(
         """() => {
         const app = window.__backscope.app, s = app.log.state();
         const t = [...s.tensors.values()].find(t => t.name === 'w');
         const full = app.fullValues.get(t.id);
-        return {n: full.flat.length, min: Math.min(...full.flat), max: Math.max(...full.flat),
+        return {n: full.flat.length, min: full.flat.reduce((a, b) => Math.min(a, b)),
+                max: full.flat.reduce((a, b) => Math.max(a, b)),
                 smin: t.value.stats.min, smax: t.value.stats.max};
     }"""
     )
     # the full values agree with the exact stats the tracer sent with the summary
-    assert got["n"] == 120
+    assert got["n"] == 70_000
     assert got["min"] == pytest.approx(got["smin"]) and got["max"] == pytest.approx(got["smax"])
     shot(page, "full-values")
 
@@ -163,7 +165,7 @@ def test_parameters_and_non_leaf_tensors_are_named(page: Page, server: str) -> N
     page.goto("/")
     set_code(page, MLP)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     names = page.get_by_test_id("node-list").locator("[data-node-name]")
     shown = set(names.evaluate_all("els => els.map(e => e.dataset.nodeName)"))
     run_id = page.evaluate("() => new URLSearchParams(location.search).get('run')")
@@ -183,20 +185,20 @@ def test_parameters_and_non_leaf_tensors_are_named(page: Page, server: str) -> N
 def test_first_run_hint_help_and_layouts(browser: Browser, server: str) -> None:
     errors: list[str] = []
     for w, h in ((1280, 800), (1920, 1080)):
-        ctx = browser.new_context(viewport={"width": w, "height": h}, base_url=server)
+        ctx = new_context(browser, server, w, h)
         pg = ctx.new_page()
         pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.goto("/")
         expect(pg.locator("#first-hint")).to_be_visible()
-        expect(pg.get_by_test_id("editor")).to_contain_text("import torch", timeout=10_000)
+        expect(pg.get_by_test_id("editor")).to_contain_text("import torch")
         shot(pg, f"first-run-{w}")
         pg.keyboard.press("?")
         expect(pg.locator("#help-dlg")).to_be_visible()
         pg.keyboard.press("Escape")
         expect(pg.locator("#help-dlg")).to_be_hidden()
         pg.get_by_test_id("run").click()
-        expect(pg.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+        expect(pg.get_by_test_id("status")).to_contain_text(FINISHED)
         expect(pg.locator("#first-hint")).to_be_hidden()
         # every toolbar control stays on screen
         for tid in ("run", "step", "continue", "share", "export-json", "status", "breakpoints"):

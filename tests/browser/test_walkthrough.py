@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot
+from tests.browser.conftest import new_context, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
@@ -82,7 +82,6 @@ def _geometry(page: Page) -> dict[str, Any]:
     page.wait_for_function(
         """() => { const a = window.__backscope.app;
                    return a.pos.size > 0 && a.pos.size === a.log.state().vertices.size; }""",
-        timeout=10_000,
     )
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     geo: dict[str, Any] = page.evaluate("() => window.__backscope.geometry()")
@@ -123,7 +122,7 @@ def test_mlp_module_boxes_never_overlap_and_hold_their_parameters(page: Page) ->
     page.goto("/")
     set_code(page, MLP)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     geo = _geometry(page)
     boxes = geo["boxes"]
     assert [b["path"] for b in boxes] == [
@@ -157,7 +156,7 @@ def test_legend_toggles_and_the_view_refits(page: Page) -> None:
     page.goto("/")
     set_code(page, MLP)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     legend = page.get_by_test_id("legend")
     shown = legend.is_visible()
     before = _geometry(page)
@@ -177,7 +176,7 @@ def test_error_mid_backward_keeps_the_partial_graph_in_view(page: Page) -> None:
     page.goto("/")
     set_code(page, BOOM)
     press_run(page, pause=True)
-    expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
     banner = page.get_by_test_id("error")
     # F10 steps even with the focus in the editor, as in a browser's debugger
     page.locator(".cm-line").first.click()  # `import torch`: a line that selects no node
@@ -210,14 +209,17 @@ def test_hooks_say_what_they_are_and_what_they_saw(page: Page) -> None:
     page.goto("/")
     set_code(page, HOOKS)
     press_run(page, pause=True)
-    expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
     relu = page.get_by_test_id("node-list").locator('[data-node-name="ReluBackward0"]').first
     expect(relu.locator(".nl-hook")).to_have_text("2 hooks")
     for _ in range(8):
         if relu.get_attribute("data-hook") == "fired":
             break
+        before = page.get_by_test_id("status").inner_text()
         page.locator("body").press("ArrowRight")
-        page.wait_for_timeout(150)
+        page.wait_for_function(
+            "p => document.querySelector('[data-testid=status]').textContent !== p", arg=before
+        )
     expect(relu).to_have_attribute("data-hook", "fired")
     relu.click()
     hooks = page.get_by_test_id("inspector-hooks")
@@ -238,13 +240,13 @@ def test_narrow_and_wide_windows_show_the_whole_graph(
     browser: Browser, server: str, size: tuple[int, int]
 ) -> None:
     w, h = size
-    ctx = browser.new_context(viewport={"width": w, "height": h}, base_url=server)
+    ctx = new_context(browser, server, w, h)
     page = ctx.new_page()
     try:
         page.goto("/")
         set_code(page, MLP)
         press_run(page)
-        expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+        expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
         _assert_clear_view(_geometry(page))
         for tid in ("run", "step", "step-back", "continue", "share", "export-json", "status"):
             box = page.get_by_test_id(tid).bounding_box()
@@ -258,14 +260,14 @@ def test_a_share_link_goes_away_with_its_run(page: Page) -> None:
     page.goto("/")
     set_code(page, HOOKS)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     page.get_by_test_id("share").click()
     link = page.get_by_test_id("share-url")
     expect(link).to_be_visible()
     first = link.input_value()
     press_run(page)
     expect(link).to_be_hidden()
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     page.get_by_test_id("share").click()
     expect(link).to_be_visible()
     assert link.input_value() != first

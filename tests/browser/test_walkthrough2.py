@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot
+from tests.browser.conftest import new_context, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
@@ -105,7 +105,7 @@ def test_a_finished_run_says_how_to_replay_and_r_then_arrow_replays(page: Page) 
     page.goto("/")
     set_code(page, TWO_PATHS)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     hint = page.get_by_test_id("replay-hint")
     expect(hint).to_be_visible()
     expect(hint).to_contain_text("press R")
@@ -122,7 +122,7 @@ def test_a_leafs_grad_shows_each_path_and_accumulategrad_names_its_leaf(page: Pa
     page.goto("/")
     set_code(page, TWO_PATHS)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     # two AccumulateGrad rows, told apart by the leaf each one feeds
     accs = _entry(page, "AccumulateGrad")
     expect(accs).to_have_count(2)
@@ -147,7 +147,7 @@ def test_hooks_fire_in_order_with_their_line_marked(page: Page) -> None:
     page.goto("/")
     set_code(page, HOOKS)
     press_run(page, pause=True)
-    expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
     note = page.get_by_test_id("pause-note")
     expect(note).to_contain_text("Paused before the first backward node, SumBackward0 (line 6)")
     page.locator("#graph").click(position={"x": 5, "y": 300})
@@ -178,7 +178,7 @@ def test_a_nan_pause_says_where_the_nan_came_from(page: Page) -> None:
     page.get_by_test_id("break-nan").set_checked(True)
     page.get_by_test_id("break-apply").click()
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text("paused (nan)", timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused (nan)")
     note = page.get_by_test_id("pause-note")
     expect(note).to_be_visible()
     expect(note).to_contain_text("Paused on a NaN gradient before")
@@ -193,7 +193,7 @@ def test_a_nan_pause_says_where_the_nan_came_from(page: Page) -> None:
     page.get_by_test_id("break-nan").set_checked(False)
     page.get_by_test_id("break-apply").click()
     page.get_by_test_id("continue").click()
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     expect(note).to_be_hidden()
 
 
@@ -201,7 +201,7 @@ def test_a_second_backward_names_the_call_that_freed_the_graph(page: Page) -> No
     page.goto("/")
     set_code(page, SECOND)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     fix = page.get_by_test_id("error-fix")
     expect(fix).to_contain_text("The backward call at line 4 already freed")
     expect(fix).to_contain_text("retain_graph=True")
@@ -227,7 +227,7 @@ def test_a_training_loop_fits_its_last_pass(page: Page, size: tuple[int, int]) -
     page.goto("/")
     set_code(page, LOOP)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=60_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     # drawn (how soon is bench/bench_frontend.py's to report)
     page.wait_for_function("() => window.__backscope.app.metrics.firstFullFrameAt > 0")
     expect(page.locator("#big-note")).to_contain_text("showing the last forward pass")
@@ -252,7 +252,7 @@ def test_a_training_loop_fits_its_last_pass(page: Page, size: tuple[int, int]) -
 def test_the_status_is_whole_in_a_1280_header_with_a_breakpoint_badge(
     browser: Browser, server: str
 ) -> None:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server)
+    ctx = new_context(browser, server, 1280, 800)
     page = ctx.new_page()
     page.goto("/")
     set_code(page, NAN)
@@ -261,7 +261,7 @@ def test_the_status_is_whole_in_a_1280_header_with_a_breakpoint_badge(
     page.get_by_test_id("break-apply").click()
     press_run(page)
     status = page.get_by_test_id("status")
-    expect(status).to_contain_text("paused (nan)", timeout=30_000)
+    expect(status).to_contain_text("paused (nan)")
     box = status.bounding_box()
     assert box is not None and box["x"] + box["width"] <= 1280
     clipped = page.evaluate(
@@ -278,7 +278,7 @@ def test_a_node_picked_in_the_list_stays_in_view_while_paused(page: Page) -> Non
     page.goto("/")
     set_code(page, LOOP)
     press_run(page, pause=True)
-    expect(page.get_by_test_id("status")).to_contain_text("paused", timeout=60_000)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
     page.locator("#graph").click(position={"x": 5, "y": 300})
     page.keyboard.press("ArrowRight")
     for _ in range(4):  # zoomed in, the first conv is far above the node backward is at
@@ -304,7 +304,7 @@ def test_a_run_waiting_for_a_worker_says_so_and_starts_when_one_frees(
 ) -> None:
     with urllib.request.urlopen(server + "/healthz", timeout=10) as r:
         workers = int(json.load(r)["runner"]["max_workers"])
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server)
+    ctx = new_context(browser, server, 1280, 800)
     pages = [ctx.new_page() for _ in range(workers + 1)]
     # every worker held by a run paused in backward (another tab), then one more run
     for pg in pages:
@@ -312,16 +312,16 @@ def test_a_run_waiting_for_a_worker_says_so_and_starts_when_one_frees(
         set_code(pg, TWO_PATHS)
         press_run(pg, pause=True)
         if pg is not pages[-1]:
-            expect(pg.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+            expect(pg.get_by_test_id("status")).to_contain_text("paused")
     last = pages[-1]
     expect(last.get_by_test_id("status")).to_contain_text("queued: waiting for a free worker")
     shot(last, "walk2-queued")
     pages[0].get_by_test_id("continue").click()
-    expect(pages[0].get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
-    expect(last.get_by_test_id("status")).to_contain_text("paused", timeout=30_000)
+    expect(pages[0].get_by_test_id("status")).to_contain_text(FINISHED)
+    expect(last.get_by_test_id("status")).to_contain_text("paused")
     for pg in pages[1:]:
         pg.get_by_test_id("continue").click()
-        expect(pg.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+        expect(pg.get_by_test_id("status")).to_contain_text(FINISHED)
     ctx.close()
 
 
@@ -329,7 +329,7 @@ def test_a_link_shared_while_stepping_back_reopens_at_that_step(page: Page) -> N
     page.goto("/")
     set_code(page, TWO_PATHS)
     press_run(page)
-    expect(page.get_by_test_id("status")).to_contain_text(FINISHED, timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     page.locator("#graph").click(position={"x": 5, "y": 300})
     page.keyboard.press("r")
     for _ in range(3):
@@ -343,6 +343,6 @@ def test_a_link_shared_while_stepping_back_reopens_at_that_step(page: Page) -> N
     assert re.search(r"/\?run=[0-9a-f]+&at=\d+$", url)
     page.goto("about:blank")
     page.goto(url)
-    expect(page.get_by_test_id("status")).to_contain_text(where.group(0), timeout=30_000)
+    expect(page.get_by_test_id("status")).to_contain_text(where.group(0))
     expect(page.locator("#tl-label")).to_have_text(label)
     expect(page.get_by_test_id("queue")).to_contain_text("running AddBackward0")

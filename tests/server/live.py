@@ -11,12 +11,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import orjson
 import uvicorn
 import websockets
 
 from server.app import create_app
 from server.cli import UVICORN_WS
+from server.sandbox.reaper import pids_of_uid
 from server.settings import Settings
 
 
@@ -93,3 +95,19 @@ def assert_dense(events: list[dict[str, Any]]) -> None:
     assert [e["seq"] for e in events] == list(range(len(events)))
     assert events[0]["type"] == "run_started"
     assert events[-1]["type"] == "run_finished"
+
+
+async def run_to_end(base: str, code: str, timeout: float = 180.0, **options: Any) -> list[Any]:
+    """Run `code` on a fresh connection and return its events, run_finished included."""
+    async with await connect(base) as ws:
+        c = Client(ws)
+        await c.send({"type": "run", "code": code, "options": options})
+        await c.until("run_finished", timeout=timeout)
+        return c.events
+
+
+def assert_serving(base: str, application: Any) -> None:
+    """/healthz answers ok and no process of any slot uid is left."""
+    assert httpx.get(f"http://{base}/healthz").json()["status"] == "ok"
+    runner = application.state.runner
+    assert [p for uid in runner.slot_uids() for p in pids_of_uid(uid)] == []

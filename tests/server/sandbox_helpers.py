@@ -18,11 +18,19 @@ print(x.grad)
 NORMAL_OUT = "tensor([2., 4.])\n"
 
 
+# Time limits in tests: a limit is short only where the test is about that limit. Everywhere else
+# the clocks are far beyond any run's duration on a slow, loaded machine, so that a run meant to
+# end by its own error, a memory or output cap, or by finishing, can never end by a clock instead.
+GENEROUS_WALL_S = 120.0
+GENEROUS_CPU_S = 60
+
+
 def short_settings(**overrides: Any) -> SandboxSettings:
-    """Short limits so that the abuse suite stays fast on 2 cores."""
+    """Small caps (memory, files, output, events) so the abuse suite stays fast on 2 cores, and
+    generous clocks (see GENEROUS_WALL_S)."""
     values: dict[str, Any] = {
-        "wall_seconds": 3.0,
-        "cpu_seconds": 2,
+        "wall_seconds": GENEROUS_WALL_S,
+        "cpu_seconds": GENEROUS_CPU_S,
         "memory_bytes": 768 * 1024 * 1024,
         "file_size_bytes": 4 * 1024 * 1024,
         "tmp_size_bytes": 8 * 1024 * 1024,
@@ -35,6 +43,17 @@ def short_settings(**overrides: Any) -> SandboxSettings:
         "max_workers": 2,
     }
     return SandboxSettings(**(values | overrides))
+
+
+def cpu_limited(**overrides: Any) -> SandboxSettings:
+    """A 2 s CPU limit that a spinning run meets long before the wall clock, however loaded the
+    machine: the run needs only ~2 % of a core to burn 2 s of CPU within the wall clock."""
+    return short_settings(**({"cpu_seconds": 2} | overrides))
+
+
+def wall_limited(**overrides: Any) -> SandboxSettings:
+    """A 2 s wall clock for runs that wait without using CPU (sleep, select, a stopped process)."""
+    return short_settings(**({"wall_seconds": 2.0} | overrides))
 
 
 @dataclass
@@ -71,15 +90,19 @@ def run_sync(sandbox: Sandbox, code: str, **options: Any) -> Result:
     return asyncio.run(run_one(sandbox, code, **options))
 
 
-def alongside(sandbox: Sandbox, code: str, parallel: bool) -> tuple[Result, Result]:
-    """Run `code` and the normal snippet, at the same time or the normal one right after."""
+def alongside(
+    sandbox: Sandbox, code: str, parallel: bool, others: Sandbox | None = None
+) -> tuple[Result, Result]:
+    """Run `code` and the normal snippet (in `others`, by default the same sandbox), at the same
+    time or the normal one right after."""
+    normal_in = others or sandbox
 
     async def both() -> tuple[Result, Result]:
         if parallel:
-            bad, good = await asyncio.gather(run_one(sandbox, code), run_one(sandbox, NORMAL))
+            bad, good = await asyncio.gather(run_one(sandbox, code), run_one(normal_in, NORMAL))
             return bad, good
         bad = await run_one(sandbox, code)
-        return bad, await run_one(sandbox, NORMAL)
+        return bad, await run_one(normal_in, NORMAL)
 
     return asyncio.run(both())
 

@@ -2,7 +2,8 @@
 slow HTTP clients, large stored runs read at once; and stop / disconnect while paused.
 
 Clients come from different loopback addresses (127.0.0.2, .3, ...): the server tells
-clients apart by address. Each test measures what another client sees and bounds it.
+clients apart by address. Each test checks what another client sees: its run is served, in its
+turn, whatever the machine's speed (the seconds it waited are printed, never asserted).
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ from server.sandbox.settings import MiB, SandboxSettings
 from server.sandbox.slots import SlotPool
 from server.settings import Settings
 from tests.server.live import Client, assert_dense, serve
-from tests.server.test_abuse_ws import GOOD
+from tests.server.sandbox_helpers import GENEROUS_CPU_S, GENEROUS_WALL_S
+from tests.server.test_hostile_runs import GOOD, GOOD_OUT
 
 ATTACKER, VICTIM, SLOW = "127.0.0.2", "127.0.0.3", "127.0.0.4"
-WALL = 4.0
+# No run here ends by a clock it could meet on a slow machine: sleepers are stopped by the tests,
+# which free slots on purpose. The contended-pause limit is short: one test is about it.
+WALL = GENEROUS_WALL_S
 CONTENDED_PAUSE = 2.0
 SLEEPER = "import time\nprint('up')\ntime.sleep(1e6)\n"
 PAUSING = """import torch
@@ -37,9 +41,11 @@ y.backward()
 print(x.grad)
 """
 PAUSING_OUT = "tensor([14.7781, 14.7781, 14.7781])\n"  # d/dx sum(exp(2x)) = 2 e^2 at x = 1
-FLOOD = (
+FLOOD = (  # (events that fit the protocol: the event-bytes cap is what ends the run)
     "import sys\nsink = sys.stdout.tr.sink\nbig = 'x' * (1 << 20)\n"
-    "while True:\n    sink([{'type': 'tensor_values', 'values': big}])\n"
+    "ev = {'type': 'tensor_values', 't': 0, 'tensor_id': 0, 'shape': [1], 'dtype': 'str',\n"
+    "      'offset': 0, 'total': 1, 'values': [big], 'last': True}\n"
+    "while True:\n    sink([ev])\n"
 )
 
 
@@ -48,8 +54,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     db = tmp_path_factory.mktemp("fair") / "runs.sqlite3"
     sandbox = SandboxSettings(
         wall_seconds=WALL,
-        cpu_seconds=2,
-        pause_seconds=60,
+        cpu_seconds=GENEROUS_CPU_S,
+        pause_seconds=WALL,
         contended_pause_seconds=CONTENDED_PAUSE,
         max_event_bytes=32 * MiB,
         max_workers=2,
@@ -81,14 +87,37 @@ def _out(events: list[dict[str, Any]]) -> str:
     return "".join(e["text"] for e in events if e["type"] == "stdout")
 
 
-async def victim_run(base: str) -> float:
-    """Seconds from sending another client's run to its correct end."""
+async def victim_run(base: str, once_queued: Any = None) -> float:
+    """Seconds from sending another client's run to its correct end; `once_queued` (a coroutine
+    function) runs when the run says it waits in the queue."""
     t0 = time.monotonic()
     c = await start(base, VICTIM, GOOD)
-    finished = await c.until("run_finished", timeout=120)
+    if once_queued is not None:
+        await c.until("queued")
+        await once_queued()
+    finished = await c.until("run_finished", timeout=WALL + 60)
     await c.ws.close()
-    assert (finished["status"], _out(c.events)) == ("ok", "tensor([5.4366])\n"), c.events[-3:]
+    assert (finished["status"], _out(c.events)) == ("ok", GOOD_OUT), c.events[-3:]
     return time.monotonic() - t0
+
+
+async def stop_all(clients: list[Client]) -> None:
+    for c in clients:
+        await c.send({"type": "stop"})
+        if not any(e["type"] == "run_finished" for e in c.events):
+            await c.until("run_finished")
+        await c.ws.close()
+
+
+async def started_runs(clients: list[Client]) -> int:
+    """How many of these clients' runs have started (printed 'up'), from what they were sent."""
+    for c in clients:
+        while True:
+            try:
+                await c.next_batch(timeout=0.05)
+            except TimeoutError:
+                break
+    return sum(any(e["type"] == "stdout" for e in c.events) for c in clients)
 
 
 def _no_leftovers(application: Any) -> None:
@@ -97,22 +126,26 @@ def _no_leftovers(application: Any) -> None:
 
 
 def test_one_client_flooding_runs_does_not_starve_another(app: tuple[str, Any]) -> None:
-    """12 sleeping runs from one address: FIFO made another client wait ~6 walls (~24 s)."""
+    """12 sleeping runs from one address: FIFO gave a freed slot to the flood's next run, and
+    another client waited for all of them."""
     base, application = app
 
-    async def go() -> float:
+    async def go() -> int:
         flood = [await start(base, ATTACKER, SLEEPER) for _ in range(12)]
-        await asyncio.sleep(1.0)  # both slots taken, ten queued
-        waited = await victim_run(base)
-        for c in flood:
-            await c.send({"type": "stop"})
-            await c.until("run_finished")
-            await c.ws.close()
-        return waited
+        for c in flood[:2]:
+            await c.until("stdout")  # both slots taken, ten queued
+        # the victim's run sleeps too: it holds the slot it gets until stopped
+        victim = await start(base, VICTIM, SLEEPER)
+        await victim.until("queued")
+        await flood[0].send({"type": "stop"})  # one slot freed
+        await victim.until("stdout")  # the victim runs
+        started = await started_runs(flood)
+        await stop_all([victim, *flood])
+        return started
 
-    waited = asyncio.run(go())
-    print(f"another client's run finished {waited:.1f} s after it was sent")
-    assert waited < WALL + 3.0
+    # the one freed slot went to the victim, not to the flood's third run
+    started = asyncio.run(go())
+    assert started == 2, f"{started} of the flood's runs started; the victim waited"
     _no_leftovers(application)
 
 
@@ -133,7 +166,6 @@ def test_paused_runs_yield_their_slots_when_another_client_waits(app: tuple[str,
 
     waited, messages = asyncio.run(go())
     print(f"another client's run finished {waited:.1f} s after it was sent")
-    assert waited < CONTENDED_PAUSE + 4.0
     assert f"paused for more than {CONTENDED_PAUSE:g} s while others waited" in messages
     _no_leftovers(application)
 
@@ -144,7 +176,7 @@ def test_a_paused_run_keeps_its_slot_while_nobody_waits(app: tuple[str, Any]) ->
     async def go() -> list[dict[str, Any]]:
         c = await start(base, ATTACKER, PAUSING, pause_in_backward=True)
         await c.until("paused")
-        await asyncio.sleep(CONTENDED_PAUSE + WALL + 1.0)  # past both limits that do not apply
+        await asyncio.sleep(CONTENDED_PAUSE + 1.0)  # past the limit that applies only to others
         await c.send({"type": "continue"})
         await c.until("run_finished")
         await c.ws.close()
@@ -172,7 +204,7 @@ def test_stop_while_paused_mid_backward(app: tuple[str, Any]) -> None:
 
     assert asyncio.run(go()) == ("killed", "killed")
     _no_leftovers(application)
-    assert asyncio.run(victim_run(base)) < 10
+    asyncio.run(victim_run(base))
 
 
 def test_disconnect_while_paused_then_resume_and_finish(app: tuple[str, Any]) -> None:
@@ -223,14 +255,22 @@ def _rss_kib() -> int:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
 
 
-def test_a_large_stored_run_read_by_many_clients_at_once(app: tuple[str, Any]) -> None:
+def test_a_large_stored_run_read_by_many_clients_at_once(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     """16 clients reading a 32 MB run at once: each read used to load the whole run and copy
     it again into the response (16 x 64 MB); bodies are now streamed a page at a time."""
-    base, _ = app
+    db = tmp_path_factory.mktemp("large") / "runs.sqlite3"
+    # clocks far away: the flood ends by the event-bytes cap, never by a clock
+    sandbox = SandboxSettings(wall_seconds=120, cpu_seconds=60, max_event_bytes=32 * MiB)
+    with serve(create_app(Settings(db_path=db, sandbox=sandbox))) as base:
+        _read_by_many(base)
 
+
+def _read_by_many(base: str) -> None:
     async def flood() -> str:
         c = await start(base, ATTACKER, FLOOD)
-        finished = await c.until("run_finished", timeout=60)
+        finished = await c.until("run_finished", timeout=180)
         await c.ws.close()
         assert finished["status"] == "limit"
         return str(finished["run_id"])
@@ -278,7 +318,7 @@ def test_connections_per_client_are_capped_and_others_still_served(
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await asyncio.wait_for(extra.ws.recv(), 10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
-        assert await victim_run(base) < 10  # another address is not affected
+        await victim_run(base)  # another address is not affected
         await held.pop().ws.close()
         for _ in range(500):  # the server sees the close a moment later
             if application.state.connections[ATTACKER] < 20:
@@ -319,9 +359,9 @@ def test_many_sockets_and_slow_http_clients_do_not_block_others(app: tuple[str, 
             for c in sockets:
                 await c.ws.close()
 
+    # answered at all: the idle connections hold no worker, lock or event-loop turn
     health, waited = asyncio.run(go())
     print(f"under 500 idle connections: /healthz {health * 1000:.0f} ms, a run {waited:.2f} s")
-    assert health < 2.0 and waited < 10.0
 
 
 def test_slot_pool_serves_owners_in_turn() -> None:
@@ -349,21 +389,24 @@ def test_a_full_queue_makes_room_for_another_clients_run(
 ) -> None:
     """One client filling the queue used to get every other client refused ('queue_full')."""
     db = tmp_path_factory.mktemp("queue") / "runs.sqlite3"
-    sandbox = SandboxSettings(wall_seconds=WALL, max_workers=1, max_queue=3)
+    sandbox = SandboxSettings(
+        wall_seconds=WALL, cpu_seconds=GENEROUS_CPU_S, max_workers=1, max_queue=3
+    )
     settings = Settings(db_path=db, sandbox=sandbox, rate_limit_burst=1000)
 
     async def go(base: str) -> tuple[float, list[str]]:
         flood = [await start(base, ATTACKER, SLEEPER) for _ in range(4)]  # 1 runs, 3 wait
         await flood[0].until("stdout")
-        waited = await victim_run(base)
-        for c in flood:
-            await c.send({"type": "stop"})
-            await c.until("run_finished")
-            await c.ws.close()
+
+        async def free_the_slot() -> None:  # the sleepers never end by themselves
+            for c in flood:
+                await c.send({"type": "stop"})
+
+        waited = await victim_run(base, once_queued=free_the_slot)
+        await stop_all(flood)
         return waited, [e["message"] for c in flood for e in c.events if e["type"] == "error"]
 
     with serve(create_app(settings)) as base:
         waited, messages = asyncio.run(go(base))
     print(f"another client's run finished {waited:.1f} s after it was sent (queue full)")
-    assert waited < WALL + 3.0
     assert "the queue is full: this run made room for another client's run" in messages

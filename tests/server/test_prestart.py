@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,27 +28,35 @@ from tests.server.sandbox_helpers import (
 )
 
 # Everything a run can change for the next one, were it to share its process or its files:
-# engine globals, the interpreter's module table, and every place it can write.
-TAMPER = """import os, sys, torch
+# engine globals, the interpreter's module table, and every place it can write. The planted file
+# has a name of this test process's own: weak mode shares the host's /tmp with tests beside it.
+PLANTED = f"planted-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+TAMPER = (
+    f"PLANTED = {PLANTED!r}\n"
+    + """import os, sys, torch
 torch.tensor = None
 torch.Tensor.backward = None
 torch.Tensor.__add__ = lambda self, other: 'tampered'
 sys.modules['numpy'] = None
 for d in ('/tmp', '/var/tmp', '/dev/shm', os.getcwd(), os.path.expanduser('~')):
     try:
-        with open(os.path.join(d, 'planted'), 'w') as f:
+        with open(os.path.join(d, PLANTED), 'w') as f:
             f.write('x')
     except OSError:
         pass
 print('tampered')
 """
-CHECK = """import os
+)
+CHECK = (
+    f"PLANTED = {PLANTED!r}\n"
+    + """import os
 for d in ('/tmp', '/var/tmp', '/dev/shm', os.getcwd(), os.path.expanduser('~')):
-    if os.path.exists(os.path.join(d, 'planted')):
+    if os.path.exists(os.path.join(d, PLANTED)):
         print('planted file visible in', d)
 import torch
 print((torch.tensor([1.0]) + torch.tensor([2.0])).item())
 """
+)
 BUDGET = """import resource
 usage = resource.getrusage(resource.RUSAGE_SELF)
 print(resource.getrlimit(resource.RLIMIT_CPU)[0] - usage.ru_utime - usage.ru_stime)
@@ -97,16 +106,21 @@ def test_a_prestarted_worker_runs_clean_after_a_run_that_tampered(one_slot: Sand
     assert leftover_pids(one_slot) == []
 
 
+# The wall clock of the test below: the budget snippet (a few ms of work) must finish inside it
+# on a loaded machine, and the idle wait before each job is longer than it.
+WAIT_S = 4.0
+
+
 def test_cpu_and_wall_clocks_start_when_the_job_arrives() -> None:
-    sandbox = Sandbox(short_settings(max_workers=1, cpu_seconds=2, wall_seconds=1.5))
+    sandbox = Sandbox(short_settings(max_workers=1, cpu_seconds=2, wall_seconds=WAIT_S))
 
     async def scenario() -> tuple[Result, Result]:
         await until_prestarted(sandbox, 1)
-        await asyncio.sleep(2.0)  # longer than the wall clock: the worker idles, imported
+        await asyncio.sleep(WAIT_S + 0.5)  # longer than the wall clock: the worker idles
         budget, _, prestarted = await run(sandbox, BUDGET)
         assert prestarted
         await until_prestarted(sandbox, 1)
-        await asyncio.sleep(2.0)
+        await asyncio.sleep(WAIT_S + 0.5)
         sleeper, _, _ = await run(sandbox, "import time\ntime.sleep(60)\n")
         await sandbox.close()
         return budget, sleeper
@@ -115,7 +129,7 @@ def test_cpu_and_wall_clocks_start_when_the_job_arrives() -> None:
     # the snippet has its full 2 s (the limit is rounded up to whole seconds, plus one)
     assert 1.9 <= float(budget.text()) <= 3.0, budget.text()
     assert sleeper.status == "timeout"
-    assert sleeper.summary["duration_ms"] >= 1400  # not cut short by the 2 s spent waiting
+    assert sleeper.summary["duration_ms"] >= (WAIT_S - 0.1) * 1000  # not cut short by the wait
 
 
 def test_shutdown_kills_prestarted_and_running_workers() -> None:

@@ -119,17 +119,24 @@ def register_module_full_backward_hook(hook: Callable[..., Any]) -> RemovableHan
 
 def register_module_buffer_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
     """`hook(module, name, buffer)` runs when any module registers a buffer; may replace it."""
-    return add_hook(GLOBAL.buffer, hook, "module_buffer_registration", None)
+    return _quiet_hook(GLOBAL.buffer, hook)
 
 
 def register_module_module_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
     """`hook(module, name, submodule)` runs when any module registers a submodule."""
-    return add_hook(GLOBAL.module, hook, "module_module_registration", None)
+    return _quiet_hook(GLOBAL.module, hook)
 
 
 def register_module_parameter_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
     """`hook(module, name, param)` runs when any module registers a parameter."""
-    return add_hook(GLOBAL.parameter, hook, "module_parameter_registration", None)
+    return _quiet_hook(GLOBAL.parameter, hook)
+
+
+def _quiet_hook(store: HookDict, hook: Callable[..., Any]) -> RemovableHandle:
+    """A registration hook: not a graph hook, so the tracer is not told (no wire kind)."""
+    handle = RemovableHandle(store)
+    store[handle.id] = hook
+    return handle
 
 
 def registered(store: HookDict, module: Module, name: str, value: Any) -> Any:

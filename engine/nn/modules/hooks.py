@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
+from engine.autograd.engine import _fire  # a hook call the tracer sees (one `is None` without)
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.nn.modules._module_hooks import GLOBAL
@@ -55,11 +56,11 @@ class BackwardHook:
     def __init__(
         self,
         module: Module,
-        hooks: list[Callable[..., Any]],
-        pre_hooks: list[Callable[..., Any]],
+        hooks: list[tuple[int, Callable[..., Any]]],
+        pre_hooks: list[tuple[int, Callable[..., Any]]],
     ) -> None:
         self.module = module
-        self.hooks = hooks  # global hooks first, then the module's (as at call time)
+        self.hooks = hooks  # (id, hook): global hooks first, then the module's, at call time
         self.pre_hooks = pre_hooks
         self.grad_outputs: tuple[Any, ...] | None = None
         self.n_inputs = self.n_outputs = -1
@@ -97,8 +98,8 @@ class BackwardHook:
             return None
         assert self.input_idx is not None
         res = self._pack(self.input_idx, grad_input, self.n_inputs)
-        for hook in self.hooks:
-            out = hook(self.module, res, self.grad_outputs)
+        for hid, hook in self.hooks:
+            out = _fire("module_backward", hid, hook, self.module, res, self.grad_outputs)
             if out is None:
                 continue
             if len(out) != len(res):
@@ -122,8 +123,8 @@ class BackwardHook:
     def _output_hook(self, _: Any, grad_output: Any) -> Any:
         assert self.output_idx is not None
         self.grad_outputs = self._pack(self.output_idx, grad_output, self.n_outputs)
-        for pre in self.pre_hooks:
-            new = pre(self.module, self.grad_outputs)
+        for hid, pre in self.pre_hooks:
+            new = _fire("module_backward_pre", hid, pre, self.module, self.grad_outputs)
             if new is None:
                 continue
             if len(new) != len(self.grad_outputs):
@@ -143,8 +144,8 @@ class BackwardHook:
                 stacklevel=2,
             )
             grad_inputs = (None,) * self.n_inputs
-            for hook in self.hooks:
-                r = hook(self.module, grad_inputs, self.grad_outputs)
+            for hid, hook in self.hooks:
+                r = _fire("module_backward", hid, hook, self.module, grad_inputs, self.grad_outputs)
                 if r is not None and not (isinstance(r, tuple) and all(e is None for e in r)):
                     raise RuntimeError(
                         "Backward hook for Modules where no input requires gradient should "
@@ -164,7 +165,7 @@ def call_with_hooks(mod: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         pre_kw = d.get("_forward_pre_hooks_with_kwargs", set())
         for hid, hook in (*GLOBAL.forward_pre.items(), *mod._forward_pre_hooks.items()):
             if hid in pre_kw:
-                r = hook(mod, args, kwargs)
+                r = _fire("module_forward_pre", hid, hook, mod, args, kwargs)
                 if r is not None:
                     if not (isinstance(r, tuple) and len(r) == 2):
                         raise RuntimeError(
@@ -173,12 +174,12 @@ def call_with_hooks(mod: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) 
                         )
                     args, kwargs = r
             else:
-                r = hook(mod, args)
+                r = _fire("module_forward_pre", hid, hook, mod, args)
                 if r is not None:
                     args = r if isinstance(r, tuple) else (r,)
         bw: BackwardHook | None = None
-        hooks = [*GLOBAL.backward.values(), *mod._backward_hooks.values()]
-        pre_hooks = [*GLOBAL.backward_pre.values(), *mod._backward_pre_hooks.values()]
+        hooks = [*GLOBAL.backward.items(), *mod._backward_hooks.items()]
+        pre_hooks = [*GLOBAL.backward_pre.items(), *mod._backward_pre_hooks.items()]
         if hooks or pre_hooks:
             bw = BackwardHook(mod, hooks, pre_hooks)
             args = bw.setup_input(args)
@@ -189,9 +190,9 @@ def call_with_hooks(mod: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) 
             if hid in always or hid in GLOBAL.forward_always_called:
                 called.add(hid)
             if hid in post_kw or hid in GLOBAL.forward_with_kwargs:
-                r = hook(mod, args, kwargs, result)
+                r = _fire("module_forward", hid, hook, mod, args, kwargs, result)
             else:
-                r = hook(mod, args, result)
+                r = _fire("module_forward", hid, hook, mod, args, result)
             if r is not None:
                 result = r
         if bw is not None:
@@ -214,7 +215,7 @@ def _always_called(mod: Module, args: Any, result: Any, called: set[int]) -> Non
             if hid not in ids or hid in called:
                 continue
             try:
-                r = hook(mod, args, result)
+                r = _fire("module_forward", hid, hook, mod, args, result)
                 if r is not None:
                     result = r
             except Exception as e:
