@@ -229,6 +229,9 @@ class DefaultGenerator(Generator):
         self._simulated.gen = Generator(self.device)
 
 
+# printed as PyTorch's: `type(torch.default_generator)` is <class 'torch._C.Generator'>
+DefaultGenerator.__name__ = DefaultGenerator.__qualname__ = "Generator"
+DefaultGenerator.__module__ = "torch._C"
 default_generator = DefaultGenerator()
 
 

@@ -71,6 +71,10 @@ def test_gradients_match_plain_run(name: str) -> None:
         mine = [e for e in grad_events if e["tensor"] == t["id"]]
         if not any(e["type"] == "grad_accumulated" for e in mine):
             continue
+        if any(e["type"] == "grad_accumulated" and "values" not in e["grad"] for e in mine):
+            # larger than inline_limit (resnet18's 224x224 input): summarised, not comparable
+            assert int(np.prod(t["shape"])) > BIG["inline_limit"], t
+            continue
         total = None
         for e in mine:  # each accumulation adds the incoming gradient; zero_grad & co. reset
             if e["type"] == "grad_changed":
