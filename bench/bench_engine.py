@@ -141,6 +141,33 @@ def numpy_mlp(sizes: tuple[int, ...], batch: int) -> Any:
     return step
 
 
+def resnet18_step(lib: Any, resnet18: Any) -> Any:
+    """torchvision's resnet18, forward and backward of one 224x224 image (the profiler note)."""
+    lib.manual_seed(0)
+    model = resnet18()
+    x = lib.randn(1, 3, 224, 224, requires_grad=True)
+
+    def step() -> None:
+        model(x).sum().backward()
+
+    return step
+
+
+def resnet18_row() -> tuple[str, dict[str, float]]:
+    from engine.vision.models import resnet18  # direct: `torch` here stays real PyTorch
+
+    times = {"engine": median_time(resnet18_step(engine, resnet18), repeat=5, min_time=0)}
+    if torch is not None:
+        from tests.fixtures.torchvision_cpu import load
+
+        load()
+        import torchvision
+
+        step = resnet18_step(torch, torchvision.models.resnet18)
+        times["torch"] = median_time(step, repeat=5, min_time=0)
+    return "resnet18 forward+backward B1 224x224", times
+
+
 def main() -> None:
     rows = per_op_cases()
     x0 = np.random.default_rng(2).standard_normal(16).astype(np.float32)
@@ -157,7 +184,9 @@ def main() -> None:
         if torch is not None:
             times["torch"] = median_time(mlp(torch, sizes, batch), repeat=5)
         rows.append((name, times))
+    rows.append(resnet18_row())
     ratios = [(name, "torch", 0.8) for name, _ in rows if name.startswith("forward+grad")]
+    ratios.append(("resnet18 forward+backward B1 224x224", "torch", 2.0))
     ratios += [
         ("100-op chain forward+backward", "torch", 0.6),
         ("100-op chain forward+backward", "numpy", 2.5),

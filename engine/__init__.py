@@ -213,9 +213,11 @@ from engine import (  # noqa: E402
     amp,
     backends,
     cuda,
+    distributed,
     distributions,
     fft,
     func,
+    multiprocessing,
     nn,
     optim,
     random,
@@ -259,6 +261,7 @@ def install_as_torch() -> None:
             alias = "torch." + name[len("engine.") :]
             sys.modules.setdefault(alias, mod)
     _public.register_modules()
+    _public.install_vision()
 
 
 vmap = func.vmap

@@ -11,6 +11,7 @@ distribution turns its 32/64-bit draws into numbers in a fixed way (copied below
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -122,8 +123,9 @@ class Generator:
         """ATen's `normal_fill`: uniforms, Box-Muller per 16, a ragged tail redraws the last 16."""
         wt = np.float64 if dt == np.float64 else np.float32
         data = self.uniform(n, wt)
-        for i in range(0, n - 15, 16):
-            _fill16(data, i, wt, mean, std)
+        full = n // 16 * 16
+        if full:  # every whole block of 16 at once (the blocks do not overlap)
+            _fill16(data[:full].reshape(-1, 16).T, 0, wt, mean, std)
         if n % 16:
             data[n - 16 :] = self.uniform(16, wt)
             _fill16(data, n - 16, wt, mean, std)
@@ -193,7 +195,44 @@ def in_memory_order(target: Array, data: Array) -> Array:
     return logical.reshape(target.shape)
 
 
-default_generator = Generator()
+class _Simulated(threading.local):
+    """The generator of the simulated process (a `torch.multiprocessing.spawn` rank thread)
+    running in this thread; None in the process's own threads."""
+
+    def __init__(self) -> None:
+        self.gen: Generator | None = None
+
+
+def _per_process(name: str) -> property:
+    def get(self: DefaultGenerator) -> Any:
+        own = self._simulated.gen
+        return (own if own is not None else self).__dict__[name]
+
+    def set_(self: DefaultGenerator, value: Any) -> None:
+        own = self._simulated.gen
+        (own if own is not None else self).__dict__[name] = value
+
+    return property(get, set_)
+
+
+class DefaultGenerator(Generator):
+    """`torch.default_generator`: one per process. The rank threads that stand in for
+    processes (torch.multiprocessing.spawn) each get their own, seeded as a new process's."""
+
+    _simulated = _Simulated()
+    _seed = _per_process("_seed")
+    _mt = _per_process("_mt")
+    _next_normal = _per_process("_next_normal")
+
+    def start_process(self) -> None:
+        """Give the calling thread a fresh generator, as a newly started process has."""
+        self._simulated.gen = Generator(self.device)
+
+
+# printed as PyTorch's: `type(torch.default_generator)` is <class 'torch._C.Generator'>
+DefaultGenerator.__name__ = DefaultGenerator.__qualname__ = "Generator"
+DefaultGenerator.__module__ = "torch._C"
+default_generator = DefaultGenerator()
 
 
 def pick(generator: Generator | None) -> Generator:

@@ -7,6 +7,9 @@ reference finds `torch.nn.modules.batchnorm.BatchNorm1d` as PyTorch names it).
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import sys
 from types import ModuleType
 
@@ -247,7 +250,10 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.profiler.ProfilerAction",
         "engine.profiler.profile",
     ),
-    "torch.utils.checkpoint": ("engine.utils.checkpoint.CheckpointFunction",),
+    "torch.utils.checkpoint": (
+        "engine.utils.checkpoint.CheckpointError",
+        "engine.utils.checkpoint.CheckpointFunction",
+    ),
     "torch.utils.data.dataloader": ("engine.utils.data.DataLoader",),
     "torch.utils.data.dataset": (
         "engine.utils.data.ConcatDataset",
@@ -298,3 +304,37 @@ def find(module: str, name: str) -> object | None:
     if module == "torch":
         return getattr(importlib.import_module("engine"), name, None)
     return None
+
+
+class _VisionLoader(importlib.abc.Loader):
+    """Loads `torchvision[.x]` as the engine's `engine.vision[.x]` (the same module object)."""
+
+    def __init__(self, real: str) -> None:
+        self.real = real
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        return importlib.import_module(self.real)
+
+    def exec_module(self, module: ModuleType) -> None:
+        pass  # already executed under its engine name
+
+
+class VisionFinder(importlib.abc.MetaPathFinder):
+    """`import torchvision` (and its submodules) inside a snippet means `engine.vision`, as
+    `import torch` means the engine."""
+
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != "torchvision" and not fullname.startswith("torchvision."):
+            return None
+        real = "engine.vision" + fullname[len("torchvision") :]
+        if importlib.util.find_spec(real) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, _VisionLoader(real))
+
+
+def install_vision() -> None:
+    """Put the torchvision finder first on `sys.meta_path` (once)."""
+    if not any(isinstance(f, VisionFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, VisionFinder())

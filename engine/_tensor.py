@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import sys
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
@@ -190,6 +191,12 @@ class Tensor:
     @property
     def _version(self) -> int:
         return self._ver[0]
+
+    def _is_view(self) -> bool:
+        """True for a view of another tensor (a detached alias is not one)."""
+        return self._base is not None and (
+            self._view_fn is not None or "_custom_view" in self.__dict__
+        )
 
     @property
     def grad(self) -> Tensor | None:
@@ -420,6 +427,8 @@ class Tensor:
     # -- conversion ----------------------------------------------------------------------
     def numpy(self, *, force: bool = False) -> np.ndarray[Any, Any]:
         """The ndarray itself (shared memory), as PyTorch's `.numpy()`."""
+        if STATE.vmap_level:
+            _vmap_refuses(self, _NO_STORAGE)
         if self._rg and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
@@ -428,6 +437,8 @@ class Tensor:
         return self._d
 
     def item(self) -> Any:
+        if STATE.vmap_level:
+            _vmap_refuses(self, _VMAP_ITEM)
         if self._d.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._d.size} elements cannot be converted to Scalar"
@@ -435,9 +446,13 @@ class Tensor:
         return self._d.reshape(()).item()
 
     def tolist(self) -> Any:
+        if STATE.vmap_level:
+            _vmap_refuses(self, _NO_STORAGE)
         return self._d.tolist()
 
     def __float__(self) -> float:
+        if STATE.vmap_level:
+            _vmap_refuses(self, _VMAP_ITEM)
         if self._d.dtype.kind == "c" and self._d.size == 1:
             raise RuntimeError("value cannot be converted to type double without overflow")
         return float(self.item())
@@ -446,6 +461,8 @@ class Tensor:
         return complex(self.item())
 
     def __int__(self) -> int:
+        if STATE.vmap_level:
+            _vmap_refuses(self, _VMAP_ITEM)
         return int(self.item())
 
     def __index__(self) -> int:
@@ -454,6 +471,8 @@ class Tensor:
         return int(self.item())
 
     def __bool__(self) -> bool:
+        if STATE.vmap_level:
+            _vmap_refuses(self, _VMAP_CONTROL_FLOW)
         if self._d.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._d.reshape(()).item())
@@ -505,11 +524,36 @@ class Tensor:
         return out
 
 
+_VMAP_ITEM = (
+    "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
+    ".item() on a Tensor, please try to rewrite what you're doing with other operations. If "
+    "error is occurring somewhere inside PyTorch internals, please file a bug report."
+)
+_VMAP_CONTROL_FLOW = (
+    "vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow. "
+    "We don't support that yet, please file an issue at https://github.com/pytorch/pytorch/"
+    "issues ."
+)
+_NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
+
+
+def _vmap_refuses(t: Tensor, message: str) -> None:
+    """Inside vmap, PyTorch's batched tensors refuse to become Python values. The engine maps
+    by calling the function on each slice, so it refuses the snippet's own reads (the caller's
+    caller is not the engine) of any tensor but an input vmap does not map."""
+    if id(t) in STATE.vmap_unmapped:
+        return
+    caller = sys._getframe(2).f_globals.get("__name__", "")
+    if caller == "engine" or caller.startswith("engine."):
+        return
+    raise RuntimeError(message)
+
+
 # per-tensor state kept in the instance dict (class defaults above), never copied with it
 _ENGINE_STATE = frozenset(
     (
         *("_base", "_acc", "_hooks", "_post_acc", "_retains", "_inference", "_view_fn"),
-        *("_views", "_multi_view", "_nograd_view", "_tr_id", "_fw_grad"),
+        *("_views", "_multi_view", "_nograd_view", "_custom_view", "_tr_id", "_fw_grad"),
     )
 )
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine._tensor import Tensor
 from engine.autograd._pytree import spec_str, tree_flatten, tree_map, tree_unflatten
+from engine.autograd.grad_mode import STATE
 
 torch: Any = importlib.import_module("engine")
 Fn = Callable[..., Any]
@@ -89,9 +90,18 @@ def vmap(
             )
         spec = tree_flatten(args)[1]
         outs = []
-        for i in range(sizes[0]):
-            leaves = [x if d is None else x.select(d, i) for x, d in pairs]
-            outs.append(func(*tree_unflatten(leaves, spec), **kwargs))
+        modes = STATE
+        unmapped = {id(x) for x, d in pairs if d is None and isinstance(x, Tensor)}
+        prev = modes.vmap_unmapped
+        modes.vmap_level += 1
+        modes.vmap_unmapped = prev | unmapped
+        try:
+            for i in range(sizes[0]):
+                leaves = [x if d is None else x.select(d, i) for x, d in pairs]
+                outs.append(func(*tree_unflatten(leaves, spec), **kwargs))
+        finally:
+            modes.vmap_level -= 1
+            modes.vmap_unmapped = prev
         return _stack_outputs(func, outs, out_dims)
 
     return wrapper

@@ -6,7 +6,7 @@ import os
 import warnings
 from typing import Any
 
-from engine.autograd.grad_mode import STATE
+from engine.autograd.grad_mode import ANOMALY
 
 _ENGINE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # PyTorch appends where in its C++ sources the warning was raised; we copy its text.
@@ -23,18 +23,18 @@ _NO_TRACE = (
 
 def is_anomaly_enabled() -> bool:
     """True inside `detect_anomaly()` / after `set_detect_anomaly(True)`."""
-    return STATE.anomaly
+    return ANOMALY.anomaly
 
 
 def is_anomaly_check_nan_enabled() -> bool:
     """True when anomaly mode also raises on NaN gradients."""
-    return STATE.anomaly_nan
+    return ANOMALY.anomaly_nan
 
 
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
     """`torch.set_anomaly_enabled`: the raw switch the context managers use."""
-    STATE.anomaly = bool(enabled)
-    STATE.anomaly_nan = bool(check_nan)
+    ANOMALY.anomaly = bool(enabled)
+    ANOMALY.anomaly_nan = bool(check_nan)
 
 
 class detect_anomaly:
@@ -45,9 +45,9 @@ class detect_anomaly:
     """
 
     def __init__(self, check_nan: bool = True) -> None:
-        self.prev = STATE.anomaly
+        self.prev = ANOMALY.anomaly
         self.check_nan = check_nan
-        self.prev_check_nan = STATE.anomaly_nan
+        self.prev_check_nan = ANOMALY.anomaly_nan
         warnings.warn(
             "Anomaly Detection has been enabled. This mode will increase the runtime and "
             "should only be enabled for debugging.",
@@ -65,8 +65,8 @@ class set_detect_anomaly:
     """Switch anomaly mode on or off, as a function call or a context manager."""
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = STATE.anomaly
-        self.prev_check_nan = STATE.anomaly_nan
+        self.prev = ANOMALY.anomaly
+        self.prev_check_nan = ANOMALY.anomaly_nan
         set_anomaly_enabled(mode, check_nan)
 
     def __enter__(self) -> None:

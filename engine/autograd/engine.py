@@ -9,7 +9,9 @@ arrived. Iterative throughout: 100k-node graphs must not hit the recursion limit
 from __future__ import annotations
 
 import heapq
+import itertools
 import sys
+import threading
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -17,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.autograd import observer
-from engine.autograd.grad_mode import STATE
+from engine.autograd.grad_mode import ANOMALY, STATE
 from engine.autograd.graph import AccumulateGrad, Edge, Grads, GraphRoot, Node
+from engine.autograd.graph_edges import GradientEdge
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
@@ -36,18 +39,61 @@ WARNED: set[str] = set()  # PyTorch's warn-once messages already given in this p
 Step = tuple[Any, ...]
 
 
+_task_ids = itertools.count()
+
+
 class GraphTask:
     """One backward pass: what to run, what to keep, where results go."""
 
-    __slots__ = ("captures", "create_graph", "deps", "keep_graph", "needed", "results")
+    __slots__ = (
+        "captures",
+        "create_graph",
+        "deps",
+        "id",
+        "keep_graph",
+        "needed",
+        "results",
+        "start",
+    )
 
     def __init__(self, keep_graph: bool, create_graph: bool) -> None:
+        self.id = next(_task_ids)
         self.keep_graph = keep_graph
         self.create_graph = create_graph
         self.deps: dict[Node, int] = {}
         self.needed: set[Node] | None = None  # None: run everything reachable
         self.captures: dict[Node, list[tuple[int, int]]] = {}  # node -> [(input_nr, slot)]
         self.results: list[Tensor | None] = []
+        self.start: Node | None = None
+
+
+class _Running(threading.local):
+    """The backward passes running in this thread, innermost last (a hook may start one)."""
+
+    def __init__(self) -> None:
+        self.tasks: list[GraphTask] = []
+
+
+RUNNING = _Running()
+
+
+def current_graph_task_id() -> int:
+    """The id of the backward pass running in this thread, -1 outside backward."""
+    tasks = RUNNING.tasks
+    return tasks[-1].id if tasks else -1
+
+
+def will_engine_execute_node(node: Node) -> bool:
+    """True when the running backward pass will call `node` (PyTorch's exec_info check)."""
+    tasks = RUNNING.tasks
+    if not tasks:
+        raise RuntimeError(
+            "_will_engine_execute_node should only be called during the backward pass"
+        )
+    task = tasks[-1]
+    if task.needed is not None:
+        return node in task.needed or node in task.captures
+    return node is task.start or node in task.deps
 
 
 def _dependencies(start: Node) -> dict[Node, int]:
@@ -99,12 +145,15 @@ def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]
         start = GraphRoot(tuple(roots), grads)
         first = []
     task.deps = deps = _dependencies(start)
+    task.start = start
     needed = task.needed
     buffers: dict[Node, Grads] = {start: first}
     tie = 0
     queue: list[tuple[int, int, Node]] = [(-start._seq, tie, start)]
     prev_enabled = STATE.enabled
     STATE.enabled = task.create_graph
+    running = RUNNING.tasks
+    running.append(task)
     try:
         while queue:
             node = heapq.heappop(queue)[2]
@@ -113,7 +162,7 @@ def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]
             try:
                 grads_out = _call(task, node, grads_in)
             except Exception:
-                if STATE.anomaly:  # PyTorch warns with the node's forward traceback first
+                if ANOMALY.anomaly:  # PyTorch warns with the node's forward traceback first
                     from engine.autograd.anomaly_mode import warn_error_in
 
                     warn_error_in(node)
@@ -145,6 +194,7 @@ def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]
                     heapq.heappush(queue, (-nxt._seq, tie, nxt))
     finally:
         STATE.enabled = prev_enabled
+        running.remove(task)
 
 
 def _add_grads(a: Tensor, b: Tensor) -> Tensor:
@@ -210,7 +260,7 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
             new = _fire("node_post", hid, hook, tuple(grads_out), tuple(grads))
             if new is not None:
                 grads_out = list(new)
-    if STATE.anomaly and STATE.anomaly_nan:
+    if ANOMALY.anomaly and ANOMALY.anomaly_nan:
         for i, g in enumerate(grads_out):
             if g is not None and g._d.dtype.kind == "f" and np.isnan(g._d).any():
                 raise RuntimeError(
@@ -270,6 +320,11 @@ def _make_grads(
 
     out: Grads = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
+        if isinstance(t, GradientEdge):  # a root given as an edge: its gradient must be given
+            if g is None:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            out.append(g)
+            continue
         if g is None:
             if t._rg:
                 if t._d.size != 1:
@@ -310,7 +365,7 @@ def _as_list(x: Any) -> list[Any]:
 
     if x is None:
         return []
-    if isinstance(x, Tensor):
+    if isinstance(x, Tensor | GradientEdge):
         return [x]
     return list(x)
 
@@ -331,8 +386,17 @@ def drive(steps: Iterator[Step]) -> None:
         tracer.drive(steps)
 
 
-def _check_roots(tensors: list[Tensor]) -> None:
+def _point(x: Any) -> Edge:
+    """Where a gradient is read or started: a tensor's edge, or a `GradientEdge` as given."""
+    if isinstance(x, GradientEdge):
+        return (x.node, x.output_nr)
+    return _edge_of(x)
+
+
+def _check_roots(tensors: list[Any]) -> None:
     for i, t in enumerate(tensors):
+        if isinstance(t, GradientEdge):
+            continue
         if not t._rg:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
@@ -368,15 +432,19 @@ def backward(
     targets: dict[int, Tensor] = {}
     if ins:
         for t in ins:
-            if not t._rg:
+            if not isinstance(t, GradientEdge) and not t._rg:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
         task.results = [None] * len(ins)
         for slot, t in enumerate(ins):
-            node, nr = _edge_of(t)
+            node, nr = _point(t)
             task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
+            if isinstance(t, GradientEdge):  # a leaf's edge accumulates into that leaf
+                t = getattr(t.node, "variable", None)
+                if t is None:
+                    continue
             targets[slot] = t
         task.needed = _needed_from(outs, task)
-    drive(walk(task, [_edge_of(t) for t in outs], grads))
+    drive(walk(task, [_point(t) for t in outs], grads))
     for slot, t in targets.items():
         g = task.results[slot]
         if g is None:
@@ -391,7 +459,7 @@ def _needed_from(outs: list[Tensor], task: GraphTask) -> set[Node]:
     targets = set(task.captures)
     needed: set[Node] = set()
     for t in outs:
-        needed |= _needed(_edge_of(t)[0], targets)  # type: ignore[arg-type]
+        needed |= _needed(_point(t)[0], targets)  # type: ignore[arg-type]
     return needed
 
 
@@ -422,9 +490,13 @@ def grad(
     go = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
     if len(go) < len(outs):  # extra grad_outputs are ignored, as PyTorch zips them
         raise RuntimeError(f"got {len(outs)} tensors and {len(go)} gradients")
+    if is_grads_batched:
+        return _batched_grad(
+            outs, ins, go, retain_graph, create_graph, allow_unused, materialize_grads
+        )
     _check_roots(outs)
     for t in ins:
-        if not t._rg:
+        if not isinstance(t, GradientEdge) and not t._rg:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads = _make_grads(outs, go)
     if retain_graph is None:
@@ -432,14 +504,14 @@ def grad(
     task = GraphTask(bool(retain_graph), bool(create_graph))
     task.results = [None] * len(ins)
     for slot, t in enumerate(ins):
-        node, nr = _edge_of(t)
+        node, nr = _point(t)
         task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
     task.needed = _needed_from(outs, task)
-    drive(walk(task, [_edge_of(t) for t in outs], grads))
+    drive(walk(task, [_point(t) for t in outs], grads))
     result: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(ins, task.results)):
         if g is None:
-            if materialize_grads:
+            if materialize_grads and not isinstance(t, GradientEdge):
                 g = make(np.zeros_like(t._d), False, None, 0)
             elif not allow_unused:
                 raise RuntimeError(
@@ -450,6 +522,72 @@ def grad(
             g = g.detach()
         result.append(g)
     del single
+    return tuple(result)
+
+
+def _batched_grad(
+    outs: list[Any],
+    ins: list[Any],
+    go: list[Any],
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool,
+    materialize_grads: bool,
+) -> tuple[Tensor | None, ...]:
+    """`grad(..., is_grads_batched=True)`: the first dimension of each grad_output is a batch;
+    PyTorch vmaps one backward over it, the engine runs one backward per batch entry and stacks
+    the results (inputs no entry reaches stay None)."""
+    from engine._tensor import Tensor, make
+    from engine.ops.shape_extra import stack
+
+    for i, (t, g) in enumerate(zip(outs, go)):
+        if isinstance(g, Tensor) and isinstance(t, Tensor) and g.shape[1:] != t.shape:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
+                "as the batch dimension. The sizes of the remaining dimensions are expected to "
+                "match the shape of corresponding output, but a mismatch was detected: "
+                f"grad_output[{i}] has a shape of {g.shape[1:]} and output[{i}] has a shape of "
+                f"{t.shape}. If you only want some tensors in `grad_output` to be considered "
+                "batched, consider using vmap."
+            )
+    sizes = {g.shape[0] for g in go if isinstance(g, Tensor)}
+    if len(sizes) != 1:
+        raise ValueError(
+            "vmap: Expected all tensors to have the same size in the mapped dimension, got "
+            f"sizes {sorted(sizes)} for the mapped dimension"
+        )
+    (n,) = sizes
+    keep = create_graph if retain_graph is None else retain_graph
+    rows = [
+        grad(
+            outs,
+            ins,
+            [g[b] if isinstance(g, Tensor) else g for g in go],
+            retain_graph=True if b < n - 1 else keep,
+            create_graph=create_graph,
+            allow_unused=True,
+        )
+        for b in range(n)
+    ]
+    result: list[Tensor | None] = []
+    for i, t in enumerate(ins):
+        column = [row[i] for row in rows]
+        if all(g is None for g in column):
+            if materialize_grads and isinstance(t, Tensor):  # zeros like the input, unbatched
+                result.append(make(np.zeros_like(t._d), False, None, 0))
+                continue
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
+            result.append(None)
+            continue
+        like = next(g for g in column if g is not None)
+        filled = [
+            g if g is not None else make(np.zeros_like(like._d), False, None, 0) for g in column
+        ]
+        result.append(stack(filled))
     return tuple(result)
 
 

@@ -17,7 +17,7 @@ from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.forward_jvp import function_jvp, input_tangents
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads, Node, SavedTensor
+from engine.autograd.graph import Grads, Node, SavedTensor, forward_name
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
@@ -57,6 +57,22 @@ class FunctionCtx:
     def saved_variables(self) -> tuple[Tensor | None, ...]:
         return self.saved_tensors
 
+    @property
+    def _raw_saved_tensors(self) -> tuple[Any, ...]:
+        """The saved tensors as `SavedTensor`s (for `register_hooks`), one per saved slot."""
+        from engine.autograd.graph import FREED_MSG, wrapped_saved
+
+        node: Any = self
+        if node._freed:
+            raise RuntimeError(FREED_MSG)
+        packed = node.__dict__.get("_packed") or ()
+        raws = []
+        for p in packed:
+            raw = p if isinstance(p, SavedTensor) else wrapped_saved(None)
+            raw._owner = node
+            raws.append(raw)
+        return tuple(raws)
+
     def mark_dirty(self, *tensors: Tensor) -> None:
         """Declare inputs modified in place by forward."""
         self.__dict__["_dirty"] = tensors
@@ -84,17 +100,7 @@ class BackwardCFunction(FunctionCtx, Node):
                 g if g is not None or m is None else _tensor.make(np.zeros(*m), False, None, 0)
                 for g, m in zip(grads, self._input_meta)
             ]
-        fwd = self._forward_cls
-        backward = fwd.backward
-        if d.get("_once") or getattr(backward, "_once_differentiable", False):
-            prev = STATE.enabled
-            STATE.enabled = False
-            try:
-                result = backward(self, *grads)
-            finally:
-                STATE.enabled = prev
-        else:
-            result = backward(self, *grads)
+        result = self._forward_cls.backward(self, *grads)
         return _map_grads(self, result)
 
     def release(self) -> None:
@@ -290,8 +296,14 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
         if not record:
             if id(o) in dirty:
                 o._ver[0] += 1
+            elif id(o) in input_ids and o._rg:  # PyTorch hands out an alias that needs no grad
+                alias = _tensor.make(o._d, False, None, 0)
+                alias._ver = o._ver
+                alias._base = o if o._base is None else o._base
+                o = alias
             wrapped.append(o)
             continue
+        view_of_input = False
         if id(o) in dirty:
             o._ver[0] += 1
             t = o
@@ -299,15 +311,19 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
             # an input returned as is becomes a new tensor (a view) so its history is not lost
             t = _tensor.make(o._d, False, None, 0)
             t._ver = o._ver
-            t._base = o
+            view_of_input = id(o) in input_ids or (o._view_fn is not None and o._base is not None)
+            t._base = o._base if o._base is not None and view_of_input else o
         else:
             t = o
+            view_of_input = o._view_fn is not None and o._base is not None
         if id(o) in non_diff:
             t._rg = False
         elif o._d.dtype.kind in "fc":  # floating and complex outputs are differentiable
             t._rg = True
             t._fn = node
             t._nr = i
+            if view_of_input:  # PyTorch refuses to modify such an output in place
+                t.__dict__["_custom_view"] = forward_name(node)
         wrapped.append(t)
     node._input_meta = tuple(meta)
     to_save = d.get("_to_save")
@@ -341,19 +357,69 @@ class _Plain:
         return self.t
 
 
+ONCE_DIFFERENTIABLE = (
+    "trying to differentiate twice a function that was marked with @once_differentiable"
+)
+
+
+class Error(Node):
+    """PyTorch's `torch::autograd::Error` node: differentiating through it raises its message."""
+
+    __slots__ = ()
+    _name = "torch::autograd::Error"
+
+    def apply(self, grads: Grads) -> Grads:
+        raise RuntimeError(self.__dict__["message"])
+
+
+def delayed_error(message: str, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The outputs again, with an `Error` node as their grad_fn (PyTorch's DelayedError): its
+    edges go to detached copies marked requires_grad, so the outputs require grad."""
+    from engine.ops._core import new_node
+
+    fakes: list[Tensor | None] = []
+    for o in outputs:
+        if isinstance(o, _tensor.Tensor):
+            fake = _tensor.make(o._d, False, None, 0)
+            fake._rg = True
+            fakes.append(fake)
+        else:
+            fakes.append(None)
+    node = new_node(Error, tuple(fakes))
+    node.__dict__["message"] = message
+    node._input_meta = tuple(
+        (o._d.shape, o._d.dtype) if isinstance(o, _tensor.Tensor) else None for o in outputs
+    )
+    outs = tuple(
+        _tensor.make(o._d, True, node, i) if isinstance(o, _tensor.Tensor) else o
+        for i, o in enumerate(outputs)
+    )
+    if observer.TRACER is not None:
+        made = tuple(o for o in outs if isinstance(o, _tensor.Tensor))
+        observer.TRACER.node_made(node, made, tuple(fakes))
+    return outs
+
+
 def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Run a backward without building a graph (its result cannot be differentiated again)."""
+    """Run a backward without building a graph; under create_graph its result requires grad
+    through an `Error` node, so differentiating it again raises (as in PyTorch)."""
 
     @functools.wraps(fn)
     def wrapper(ctx: Any, *args: Any) -> Any:
         prev = STATE.enabled
         STATE.enabled = False
         try:
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
         finally:
             STATE.enabled = prev
+        if not STATE.enabled:
+            return outputs
+        if not any(isinstance(a, _tensor.Tensor) and a._rg for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        wrapped = delayed_error(ONCE_DIFFERENTIABLE, (outputs,) if single else outputs)
+        return wrapped[0] if single else wrapped
 
-    wrapper._once_differentiable = True  # type: ignore[attr-defined]
     return wrapper
 
 

@@ -3,25 +3,39 @@
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _State:
-    """Process-wide autograd switches (the engine is single-threaded, like a PyTorch snippet)."""
+class _ThreadModes(threading.local):
+    """Grad and inference mode, per thread as in PyTorch: a new thread starts recording.
 
-    __slots__ = ("anomaly", "anomaly_nan", "enabled", "inference")
+    (`threading.local` runs `__init__` again in each thread that first reads the object.)
+    """
 
     def __init__(self) -> None:
         self.enabled = True
         self.inference = False
+        # inside `vmap`: how deep, and the ids of the inputs it does not map (in_dims None)
+        self.vmap_level = 0
+        self.vmap_unmapped: set[int] = set()
+
+
+class _Anomaly:
+    """Anomaly mode is process-wide in PyTorch (a static flag), unlike grad mode."""
+
+    __slots__ = ("anomaly", "anomaly_nan")
+
+    def __init__(self) -> None:
         self.anomaly = False
         self.anomaly_nan = True
 
 
-STATE = _State()
+STATE = _ThreadModes()
+ANOMALY = _Anomaly()
 
 
 def is_grad_enabled() -> bool:
@@ -128,11 +142,10 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self) -> None:
         self.prev = (STATE.enabled, STATE.inference)
-        if self.mode:
-            STATE.enabled = False
-            STATE.inference = True
-        else:
-            STATE.inference = False
+        # PyTorch's InferenceMode(enabled) sets grad mode to `not enabled`: `mode=False` turns
+        # recording back on, even inside no_grad
+        STATE.enabled = not self.mode
+        STATE.inference = self.mode
 
     def __exit__(self, *exc: object) -> None:
         STATE.enabled, STATE.inference = self.prev

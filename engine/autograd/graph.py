@@ -79,6 +79,56 @@ FREED_MSG = (
 _OPERANDS = frozenset(("self", "other", "result"))
 
 
+def _is_wrapped_number(key: str, value: Any) -> bool:
+    """A Python number (or nothing) saved as an operand: PyTorch keeps a SavedVariable there,
+    the number wrapped as a 0-dim tensor."""
+    return key in _OPERANDS and (value is None or isinstance(value, int | float | complex))
+
+
+# what `dir()` of a built-in PyTorch node lists besides object's own names and saved values
+_NODE_SURFACE = (
+    "_register_hook_dict",
+    "_sequence_nr",
+    "metadata",
+    "name",
+    "next_functions",
+    "register_hook",
+    "register_prehook",
+    "variable",
+)
+_ENGINE_ONLY = frozenset(("_saved", "_default_saved", "saved", "release", "apply", "needs"))
+
+
+# saved int64 arguments: PyTorch hands them to Python as unsigned (`dim=-1` reads
+# 18446744073709551615); Scalars such as `alpha` stay signed
+_INT64_KEYS = frozenset(
+    (
+        *("dim", "dim0", "dim1", "dim2", "dims", "offset", "diagonal", "ignore_index"),
+        *("padding_idx", "shifts", "start", "length", "split_size", "index", "step", "source"),
+        "destination",
+    )
+)
+
+
+def as_shown(key: str, value: Any) -> Any:
+    """A saved value as PyTorch's node attribute shows it: arrays as tensors, int lists as
+    tuples, negative int64 arguments as unsigned."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        from engine._tensor import make
+
+        return make(value, False, None, 0)
+    if type(value) is list and all(type(v) is int for v in value):
+        value = tuple(value)
+    if key in _INT64_KEYS:
+        if type(value) is int and value < 0:
+            return value + (1 << 64)
+        if type(value) is tuple:
+            return tuple(v + (1 << 64) if type(v) is int and v < 0 else v for v in value)
+    return value
+
+
 def _is_freed(key: str, value: Any) -> bool:
     # tensors are freed; so is a Python number saved as `self`/`other` (a wrapped tensor in
     # PyTorch); plain values such as `dim` or `alpha` stay readable
@@ -108,6 +158,8 @@ class Node:
     _tr_id = 0  # the tracer's id for this node (engine/tracing/tracer.py Ids)
     # saved values PyTorch always shows but the engine stores only when not the default
     _default_saved: dict[str, Any] = {}
+    # saved sizes PyTorch shows (`self_sym_sizes`) that the engine keeps in `_shapes`: index
+    _shape_saved: dict[str, int] = {}
 
     def __init__(self, next_functions: tuple[Edge, ...] = ()) -> None:
         self.next_functions = next_functions
@@ -157,8 +209,16 @@ class Node:
         return f"<{self._name.rsplit('::', 1)[-1]} object at {id(self):#x}>"
 
     def __dir__(self) -> list[str]:
-        keys = set(self._saved or ()) | set(type(self)._default_saved)
-        return sorted(set(super().__dir__()) | {"_saved_" + k for k in keys})
+        saved = self._saved or {}
+        keys = set(saved) | set(type(self)._default_saved) | set(type(self)._shape_saved)
+        names = {"_saved_" + k for k in keys}
+        names |= {"_raw_saved_" + k for k, v in saved.items() if type(v) is SavedTensor}
+        names |= {"_raw_saved_" + k for k, v in saved.items() if _is_wrapped_number(k, v)}
+        if type(self).__module__ == "builtins" or isinstance(self, AccumulateGrad):
+            # a built-in node shows PyTorch's surface, not the engine's own methods
+            public = {n for n in _NODE_SURFACE if hasattr(self, n)}
+            return sorted(set(object.__dir__(object())) | {"__call__"} | public | names)
+        return sorted((set(super().__dir__()) - _ENGINE_ONLY) | names)
 
     # -- the engine's side ---------------------------------------------------------------
     def apply(self, grads: Grads) -> Grads:
@@ -191,15 +251,57 @@ class Node:
                 saved = None
             key = name[7:]
             if saved is not None and key in saved:
-                return self.saved(key)
+                return as_shown(key, self.saved(key))
             defaults = type(self)._default_saved
             if key in defaults:
                 return defaults[key]
+            at = type(self)._shape_saved.get(key)
+            shapes = object.__getattribute__(self, "_shapes")
+            if at is not None and shapes is not None:
+                return tuple(shapes[at])
         if name.startswith("_raw_saved_"):
             saved = object.__getattribute__(self, "_saved")
-            if saved is not None and name[11:] in saved:
-                return saved[name[11:]]
+            key = name[11:]
+            value = saved.get(key) if saved is not None else None
+            if saved is not None and key in saved and _is_wrapped_number(key, value):
+                # PyTorch saved the number as a wrapped tensor: a SavedTensor of it, made once
+                # (backward reads the number; hooks registered on this one never run)
+                value = self.__dict__.get(name)
+                if value is None:
+                    value = self.__dict__[name] = wrapped_saved(saved[key])
+            if type(value) is SavedTensor:
+                value._owner = self
+                return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def display_name(name: str) -> str:
+    """A node's class name in PyTorch: its name without the `torch::autograd::` namespace."""
+    return name.rsplit("::", 1)[-1]
+
+
+def rename_class(cls: type[Node], name: str) -> None:
+    """Name a node class as PyTorch names its nodes (`type(node).__name__` too)."""
+    cls._name = name
+    cls.__name__ = cls.__qualname__ = display_name(name)
+
+
+_RETYPED: dict[tuple[type[Node], str], type[Node]] = {}
+
+
+def retype(node: Node, name: str) -> None:
+    """Give one node the name PyTorch gives it where the engine's class serves several of
+    PyTorch's nodes (an activation's `GeluBackwardBackward0`, an overload's `NormBackward1`):
+    the node becomes an instance of a subclass so named, so `type(node).__name__` still equals
+    `node.name()`."""
+    base = type(node)
+    cls = _RETYPED.get((base, name))
+    if cls is None:
+        # `_name` is set after creation: a runtime name is no op of the op registry
+        cls = type(display_name(name), (base,), {"__slots__": (), "__module__": base.__module__})
+        rename_class(cls, name)
+        _RETYPED[(base, name)] = cls
+    node.__class__ = cls
 
 
 class AccumulateGrad(Node):
@@ -245,15 +347,66 @@ def forward_name(node: Node) -> str:
     return re.sub(r"Backward\d*$", "", node.name())
 
 
+_HOOKS_SET = (
+    "Calling register_hooks on a saved tensor whose hooks have already been set. "
+    "Hint: only one pair of hooks is allowed at a time."
+)
+_HOOKS_FREED = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+    "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you need "
+    "to access saved variables after calling backward."
+)
+_PACK_IN_PLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook."
+)
+
+
+def run_pack_hook(pack: Callable[[Any], Any], tensor: Tensor) -> Any:
+    """Call a pack hook as PyTorch does: outside grad mode, refusing an in-place change."""
+    from engine.autograd.grad_mode import STATE
+
+    version = tensor._ver[0]
+    prev = STATE.enabled
+    STATE.enabled = False
+    try:
+        packed = pack(tensor)
+    finally:
+        STATE.enabled = prev
+    if tensor._ver[0] != version:
+        raise RuntimeError(_PACK_IN_PLACE)
+    return packed
+
+
 class SavedTensor:
     """A tensor saved for backward, remembering its version at save time.
 
     A node's own output is stored without the tensor object (no reference cycle) and comes
     back as a new tensor sharing the storage, like PyTorch: `y.grad_fn._saved_result is y` is
-    False while `x.grad_fn... _saved_self is x` holds for inputs.
+    False while `x.grad_fn... _saved_self is x` holds for inputs. Read raw
+    (`grad_fn._raw_saved_self`) it is PyTorch's `SavedTensor`, whose `register_hooks(pack,
+    unpack)` packs it now and unpacks it whenever backward (or `_saved_self`) reads it.
     """
 
-    __slots__ = ("_data", "_hooks_packed", "_is_output", "_nr", "_rg", "_tensor", "_ver", "_ver_at")
+    __slots__ = (
+        "_acc",
+        "_data",
+        "_fn",
+        "_hooks_packed",
+        "_is_output",
+        "_nr",
+        "_owner",
+        "_rg",
+        "_tensor",
+        "_ver",
+        "_ver_at",
+    )
+    _owner: Node  # set when read raw (`_raw_saved_*`): register_hooks asks it if freed
+    _fn: Node | None
+    _acc: AccumulateGrad | None
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         self._ver = tensor._ver
@@ -265,9 +418,8 @@ class SavedTensor:
             pack, unpack = hooks[-1]
             self._tensor = None
             self._data = None
-            self._hooks_packed = (unpack, pack(tensor))
-            self._nr = tensor._nr
-            self._rg = tensor._rg
+            self._remember(tensor)
+            self._hooks_packed = (unpack, run_pack_hook(pack, tensor))
             if observer.TRACER is not None:  # the tensor is not kept: tell the tracer which
                 observer.TRACER.saved_packed(self, tensor)
             return
@@ -282,6 +434,57 @@ class SavedTensor:
             self._nr = 0
             self._rg = False
 
+    def _remember(self, tensor: Tensor) -> None:
+        """Keep what an unpacked tensor is rewrapped with: PyTorch gives the unpack hook's
+        result the saved tensor's autograd identity (grad_fn, requires_grad, accumulator)."""
+        self._nr = tensor._nr
+        self._rg = tensor._rg
+        self._fn = None if self._is_output else tensor._fn
+        self._acc = tensor._grad_accumulator() if tensor._rg and tensor._fn is None else None
+
+    def register_hooks(self, *hooks: Any) -> None:
+        """Pack this saved tensor now with `pack_hook`; `unpack_hook` runs each time it is read.
+
+        >>> y.grad_fn._raw_saved_self.register_hooks(lambda t: t.clone(), lambda p: p)
+        """
+        if len(hooks) != 2 or not all(callable(h) for h in hooks):
+            shown = ", ".join(repr(h) for h in (self, *hooks))
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+                f"Invoked with: {shown}"
+            )
+        if self._hooks_packed is None and self._tensor is None and self._data is None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor with value None is forbidden"
+            )
+        owner = getattr(self, "_owner", None)
+        freed = owner is not None and owner._freed
+        if self._hooks_packed is not None and not freed:
+            raise RuntimeError(_HOOKS_SET)
+        if freed:
+            raise RuntimeError(_HOOKS_FREED)
+        from engine._tensor import make
+
+        if self._tensor is not None:
+            tensor = self._tensor
+            data = make(tensor._d, False, None, 0)  # PyTorch packs `data.detach()`
+            data._ver = tensor._ver
+        else:
+            assert self._data is not None
+            data = make(self._data, False, None, 0)
+            data._ver = self._ver
+            tensor = data
+        self._remember(tensor)
+        if self._is_output:
+            self._rg = True
+        self._hooks_packed = (hooks[1], run_pack_hook(hooks[0], data))
+        self._tensor = None
+        self._data = None
+        if observer.TRACER is not None:
+            observer.TRACER.saved_packed(self, data)
+
     def unpack(self, node: Node | None) -> Tensor:
         from engine._tensor import Tensor, make
 
@@ -295,7 +498,7 @@ class SavedTensor:
                     "Output of saved tensor unpack_hook expected to be a Tensor but got "
                     f"result of type {type(out).__name__}"
                 )
-            return out
+            return self._rewrap(out, node)
         if self._ver[0] != self._ver_at:
             t = self._tensor
             shape = list(t.shape) if t is not None else list(self._data.shape)  # type: ignore[union-attr]
@@ -322,6 +525,41 @@ class SavedTensor:
         out._ver = self._ver
         return out
 
+    def _rewrap(self, out: Tensor, node: Node | None) -> Tensor:
+        """The unpack hook's tensor with the saved tensor's autograd identity (PyTorch's
+        SavedVariable::unpack): an input's grad_fn or accumulator, or this node for an output."""
+        from engine._tensor import make
+
+        fn = node if self._is_output else self._fn
+        if fn is None and not self._rg and not out._rg:
+            return out
+        if fn is not None and self._rg:
+            t = make(out._d, True, fn, self._nr)
+        else:
+            t = make(out._d, self._rg, None, 0)
+            t._acc = self._acc
+        t._ver = out._ver
+        return t
+
+
+def wrapped_saved(value: int | float | complex | None) -> SavedTensor:
+    import numpy as np
+
+    from engine._tensor import make
+
+    if value is None:  # an undefined SavedVariable
+        empty: SavedTensor = object.__new__(SavedTensor)
+        empty._hooks_packed = empty._tensor = empty._data = None
+        return empty
+    dt: Any = np.bool_ if type(value) is bool else np.int64 if type(value) is int else np.float64
+    if type(value) is complex:
+        dt = np.complex128
+    return SavedTensor(make(np.asarray(value, dtype=dt), False, None, 0), False)
+
+
+# printed as PyTorch's class: `<torch._C._autograd.SavedTensor object at ...>`
+SavedTensor.__module__ = "torch._C._autograd"
+
 
 # `torch.autograd.graph.saved_tensors_hooks` and friends live with the saved-tensor hook stack.
 from engine.autograd.graph_edges import GradientEdge as GradientEdge  # noqa: E402
@@ -330,7 +568,11 @@ from engine.autograd.graph_edges import (  # noqa: E402
     register_multi_grad_hook as register_multi_grad_hook,
 )
 from engine.autograd.saved_hooks import (  # noqa: E402
+    allow_mutation_on_saved_tensors as allow_mutation_on_saved_tensors,
+)
+from engine.autograd.saved_hooks import (  # noqa: E402
     disable_saved_tensors_hooks as disable_saved_tensors_hooks,
 )
+from engine.autograd.saved_hooks import increment_version as increment_version  # noqa: E402
 from engine.autograd.saved_hooks import save_on_cpu as save_on_cpu  # noqa: E402
 from engine.autograd.saved_hooks import saved_tensors_hooks as saved_tensors_hooks  # noqa: E402

@@ -49,32 +49,52 @@ class _MultiHandle:
 def register_multi_grad_hook(
     tensors: Sequence[Tensor], fn: Callable[..., Any], *, mode: str = "all"
 ) -> _MultiHandle:
-    """Call `fn` once the gradients of all `tensors` are computed ('all': with the list of them)
-    or once with the first one ('any').
+    """Call `fn` once per backward pass: in mode 'all' with the gradients of all `tensors`
+    (None for those the pass does not reach), in mode 'any' with the first gradient computed.
 
-    The engine has no per-backward bookkeeping of which tensors a pass will reach, so 'all' waits
-    for every tensor that requires grad to receive a gradient in the pass.
+    >>> torch.autograd.graph.register_multi_grad_hook((a, b), lambda grads: print(grads))
     """
+    from engine.autograd.engine import current_graph_task_id, will_engine_execute_node
+
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     ts = list(tensors)
-    live = [i for i, t in enumerate(ts) if t._rg]
-    grads: list[Any] = [None] * len(ts)
-    seen: set[int] = set()
+    if mode == "any":
+        ran: set[int] = set()
+
+        def any_hook(g: Any) -> None:
+            task = current_graph_task_id()
+            if task not in ran:
+                ran.add(task)
+                fn(g)
+
+        return _MultiHandle([t.register_hook(any_hook) for t in ts if t._rg])  # type: ignore[attr-defined]
+
+    # as PyTorch: a count and a buffer per backward pass; the first hook of a pass asks which of
+    # the tensors' nodes that pass will run, the last one to arrive calls `fn`
+    nodes = [(t._fn if t._fn is not None else t._grad_accumulator()) if t._rg else None for t in ts]
+    counts: dict[int, int] = {}
+    expected: dict[int, int] = {}
+    buffers: dict[int, list[Any]] = {}
 
     def make_hook(i: int) -> Callable[[Any], None]:
         def hook(g: Any) -> None:
-            first = not seen
-            seen.add(i)
-            grads[i] = g
-            if mode == "any" and first:
-                fn(g)
-            if len(seen) == len(live):
-                if mode == "all":
-                    fn(list(grads))
-                seen.clear()
-                grads[:] = [None] * len(ts)
+            task = current_graph_task_id()
+            if task == -1:
+                raise AssertionError("expected this hook to be called inside a backward call")
+            seen = counts.get(task, 0)
+            if seen == 0:
+                expected[task] = sum(
+                    1 for n in nodes if n is not None and will_engine_execute_node(n)
+                )
+                buffers[task] = [None] * len(ts)
+            counts[task] = seen + 1
+            buffers[task][i] = g
+            if seen + 1 == expected[task]:
+                grads = buffers.pop(task)
+                del counts[task], expected[task]
+                fn(grads)
 
         return hook
 
-    return _MultiHandle([ts[i].register_hook(make_hook(i)) for i in live])  # type: ignore[attr-defined]
+    return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(ts)])  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ not even an `is None` check, and the tracer's observer slot stays untouched.
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
 import threading
@@ -101,10 +102,10 @@ def _shapes(args: tuple[Any, ...]) -> list[list[int]]:
 _ACTIVE: list[_Recorder] = []
 
 
-Label = str | Callable[[tuple[Any, ...]], str]
+Label = str | Callable[[tuple[Any, ...], dict[str, Any]], str]
 
 
-def _index_name(args: tuple[Any, ...]) -> str:
+def _index_name(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
     """`x[i]` is ATen's select, `x[a:b]` slice, `x[tensor]` index."""
     key = args[1] if len(args) > 1 else None
     first = key[0] if isinstance(key, tuple) and key else key
@@ -115,7 +116,7 @@ def _index_name(args: tuple[Any, ...]) -> str:
     return "aten::index"
 
 
-def _setitem_name(args: tuple[Any, ...]) -> str:
+def _setitem_name(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
     return "aten::copy_" if len(args) > 2 and hasattr(args[2], "_d") else "aten::fill_"
 
 
@@ -130,7 +131,7 @@ def _timed(fn: Callable[..., Any], name: Label, opaque: bool = True) -> Callable
         rec = _ACTIVE[-1]
         if rec.in_op:
             return fn(*args, **kwargs)
-        i = rec.begin(name if isinstance(name, str) else name(args), args)
+        i = rec.begin(name if isinstance(name, str) else name(args, kwargs), args)
         rec.in_op += step
         try:
             return fn(*args, **kwargs)
@@ -165,9 +166,28 @@ def _op_targets() -> list[tuple[Any, str, Label]]:
             n for n in vars(functional) if not n.startswith("_")
         ]
         targets += [
-            (functional, n, f"aten::{_F_ATEN.get(n, n)}") for n in names if n not in _F_PYTHON
+            (functional, n, _functional_label(getattr(functional, n), _F_ATEN.get(n, n)))
+            for n in names
+            if n not in _F_PYTHON
         ]
     return targets
+
+
+def _functional_label(fn: Any, aten: str) -> Label:
+    """`F.relu(x, inplace=True)` is ATen's `relu_`, as `nn.ReLU(inplace=True)` shows."""
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return f"aten::{aten}"
+    if "inplace" not in params:
+        return f"aten::{aten}"
+    at = params.index("inplace")
+
+    def label(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+        inplace = kwargs.get("inplace", args[at] if len(args) > at else False)
+        return f"aten::{aten}_" if inplace else f"aten::{aten}"
+
+    return label
 
 
 def _profiled_call(real: Callable[..., Any]) -> Callable[..., Any]:

@@ -253,14 +253,17 @@ def kl_div(
     if log_target:
         loss = target.exp() * (target - input)  # type: ignore[attr-defined]
     else:
+        # ATen's `xlogy(target, target) - target * input`, the product made first (as its
+        # compiled code does: saved-tensor hooks see that packing order)
+        ti = target * input
         if target._rg:
-            tlogt = target * target.log()  # type: ignore[attr-defined]
+            tlogt = target.xlogy(target)  # type: ignore[attr-defined]
         else:
             t = target._d
             with np.errstate(all="ignore"):
                 v = np.where(t == 0, 0, t * np.log(np.where(t == 0, 1, t)))
             tlogt = make(np.asarray(v, t.dtype), False, None, 0)
-        loss = tlogt - target * input
+        loss = tlogt - ti
     if red == "batchmean":
         if input.ndim == 0:
             return loss.sum()  # type: ignore[attr-defined, no-any-return]

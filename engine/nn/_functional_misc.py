@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from engine._tensor import Tensor
+from engine.autograd.graph import retype
 from engine.nn._functional_loss import legacy_reduction
 from engine.ops import nn_act
 
@@ -17,7 +18,7 @@ from engine.ops import nn_act
 def _as(name: str, t: Tensor) -> Tensor:
     """Rename `t`'s node to the overload ATen's C++ records (add.Scalar, norm.ScalarOpt_dim)."""
     if t._fn is not None:
-        t._fn.__dict__["_name"] = name
+        retype(t._fn, name)
     return t
 
 

@@ -170,7 +170,8 @@ def _out_size(x: Tensor, output_size: Any, nd: int) -> tuple[int, ...]:
 def _adaptive_avg(x: Tensor, output_size: Any, nd: int) -> Tensor:
     size = _out_size(x, output_size, nd)
     if set(size) == {1} and x.ndim in (nd + 1, nd + 2):  # a mean, as PyTorch computes it
-        return x.mean(tuple(range(-nd, 0)), keepdim=True)  # type: ignore[attr-defined, no-any-return]
+        # ATen reduces over (-1, -2, ...): the saved `dim` shows that order
+        return x.mean(tuple(range(-1, -nd - 1, -1)), keepdim=True)  # type: ignore[attr-defined, no-any-return]
     return nn_pool_adaptive.adaptive_avg_pool(x, size)
 
 

@@ -16,8 +16,8 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd import observer
 from engine.autograd.forward_ad import FW
-from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Edge, Grads, Node, SavedTensor, _next_seq
+from engine.autograd.grad_mode import ANOMALY, STATE
+from engine.autograd.graph import Edge, Grads, Node, SavedTensor, _next_seq, display_name
 
 NONE_EDGE: Edge = (None, 0)
 NODES: dict[str, type[Node]] = {}
@@ -34,6 +34,7 @@ class OpNode(Node):
         if "_name" in cls.__dict__:
             NODES[cls._name] = cls
             cls.__module__ = "builtins"  # `type(y.grad_fn)` prints <class 'MulBackward0'>
+            cls.__name__ = cls.__qualname__ = display_name(cls._name)
 
     def needs(self, i: int) -> bool:
         """True when input `i` wants a gradient (PyTorch's `needs_input_grad`)."""
@@ -76,7 +77,7 @@ def new_node(cls: type[Node], inputs: tuple[Tensor | None, ...]) -> Node:
     node._seq = _next_seq()
     node._saved = None
     node._shapes = None
-    if STATE.anomaly:
+    if ANOMALY.anomaly:
         import traceback
 
         node._trace = traceback.format_stack()[:-3]
@@ -120,6 +121,8 @@ def record(
     if saved is not None or out_saved is not None:
         node._saved = store = {}
         if saved is not None:
+            if observer.SAVED_HOOKS:
+                saved = packing_order(saved)
             for k, v in saved.items():
                 store[k] = save(v) if type(v) is Tensor or isinstance(v, Tensor) else v
         if out_saved is not None:
@@ -159,11 +162,19 @@ def record_multi(
             outs.append(make(d, False, None, 0))
     node._input_meta = tuple((d.shape, d.dtype) for d in datas)
     if saved is not None:
+        if observer.SAVED_HOOKS:
+            saved = packing_order(saved)
         node._saved = {k: save(v) if isinstance(v, Tensor) else v for k, v in saved.items()}
     tracer = observer.TRACER
     if tracer is not None:
         tracer.node_made(node, tuple(outs), inputs)
     return outs
+
+
+def packing_order(saved: dict[str, Any]) -> dict[str, Any]:
+    """Saved inputs in the order PyTorch packs them: its generated code saves them sorted by
+    name (`a * b` packs `other` before `self`), which pack hooks can observe."""
+    return dict(sorted(saved.items()))
 
 
 def save(t: Tensor) -> SavedTensor:
@@ -351,6 +362,8 @@ def check_inplace(t: Tensor, *others: Any) -> None:
         from engine.ops.views import check_view_inplace
 
         check_view_inplace(t)
+    elif t._base is not None and STATE.enabled and t._rg and "_custom_view" in t.__dict__:
+        raise RuntimeError(custom_view_error(t))
     if STATE.enabled and t._rg and t._fn is None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
@@ -360,6 +373,19 @@ def check_inplace(t: Tensor, *others: Any) -> None:
     tracer = observer.TRACER
     if tracer is not None:  # events not yet built must show the values before the write
         tracer.before_write(t)
+
+
+def custom_view_error(t: Tensor) -> str:
+    """PyTorch's refusal to modify in place an output that a custom Function returned as a view
+    of (or as) one of its inputs."""
+    return (
+        f"Output {t._nr} of {t.__dict__['_custom_view']} is a view and is being modified "
+        "inplace. This view was created inside a custom Function (or because an input was "
+        "returned as-is) and the autograd logic to handle view+inplace would override the "
+        "custom backward associated with the custom Function, leading to incorrect gradients. "
+        "This behavior is forbidden. You can fix this by cloning the output of the custom "
+        "Function."
+    )
 
 
 def bump(t: Tensor) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, make
-from engine.autograd.graph import Grads
+from engine.autograd.graph import Grads, rename_class
 from engine.ops._core import OpNode, broadcast_error, in_shape, record, unbroadcast
 from engine.ops.complex_grad import conj_grad
 from engine.ops.shape import as_view
@@ -330,7 +330,7 @@ class VdotBackward0(OpNode):
         ]
 
 
-VdotBackward0._name = "VdotBackward0"  # set after the class: NODES keeps the real one
+rename_class(VdotBackward0, "VdotBackward0")  # after the class: NODES keeps the real one
 VdotBackward0.__module__ = "builtins"
 
 

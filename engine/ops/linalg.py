@@ -70,8 +70,18 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
             "expected m1 and m2 to have the same dtype, but got: "
             f"{_LOWER.get(a.dtype.name, a.dtype.name)} != {_LOWER.get(b.dtype.name, b.dtype.name)}"
         )
-    saved = {"mat2": mat2, "self": self}
+    saved: dict[str, Any] = {"mat2": mat2, "self": self}
+    if self._rg or mat2._rg:
+        saved.update(sym_layout("self", self))
+        saved.update(sym_layout("mat2", mat2))
     return record(MmBackward0, np.matmul(a, b), (self, mat2), saved)
+
+
+def sym_layout(name: str, t: Tensor) -> dict[str, tuple[int, ...]]:
+    """The sizes and strides PyTorch saves beside a matrix (`_saved_self_sym_strides`)."""
+    d = t._d
+    strides = tuple(s // d.itemsize for s in d.strides) if d.itemsize else (0,) * d.ndim
+    return {f"{name}_sym_sizes": d.shape, f"{name}_sym_strides": strides}
 
 
 class MmBackward0(OpNode):
@@ -119,6 +129,9 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
         prod *= alpha
     out = prod + (c if beta == 1 else c * beta) if beta != 0 else prod
     saved = {"alpha": alpha, "beta": beta, "mat1": mat1, "mat2": mat2}
+    if mat1._rg or mat2._rg:
+        saved.update(sym_layout("mat1", mat1))
+        saved.update(sym_layout("mat2", mat2))
     st = self if isinstance(self, Tensor) else None
     return record(AddmmBackward0, out, (st, mat1, mat2), saved, shapes=(c.shape,))
 

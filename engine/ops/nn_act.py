@@ -29,6 +29,12 @@ class MishBackward0(_Act):
     __slots__ = ()
     _name = "MishBackward0"
 
+    def composite(self, g: Tensor, x: Tensor) -> Tensor | None:
+        from engine.nn.functional import softplus
+
+        t = softplus(x).tanh()
+        return g * (t + x * x.sigmoid() * (1 - t * t))  # type: ignore[attr-defined, no-any-return]
+
     def deriv(self, x: Array) -> Array:
         t, s = np.tanh(np.logaddexp(0, x)), _sig(x)
         return np.asarray(t + x * (1 - t * t) * s)

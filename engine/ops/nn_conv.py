@@ -202,7 +202,7 @@ def convolution(
     saved.update({"dilation": dilation[k:], "transposed": transposed})
     saved["output_padding"] = output_padding[k:]
     saved["groups"] = groups
-    saved["bias_sym_sizes_opt"] = None if b is None else list(b._d.shape)
+    saved["bias_sym_sizes_opt"] = (0,) if b is None else tuple(b._d.shape)  # PyTorch: (0,) for none
     res = record(ConvolutionBackward0, np.ascontiguousarray(out), (x, w, b), saved)
     # the columns serve the weight gradient (saved as PyTorch would recompute them); `params`
     # keep the 2d form and per-side padding the kernels take

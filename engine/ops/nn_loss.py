@@ -14,6 +14,10 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, broadcast_error, record
 from engine.ops.nn_ops import Array, const
 
+# saved as PyTorch saves it: at::Reduction's integer (`MseLossBackward0._saved_reduction == 1`)
+REDUCTION = {"none": 0, "mean": 1, "sum": 2}
+REDUCTION_NAME = {v: k for k, v in REDUCTION.items()}
+
 
 def _reduce(x: Array, reduction: str) -> Array:
     if reduction == "none":
@@ -34,7 +38,7 @@ def _reduce_t(loss: Tensor, reduction: str) -> Tensor:
 
 def _scale(node: OpNode, g: Tensor, d: Array) -> Array:
     """Chain the loss gradient `g` (reduced or not) into the pointwise derivative `d`."""
-    red = node.saved("reduction")
+    red = REDUCTION_NAME[node.saved("reduction")]
     gd = g._d
     if red == "mean":
         return (d * (gd / max(d.size, 1))).astype(d.dtype)
@@ -60,7 +64,7 @@ class _PairLoss(OpNode):
         if STATE.enabled and (g._rg or xt._rg or tt._rg):
             # create_graph: a differentiable gradient, so second derivatives match PyTorch's
             gz = self.deriv_graph(xt - tt) * g  # type: ignore[operator]
-            if self.saved("reduction") == "mean":
+            if REDUCTION_NAME[self.saved("reduction")] == "mean":
                 gz = gz / max(int(np.prod(np.broadcast_shapes(xt._d.shape, tt._d.shape))), 1)
             return [gz if self.needs(0) else None, -gz if self.needs(1) else None]
         x, t = xt._d, tt._d
@@ -98,7 +102,7 @@ def mse_loss(self: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     _check_same_size(self, target, "mse")
     x, t = _bcast(self._d, target._d)
     out = _reduce(((x - t) ** 2).astype(self._d.dtype), reduction)
-    saved = {"self": self, "target": target, "reduction": reduction}
+    saved = {"self": self, "target": target, "reduction": REDUCTION[reduction]}
     return record(MseLossBackward0, out, (self, target), saved)
 
 
@@ -120,7 +124,7 @@ def smooth_l1_loss(
     x, t = _bcast(self._d, target._d)
     z = np.abs(x - t)
     out = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(self._d.dtype)
-    saved = {"self": self, "target": target, "reduction": reduction, "beta": beta}
+    saved = {"self": self, "target": target, "reduction": REDUCTION[reduction], "beta": beta}
     return record(SmoothL1LossBackward0, _reduce(out, reduction), (self, target), saved)
 
 
@@ -145,7 +149,7 @@ def huber_loss(self: Tensor, target: Tensor, reduction: str = "mean", delta: flo
     x, t = _bcast(self._d, target._d)
     z = np.abs(x - t)
     out = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(self._d.dtype)
-    saved = {"self": self, "target": target, "reduction": reduction, "delta": delta}
+    saved = {"self": self, "target": target, "reduction": REDUCTION[reduction], "delta": delta}
     return record(HuberLossBackward0, _reduce(out, reduction), (self, target), saved)
 
 
@@ -190,7 +194,7 @@ def binary_cross_entropy(
         "self": self,
         "target": target,
         "weight": weight,
-        "reduction": reduction,
+        "reduction": REDUCTION[reduction],
     }
     return record(
         BinaryCrossEntropyBackward0, _reduce(out.astype(x.dtype), reduction), (self, target), saved
@@ -222,7 +226,7 @@ class BinaryCrossEntropyBackward0(OpNode):
     def _regrad(self, g: Tensor, xt: Tensor, tt: Tensor) -> Grads:
         from engine.ops.nn_norm import regrad
 
-        w, red = self.saved("weight"), self.saved("reduction")
+        w, red = self.saved("weight"), REDUCTION_NAME[self.saved("reduction")]
 
         def fwd(x: Tensor, t: Tensor) -> Tensor:
             lx, l1x = x.log().clamp(min=-100), (1 - x).log().clamp(min=-100)  # type: ignore[attr-defined, operator]
@@ -262,7 +266,7 @@ def binary_cross_entropy_with_logits(
         "weight": weight,
         "pos_weight": pos_weight,
     }
-    saved["reduction"] = reduction
+    saved["reduction"] = REDUCTION[reduction]
     out = _reduce(out.astype(x.dtype), reduction)
     return record(BinaryCrossEntropyWithLogitsBackward0, out, (self, target), saved)
 
@@ -296,7 +300,11 @@ class BinaryCrossEntropyWithLogitsBackward0(OpNode):
         from engine.ops.nn_norm import regrad
         from engine.ops.nn_ops import softplus
 
-        w, pw, red = self.saved("weight"), self.saved("pos_weight"), self.saved("reduction")
+        w, pw, red = (
+            self.saved("weight"),
+            self.saved("pos_weight"),
+            REDUCTION_NAME[self.saved("reduction")],
+        )
 
         def fwd(x: Tensor, t: Tensor) -> Tensor:
             lw = 1 if pw is None else (pw - 1) * t + 1
@@ -364,7 +372,7 @@ def nll_loss(
         "self": self,
         "target": target,
         "weight": weight,
-        "reduction": reduction,
+        "reduction": REDUCTION[reduction],
     }
     saved.update({"ignore_index": ignore_index, "total_weight": np.asarray(total_w, x.dtype)})
     node = NllLoss2DBackward0 if x.ndim == 4 else NllLossBackward0
@@ -386,7 +394,7 @@ class NllLossBackward0(OpNode):
         safe = np.where(valid, t2, 0)
         w = np.ones(x2.shape[1], x.dtype) if weight is None else weight._d.astype(x.dtype)
         wt = np.where(valid, w[safe], 0).astype(x.dtype)
-        red = self.saved("reduction")
+        red = REDUCTION_NAME[self.saved("reduction")]
         gd = g._d.reshape(t2.shape) if red == "none" else g._d
         coef = np.where(valid, -wt * gd, 0)  # ignored targets get +0, not -0
         if red == "mean":

@@ -14,10 +14,10 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
-from engine.ops.nn_loss import _reduce
+from engine.ops.nn_loss import REDUCTION, _reduce
 from engine.ops.nn_ops import Array, const
 
-_RED = {"none": 0, "mean": 1, "sum": 2}
+_RED = REDUCTION
 
 
 def _check_reduction(reduction: str) -> None:

@@ -223,8 +223,11 @@ def native_group_norm(
         out = out * _chan(weight._d, a.ndim)
     if bias is not None:
         out = out + _chan(bias._d, a.ndim)
-    saved = {"input": x, "weight": weight, "group": groups, "N": n, "C": c}
-    saved.update({"result1": mean, "result2": invstd, "eps": eps})
+    hxw = a.size // (n * c) if n * c else 0
+    saved = {"input": x, "weight": weight, "group": groups, "N": n, "C": c, "HxW": hxw}
+    # saved with PyTorch's (N, group) shape
+    saved.update({"result1": mean.reshape(n, groups), "result2": invstd.reshape(n, groups)})
+    saved["eps"] = eps
     return record(NativeGroupNormBackward0, out.astype(a.dtype), (x, weight, bias), saved)
 
 
@@ -248,7 +251,8 @@ class NativeGroupNormBackward0(OpNode):
             return regrad(self, g, [xt, w, _bias_of(self, 2, xt)], fwd)
         a, gd = xt._d, g._d
         n, groups, nd = a.shape[0], self.saved("group"), a.ndim
-        mean, invstd = self.saved("result1"), self.saved("result2")
+        mean = self.saved("result1").reshape(n, groups, 1)
+        invstd = self.saved("result2").reshape(n, groups, 1)
         xhat = ((a.reshape(n, groups, -1) - mean) * invstd).reshape(a.shape)
         w = self.saved("weight")
         axes = (0, *tuple(range(2, nd)))

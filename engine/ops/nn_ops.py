@@ -15,7 +15,7 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads
+from engine.autograd.graph import Grads, rename_class, retype
 from engine.ops._core import OpNode, float_array, record
 
 Array = np.ndarray[Any, Any]
@@ -47,6 +47,12 @@ class _Act(OpNode):
 
     __slots__ = ()
     _no_double = ""  # PyTorch's op name when it has no second derivative
+    _double = ""  # PyTorch's name of the backward's node when not `<Name>BackwardBackward0`
+
+    def composite(self, g: Tensor, x: Tensor) -> Tensor | None:
+        """The gradient as recorded ops, for activations whose ATen backward is a composite
+        (under create_graph PyTorch's graph shows those ops, not a BackwardBackward node)."""
+        return None
 
     def deriv(self, x: Array) -> Array:
         raise NotImplementedError
@@ -62,12 +68,17 @@ class _Act(OpNode):
         d = self.deriv(x).astype(x.dtype, copy=False)
         if not (STATE.enabled and (g._rg or xt._rg)):
             return [const(g._d * d)]
+        composed = self.composite(g, xt)
+        if composed is not None:
+            return [composed]
         saved = {"grad_output": g, "self": xt}
         out = stash(
             record(ActBackwardBackward, (g._d * d).astype(x.dtype), (g, xt), saved), act=self
         )
         if out._fn is not None:  # PyTorch's name, e.g. GeluBackwardBackward0
-            out._fn.__dict__["_name"] = self._name[:-1] + "Backward0"
+            # PyTorch's name; a backward it cannot differentiate shows as NotImplemented
+            no_double = "torch::autograd::NotImplemented" if self._no_double else ""
+            retype(out._fn, no_double or self._double or self._name[:-1] + "Backward0")
         return [out]
 
 
@@ -142,6 +153,10 @@ def silu(self: Tensor) -> Tensor:
 class SiluBackward0(_Act):
     __slots__ = ()
     _name = "SiluBackward0"
+
+    def composite(self, g: Tensor, x: Tensor) -> Tensor | None:
+        s = x.sigmoid()  # type: ignore[attr-defined]
+        return g * (s * (1 + x * (1 - s)))  # type: ignore[no-any-return]
 
     def deriv(self, x: Array) -> Array:
         s = _sig(x)
@@ -240,6 +255,7 @@ class EluBackward0(_Act):
 class CeluBackward0(_Act):
     __slots__ = ()
     _name = "CeluBackward0"
+    _double = "EluBackwardBackward0"  # ATen's celu is elu underneath
 
     def deriv(self, x: Array) -> Array:
         a = self.saved("alpha")
@@ -357,7 +373,7 @@ class EmbeddingBackward0(OpNode):
 
 
 # Named after class creation so the op registry (forward graph names) does not list it.
-ActBackwardBackward._name = "ActivationBackwardBackward0"
+rename_class(ActBackwardBackward, "ActivationBackwardBackward0")
 
 
 # -- backward maps that are linear in the incoming gradient ------------------------------
@@ -375,7 +391,8 @@ def linear_grad(name: str, g: Tensor, fn: Map, adjoint: Map) -> Tensor:
         return const(data)
     out = record(LinearBackwardBackward, data, (g,))
     if out._fn is not None:
-        out._fn.__dict__.update(_name=name[:-1] + "Backward0", maps=(adjoint, fn))
+        out._fn.__dict__["maps"] = (adjoint, fn)
+        retype(out._fn, name[:-1] + "Backward0")
     return out
 
 
@@ -391,4 +408,4 @@ class LinearBackwardBackward(OpNode):
         return [linear_grad(self._name, gg, adjoint, fn)]
 
 
-LinearBackwardBackward._name = "LinearBackwardBackward0"
+rename_class(LinearBackwardBackward, "LinearBackwardBackward0")

@@ -12,7 +12,7 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads
+from engine.autograd.graph import Grads, retype
 from engine.ops._core import OpNode, record
 from engine.ops.nn_ops import Array
 
@@ -87,7 +87,7 @@ class PdistBackward0(OpNode):
         if STATE.enabled and (g._rg or xt._rg):  # recorded, but PyTorch cannot differentiate it
             out = record(PdistBackwardBackward, gx, (g, xt), {})
             if out._fn is not None:  # named per node: PyTorch's name for it is no op of its own
-                out._fn.__dict__["_name"] = "PdistBackwardBackward0"
+                retype(out._fn, "PdistBackwardBackward0")
             return [out]
         return [make(gx, False, None, 0)]
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
-from engine.autograd.graph import Grads
+from engine.autograd.graph import Grads, retype
 from engine.ops._core import OpNode, record
 
 
@@ -26,7 +26,7 @@ def _norms(v: np.ndarray[Any, Any], dim: int) -> Any:
 def _named(name: str, t: Tensor) -> Tensor:
     """Rename `t`'s node to the overload ATen's C++ records (`norm(pow, dim)`: NormBackward1)."""
     if t._fn is not None:
-        t._fn.__dict__["_name"] = name
+        retype(t._fn, name)
     return t
 
 

@@ -121,15 +121,17 @@ def _var_back(node: OpNode, g: Any) -> Tensor:
     for ax in axes:
         n *= shape[ax]
     dof = n - (1 if corr is None else corr)
-    if whole and dof <= 0:
-        return g * math.nan  # type: ignore[no-any-return]
-    scale = 2.0 / dof
+    # no degrees of freedom: PyTorch's formula still runs (2/0 = inf, times x - mean = 0), so
+    # the gradient is NaN with the input's shape (`x.std()` of one element: .grad is [nan])
+    scale = 2.0 / dof if dof else math.inf
     if not whole and not node.saved("keepdim") and len(shape) > 1:
         g = unsqueeze_to(g, shape, axes)
     if not STATE.enabled:
         xd = x._d
         centred = xd - _ADD(xd, axis=axes, keepdims=True) / n if xd.ndim else xd - xd
-        return make((scale * g._d * centred).astype(xd.dtype, copy=False), False, None, 0)
+        with np.errstate(invalid="ignore"):
+            grad = scale * g._d * centred
+        return make(grad.astype(xd.dtype, copy=False), False, None, 0)
     from engine.ops.nn_loss import mul_scalar
     from engine.ops.reduce import mean
 

@@ -98,6 +98,7 @@ def view(self: Tensor, *shape: Any, **kw: Any) -> Tensor:
 class ViewBackward0(OpNode):
     __slots__ = ()
     _name = "ViewBackward0"
+    _shape_saved = {"self_sym_sizes": 0}
 
     def apply(self, grads: Grads) -> Grads:
         assert self._shapes is not None
@@ -139,6 +140,7 @@ class ReshapeAliasBackward0(OpNode):
 class UnsafeViewBackward0(OpNode):
     __slots__ = ()
     _name = "UnsafeViewBackward0"
+    _shape_saved = {"self_sym_sizes": 0}
 
     def apply(self, grads: Grads) -> Grads:
         assert self._shapes is not None
@@ -187,6 +189,7 @@ def expand(self: Tensor, *sizes: Any, **kw: Any) -> Tensor:
 class ExpandBackward0(OpNode):
     __slots__ = ()
     _name = "ExpandBackward0"
+    _shape_saved = {"self_sym_sizes": 0}
 
     def apply(self, grads: Grads) -> Grads:
         from engine.ops._core import unbroadcast
@@ -278,6 +281,7 @@ def _reshaper(shape: tuple[int, ...]) -> Any:
 class SqueezeBackward0(OpNode):
     __slots__ = ()
     _name = "SqueezeBackward0"
+    _shape_saved = {"self_sym_sizes": 0}
 
     def apply(self, grads: Grads) -> Grads:
         return [_back_to(grads[0], self)]

@@ -47,6 +47,10 @@ def check_view_inplace(t: Tensor) -> None:
     if not STATE.enabled or t._view_fn is None or t._base is None:
         return
     base = t._base
+    if t._rg and "_custom_view" in t.__dict__:
+        from engine.ops._core import custom_view_error
+
+        raise RuntimeError(custom_view_error(t))
     if t.__dict__.get("_nograd_view"):
         raise RuntimeError(NOGRAD_VIEW_MSG)
     if (base._rg and base._fn is None) or (t._rg and t._fn is None):

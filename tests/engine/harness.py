@@ -261,12 +261,12 @@ def reset_engine() -> None:
     from engine import _dtype, _printing
     from engine.autograd import engine as autograd_engine
     from engine.autograd import observer
-    from engine.autograd.grad_mode import STATE
+    from engine.autograd.grad_mode import ANOMALY, STATE
 
     STATE.enabled = True
     STATE.inference = False
-    STATE.anomaly = False
-    STATE.anomaly_nan = True
+    ANOMALY.anomaly = False
+    ANOMALY.anomaly_nan = True
     _dtype.set_default_dtype(_dtype.float32)
     _printing.set_printoptions(profile="default")
     observer.SAVED_HOOKS.clear()

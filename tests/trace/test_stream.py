@@ -71,6 +71,10 @@ def test_gradients_match_plain_run(name: str) -> None:
         mine = [e for e in grad_events if e["tensor"] == t["id"]]
         if not any(e["type"] == "grad_accumulated" for e in mine):
             continue
+        if any(e["type"] == "grad_accumulated" and "values" not in e["grad"] for e in mine):
+            # larger than inline_limit (resnet18's 224x224 input): summarised, not comparable
+            assert int(np.prod(t["shape"])) > BIG["inline_limit"], t
+            continue
         total = None
         for e in mine:  # each accumulation adds the incoming gradient; zero_grad & co. reset
             if e["type"] == "grad_changed":
@@ -435,11 +439,11 @@ def test_saved_tensor_hooks_name_their_tensors() -> None:
         elif e["type"] == "saved_pack":
             assert e["node"] in seen  # after the node's own event
             packs.append((nodes[e["node"]], e["name"], names.get(e["tensor"])))
-    # ExpBackward0 saves its result (y); MulBackward0 saves self (y) and other (x)
+    # ExpBackward0 saves its result (y); MulBackward0 packs other (x) before self (y), as PyTorch
     assert packs == [
         ("ExpBackward0", "result", "y"),
-        ("MulBackward0", "self", "y"),
         ("MulBackward0", "other", "x"),
+        ("MulBackward0", "self", "y"),
     ]
     unpacks = [(nodes[e["node"]], e["name"]) for e in events if e["type"] == "saved_unpack"]
     assert sorted(unpacks) == [

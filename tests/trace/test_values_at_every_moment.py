@@ -113,6 +113,9 @@ def test_every_version_bump_carries_the_values_of_its_moment(
     assert len(bumps) == len(truth)
     for e, (version, data) in zip(bumps, truth):
         got = _flat(e["value"])
+        if data.size > SERVER_VALUES["values_per_tensor"]:  # resnet18's activations: a summary
+            assert got is None and e["value"]["shape"], e
+            continue
         assert got is not None, e
         assert e["version"] == version
         np.testing.assert_array_equal(got, data, err_msg=f"{name}: tensor {e['tensor']}")

@@ -8,12 +8,14 @@ backward pre hooks), the one on the inputs then calls the user hooks with grad_i
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.autograd.engine import _fire  # a hook call the tracer sees (one `is None` without)
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
+from engine.nn.modules._module_hooks import GLOBAL
 from engine.ops._core import OpNode, record_multi
 
 if TYPE_CHECKING:
@@ -38,6 +40,12 @@ BackwardHookFunctionBackward.__module__ = "torch.autograd.function"
 
 def _identity(tensors: list[Tensor]) -> list[Tensor]:
     outs = record_multi(BackwardHookFunctionBackward, [t._d for t in tensors], tuple(tensors))
+    for o, t in zip(outs, tensors):
+        # PyTorch's BackwardHookFunction returns its inputs as-is: views it forbids to modify
+        # in place (a `ReLU(inplace=True)` right after a hooked module raises)
+        o._ver = t._ver
+        o._base = t if t._base is None else t._base
+        o.__dict__["_custom_view"] = "BackwardHookFunction"
     # inputs that do not require grad come back as they are (marked non-differentiable)
     return [o if t._rg else t for o, t in zip(outs, tensors)]
 
@@ -45,8 +53,15 @@ def _identity(tensors: list[Tensor]) -> list[Tensor]:
 class BackwardHook:
     """One call's bridge between the output node and the input node."""
 
-    def __init__(self, module: Module) -> None:
+    def __init__(
+        self,
+        module: Module,
+        hooks: list[tuple[int, Callable[..., Any]]],
+        pre_hooks: list[tuple[int, Callable[..., Any]]],
+    ) -> None:
         self.module = module
+        self.hooks = hooks  # (id, hook): global hooks first, then the module's, at call time
+        self.pre_hooks = pre_hooks
         self.grad_outputs: tuple[Any, ...] | None = None
         self.n_inputs = self.n_outputs = -1
         self.input_idx: list[int] | None = None
@@ -83,7 +98,7 @@ class BackwardHook:
             return None
         assert self.input_idx is not None
         res = self._pack(self.input_idx, grad_input, self.n_inputs)
-        for hid, hook in list(self.module._backward_hooks.items()):
+        for hid, hook in self.hooks:
             out = _fire("module_backward", hid, hook, self.module, res, self.grad_outputs)
             if out is None:
                 continue
@@ -108,7 +123,7 @@ class BackwardHook:
     def _output_hook(self, _: Any, grad_output: Any) -> Any:
         assert self.output_idx is not None
         self.grad_outputs = self._pack(self.output_idx, grad_output, self.n_outputs)
-        for hid, pre in list(self.module._backward_pre_hooks.items()):
+        for hid, pre in self.pre_hooks:
             new = _fire("module_backward_pre", hid, pre, self.module, self.grad_outputs)
             if new is None:
                 continue
@@ -129,7 +144,7 @@ class BackwardHook:
                 stacklevel=2,
             )
             grad_inputs = (None,) * self.n_inputs
-            for hid, hook in list(self.module._backward_hooks.items()):
+            for hid, hook in self.hooks:
                 r = _fire("module_backward", hid, hook, self.module, grad_inputs, self.grad_outputs)
                 if r is not None and not (isinstance(r, tuple) and all(e is None for e in r)):
                     raise RuntimeError(
@@ -141,35 +156,71 @@ class BackwardHook:
 
 
 def call_with_hooks(mod: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """`Module.__call__` when any hook is registered (PyTorch's `_call_impl` order)."""
-    pre_kw = mod.__dict__.get("_forward_pre_hooks_with_kwargs", set())
-    for hid, hook in list(mod._forward_pre_hooks.items()):
-        if hid in pre_kw:
-            r = _fire("module_forward_pre", hid, hook, mod, args, kwargs)
+    """`Module.__call__` when any hook is registered (PyTorch's `_call_impl` order: the global
+    hooks of `register_module_*_hook` before the module's own)."""
+    d = mod.__dict__
+    called: set[int] = set()
+    result = None
+    try:
+        pre_kw = d.get("_forward_pre_hooks_with_kwargs", set())
+        for hid, hook in (*GLOBAL.forward_pre.items(), *mod._forward_pre_hooks.items()):
+            if hid in pre_kw:
+                r = _fire("module_forward_pre", hid, hook, mod, args, kwargs)
+                if r is not None:
+                    if not (isinstance(r, tuple) and len(r) == 2):
+                        raise RuntimeError(
+                            "forward pre-hook must return None or a tuple of (new_args, "
+                            f"new_kwargs), but got {r}."
+                        )
+                    args, kwargs = r
+            else:
+                r = _fire("module_forward_pre", hid, hook, mod, args)
+                if r is not None:
+                    args = r if isinstance(r, tuple) else (r,)
+        bw: BackwardHook | None = None
+        hooks = [*GLOBAL.backward.items(), *mod._backward_hooks.items()]
+        pre_hooks = [*GLOBAL.backward_pre.items(), *mod._backward_pre_hooks.items()]
+        if hooks or pre_hooks:
+            bw = BackwardHook(mod, hooks, pre_hooks)
+            args = bw.setup_input(args)
+        result = mod.forward(*args, **kwargs)
+        post_kw = d.get("_forward_hooks_with_kwargs", set())
+        always = d.get("_forward_hooks_always_called", set())
+        for hid, hook in (*GLOBAL.forward.items(), *mod._forward_hooks.items()):
+            if hid in always or hid in GLOBAL.forward_always_called:
+                called.add(hid)
+            if hid in post_kw or hid in GLOBAL.forward_with_kwargs:
+                r = _fire("module_forward", hid, hook, mod, args, kwargs, result)
+            else:
+                r = _fire("module_forward", hid, hook, mod, args, result)
             if r is not None:
-                if not (isinstance(r, tuple) and len(r) == 2):
-                    raise RuntimeError(
-                        "forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
-                        f"but got {r}."
-                    )
-                args, kwargs = r
-        else:
-            r = _fire("module_forward_pre", hid, hook, mod, args)
-            if r is not None:
-                args = r if isinstance(r, tuple) else (r,)
-    bw: BackwardHook | None = None
-    if mod._backward_hooks or mod._backward_pre_hooks:
-        bw = BackwardHook(mod)
-        args = bw.setup_input(args)
-    result = mod.forward(*args, **kwargs)
-    post_kw = mod.__dict__.get("_forward_hooks_with_kwargs", set())
-    for hid, hook in list(mod._forward_hooks.items()):
-        if hid in post_kw:
-            r = _fire("module_forward", hid, hook, mod, args, kwargs, result)
-        else:
-            r = _fire("module_forward", hid, hook, mod, args, result)
-        if r is not None:
-            result = r
-    if bw is not None:
-        result = bw.setup_output(result)
-    return result
+                result = r
+        if bw is not None:
+            result = bw.setup_output(result)
+        return result
+    except Exception:
+        _always_called(mod, args, result, called)
+        raise
+
+
+def _always_called(mod: Module, args: Any, result: Any, called: set[int]) -> None:
+    """Forward hooks registered with `always_call=True` still run when forward raised; their
+    own errors are silenced with a warning (PyTorch's wording)."""
+    always = mod.__dict__.get("_forward_hooks_always_called", set())
+    for where, store, ids in (
+        ("global module", GLOBAL.forward, GLOBAL.forward_always_called),
+        ("module", mod._forward_hooks, always),
+    ):
+        for hid, hook in list(store.items()):
+            if hid not in ids or hid in called:
+                continue
+            try:
+                r = _fire("module_forward", hid, hook, mod, args, result)
+                if r is not None:
+                    result = r
+            except Exception as e:
+                warnings.warn(
+                    f"{where} forward hook with ``always_call=True`` raised an exception that "
+                    f"was silenced as another error was raised in forward: {e}",
+                    stacklevel=2,
+                )

@@ -11,6 +11,27 @@ from engine.autograd.graph import HookDict
 from engine.nn.modules import _module_hooks as _hooks
 from engine.nn.modules import _module_iter as _iter
 from engine.nn.modules import _state
+from engine.nn.modules._module_hooks import (
+    register_module_buffer_registration_hook as register_module_buffer_registration_hook,
+)
+from engine.nn.modules._module_hooks import (
+    register_module_forward_hook as register_module_forward_hook,
+)
+from engine.nn.modules._module_hooks import (
+    register_module_forward_pre_hook as register_module_forward_pre_hook,
+)
+from engine.nn.modules._module_hooks import (
+    register_module_full_backward_hook as register_module_full_backward_hook,
+)
+from engine.nn.modules._module_hooks import (
+    register_module_full_backward_pre_hook as register_module_full_backward_pre_hook,
+)
+from engine.nn.modules._module_hooks import (
+    register_module_module_registration_hook as register_module_module_registration_hook,
+)
+from engine.nn.modules._module_hooks import (
+    register_module_parameter_registration_hook as register_module_parameter_registration_hook,
+)
 from engine.nn.parameter import Buffer, Parameter
 
 
@@ -71,6 +92,7 @@ class Module:
             or self._forward_hooks
             or self._backward_hooks
             or self._backward_pre_hooks
+            or _hooks.GLOBAL.any_call_hook()
         ):
             return self.forward(*args, **kwargs)
         from engine.nn.modules.hooks import call_with_hooks
@@ -94,6 +116,8 @@ class Module:
                 "created explicitly. To express '{name}' as a function of another Tensor, "
                 "compute the value in the forward() method."
             )
+        if _hooks.GLOBAL.parameter:
+            param = _hooks.registered(_hooks.GLOBAL.parameter, self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
@@ -106,6 +130,8 @@ class Module:
                 f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                 "(torch Tensor or None required)"
             )
+        if _hooks.GLOBAL.buffer:
+            tensor = _hooks.registered(_hooks.GLOBAL.buffer, self, name, tensor)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -124,6 +150,8 @@ class Module:
             raise KeyError(f'module name can\'t contain ".", got: {name}')
         if name == "":
             raise KeyError('module name can\'t be empty string ""')
+        if _hooks.GLOBAL.module:
+            module = _hooks.registered(_hooks.GLOBAL.module, self, name, module)
         self._modules[name] = module
 
     register_module = add_module
@@ -176,6 +204,8 @@ class Module:
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             _drop(self, name)
+            if _hooks.GLOBAL.module:
+                value = _hooks.registered(_hooks.GLOBAL.module, self, name, value)
             modules[name] = value
             return
         if modules is not None and name in modules:

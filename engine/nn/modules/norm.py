@@ -143,6 +143,38 @@ class SyncBatchNorm(_BatchNorm):
         if input.ndim < 2:
             raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
 
+    def forward(self, input: Tensor) -> Tensor:
+        """Plain batch norm unless training inside a process group of more than one rank;
+        then the statistics are the whole batch's across the ranks. (PyTorch refuses CPU
+        input here; the engine's ranks all live on the CPU, so it synchronises them.)"""
+        from engine import distributed
+
+        need_sync = self.training and distributed.is_initialized()
+        if not need_sync or distributed.get_world_size() == 1:
+            return super().forward(input)
+        self._check_input_dim(input)
+        eaf = 0.0 if self.momentum is None else self.momentum
+        if self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked._d[...] += 1
+            self.num_batches_tracked._ver[0] += 1
+            if self.momentum is None:
+                eaf = 1.0 / float(self.num_batches_tracked._d)
+        from engine.nn.modules._functions import SyncBatchNorm as SyncBatchNormFunction
+
+        stats = self.track_running_stats
+        out: Tensor = SyncBatchNormFunction.apply(
+            input,
+            self.weight,
+            self.bias,
+            self.running_mean if stats else None,
+            self.running_var if stats else None,
+            self.eps,
+            eaf,
+            self.process_group,
+            distributed.get_world_size(),
+        )
+        return out
+
     @classmethod
     def convert_sync_batchnorm(cls, module: Module, process_group: Any = None) -> Module:
         """Replace every BatchNorm*d below `module` by a SyncBatchNorm with the same state."""

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from engine._tensor import Tensor
+from engine.autograd.graph import retype
 from engine.nn import functional as F
 from engine.nn.modules.module import Module
 from engine.nn.parameter import Parameter
@@ -235,7 +236,7 @@ class RNNBase(Module):
         out = _stack(outs, 0)
         if self.mode == "LSTM" and out._fn is not None:
             # PyTorch's CPU LSTM layer is one fused node; its output carries that name
-            out._fn.__dict__["_name"] = "MkldnnRnnLayerBackward0"
+            retype(out._fn, "MkldnnRnnLayerBackward0")
         return out, h
 
     def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:
