@@ -38,8 +38,8 @@ system-deps:
 	@bash tools/system-deps.sh
 
 lint:
-	$(BIN)/ruff check engine server tests bench tools deploy
-	$(BIN)/ruff format --check engine server tests bench tools deploy
+	$(BIN)/ruff check engine server protocol tests bench tools deploy
+	$(BIN)/ruff format --check engine server protocol tests bench tools deploy
 	$(BIN)/hadolint Dockerfile
 
 typecheck:

@@ -27,7 +27,7 @@ def _make_runner(settings: Settings) -> Runner:
 def create_app(settings: Settings | None = None, runner: Runner | None = None) -> FastAPI:
     """Build the app (one per server process, one per test)."""
     settings = settings or Settings()
-    from server.protocol import PROTOCOL_VERSION
+    from protocol import PROTOCOL_VERSION
     from server.session import parse
 
     @contextlib.asynccontextmanager

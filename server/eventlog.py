@@ -85,7 +85,7 @@ def stamp(batch: Batch, run_id: str, first: int, t_now: int) -> Chunk:
     return Chunk(first, len(out), b"[" + b",".join(out) + b"]")
 
 
-def pack(events: list[dict[str, Any]]) -> Chunk:
+def pack(events: Sequence[Any]) -> Chunk:
     """Events that belong to no run's log (typed errors: seq -1) as a chunk to send."""
     return Chunk(-1, len(events), orjson.dumps(events))
 

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
+from protocol import Error, ErrorSource, Queued, RunFinished, RunStarted, RunStatus
 from server.eventlog import Chunk, EventLog, stamp
 from server.sandbox.batch import Batch
 from server.storage import RunStore, StoredRun
@@ -58,7 +59,7 @@ class LiveRun:
         self.handle: Handle | None = None
         self.stop_requested: str | None = None
 
-    def append(self, batch: Batch | list[dict[str, Any]]) -> None:
+    def append(self, batch: Batch | list[Any]) -> None:
         """Number events (run id, dense seq, t when missing), keep them as one chunk, and
         hand it to the listeners. Whatever the worker put in run_id/seq is overridden."""
         if not isinstance(batch, Batch):
@@ -103,17 +104,14 @@ class RunManager:
     def start(self, code: str, options: dict[str, Any], owner: str = "") -> LiveRun:
         run = LiveRun(uuid.uuid4().hex[:12], code, options, owner)
         self.live[run.id] = run
-        run.append(
-            [
-                {
-                    "type": "run_started",
-                    "t": 0,
-                    "version": self.protocol_version,
-                    "code": code,
-                    "options": options,
-                }
-            ]
-        )
+        started: RunStarted = {
+            "type": "run_started",
+            "t": 0,
+            "version": self.protocol_version,
+            "code": code,
+            "options": options,  # type: ignore[typeddict-item]
+        }
+        run.append([started])
         task = asyncio.create_task(self._pump(run))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -122,10 +120,15 @@ class RunManager:
     async def _pump(self, run: LiveRun) -> None:
         from server.sandbox import RunRefused
 
-        status = "error"
+        status: RunStatus = "error"
 
         def queued(position: int) -> None:
-            run.append([{"type": "queued", "position": position}])
+            event: Queued = {
+                "type": "queued",
+                "t": time.monotonic_ns() - run.t0,
+                "position": position,
+            }
+            run.append([event])
 
         try:
             try:
@@ -133,23 +136,13 @@ class RunManager:
                 run.handle = await self.runner.run(run.code, options, queued, run.owner)
             except RunRefused as refused:
                 status = "limit" if refused.kind == "code_too_large" else "error"
-                run.append(
-                    [
-                        {
-                            "type": "error",
-                            "error_type": "RunRefused",
-                            "message": str(refused),
-                            "line": None,
-                            "traceback": "",
-                        }
-                    ]
-                )
+                run.append([_error(run, "sandbox", status, str(refused))])
                 return
             if run.stop_requested:
                 await run.handle.kill(run.stop_requested)
             async for batch in run.handle.events():
                 run.append(batch)
-            status = run.handle.status
+            status = run.handle.status  # type: ignore[assignment]
         except asyncio.CancelledError:
             status = "killed"
             if run.handle is not None:
@@ -157,30 +150,18 @@ class RunManager:
                     await run.handle.kill("killed")
             raise
         except Exception as exc:  # the server keeps serving whatever one run does
-            run.append(
-                [
-                    {
-                        "type": "error",
-                        "error_type": type(exc).__name__,
-                        "message": str(exc),
-                        "line": None,
-                        "traceback": "",
-                    }
-                ]
-            )
+            run.append([_error(run, "server", type(exc).__name__, str(exc))])
         finally:
             run.status = status
             duration_ns = time.monotonic_ns() - run.t0
-            run.append(
-                [
-                    {
-                        "type": "run_finished",
-                        "status": status,
-                        "events": run.log.count + 1,
-                        "duration_ns": duration_ns,
-                    }
-                ]
-            )
+            finished: RunFinished = {
+                "type": "run_finished",
+                "t": duration_ns,
+                "status": status,
+                "events": run.log.count + 1,
+                "duration_ns": duration_ns,
+            }
+            run.append([finished])
             duration = duration_ns / 1e6
             run.done.set()
             run.listeners.clear()
@@ -212,3 +193,16 @@ class RunManager:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+
+
+def _error(run: LiveRun, source: ErrorSource, error_type: str, message: str) -> Error:
+    """An error event of the server's own (the snippet never ran, or the server failed)."""
+    return {
+        "type": "error",
+        "t": time.monotonic_ns() - run.t0,
+        "source": source,
+        "error_type": error_type,
+        "message": message,
+        "line": None,
+        "traceback": "",
+    }

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from protocol import RUN_COMMAND_TYPES, CommandError
 from server.eventlog import Chunk, join, pack
 from server.runs import LiveRun, RunManager
 from server.storage import PAGE_BYTES, RunStore, pages
@@ -22,7 +23,6 @@ from server.storage import PAGE_BYTES, RunStore, pages
 _log = logging.getLogger(__name__)
 Send = Callable[[str], Awaitable[None]]
 _STOPPING: set[asyncio.Task[None]] = set()  # strong refs until the stop completes
-RUN_COMMANDS = {"step", "continue", "pause", "stop", "set_breakpoints", "tensor_values"}
 
 
 class RateLimiter:
@@ -62,7 +62,7 @@ class Outbox:
         # a send that failed (the client is gone) ends the loop: nobody may wait for a drain
         self._task.add_done_callback(lambda _: self._idle.set())
 
-    def put(self, events: list[dict[str, Any]]) -> None:
+    def put(self, events: list[CommandError]) -> None:
         """Queue events that are not in a run's log (typed errors)."""
         self.put_chunk(pack(events))
 
@@ -115,7 +115,7 @@ class Outbox:
             await self._task
 
 
-def error_event(code: str, message: str, raw: str | None = None) -> dict[str, Any]:
+def error_event(code: str, message: str, raw: str | None = None) -> CommandError:
     """A typed `command_error` reply (not part of any run's log: seq -1)."""
     return {
         "type": "command_error",
@@ -128,13 +128,11 @@ def error_event(code: str, message: str, raw: str | None = None) -> dict[str, An
 
 
 def parse(raw: str | bytes) -> dict[str, Any]:
-    """A validated command as a dict; ValueError with the protocol's message otherwise."""
-    from server.protocol import CommandError, parse_command
+    """A validated command as a dict, defaults filled in; ValueError (the protocol's
+    ProtocolError) with the reason otherwise."""
+    from protocol.check import parse_command
 
-    cmd = parse_command(raw)
-    if isinstance(cmd, CommandError):
-        raise ValueError(cmd.message)
-    return cmd.model_dump()
+    return parse_command(raw)
 
 
 class Session:
@@ -197,7 +195,7 @@ class Session:
             await self._run(cmd)
         elif kind == "resume":
             await self._resume(cmd)
-        elif kind in RUN_COMMANDS:
+        elif kind in RUN_COMMAND_TYPES:
             run = self.run
             if run is None or run.done.is_set():
                 self.out.put([error_event("no_active_run", f"'{kind}' needs a running run")])

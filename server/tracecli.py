@@ -9,7 +9,7 @@ from typing import IO, Any
 
 import orjson
 
-from server.protocol import PROTOCOL_VERSION, RunOptions
+from protocol import PROTOCOL_VERSION, RunFinished, RunOptions, RunStarted
 
 
 class _Writer:
@@ -44,30 +44,36 @@ def trace_command(
         with open(file, encoding="utf-8") as f:
             code = f.read()
         filename = file
-    opts = RunOptions(pause_in_backward=pause_backward, max_events=max_events)
+    opts: RunOptions = {"pause_in_backward": pause_backward, "max_events": max_events}
     out: IO[bytes] = sys.stdout.buffer if output == "-" else open(output, "wb")  # noqa: SIM115
     try:
         w = _Writer(out, uuid.uuid4().hex[:12], max_events)
         start = time.perf_counter_ns()
-        started = {"type": "run_started", "t": 0, "version": PROTOCOL_VERSION, "code": code}
-        w.write([{**started, "options": opts.model_dump()}])
+        started: RunStarted = {
+            "type": "run_started",
+            "t": 0,
+            "version": PROTOCOL_VERSION,
+            "code": code,
+            "options": opts,
+        }
+        w.write([dict(started)])
         inner = None if max_events is None else max(0, max_events - 2)
         summary = run_snippet(
             code,
             w.write,
             controller=AutoStep() if pause_backward else None,
-            options={**opts.model_dump(), "max_events": inner},
+            options={**opts, "max_events": inner},
             filename=filename,
         )
         # run_snippet's clock starts a little after ours: keep `t` non-decreasing
-        finished = {
+        finished: RunFinished = {
             "type": "run_finished",
             "t": time.perf_counter_ns() - start,
             "status": summary["status"],
             "events": w.seq + 1,
             "duration_ns": summary["duration_ns"],
         }
-        w.write([finished])
+        w.write([dict(finished)])
     finally:
         if out is not sys.stdout.buffer:
             out.close()

@@ -1,4 +1,5 @@
-"""Batch side of the tracer: one builder per captured tuple kind, appending event dicts."""
+"""Batch side of the tracer: one builder per capture type (`captures.py`), appending events of
+the protocol's vocabulary (typed dict literals: checked by mypy, free at run time)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,48 @@ from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
+from engine.tracing import captures as cap
+from protocol import (
+    Cut,
+    EdgeRef,
+    GradCleared,
+    GradMode,
+    HookFired,
+    HookRegistered,
+    NodeEvent,
+    SavedInfo,
+    SavedPack,
+    TensorInfo,
+    TensorValue,
+    VersionBump,
+)
 
 if TYPE_CHECKING:
     from engine.tracing.tracer import Event, Tracer
 
-Item = tuple[Any, ...]
 Out = list["Event"]
 
 
-def tensor_info(tr: Tracer, t: Tensor, line: int | None, fn: Node | None = None) -> dict[str, Any]:
-    """The description of a tensor, giving it an id."""
+def tensor_info(
+    tr: Tracer,
+    t: Tensor,
+    line: int | None,
+    fn: Node | None = None,
+    mode: GradMode | None = None,
+    backward: int | None = None,
+) -> TensorInfo:
+    """The description of a tensor, giving it an id (`mode`: the grad mode it was made in,
+    when known: an output of a recorded node was made in grad mode, an inference tensor in
+    inference mode)."""
     tid = tr.tensors.of(t)
     tr.described.add(tid)
     fn = t._fn if fn is None else fn
     v = tr.value(t._d, tid)
+    if mode is None:
+        if t._inference:
+            mode = "inference_mode"
+        elif t._fn is not None:
+            mode = "grad"
     return {
         "id": tid,
         "shape": v["shape"],  # one list object, serialized twice
@@ -32,18 +61,28 @@ def tensor_info(tr: Tracer, t: Tensor, line: int | None, fn: Node | None = None)
         "output_nr": t._nr,
         "name": tr.names.get(id(t)),
         "line": line,
+        "grad_mode": mode,
+        "backward": backward,
         "value": v,
     }
 
 
-def tensor_id(tr: Tracer, t: Any, ts: int, line: int | None, out: Out) -> int | None:
+def tensor_id(
+    tr: Tracer,
+    t: Any,
+    ts: int,
+    line: int | None,
+    out: Out,
+    mode: GradMode | None = None,
+    backward: int | None = None,
+) -> int | None:
     """The id of a tensor, emitting its `tensor` event first when it has not been seen."""
     if not isinstance(t, Tensor):
         return None
     tid = tr.tensors.get(t)
     if tid is None or tid not in tr.described:  # a gradient may have an id but no event yet
-        info = tensor_info(tr, t, line)
-        out.append(tr.event("tensor", ts, tensor=info))
+        info = tensor_info(tr, t, line, None, mode, backward)
+        out.append({"type": "tensor", "t": ts - tr.t0, "tensor": info})
         tid = info["id"]
     return tid
 
@@ -64,13 +103,13 @@ def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
             stack.append((n, True))
             stack.extend((m, False) for m, _ in n.next_functions if m is not None)
             continue
-        _node_event(tr, n, ts, None, (), (), "grad", None, None, out)
+        _node_event(tr, cap.NodeMade(ts, None, None, n, (), (), "grad", None, None, None), out)
     return tr.nodes.get(node)
 
 
-def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[dict[str, Any]]:
+def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[EdgeRef]:
     lo, hi = tr.nodes.lo, tr.nodes.hi
-    res = []
+    res: list[EdgeRef] = []
     for m, nr in node.next_functions:
         nid = None
         if m is not None:
@@ -93,10 +132,10 @@ def saved_store(node: Node) -> dict[str, Any]:
 
 def _saved(
     tr: Tracer, node: Node, outputs: tuple[Tensor, ...], ts: int, out: Out, late: Out
-) -> list[Any]:
+) -> list[SavedInfo]:
     """The node's saved tensors; `saved_pack` events for hooked ones go to `late` (they follow
     the node's own event)."""
-    res = []
+    res: list[SavedInfo] = []
     for name, v in saved_store(node).items():
         if not isinstance(v, SavedTensor):
             inner = getattr(v, "t", None)  # custom Function saved outside grad mode
@@ -125,36 +164,25 @@ def _saved(
         )
         if v._hooks_packed is not None:
             packed = v._hooks_packed[1]
-            late.append(
-                tr.event(
-                    "saved_pack",
-                    ts,
-                    node=tr.nodes.get(node),
-                    name=name,
-                    tensor=tid,
-                    packed_type=type(packed).__name__,
-                )
-            )
+            pack: SavedPack = {
+                "type": "saved_pack",
+                "t": ts - tr.t0,
+                "node": tr.nodes.get(node),
+                "name": name,
+                "tensor": tid,
+                "packed_type": type(packed).__name__,
+            }
+            late.append(pack)
     return res
 
 
-def _node_event(
-    tr: Tracer,
-    node: Node,
-    ts: int,
-    line: int | None,
-    outputs: tuple[Tensor, ...],
-    inputs: tuple[Any, ...],
-    mode: str,
-    mpath: str | None,
-    mcalls: tuple[int, ...] | None,
-    out: Out,
-) -> None:
+def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
+    node, ts, line, outputs = it.node, it.ts, it.line, it.outputs
     nexts = _edges(tr, node, ts, out)
     lo, hi = tr.tensors.lo, tr.tensors.hi
     described = tr.described
     ins = []
-    for t in inputs:  # the common case (a tensor already described) without calls
+    for t in it.inputs:  # the common case (a tensor already described) without calls
         v = t._tr_id if t is not None else 0
         tid = v - lo if lo <= v < hi else None
         ins.append(tid if tid in described else tensor_id(tr, t, ts, line, out))
@@ -163,101 +191,156 @@ def _node_event(
         var = tensor_id(tr, node.variable, ts, line, out)  # type: ignore[attr-defined]
     nid = tr.nodes.of(node)
     tr.node_lines[nid] = line
-    outs = [tensor_info(tr, o, line, node if o._fn is node else None) for o in outputs]
+    bw = it.backward
+    outs = [tensor_info(tr, o, line, node if o._fn is node else None, it.mode, bw) for o in outputs]
     late: Out = []
     saved = (
         _saved(tr, node, outputs, ts, out, late)
         if node._saved or "_packed" in node.__dict__
         else []
     )
-    out.append(
-        {
-            "type": "node",
-            "t": ts - tr.t0,
-            "id": nid,
-            "name": node.name(),
-            "next": nexts,
-            "inputs": ins,
-            "outputs": outs,
-            "saved": saved,
-            "line": line,
-            "grad_mode": mode,
-            "module_path": mpath,
-            "module_calls": list(mcalls) if mcalls is not None else None,
-            "variable": var,
-        }
-    )
+    mcalls = it.module_calls
+    event: NodeEvent = {
+        "type": "node",
+        "t": ts - tr.t0,
+        "id": nid,
+        "name": node.name(),
+        "next": nexts,
+        "inputs": ins,
+        "outputs": outs,
+        "saved": saved,
+        "line": line,
+        "grad_mode": it.mode,
+        "module_path": it.module_path,
+        "module_calls": list(mcalls) if mcalls is not None else None,
+        "variable": var,
+        "backward": bw,
+    }
+    out.append(event)
     out.extend(late)
 
 
-def _b_tensor(tr: Tracer, it: Item, out: Out) -> None:
-    tensor_id(tr, it[4], it[1], it[2], out)
+def _b_tensor(tr: Tracer, it: cap.TensorMade, out: Out) -> None:
+    tensor_id(tr, it.tensor, it.ts, it.line, out, it.mode, it.backward)
 
 
-def _b_node(tr: Tracer, it: Item, out: Out) -> None:
-    if tr.nodes.get(it[4]) is None:
-        _node_event(tr, it[4], it[1], it[2], it[5], it[6], it[7], it[8], it[9], out)
+def _b_node(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
+    if tr.nodes.get(it.node) is None:
+        _node_event(tr, it, out)
 
 
-def _b_untracked(tr: Tracer, it: Item, out: Out) -> None:
-    ins = [tensor_id(tr, t, it[1], it[2], out) for t in it[6]]
-    outs = [tensor_info(tr, o, it[2]) for o in it[5]]
+def _b_untracked(tr: Tracer, it: cap.Untracked, out: Out) -> None:
+    ts, line = it.ts, it.line
+    ins = [tensor_id(tr, t, ts, line, out) for t in it.inputs]
+    outs = [tensor_info(tr, o, line, None, it.mode) for o in it.outputs]
     out.append(
-        tr.event(
-            "untracked_op", it[1], name=it[4], inputs=ins, outputs=outs, line=it[2], grad_mode=it[7]
-        )
+        {
+            "type": "untracked_op",
+            "t": ts - tr.t0,
+            "name": it.name,
+            "inputs": ins,
+            "outputs": outs,
+            "line": line,
+            "grad_mode": it.mode,
+        }
     )
 
 
-def _b_bump(tr: Tracer, it: Item, out: Out) -> None:
-    tid = tensor_id(tr, it[4], it[1], it[2], out)
-    fn = node_id(tr, it[7], it[1], out)
+def _b_cut(tr: Tracer, it: cap.CutMade, out: Out) -> None:
+    ts, line = it.ts, it.line
+    src = tensor_id(tr, it.tensor, ts, line, out)
+    made = tensor_id(tr, it.output, ts, line, out) if it.output is not None else None
+    event: Cut = {
+        "type": "cut",
+        "t": ts - tr.t0,
+        "kind": it.kind,
+        "tensor": src,
+        "output": made,
+        "line": line,
+    }
+    out.append(event)
+
+
+def _b_requires_grad(tr: Tracer, it: cap.RequiresGradSet, out: Out) -> None:
+    tid = tensor_id(tr, it.tensor, it.ts, it.line, out)
     out.append(
-        tr.event(
-            "version_bump",
-            it[1],
-            tensor=tid,
-            version=it[5],
-            grad_fn=fn,
-            line=it[2],
-            value=tr.value(it[6], tid),
-        )
+        {
+            "type": "requires_grad_set",
+            "t": it.ts - tr.t0,
+            "tensor": tid,
+            "requires_grad": it.value,
+            "line": it.line,
+        }
     )
 
 
-def _target(tr: Tracer, target: Any, ts: int, line: int | None, out: Out) -> tuple[str, int | None]:
+def _b_retain(tr: Tracer, it: cap.GradRetained, out: Out) -> None:
+    tid = tensor_id(tr, it.tensor, it.ts, it.line, out)
+    out.append({"type": "retain_grad", "t": it.ts - tr.t0, "tensor": tid, "line": it.line})
+
+
+def _b_bump(tr: Tracer, it: cap.Bumped, out: Out) -> None:
+    tid = tensor_id(tr, it.tensor, it.ts, it.line, out)
+    fn = node_id(tr, it.grad_fn, it.ts, out)
+    event: VersionBump = {
+        "type": "version_bump",
+        "t": it.ts - tr.t0,
+        "tensor": tid,
+        "version": it.version,
+        "grad_fn": fn,
+        "line": it.line,
+        "value": tr.value(it.data, tid),
+    }
+    out.append(event)
+
+
+def _b_grad_reset(tr: Tracer, it: cap.GradReset, out: Out) -> None:
+    tid = tensor_id(tr, it.tensor, it.ts, it.line, out)
+    event: GradCleared = {
+        "type": "grad_cleared",
+        "t": it.ts - tr.t0,
+        "tensor": tid,
+        "how": it.how,
+        "value": tr.value(it.data) if it.data is not None else None,
+        "line": it.line,
+    }
+    if it.hook is not None:
+        event["hook"] = it.hook
+    out.append(event)
+
+
+def _b_hook_reg(tr: Tracer, it: cap.HookRegistered, out: Out) -> None:
+    target = it.target
+    fn = it.fn
+    event: HookRegistered = {
+        "type": "hook_registered",
+        "t": it.ts - tr.t0,
+        "hook": it.hook,
+        "kind": it.kind,
+        "target_kind": "module",
+        "target": None,
+        "fn": str(getattr(fn, "__qualname__", None) or type(fn).__name__)[:200],
+        "line": it.line,
+    }
     if isinstance(target, Tensor):
-        return "tensor", tensor_id(tr, target, ts, line, out)
-    if isinstance(target, Node):
-        return "node", node_id(tr, target, ts, out)
-    return type(target).__name__, None
+        event["target_kind"] = "tensor"
+        event["target"] = tensor_id(tr, target, it.ts, it.line, out)
+    elif isinstance(target, Node):
+        event["target_kind"] = "node"
+        event["target"] = node_id(tr, target, it.ts, out)
+    else:
+        event["module_type"] = type(target).__name__
+        event["module_path"] = it.module_path
+    out.append(event)
 
 
-def _b_hook_reg(tr: Tracer, it: Item, out: Out) -> None:
-    kind_t, tid = _target(tr, it[6], it[1], it[2], out)
-    fn = it[7]
-    fname = str(getattr(fn, "__qualname__", None) or type(fn).__name__)[:200]
-    out.append(
-        tr.event(
-            "hook_registered",
-            it[1],
-            hook=it[4],
-            kind=it[5],
-            target_kind=kind_t,
-            target=tid,
-            fn=fname,
-            line=it[2],
-        )
-    )
+def _b_hook_rm(tr: Tracer, it: cap.HookRemoved, out: Out) -> None:
+    out.append({"type": "hook_removed", "t": it.ts - tr.t0, "hook": it.hook, "line": it.line})
 
 
-def _b_hook_rm(tr: Tracer, it: Item, out: Out) -> None:
-    out.append(tr.event("hook_removed", it[1], hook=it[4], line=it[2]))
-
-
-def grads(tr: Tracer, gs: Any) -> list[Any]:
+def grads(tr: Tracer, gs: Any) -> list[TensorValue | None]:
     """Gradients (tensors or None) as wire values."""
-    res: list[Any] = []
+    res: list[TensorValue | None] = []
     inline = tr.inline
     value = tr.value
     for g in gs:
@@ -270,67 +353,91 @@ def grads(tr: Tracer, gs: Any) -> list[Any]:
     return res
 
 
-def _b_hook_fired(tr: Tracer, it: Item, out: Out) -> None:
-    kind, args, res = it[4], it[6], it[7]
+def _b_hook_fired(tr: Tracer, it: cap.HookFired, out: Out) -> None:
+    kind, args, res = it.kind, it.args, it.out
     gout = None
     if kind == "post_accumulate":
         # the .grad the hook was given; out: what it left there, when it changed it
-        kept, version, value = it[10] if it[10] is not None else (None, None, None)
+        kept, version, value = it.before if it.before is not None else (None, None, None)
         g = args[0]._grad
         gin = [value]
         if g is not kept or (g is not None and g._ver[0] != version):
             gout = grads(tr, [g])
     elif kind == "tensor":
         gin = grads(tr, [args[0]])
+    elif kind in ("module_forward_pre", "module_forward"):
+        gin = grads(tr, args[1])  # the module's tensor inputs (args[2] is forward's output)
+    elif kind == "module_backward":
+        gin = grads(tr, args[1])  # grad_input; args[2] is grad_output
+    elif kind == "module_backward_pre":
+        gin = grads(tr, args[1])  # grad_output
     else:
         gin = grads(tr, args[0])
     if res is not None:
-        gout = grads(tr, [res] if isinstance(res, Tensor) else list(res))
-    node = it[9]
-    out.append(
-        tr.event(
-            "hook_fired",
-            it[1],
-            hook=it[5],
-            kind=kind,
-            backward=it[8],
-            node=tr.nodes.get(node) if node is not None else None,
-            grad_in=gin,
-            grad_out=gout,
-        )
-    )
+        gout = grads(tr, [res] if isinstance(res, Tensor) else _flat(res))
+    node = it.node
+    event: HookFired = {
+        "type": "hook_fired",
+        "t": it.ts - tr.t0,
+        "hook": it.hook,
+        "kind": kind,
+        "backward": it.backward,
+        "node": tr.nodes.get(node) if node is not None else None,
+        "grad_in": gin,
+        "grad_out": gout,
+        "module_path": it.module_path,
+    }
+    out.append(event)
 
 
-def _b_unpack(tr: Tracer, it: Item, out: Out) -> None:
-    node = it[5]
+def _flat(res: Any) -> list[Any]:
+    """A hook's result as a list (a forward pre-hook may return (args, kwargs))."""
+    if isinstance(res, tuple | list):
+        return list(res)
+    return [res]
+
+
+def _b_unpack(tr: Tracer, it: cap.Unpacked, out: Out) -> None:
+    node = it.node
     nid = tr.nodes.get(node) if node is not None else None
-    out.append(tr.event("saved_unpack", it[1], node=nid, name=it[6]))
+    out.append({"type": "saved_unpack", "t": it.ts - tr.t0, "node": nid, "name": it.name})
 
 
-def _b_menter(tr: Tracer, it: Item, out: Out) -> None:
+def _b_menter(tr: Tracer, it: cap.ModuleEntered, out: Out) -> None:
     out.append(
-        tr.event("module_enter", it[1], path=it[4], module_type=it[5], line=it[2], call=it[6])
+        {
+            "type": "module_enter",
+            "t": it.ts - tr.t0,
+            "path": it.path,
+            "module_type": it.module_type,
+            "line": it.line,
+            "call": it.call,
+        }
     )
 
 
-def _b_mexit(tr: Tracer, it: Item, out: Out) -> None:
-    out.append(tr.event("module_exit", it[1], path=it[4], call=it[5]))
+def _b_mexit(tr: Tracer, it: cap.ModuleExited, out: Out) -> None:
+    out.append({"type": "module_exit", "t": it.ts - tr.t0, "path": it.path, "call": it.call})
 
 
-def _b_raw(tr: Tracer, it: Item, out: Out) -> None:
-    out.append(tr.event(it[4], it[1], **it[5]))
+def _b_raw(tr: Tracer, it: cap.Raw, out: Out) -> None:
+    out.append(it.event)
 
 
-BUILDERS: dict[str, Callable[[Tracer, Item, Out], None]] = {
-    "tensor": _b_tensor,
-    "node": _b_node,
-    "untracked_op": _b_untracked,
-    "version_bump": _b_bump,
-    "hook_registered": _b_hook_reg,
-    "hook_removed": _b_hook_rm,
-    "hook_fired": _b_hook_fired,
-    "saved_unpack": _b_unpack,
-    "module_enter": _b_menter,
-    "module_exit": _b_mexit,
-    "raw": _b_raw,
+BUILDERS: dict[type, Callable[[Tracer, Any, Out], None]] = {
+    cap.TensorMade: _b_tensor,
+    cap.NodeMade: _b_node,
+    cap.Untracked: _b_untracked,
+    cap.CutMade: _b_cut,
+    cap.RequiresGradSet: _b_requires_grad,
+    cap.GradRetained: _b_retain,
+    cap.Bumped: _b_bump,
+    cap.GradReset: _b_grad_reset,
+    cap.HookRegistered: _b_hook_reg,
+    cap.HookRemoved: _b_hook_rm,
+    cap.HookFired: _b_hook_fired,
+    cap.Unpacked: _b_unpack,
+    cap.ModuleEntered: _b_menter,
+    cap.ModuleExited: _b_mexit,
+    cap.Raw: _b_raw,
 }

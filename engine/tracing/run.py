@@ -6,15 +6,22 @@ import builtins
 import codecs
 import io
 import linecache
+import signal
 import sys
+import threading
 import time
 import traceback
 import warnings
+from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from engine.autograd import observer
+from engine.tracing import calls
+from engine.tracing import captures as cap
 from engine.tracing.stepper import Backward, RunStopped
 from engine.tracing.tracer import EventLimit, Sink, Tracer
+from protocol import Error, RunStatus
 
 TEXT_CHUNK = 1 << 16  # a stdout/stderr event grows up to this many characters
 
@@ -34,14 +41,15 @@ class _Stream(io.TextIOBase):
         last = buf[-1] if buf else None
         # consecutive writes to one stream share an event (print writes text, then "\n")
         if (
-            last is not None
-            and last[0] == "raw"
-            and last[4] == self.kind
-            and len(last[5]["text"]) < TEXT_CHUNK
+            type(last) is cap.Raw
+            and last.event["type"] == self.kind
+            and len(last.event["text"]) < TEXT_CHUNK
         ):
-            last[5]["text"] += s
+            last.event["text"] += s
+        elif self.kind == "stdout":
+            self.tr.emit({"type": "stdout", "t": self.tr.now(), "text": s})
         else:
-            self.tr.emit(self.kind, text=s)
+            self.tr.emit({"type": "stderr", "t": self.tr.now(), "text": s})
         if s.endswith("\n"):
             # line-buffered like a terminal, so output shows while the snippet runs
             self.tr.flush()
@@ -110,7 +118,7 @@ def _script_filters() -> None:
     warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
 
 
-def _error_fields(e: BaseException, filename: str, bw: Backward | None) -> dict[str, Any]:
+def _error_event(e: BaseException, filename: str, bw: Backward) -> Error:
     tb = e.__traceback__
     tb = tb.tb_next if tb is not None else None  # drop run_snippet's own frame
     line = _snippet_line(tb, filename)
@@ -122,34 +130,32 @@ def _error_fields(e: BaseException, filename: str, bw: Backward | None) -> dict[
     if node is not None and node._trace is not None:  # recorded only in anomaly mode
         trace = list(node._trace)
     return {
+        "type": "error",
+        "t": bw.tr.now(),
+        "source": "snippet",
         "error_type": type(e).__name__,
         "message": str(e) if not isinstance(e, SyntaxError) else (e.msg or str(e)),
         "line": line,
         "traceback": text,
-        "node": bw.tr.nodes.get(node) if bw is not None and node is not None else None,
+        "node": bw.tr.nodes.get(node) if node is not None else None,
         "anomaly_trace": trace,
     }
 
 
-def _wrap_modules(tr: Tracer) -> Any:
-    """Report nn.Module scopes by wrapping `Module.__call__` for the run; returns an undo."""
-    try:
-        from engine.nn.modules.module import Module
-    except ImportError:
+def _on_halt(tr: Tracer, controller: Any, signum: int) -> Callable[[], None]:
+    """Let the server's `halt` (a signal the worker's command reader sends this thread)
+    flush the run and stop the snippet where it is; returns the undo."""
+    if threading.current_thread() is not threading.main_thread():
         return lambda: None
-    call = Module.__call__
 
-    def traced_call(self: Any, *args: Any, **kwargs: Any) -> Any:
-        tr.module_enter(self)
-        try:
-            return call(self, *args, **kwargs)
-        finally:
-            tr.module_exit(self)
+    def handler(_sig: int, frame: FrameType | None) -> None:
+        why: RunStatus = getattr(controller, "halt_why", None) or "killed"
+        tr.halt(why, frame)
 
-    Module.__call__ = traced_call  # type: ignore[method-assign]
+    prev = signal.signal(signum, handler)
 
     def undo() -> None:
-        Module.__call__ = call  # type: ignore[method-assign]
+        signal.signal(signum, prev)
 
     return undo
 
@@ -164,7 +170,9 @@ def run_snippet(
 ) -> dict[str, Any]:
     """Run `code` traced; events go to `sink` in batches; returns a summary.
 
-    Options: pause_in_backward, breakpoints, max_events, inline_limit, batch, retain, linger.
+    Options: pause_in_backward, breakpoints, max_events, inline_limit, batch, retain, linger,
+    halt_signal (the signal the worker's command reader sends on `halt`), and the value
+    budgets of `Tracer`.
     """
     import engine
 
@@ -175,16 +183,46 @@ def run_snippet(
     tr.backward = bw
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
+    start = time.perf_counter_ns()
+    halt = opts.get("halt_signal")
+    unhalt = _on_halt(tr, controller, int(halt)) if halt else lambda: None
+    try:
+        status, error = _execute(code, ns, tr, bw, filename)
+        try:
+            if error is not None:
+                tr.emit(error)
+            tr.flush()
+            if opts.get("linger") and status in ("ok", "error"):
+                bw.linger()
+        except EventLimit:
+            status = "limit"
+        except RunStopped:
+            pass
+    finally:
+        unhalt()
+    summary: dict[str, Any] = {
+        "status": status,
+        "events": tr.count,
+        "duration_ns": time.perf_counter_ns() - start,
+    }
+    if error is not None:
+        summary["error"] = {k: error[k] for k in ("error_type", "message", "line")}
+    return summary
+
+
+def _execute(
+    code: str, ns: dict[str, Any], tr: Tracer, bw: Backward, filename: str
+) -> tuple[str, Error | None]:
+    """Run the snippet with the tracer installed: (status, the error event if it raised)."""
     status = "ok"
-    error: dict[str, Any] | None = None
+    error: Error | None = None
     saved = sys.stdout, sys.stderr
     prev = observer.TRACER
-    start = time.perf_counter_ns()
     try:
         compiled = compile(code, filename, "exec")
         sys.stdout, sys.stderr = _Stream(tr, "stdout"), _Stream(tr, "stderr")  # type: ignore[assignment]
         observer.install(tr)
-        undo = _wrap_modules(tr)
+        undo = calls.wrap(tr)
         try:
             with warnings.catch_warnings():  # warnings print to stderr, as in `python file.py`
                 _script_filters()
@@ -198,27 +236,10 @@ def run_snippet(
         status = "limit"
     except SystemExit as e:
         if e.code not in (None, 0):
-            status, error = "error", _error_fields(e, filename, bw)
+            status, error = "error", _error_event(e, filename, bw)
     except BaseException as e:
-        status, error = "error", _error_fields(e, filename, bw)
+        status, error = "error", _error_event(e, filename, bw)
     finally:
         observer.install(prev)
         sys.stdout, sys.stderr = saved
-    try:
-        if error is not None:
-            tr.emit("error", **error)
-        tr.flush()
-        if opts.get("linger") and status in ("ok", "error"):
-            bw.linger()
-    except EventLimit:
-        status = "limit"
-    except RunStopped:
-        pass
-    summary: dict[str, Any] = {
-        "status": status,
-        "events": tr.count,
-        "duration_ns": time.perf_counter_ns() - start,
-    }
-    if error is not None:
-        summary["error"] = {k: error[k] for k in ("error_type", "message", "line")}
-    return summary
+    return status, error

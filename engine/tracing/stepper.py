@@ -18,18 +18,31 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.graph import Node
 from engine.tracing import build
+from engine.tracing import captures as cap
+from engine.tracing.tracer import RunHalted, RunStopped
+from protocol import (
+    VALUES_CHUNK,
+    BackwardStarted,
+    BuffersFreed,
+    DepCount,
+    EdgeRef,
+    GradAccumulated,
+    NodeEnter,
+    NodeExit,
+    PauseWhere,
+    PauseWhy,
+    TensorValues,
+)
+from protocol import BackwardFinished as BackwardFinishedEvent
 
 if TYPE_CHECKING:
     from engine.tracing.tracer import Tracer
 
 _ns = time.perf_counter_ns
+_tn = tuple.__new__
 _first = operator.itemgetter(0)
 _zeros = itertools.repeat(0)
-MAX_VALUES = 1_000_000
-
-
-class RunStopped(BaseException):
-    """A `stop` command ended the run (not an error in the snippet)."""
+__all__ = ["AutoStep", "Backward", "QueueController", "RunHalted", "RunStopped"]
 
 
 class QueueController:
@@ -93,8 +106,7 @@ class Backward:
         line, frame = tr._site()
         inputs = [t for t, _ in _captured(task)]
         tr.buf.append(
-            (
-                "bw_start",
+            cap.BackwardStarted(
                 _ns(),
                 line,
                 frame,
@@ -107,6 +119,8 @@ class Backward:
             )
         )
         tr.flush()
+        outer = tr.in_backward  # (a backward run inside another one's hook)
+        tr.in_backward = bid
         watch = self.ctl is not None or self.breakpoints or self.stepping
         add = tr._add
         n = 0
@@ -122,31 +136,33 @@ class Backward:
                     # C-level copies only: the queue's entries and the dependency counts of
                     # the node's next functions (None for a missing edge), read at build time
                     add(
-                        (
-                            "enter",
-                            _ns(),
-                            None,
-                            None,
-                            bid,
-                            node,
-                            list(live),
-                            list(step[3]),
-                            tuple(map(task.deps.get, map(_first, node.next_functions), _zeros)),
+                        _tn(
+                            cap.Entered,
+                            (
+                                _ns(),
+                                None,
+                                None,
+                                bid,
+                                node,
+                                list(live),
+                                list(step[3]),
+                                tuple(map(task.deps.get, map(_first, node.next_functions), _zeros)),
+                            ),
                         )
                     )
                     if watch:
                         self._check(node, live)
                     continue
                 n += 1
-                add(
-                    ("exit", _ns(), None, None, bid, node, list(step[2]), had_saved and node._freed)
-                )
+                freed = had_saved and node._freed
+                add(_tn(cap.Exited, (_ns(), None, None, bid, node, list(step[2]), freed)))
         except BaseException:
             self.failed = self.current  # the error event names the node that raised
             raise
         finally:
             self.current = None
-        add(("bw_finish", _ns(), None, None, bid, n))
+            tr.in_backward = outer
+        add(cap.BackwardFinished(_ns(), None, None, bid, n))
         if not task.captures:
             tr.flush()
         # else autograd.grad (or backward(inputs=...)): its results are about to be bound to the
@@ -154,7 +170,7 @@ class Backward:
 
     # -- the stepper ---------------------------------------------------------------------
     def _check(self, node: Node, grads: list[Any]) -> None:
-        why = None
+        why: PauseWhy | None = None
         if self.ctl is not None:
             cmd = self.ctl.poll()
             while cmd is not None:
@@ -168,7 +184,7 @@ class Backward:
         if why is not None:
             self._pause(node, why)
 
-    def _breakpoint(self, node: Node, grads: list[Any]) -> str | None:
+    def _breakpoint(self, node: Node, grads: list[Any]) -> PauseWhy | None:
         nid = self.tr.nodes.get(node)
         for bp in self.breakpoints:
             if bp.get("node_id") is not None and bp["node_id"] == nid:
@@ -182,15 +198,24 @@ class Backward:
                 return "nan"
         return None
 
-    def _pause(self, node: Node | None, why: str) -> None:
+    def _pause(self, node: Node | None, why: PauseWhy) -> None:
         tr = self.tr
         if self.ctl is None:
             return
         tr.flush()
         nid = tr.nodes.get(node) if node is not None else None
-        where = "before_node" if node is not None else "end"
+        where: PauseWhere = "before_node" if node is not None else "end"
         backward = self.bid if node is not None else None
-        tr.emit("paused", node=nid, backward=backward, where=where, why=why)
+        tr.emit(
+            {
+                "type": "paused",
+                "t": tr.now(),
+                "node": nid,
+                "backward": backward,
+                "where": where,
+                "why": why,
+            }
+        )
         tr.flush()
         while True:
             cmd = self.ctl.wait()
@@ -208,23 +233,42 @@ class Backward:
         kind = cmd.get("type")
         if kind == "stop":
             raise RunStopped("stopped")
+        if kind == "halt":  # (the signal that came with it was missed: a snippet's handler)
+            raise RunHalted(cmd.get("why"))
         if kind == "set_breakpoints":
             self.breakpoints = list(cmd.get("breakpoints") or [])
         elif kind == "tensor_values":
-            self.tr.emit("tensor_values", **tensor_values(self.tr, cmd.get("tensor_id")))
+            self._answer(cmd.get("tensor_id"))
+
+    def _answer(self, tid: Any) -> None:
+        """Send a tensor's values in chunks, each flushed as its own batch (frame)."""
+        for chunk in tensor_values(self.tr, tid):
+            self.tr.emit(chunk)
+            self.tr.flush()
 
     def linger(self) -> None:
         """After the snippet: answer `tensor_values` until any other command arrives."""
         if self.ctl is None:
             return
-        self.tr.emit("paused", node=None, backward=None, where="end", why="finished")
-        self.tr.flush()
+        tr = self.tr
+        tr.emit(
+            {
+                "type": "paused",
+                "t": tr.now(),
+                "node": None,
+                "backward": None,
+                "where": "end",
+                "why": "finished",
+            }
+        )
+        tr.flush()
         while True:
             cmd = self.ctl.wait()
             if cmd.get("type") != "tensor_values":
+                if cmd.get("type") == "halt":
+                    raise RunHalted(cmd.get("why"))
                 return
-            self.tr.emit("tensor_values", **tensor_values(self.tr, cmd.get("tensor_id")))
-            self.tr.flush()
+            self._answer(cmd.get("tensor_id"))
 
 
 def _captured(task: Any) -> list[tuple[Any, int]]:
@@ -238,119 +282,167 @@ def _captured(task: Any) -> list[tuple[Any, int]]:
     return out
 
 
-def tensor_values(tr: Tracer, tid: Any) -> dict[str, Any]:
-    """The full values of a retained (or still live) tensor, bounded in size."""
+def tensor_values(tr: Tracer, tid: Any) -> list[TensorValues]:
+    """The full values of a retained (or still live) tensor, flat, in chunks of at most
+    VALUES_CHUNK elements; an error instead past the per-request cap or the run's budget
+    for answers (both set by the server), so no answer can end the run."""
     a = tr.retained.get(tid) if isinstance(tid, int) else None
     if a is None and isinstance(tid, int):
         t = tr.tensors.find(tid, Tensor)
         a = t._d if t is not None else None
+    ident = tid if isinstance(tid, int) else None
     if a is None:
-        return {"tensor_id": tid, "error": "tensor values are no longer available"}
-    if a.size > MAX_VALUES:
-        return {"tensor_id": tid, "error": f"tensor has {a.size} elements (limit {MAX_VALUES})"}
+        return [_values_error(tr, ident, "tensor values are no longer available")]
+    if a.size > tr.request_cap:
+        why = f"tensor has {a.size} elements (the limit for one request is {tr.request_cap})"
+        return [_values_error(tr, ident, why, a)]
+    if a.size > tr.answer_left:
+        why = "this run has sent as many tensor values as it may; see the summaries"
+        return [_values_error(tr, ident, why, a)]
+    tr.answer_left -= a.size
     from engine.tracing.values import dtype_name, plain
 
+    flat = a.reshape(-1)
+    shape, dtype, total = list(a.shape), dtype_name(a.dtype), int(a.size)
+    out: list[TensorValues] = []
+    for start in range(0, max(total, 1), VALUES_CHUNK):
+        part = flat[start : start + VALUES_CHUNK]
+        out.append(
+            {
+                "type": "tensor_values",
+                "t": tr.now(),
+                "tensor_id": ident,
+                "shape": shape,
+                "dtype": dtype,
+                "offset": start,
+                "total": total,
+                "values": plain(part),
+                "last": start + VALUES_CHUNK >= total,
+            }
+        )
+    return out
+
+
+def _values_error(tr: Tracer, tid: int | None, why: str, a: Any = None) -> TensorValues:
+    from engine.tracing.values import dtype_name
+
     return {
+        "type": "tensor_values",
+        "t": tr.now(),
         "tensor_id": tid,
-        "shape": list(a.shape),
-        "dtype": dtype_name(a.dtype),
-        "values": plain(a),
+        "shape": list(a.shape) if a is not None else None,
+        "dtype": dtype_name(a.dtype) if a is not None else None,
+        "offset": 0,
+        "total": int(a.size) if a is not None else 0,
+        "values": [],
+        "last": True,
+        "error": why,
     }
 
 
 # -- batch side ----------------------------------------------------------------------------
-def _b_start(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
-    ts = it[1]
-    roots = [{"node": build.node_id(tr, n, ts, out), "input_nr": nr} for n, nr in it[5]]
-    ins = [build.tensor_id(tr, t, ts, it[2], out) for t in it[9]]
-    out.append(
-        tr.event(
-            "backward_started",
-            ts,
-            backward=it[4],
-            roots=roots,
-            grad_tensors=build.grads(tr, it[6]),
-            retain_graph=it[7],
-            create_graph=it[8],
-            inputs=ins,
-            line=it[2],
-        )
-    )
+def _b_start(tr: Tracer, it: cap.BackwardStarted, out: list[Any]) -> None:
+    ts = it.ts
+    roots: list[EdgeRef] = [
+        {"node": build.node_id(tr, n, ts, out), "input_nr": nr} for n, nr in it.roots
+    ]
+    ins = [build.tensor_id(tr, t, ts, it.line, out) for t in it.inputs]
+    event: BackwardStarted = {
+        "type": "backward_started",
+        "t": ts - tr.t0,
+        "backward": it.backward,
+        "roots": roots,
+        "grad_tensors": build.grads(tr, it.grads),
+        "retain_graph": it.retain_graph,
+        "create_graph": it.create_graph,
+        "inputs": ins,
+        "line": it.line,
+    }
+    out.append(event)
 
 
-def _b_enter(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
-    ts = it[1]
-    node = it[5]
+def _b_enter(tr: Tracer, it: cap.Entered, out: list[Any]) -> None:
+    ts = it.ts
+    node = it.node
     # node ids read inline (Ids.get), one attribute each: the hottest builder with _b_exit
     lo, hi = tr.nodes.lo, tr.nodes.hi
     v = node._tr_id
     nid = v - lo if lo <= v < hi else build.node_id(tr, node, ts, out)
     q = []
-    for e in it[7]:
+    for e in it.queue:
         v = e[2]._tr_id
         q.append(v - lo if lo <= v < hi else build.node_id(tr, e[2], ts, out))
-    deps = []
-    for (n, _), c in zip(node.next_functions, it[8]):
+    deps: list[DepCount] = []
+    for (n, _), c in zip(node.next_functions, it.deps):
         if n is not None:
             v = n._tr_id
             m = v - lo if lo <= v < hi else build.node_id(tr, n, ts, out)
             deps.append({"node": m, "count": c})
-    out.append(
-        {
-            "type": "node_enter",
-            "t": ts - tr.t0,
-            "backward": it[4],
-            "node": nid,
-            "grad_outputs": build.grads(tr, it[6]),
-            "queue": q,
-            "deps": deps,
-        }
-    )
+    event: NodeEnter = {
+        "type": "node_enter",
+        "t": ts - tr.t0,
+        "backward": it.backward,
+        "node": nid,
+        "grad_outputs": build.grads(tr, it.grads),
+        "queue": q,
+        "deps": deps,
+    }
+    out.append(event)
 
 
-def _b_exit(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
-    v = it[5]._tr_id
+def _b_exit(tr: Tracer, it: cap.Exited, out: list[Any]) -> None:
+    v = it.node._tr_id
     lo = tr.nodes.lo
     nid = v - lo if lo <= v < tr.nodes.hi else None
-    t = it[1] - tr.t0
-    out.append(
-        {
-            "type": "node_exit",
+    t = it.ts - tr.t0
+    event: NodeExit = {
+        "type": "node_exit",
+        "t": t,
+        "backward": it.backward,
+        "node": nid,
+        "grad_inputs": build.grads(tr, it.grads),
+    }
+    out.append(event)
+    if it.freed:
+        freed: BuffersFreed = {
+            "type": "buffers_freed",
             "t": t,
-            "backward": it[4],
+            "backward": it.backward,
             "node": nid,
-            "grad_inputs": build.grads(tr, it[6]),
         }
-    )
-    if it[7]:
-        out.append({"type": "buffers_freed", "t": t, "backward": it[4], "node": nid})
+        out.append(freed)
 
 
-def _b_acc(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
-    total = build.grads(tr, [it[8]])[0]
-    out.append(
-        tr.event(
-            "grad_accumulated",
-            it[1],
-            backward=it[4],
-            node=tr.nodes.get(it[5]),
-            tensor=build.tensor_id(tr, it[6], it[1], None, out),
-            grad=build.grads(tr, [it[7]])[0],
-            total=total,
-        )
-    )
+def _b_acc(tr: Tracer, it: cap.Accumulated, out: list[Any]) -> None:
+    total = build.grads(tr, [it.total])[0]
+    event: GradAccumulated = {
+        "type": "grad_accumulated",
+        "t": it.ts - tr.t0,
+        "backward": it.backward,
+        "node": tr.nodes.get(it.node) if it.node is not None else None,
+        "tensor": build.tensor_id(tr, it.tensor, it.ts, None, out),
+        "grad": build.grads(tr, [it.grad])[0],
+        "total": total,
+    }
+    out.append(event)
 
 
-def _b_finish(tr: Tracer, it: tuple[Any, ...], out: list[Any]) -> None:
-    out.append(tr.event("backward_finished", it[1], backward=it[4], nodes_run=it[5]))
+def _b_finish(tr: Tracer, it: cap.BackwardFinished, out: list[Any]) -> None:
+    event: BackwardFinishedEvent = {
+        "type": "backward_finished",
+        "t": it.ts - tr.t0,
+        "backward": it.backward,
+        "nodes_run": it.nodes_run,
+    }
+    out.append(event)
 
 
 build.BUILDERS.update(
     {
-        "bw_start": _b_start,
-        "enter": _b_enter,
-        "exit": _b_exit,
-        "acc": _b_acc,
-        "bw_finish": _b_finish,
+        cap.BackwardStarted: _b_start,
+        cap.Entered: _b_enter,
+        cap.Exited: _b_exit,
+        cap.Accumulated: _b_acc,
+        cap.BackwardFinished: _b_finish,
     }
 )

@@ -1,8 +1,8 @@
-"""The tracer: an engine observer that captures cheap tuples on the hot path and turns them
-into event dicts in batches (`flush`), off the hot path.
+"""The tracer: an engine observer that captures named tuples (`captures.py`) on the hot path
+and turns them into events (`build.py`) in batches (`flush`), off the hot path.
 
-Ids are assigned at flush time (tensors and nodes each count from 0); a weak reference next
-to each id tells a recycled `id()` from the object it was given to.
+Ids are assigned at flush time (tensors and nodes each count from 0); the id lives on the
+object itself, so a recycled `id()` never inherits one.
 """
 
 from __future__ import annotations
@@ -22,19 +22,32 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
+from engine.tracing import captures as cap
 from engine.tracing import values
-from engine.tracing.values import dtype_name, plain
+from engine.tracing.values import dtype_name
+from protocol import (
+    CutKind,
+    GradClearedHow,
+    GradMode,
+    HookKind,
+    RunStatus,
+    TensorValue,
+    WorkerEvent,
+)
 
-Event = dict[str, Any]
+Event = Any  # a protocol event (a TypedDict of protocol.WorkerEvent)
 Sink = Callable[[list[Event]], None]
 _getframe = sys._getframe
 _ns = time.perf_counter_ns
-
+_tn = tuple.__new__
 
 # Arrays at least this large are summarized at the end of a flush, shared with a helper
 # thread: the passes over their data run without the GIL, so on two cores they overlap.
 PARALLEL_MIN = 1 << 18
 _HELPER: list[ThreadPoolExecutor] = []
+# Captured moments are sent at least this often (ns), so a run killed from outside (its time
+# limit, its memory) still shows what it did until shortly before
+FLUSH_EVERY = 250_000_000
 
 
 def _helper() -> ThreadPoolExecutor:
@@ -49,6 +62,15 @@ CHILD_SEARCH = 10_000  # modules searched for a child's name before falling back
 class EventLimit(BaseException):
     """Raised when a run reaches its event cap (a BaseException: `except Exception` in the
     user's snippet must not swallow it)."""
+
+
+class RunStopped(BaseException):
+    """A `stop` command ended the run (not an error in the snippet)."""
+
+
+class RunHalted(RunStopped):
+    """The server is ending the run (time limit, the user's stop): the tracer has sent what
+    it had and said where the snippet was."""
 
 
 _GENERATIONS = itertools.count(1)
@@ -98,24 +120,51 @@ class Ids:
         return None
 
 
-def _mode() -> str:
+def _mode() -> GradMode:
     if STATE.inference:
         return "inference_mode"
     return "grad" if STATE.enabled else "no_grad"
 
 
+def _backward_hook_class() -> type:
+    """The class whose bound methods carry a module's full backward hooks (internal node
+    hooks: the user's module hooks are reported as they fire, these never)."""
+    from engine.nn.modules.hooks import BackwardHook
+
+    return BackwardHook
+
+
+def _module_class() -> type:
+    from engine.nn.modules.module import Module
+
+    return Module
+
+
 class Tracer:
-    """Collects the run's events; `flush()` hands finished dicts to the sink."""
+    """Collects the run's events; `flush()` hands finished dicts to the sink.
+
+    Options (all optional): `inline_limit` (elements shown inline, default 64), `batch`
+    (captures per flush), `max_events`, `retain`/`retain_bytes` (large arrays kept for
+    `tensor_values`), `values_per_tensor`/`values_budget` (full values of tensors up to that
+    many elements, until the run's budget of elements is spent: set by the server, off by
+    default), `values_request_cap`/`values_answer_budget` (elements one `tensor_values`
+    answer / all of a run's answers may hold).
+    """
 
     def __init__(self, sink: Sink, filename: str, options: dict[str, Any]) -> None:
         self.sink = sink
         self.filename = filename
         self.t0 = _ns()
+        self.flushed_at = self.t0
         self.inline = int(options.get("inline_limit", values.INLINE_LIMIT))
         self.max_events = options.get("max_events")
         self.batch = int(options.get("batch", 256))
         self.retain = int(options.get("retain", 1024))
         self.retain_bytes = int(options.get("retain_bytes", 64 << 20))
+        self.full_per_tensor = int(options.get("values_per_tensor", 0))
+        self.full_left = int(options.get("values_budget", 0))
+        self.request_cap = int(options.get("values_request_cap", 1_000_000))
+        self.answer_left = int(options.get("values_answer_budget", 2_000_000))
         self.retained_bytes = 0
         self.buf: list[tuple[Any, ...]] = []
         self.count = 0
@@ -129,9 +178,11 @@ class Tracer:
         self.mcalls: tuple[int, ...] | None = None
         self.ncalls = 0
         self.names: dict[int, str] = {}
-        self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters of modules that ran
-        self.vcache: dict[int, tuple[Any, dict[str, Any]]] = {}  # per flush: built values
-        self.jobs: list[tuple[np.ndarray[Any, Any], dict[str, Any]]] = []  # big summaries
+        self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters, as named_parameters()
+        self.indexed: dict[int, Any] = {}  # modules whose parameters are in pnames
+        self.module_paths: dict[int, tuple[Any, str]] = {}  # module -> path when it last ran
+        self.vcache: dict[int, tuple[Any, TensorValue]] = {}  # per flush: built values
+        self.jobs: list[tuple[np.ndarray[Any, Any], TensorValue]] = []  # big summaries
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
         self.node_lines: dict[int, int | None] = {}
         # tensors given to saved-tensor pack hooks, by id of their SavedTensor, until its node's
@@ -140,7 +191,16 @@ class Tracer:
         # version counters (by id) of tensors whose values pending tuples will read at flush:
         # writing into one of them flushes first, so an event shows the values of its moment
         self.unbuilt: set[int] = set()
+        self.internal_hooks: set[int] = set()  # hook ids of module backward-hook plumbing
         self.backward: Any = None  # engine.tracing.stepper.Backward, set by run_snippet
+        # the backward pass running now (nodes and tensors made in it are marked with it)
+        self.in_backward: int | None = None
+        self.flushing = False
+        self.halting: tuple[RunStatus, FrameType | None] | None = None
+
+    def now(self) -> int:
+        """ns since the run started: the `t` of an event built now."""
+        return _ns() - self.t0
 
     # -- hot path: capture only ----------------------------------------------------------
     def _site(self) -> tuple[int | None, FrameType | None]:
@@ -153,12 +213,13 @@ class Tracer:
     def _add(self, item: tuple[Any, ...]) -> None:
         buf = self.buf
         buf.append(item)
-        if len(buf) >= self.batch:
+        if len(buf) >= self.batch or item[0] - self.flushed_at > FLUSH_EVERY:
             self.flush(keep_last=True)
 
     def tensor_made(self, t: Tensor) -> None:
         self.unbuilt.add(id(t._ver))
-        self._add(("tensor", _ns(), *self._site(), t))
+        line, frame = self._site()
+        self._add(cap.TensorMade(_ns(), line, frame, t, _mode(), self.in_backward))
 
     def node_made(self, node: Node, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
         # the hottest capture (once per recorded op): _site, _mode and _add written inline
@@ -168,18 +229,22 @@ class Tracer:
             f = f.f_back
         mode = "inference_mode" if STATE.inference else "grad" if STATE.enabled else "no_grad"
         buf = self.buf
+        ts = _ns()
         buf.append(
-            (
-                "node",
-                _ns(),
-                f.f_lineno if f is not None else None,
-                f,
-                node,
-                outputs,
-                inputs,
-                mode,
-                self.mpath,
-                self.mcalls,
+            _tn(
+                cap.NodeMade,
+                (
+                    ts,
+                    f.f_lineno if f is not None else None,
+                    f,
+                    node,
+                    outputs,
+                    inputs,
+                    mode,
+                    self.mpath,
+                    self.mcalls,
+                    self.in_backward,
+                ),
             )
         )
         add = self.unbuilt.add
@@ -188,7 +253,7 @@ class Tracer:
         for t in inputs:
             if t is not None:
                 add(id(t._ver))
-        if len(buf) >= self.batch:
+        if len(buf) >= self.batch or ts - self.flushed_at > FLUSH_EVERY:
             self.flush(keep_last=True)
 
     def untracked(self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
@@ -204,24 +269,36 @@ class Tracer:
         for t in (*outputs, *inputs):
             if t is not None:
                 add(id(t._ver))
-        self._add(("untracked_op", _ns(), *self._site(), name, outputs, inputs, _mode()))
+        line, frame = self._site()
+        self._add(cap.Untracked(_ns(), line, frame, name, outputs, inputs, _mode()))
 
     def version_bump(self, t: Tensor) -> None:
+        """`t` was written in place. A view shares its base's storage and version counter:
+        the base's new values are reported too (the view's own only when it was described
+        before: the engine makes views to write through, `m[0, 0] = 1`)."""
+        line, frame = self._site()
+        base = t._base
+        if base is None or self.tensors.get(t) is not None:
+            self._bumped(t, line, frame)
+        if base is not None:
+            self._bumped(base, line, frame)
+
+    def _bumped(self, t: Tensor, line: int | None, frame: FrameType | None) -> None:
         d = t._d
         if d.size <= self.inline:
             d = d.copy()
         else:
             self.unbuilt.add(id(t._ver))
-        self._add(("version_bump", _ns(), *self._site(), t, t._ver[0], d, t._fn))
+        self._add(cap.Bumped(_ns(), line, frame, t, t._ver[0], d, t._fn))
 
     def rebased(self, t: Tensor, out: Tensor) -> None:
         """An in-place op recorded its node with output `out`; the tensor it returns is `t`."""
         buf = self.buf
         for i in range(len(buf) - 1, max(-1, len(buf) - 8), -1):
             item = buf[i]
-            if item[0] == "node" and any(o is out for o in item[5]):
-                outs = tuple(t if o is out else o for o in item[5])
-                buf[i] = (*item[:5], outs, *item[6:])
+            if type(item) is cap.NodeMade and any(o is out for o in item.outputs):
+                outs = tuple(t if o is out else o for o in item.outputs)
+                buf[i] = item._replace(outputs=outs)
                 self.unbuilt.add(id(t._ver))
                 return
 
@@ -230,11 +307,43 @@ class Tracer:
         if id(t._ver) in self.unbuilt:
             self.flush()
 
-    def hook_registered(self, hook_id: int, kind: str, target: Any, fn: Any) -> None:
-        self._add(("hook_registered", _ns(), *self._site(), hook_id, kind, target, fn))
+    # -- calls the snippet makes (reported through run.py's wrappers) --------------------
+    def cut(self, kind: CutKind, t: Tensor, out: Tensor | None) -> None:
+        """The snippet called detach()/.data/detach_() on `t`."""
+        line, frame = self._site()
+        self.unbuilt.add(id(t._ver))
+        self._add(cap.CutMade(_ns(), line, frame, kind, t, out))
+
+    def requires_grad_set(self, t: Tensor, value: bool) -> None:
+        line, frame = self._site()
+        self._add(cap.RequiresGradSet(_ns(), line, frame, t, value))
+
+    def retain_grad(self, t: Tensor) -> None:
+        line, frame = self._site()
+        self._add(cap.GradRetained(_ns(), line, frame, t))
+
+    def grad_reset(self, t: Tensor, how: GradClearedHow, hook: int | None = None) -> None:
+        """`t.grad` changed outside backward (zero_grad, an assignment, a hook)."""
+        g = t._grad
+        data = g._d.copy() if g is not None else None
+        line, frame = self._site() if hook is None else (None, None)
+        self._add(cap.GradReset(_ns(), line, frame, t, how, data, hook))
+
+    # -- hooks -----------------------------------------------------------------------------
+    def hook_registered(self, hook_id: int, kind: HookKind, target: Any, fn: Any) -> None:
+        if isinstance(getattr(fn, "__self__", None), _backward_hook_class()):
+            self.internal_hooks.add(hook_id)  # the plumbing of a module's backward hooks
+            return
+        path = self.module_paths.get(id(target))
+        mpath = path[1] if path is not None and path[0] is target else None
+        line, frame = self._site()
+        self._add(cap.HookRegistered(_ns(), line, frame, hook_id, kind, target, fn, mpath))
 
     def hook_removed(self, hook_id: int) -> None:
-        self._add(("hook_removed", _ns(), *self._site(), hook_id))
+        if hook_id in self.internal_hooks:
+            return
+        line, frame = self._site()
+        self._add(cap.HookRemoved(_ns(), line, frame, hook_id))
 
     def hook_before(self, kind: str, args: tuple[Any, ...]) -> Any:
         """Called before a hook runs. A post-accumulate hook may change or clear `.grad` (the
@@ -246,14 +355,32 @@ class Tracer:
         return (g, g._ver[0], values.value(g._d, self.inline))
 
     def hook_fired(
-        self, kind: str, hook_id: int, args: tuple[Any, ...], out: Any, before: Any = None
+        self, kind: HookKind, hook_id: int, args: tuple[Any, ...], out: Any, before: Any = None
     ) -> None:
+        if hook_id in self.internal_hooks:
+            return
         bw = self.backward
-        if kind == "post_accumulate" and args[0]._grad is not None:
-            self.unbuilt.add(id(args[0]._grad._ver))
+        mpath = None
+        if kind.startswith("module_"):
+            path = self.module_paths.get(id(args[0]))
+            mpath = path[1] if path is not None and path[0] is args[0] else None
+        changed = False
+        if kind == "post_accumulate":
+            g = args[0]._grad
+            if g is not None:
+                self.unbuilt.add(id(g._ver))
+            kept = before[0] if before is not None else None
+            changed = g is not kept or (g is not None and g._ver[0] != before[1])
+        forward = kind in ("module_forward_pre", "module_forward")
+        backward = None if forward else bw.bid
+        node = None if forward else bw.current
         self._add(
-            ("hook_fired", _ns(), None, None, kind, hook_id, args, out, bw.bid, bw.current, before)
+            cap.HookFired(
+                _ns(), None, None, kind, hook_id, args, out, backward, node, before, mpath
+            )
         )
+        if changed:
+            self.grad_reset(args[0], "hook", hook_id)
 
     def grad_accumulated(self, var: Tensor, grad: Tensor) -> None:
         """Called by the engine right after it adds `grad` into `var.grad`: in a backward's
@@ -266,7 +393,7 @@ class Tracer:
         node = self.backward.current
         if type(node) is not AccumulateGrad:
             node = var._acc
-        self._add(("acc", _ns(), None, None, self.backward.bid, node, var, grad, total))
+        self._add(cap.Accumulated(_ns(), None, None, self.backward.bid, node, var, grad, total))
 
     def saved_packed(self, saved: SavedTensor, tensor: Tensor) -> None:
         """A saved-tensor pack hook ran: the tensor it was given, for the node's event."""
@@ -278,24 +405,31 @@ class Tracer:
 
         store = saved_store(node) if node is not None else {}
         name = next((k for k, v in store.items() if v is saved), None)
-        self._add(("saved_unpack", _ns(), None, None, saved, node, name))
+        self._add(cap.Unpacked(_ns(), None, None, saved, node, name))
 
+    # -- module scopes ---------------------------------------------------------------------
     def module_enter(self, module: Any, name: str | None = None) -> None:
         """Called by nn.Module.__call__ before forward."""
+        if not self.mstack:
+            self.index_parameters(module)
         if name is None:
             name = self._child_name(module)
         call = self.ncalls
         self.ncalls = call + 1
         self.mstack.append((module, name, call))
         self._scope_changed()
+        path = self.mpath
+        assert path is not None
+        self.module_paths[id(module)] = (module, path)
         params = getattr(module, "_parameters", None)
         if params:
             # named as `named_parameters()` of the outermost module running names them
             prefix = "".join(f"{n}." for _, n, _ in self.mstack[1:])
             for k, p in params.items():
                 if isinstance(p, Tensor):
-                    self.pnames[id(p)] = (p, f"{prefix}{k}")
-        self._add(("module_enter", _ns(), *self._site(), self.mpath, type(module).__name__, call))
+                    self.pnames.setdefault(id(p), (p, f"{prefix}{k}"))
+        line, frame = self._site()
+        self._add(cap.ModuleEntered(_ns(), line, frame, path, type(module).__name__, call))
 
     def module_exit(self, module: Any) -> None:
         """Called by nn.Module.__call__ after forward (also when it raised)."""
@@ -306,7 +440,22 @@ class Tracer:
             if m is module:
                 break
         self._scope_changed()
-        self._add(("module_exit", _ns(), None, None, path, call))
+        self._add(cap.ModuleExited(_ns(), None, None, path, call))
+
+    def index_parameters(self, module: Any) -> None:
+        """Name `module`'s parameters as its `named_parameters()` does (once per module): a
+        parameter a submodule never runs with (`self_attn.out_proj.weight`, used through
+        F.linear) is named too."""
+        if id(module) in self.indexed:
+            return
+        self.indexed[id(module)] = module  # (held: its id must not be reused in the run)
+        try:
+            named = list(module.named_parameters())
+        except Exception:  # a snippet's own override may fail: names are a courtesy
+            return
+        for name, p in named:
+            if isinstance(p, Tensor) and isinstance(name, str):
+                self.pnames.setdefault(id(p), (p, name))
 
     def _scope_changed(self) -> None:
         self.mpath = ".".join(n for _, n, _ in self.mstack) or None
@@ -328,17 +477,63 @@ class Tracer:
                 seen += 1
         return type(module).__name__
 
-    def emit(self, kind: str, **fields: Any) -> None:
-        """An event built by the caller (stdout, error, backward steps): keeps stream order."""
-        self._add(("raw", _ns(), None, None, kind, fields))
+    def emit(self, event: WorkerEvent) -> None:
+        """An event built by the caller (stdout, error, pauses): keeps stream order."""
+        self._add(cap.Raw(_ns(), None, None, event))  # type: ignore[arg-type]
 
     def drive(self, steps: Any) -> None:
         self.backward.drive(steps)
 
+    # -- halting ---------------------------------------------------------------------------
+    def halt(self, why: RunStatus, frame: FrameType | None) -> None:
+        """The server is about to end the run (a signal handler calls this between two
+        bytecodes of the snippet): send what was captured, say where the snippet is, and
+        raise RunHalted. Inside a flush, the flush finishes first (a frame half sent would
+        break the stream)."""
+        if self.flushing:
+            self.halting = (why, frame)
+            return
+        self._halt(why, frame)
+
+    def _halt(self, why: RunStatus, frame: FrameType | None) -> None:
+        lines = []
+        f = frame
+        while f is not None:
+            if f.f_code.co_filename == self.filename:
+                lines.append(f.f_lineno)
+            f = f.f_back
+        lines.reverse()
+        self.flush()
+        self.emit(
+            {
+                "type": "halted",
+                "t": self.now(),
+                "why": why,
+                "line": lines[-1] if lines else None,
+                "lines": lines,
+            }
+        )
+        self.flush()
+        raise RunHalted(why)
+
     # -- batch side: build dicts ---------------------------------------------------------
     def flush(self, keep_last: bool = False) -> None:
         """Turn captured tuples into events and hand them to the sink."""
+        if self.flushing:  # (a flush the sink itself caused: the outer one sends everything)
+            return
+        self.flushing = True
+        try:
+            self._flush(keep_last)
+        finally:
+            self.flushing = False
+        if self.halting is not None:
+            why, frame = self.halting
+            self.halting = None
+            self._halt(why, frame)
+
+    def _flush(self, keep_last: bool) -> None:
         buf = self.buf
+        self.flushed_at = _ns()
         if not buf:
             return
         hold = [buf.pop()] if keep_last and len(buf) > 1 else []
@@ -356,7 +551,7 @@ class Tracer:
         gc.disable()
         try:
             for item in buf:
-                BUILDERS[item[0]](self, item, out)
+                BUILDERS[type(item)](self, item, out)
             self._summarize()
             try:
                 self._deliver(out)
@@ -402,18 +597,24 @@ class Tracer:
         # the user's names, looked up once per batch in the snippet frames seen in it
         seen: set[int] = set()
         names = self.names = {}
+        module = None
         for item in buf:
-            f = item[3]
+            f = item[2]
             if f is None or id(f) in seen:
                 continue
             seen.add(id(f))
             for k, v in list(f.f_locals.items()):
-                if isinstance(v, Tensor) and not k.startswith("__"):
-                    names.setdefault(id(v), k)
+                if isinstance(v, Tensor):
+                    if not k.startswith("__"):
+                        names.setdefault(id(v), k)
+                elif id(v) not in self.indexed and hasattr(v, "_parameters"):
+                    module = module or _module_class()
+                    if isinstance(v, module):
+                        self.index_parameters(v)
         for k, (_, name) in self.pnames.items():  # a variable's name comes first
             names.setdefault(k, name)
 
-    def value(self, a: np.ndarray[Any, Any], tid: int | None = None) -> dict[str, Any]:
+    def value(self, a: np.ndarray[Any, Any], tid: int | None = None) -> TensorValue:
         """An array's wire value; large ones are retained for `tensor_values` (bounded)."""
         # one array is often shown by several events of a batch (a gradient leaves one node
         # and enters the next): build its value once per flush; the cache keeps `a` alive,
@@ -421,11 +622,15 @@ class Tracer:
         hit = self.vcache.get(id(a))
         if hit is not None and hit[0] is a:
             return hit[1]
+        v: TensorValue = {"shape": list(a.shape), "dtype": dtype_name(a.dtype)}
         if a.size <= self.inline:  # the common case, kept short
-            v = {"shape": list(a.shape), "dtype": dtype_name(a.dtype), "values": plain(a)}
+            values.inline(a, v)
             self.vcache[id(a)] = (a, v)
             return v
-        v = {"shape": list(a.shape), "dtype": dtype_name(a.dtype)}
+        if a.size <= self.full_per_tensor and a.size <= self.full_left:
+            # full values within the run's budget: finished runs show heatmaps and tables
+            self.full_left -= a.size
+            values.inline(a, v)
         if a.size >= PARALLEL_MIN:
             self.jobs.append((a, v))  # summarized at the end of the flush, two at a time
         else:
@@ -440,7 +645,3 @@ class Tracer:
             ):
                 self.retained_bytes -= self.retained.popitem(last=False)[1].nbytes
         return v
-
-    def event(self, kind: str, t: int, /, **fields: Any) -> Event:
-        """An event dict with the common fields."""
-        return {"type": kind, "t": t - self.t0, **fields}

@@ -46,6 +46,26 @@ def plain(a: np.ndarray[Any, Any]) -> Any:
     return out if np.isfinite(a).all() else _finite(out)
 
 
+def inline(a: np.ndarray[Any, Any], out: Any) -> None:
+    """Put an array's values into wire value `out` (as `plain`), with `nan`/`inf` counts
+    when any element is not finite (NaN and ±Inf are flagged, never silently skipped)."""
+    vals = a.tolist()
+    if a.dtype.kind == "f":
+        if a.ndim == 0:
+            finite = _isfinite(vals)
+        elif a.ndim == 1:
+            finite = all(map(_isfinite, vals))
+        else:
+            finite = bool(np.isfinite(a).all())
+        if not finite:
+            vals = _finite(vals)
+            out["nan"] = int(np.count_nonzero(np.isnan(a)))
+            out["inf"] = int(np.count_nonzero(np.isinf(a)))
+    elif a.dtype.kind == "c":
+        vals = _complex_strings(a)
+    out["values"] = vals
+
+
 def _complex_strings(a: np.ndarray[Any, Any]) -> Any:
     # JSON has no complex numbers: "1+2j" strings, as non-finite floats are sent as strings
     return np.vectorize(lambda z: repr(complex(z)).strip("()"), otypes=[object])(a).tolist()
@@ -55,13 +75,13 @@ def value(a: np.ndarray[Any, Any], inline_limit: int = INLINE_LIMIT) -> dict[str
     """The wire form of an array: inline values, or a summary of a large one."""
     out: dict[str, Any] = {"shape": list(a.shape), "dtype": dtype_name(a.dtype)}
     if a.size <= inline_limit:
-        out["values"] = plain(a)
+        inline(a, out)
         return out
     summarize(a, out)
     return out
 
 
-def summarize(a: np.ndarray[Any, Any], out: dict[str, Any]) -> None:
+def summarize(a: np.ndarray[Any, Any], out: Any) -> None:
     """Add a large array's sample, stats and histogram to `out` (NumPy releases the GIL in the
     passes over the data, so two threads can summarize two arrays at once)."""
     flat = a.reshape(-1)
@@ -89,7 +109,7 @@ def summarize(a: np.ndarray[Any, Any], out: dict[str, Any]) -> None:
         out["hist"] = {"edges": edges, "counts": counts}
 
 
-def summarize_all(jobs: list[tuple[np.ndarray[Any, Any], dict[str, Any]]]) -> None:
+def summarize_all(jobs: list[tuple[np.ndarray[Any, Any], Any]]) -> None:
     """Summarize every (array, value dict) pair."""
     for a, out in jobs:
         summarize(a, out)

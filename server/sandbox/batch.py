@@ -14,6 +14,9 @@ from typing import Any
 
 import msgspec
 
+from protocol import WORKER_EVENT_TYPES
+from protocol.check import ProtocolError, check_worker_batch
+
 UNSET: Any = msgspec.UNSET
 
 
@@ -30,6 +33,7 @@ class Head(msgspec.Struct, gc=False):
     seq: Any = UNSET
     text: Any = None
     tensor: Any = None
+    line: Any = None
 
 
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
@@ -39,20 +43,8 @@ _ANY = msgspec.json.Decoder()
 _encode = msgspec.json.Encoder().encode
 
 
-# What a worker may send: every event type of the protocol but the server's own (a snippet
-# can reach the tracer and forge any event; a forged run_finished would end the run for clients)
-WORKER_EVENT_TYPES = frozenset(
-    (
-        *("stdout", "stderr", "error", "tensor", "node", "untracked_op", "version_bump"),
-        *("hook_registered", "hook_removed", "saved_pack", "saved_unpack", "module_enter"),
-        *("module_exit", "backward_started", "node_enter", "node_exit", "hook_fired"),
-        *("grad_accumulated", "buffers_freed", "backward_finished", "paused", "tensor_values"),
-    )
-)
-
-
 class BatchError(ValueError):
-    """The body is not a JSON array of objects with a string `type`."""
+    """The body is not a JSON array of events the worker may send."""
 
 
 class Batch:
@@ -69,7 +61,8 @@ class Batch:
 
     @classmethod
     def decode(cls, body: bytes) -> Batch:
-        """Check a frame body (raises BatchError); `body` must be bytes the batch can keep."""
+        """Check a worker's frame body against the protocol (raises BatchError); `body` must
+        be bytes the batch can keep."""
         try:
             # invalid UTF-8 inside a string would pass msgspec unseen and break a text frame
             str(body, "utf-8")
@@ -81,6 +74,13 @@ class Batch:
             raise BatchError(f"event without a string 'type' ({exc})") from None
         except (msgspec.DecodeError, RecursionError) as exc:
             raise BatchError(f"frame is not JSON: {exc}") from None
+        for head in heads:
+            if head.type not in WORKER_EVENT_TYPES:
+                raise BatchError(f"a {head.type!r} event is not the worker's to send")
+        try:
+            check_worker_batch(body)
+        except ProtocolError as exc:
+            raise BatchError(f"an event does not fit the protocol: {exc}") from None
         return cls(raws, heads)
 
     @classmethod

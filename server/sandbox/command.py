@@ -19,6 +19,7 @@ APP_ROOT = Path(__file__).resolve().parent.parent.parent
 # (.git), tests, deploy files, a database or an .env someone keeps there stay out of reach.
 APP_BINDS = (
     APP_ROOT / "engine",
+    APP_ROOT / "protocol",
     APP_ROOT / "server" / "__init__.py",
     APP_ROOT / "server" / "sandbox",
 )
@@ -130,6 +131,11 @@ def worker_job(settings: SandboxSettings, code: str, options: dict[str, Any]) ->
             **options,
             "max_events": min(options.get("max_events", 1 << 62), settings.max_events),
             "max_tensor_elements": settings.max_tensor_elements,
+            # the server's, whatever the client's options say
+            "values_per_tensor": settings.values_per_tensor,
+            "values_budget": settings.values_budget,
+            "values_request_cap": settings.values_request_cap,
+            "values_answer_budget": settings.values_answer_budget,
         },
     }
     return orjson.dumps(job)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 
+from protocol import TEXT_EVENT_TYPES
 from server.sandbox.batch import Batch
 from server.sandbox.settings import SandboxSettings
-
-TEXT_EVENTS = ("stdout", "stderr")
 
 
 class LimitExceeded(Exception):
@@ -23,6 +22,7 @@ class Meter:
         self.output_bytes = 0
         self.event_bytes = 0
         self.errors = 0  # error events from the worker
+        self.halted_line: int | None = None  # where the worker said it was when halted
         self._line = {"stdout": 0, "stderr": 0}
 
     def events_in(self, batch: Batch) -> bool | None:
@@ -36,9 +36,11 @@ class Meter:
             kind = head.type
             if kind == "error":
                 self.errors += 1
+            elif kind == "halted" and type(head.line) is int:
+                self.halted_line = head.line
             if kind != "tensor_values":
                 paused = paused or kind == "paused"
-            if kind in TEXT_EVENTS:
+            if kind in TEXT_EVENT_TYPES:
                 if isinstance(head.text, str):
                     self.text(kind, head.text)
             elif kind == "tensor" and isinstance(head.tensor, dict):

@@ -15,11 +15,12 @@ from typing import Any
 
 import orjson
 
-from server.sandbox.batch import WORKER_EVENT_TYPES, Batch
+from protocol import PAUSE_ENDING_TYPES, Error, HaltCommand, RunStatus, Stderr, Stdout
+from server.sandbox.batch import Batch
 from server.sandbox.command import Mode, detect_mode, worker_job
 from server.sandbox.control import Commands
 from server.sandbox.frames import FrameError, FrameReader
-from server.sandbox.meter import TEXT_EVENTS, LimitExceeded, Meter
+from server.sandbox.meter import LimitExceeded, Meter
 from server.sandbox.prestart import WarmPool, Worker, spawn, wait_exit, worker_key, write_all
 from server.sandbox.procs import classify, most_cpu, read_end, read_socket, unreported_error
 from server.sandbox.reaper import kill_uid, remove_files_of
@@ -27,7 +28,11 @@ from server.sandbox.settings import SandboxSettings
 from server.sandbox.slots import QueueFull, SlotPool, claim_uids
 
 _log = logging.getLogger(__name__)
-RESUMING = frozenset({"step", "continue", "stop"})
+# How long a worker told to halt (time limit, the user's stop) may take to send what it has
+# and say where it is, before it is killed all the same
+HALT_GRACE_SECONDS = 1.0
+# Ends after which the worker is asked to halt first (a limit or a broken stream: killed now)
+HALTING = frozenset({"timeout", "killed"})
 
 
 class RunRefused(Exception):
@@ -148,6 +153,7 @@ class RunHandle:
         self._worker_summary: dict[str, Any] | None = None
         self._commands = Commands()
         self._paused = False
+        self._halting = False  # told to halt: its last frames are still read
         self._meter = Meter(self._s)
         self._t0 = time.monotonic_ns()
         self._task: asyncio.Task[None] | None = None
@@ -173,7 +179,7 @@ class RunHandle:
             raise ValueError("a command is a dict with a string 'type'")
         # never waits for the worker; ValueError when too many commands are not taken yet
         self._commands.put(orjson.dumps(command) + b"\n")
-        if command["type"] in RESUMING:  # others (tensor_values, breakpoints) answer in place
+        if command["type"] in PAUSE_ENDING_TYPES:  # others (tensor_values, ...) answer in place
             self._paused = False
 
     async def kill(self, reason: str) -> None:
@@ -201,6 +207,8 @@ class RunHandle:
         """Record why the run ends (the first reason wins) and trigger the teardown."""
         if self._end_reason is None:
             self._end_reason = (status, message)
+            # a worker still running is told to halt: its last frames are read until it exits
+            self._halting = status in HALTING
         self._stop.set()
 
     def _emit(self, batch: Batch) -> None:
@@ -273,6 +281,7 @@ class RunHandle:
         handed = asyncio.create_task(self._hand_over(worker, job))
         try:
             await self._clock({exited, stopped}, worker.pid)
+            await self._halt(exited)
         finally:  # also when cancelled: the worker never outlives its supervisor
             stopped.cancel()
             handed.cancel()
@@ -292,6 +301,18 @@ class RunHandle:
             out_transport.close()
             err_transport.close()
         self._returncode = worker.proc.returncode
+
+    async def _halt(self, exited: asyncio.Task[Any]) -> None:
+        """The run ends by the server's decision while the worker still runs: tell it to
+        halt (it sends its pending events and the line it is on), and give it a moment."""
+        reason = self._end_reason
+        if exited.done() or reason is None or not self._halting:
+            return
+        why: RunStatus = "timeout" if reason[0] == "timeout" else "killed"
+        halt: HaltCommand = {"type": "halt", "why": why}
+        with contextlib.suppress(ValueError):
+            self._commands.put(orjson.dumps(halt) + b"\n")
+        await asyncio.wait({exited}, timeout=HALT_GRACE_SECONDS)
 
     async def _hand_over(self, worker: Worker, job: bytes) -> None:
         """Give the worker its job, then end of file."""
@@ -339,7 +360,7 @@ class RunHandle:
             except LimitExceeded as exc:
                 self._end("limit", str(exc))
                 return
-            if self._stop.is_set():
+            if self._stop.is_set() and not self._halting:
                 return
         if frames.pending:
             self._end("error", "the worker's event stream ended inside a frame")
@@ -353,12 +374,7 @@ class RunHandle:
                 raise FrameError("an object frame that is not a summary")
             self._worker_summary = summary
             return
-        for head in frame.heads:
-            if head.type not in WORKER_EVENT_TYPES:
-                raise FrameError(f"a {head.type!r} event is not the worker's to send")
-            if head.type in TEXT_EVENTS and not isinstance(head.text, str):
-                # a client appends text events to its console: a number there breaks it
-                raise FrameError(f"a {head.type} event whose text is not a string")
+        # (every event was checked against the protocol as the frame was read: Batch.decode)
         paused = self._meter.events_in(frame)
         if paused is not None:
             self._paused = paused
@@ -377,7 +393,12 @@ class RunHandle:
             except LimitExceeded as exc:
                 self._end("limit", str(exc))
                 return
-            self._emit(Batch.of([{"type": name, "t": self._now(), "text": text}]))
+            event: Stdout | Stderr = (
+                {"type": "stdout", "t": self._now(), "text": text}
+                if name == "stdout"
+                else {"type": "stderr", "t": self._now(), "text": text}
+            )
+            self._emit(Batch.of([dict(event)]))
 
     def _finish(self, returncode: int | None) -> None:
         status, message = self._end_reason or classify(
@@ -393,8 +414,16 @@ class RunHandle:
         if status != "ok" and (
             self._end_reason is not None or self._worker_summary is None or not self._meter.errors
         ):
-            event = {"type": "error", "t": self._now(), "source": "sandbox", "kind": status}
-            self._emit(Batch.of([{**event, "message": message}]))
+            error: Error = {
+                "type": "error",
+                "t": self._now(),
+                "source": "sandbox",
+                "error_type": status,
+                "message": message,
+                "line": self._meter.halted_line,
+                "traceback": "",
+            }
+            self._emit(Batch.of([dict(error)]))
         self.status = status
         self.summary = {
             "status": status,

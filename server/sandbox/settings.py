@@ -41,6 +41,13 @@ class SandboxSettings(BaseSettings):
     # each run's log is held in the server's memory until it is stored)
     max_event_bytes: int = Field(default=128 * MiB, ge=1)
     max_tensor_elements: int = Field(default=10_000_000, ge=1)
+    # full values stored with the run (finished runs and share links show heatmaps and
+    # tables): tensors of up to this many elements, until the run has sent this many in all
+    values_per_tensor: int = Field(default=1 << 16, ge=0)
+    values_budget: int = Field(default=1_000_000, ge=0)
+    # `tensor_values` answers: elements one request may get, and all of a run's answers
+    values_request_cap: int = Field(default=1_000_000, ge=0)
+    values_answer_budget: int = Field(default=2_000_000, ge=0)
     max_frame_bytes: int = Field(default=8 * MiB, ge=1024)
     max_workers: int = Field(default=2, ge=1)
     # start each free slot's next worker ahead of its run (imports done, waiting for the job):

@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import queue
 import resource
-import select
+import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +30,8 @@ CHANNEL_FD = 3
 _exit = os._exit
 # A printed megabyte is cut into events of this size so no single frame gets huge.
 TEXT_CHUNK = 64 * 1024
+# How the command reader tells the running snippet that the server is about to end the run
+HALT_SIGNAL = signal.SIGUSR1
 
 
 class Channel:
@@ -37,6 +41,9 @@ class Channel:
         self._sock = socket.socket(fileno=fd)
         self._max = max_frame_bytes
         self._inbox = bytearray()
+        self._inbox_q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self._main: int | None = None
+        self.halt_why: str | None = None  # why the server halts the run, once it does
         self.t0 = time.monotonic_ns()
         # Only the worker itself speaks on the channel: a process the snippet forks would
         # otherwise write its own frames (and its own summary) into the run's stream.
@@ -78,23 +85,51 @@ class Channel:
         if out:
             self.send(out)
 
-    def read_command(self, timeout: float | None) -> dict[str, Any] | None:
-        """The next JSON-line command, or None when none came in time; EOF means stop."""
-        while b"\n" not in self._inbox:
-            ready, _, _ = select.select([self._sock], [], [], timeout)
-            if not ready:
-                return None
-            chunk = self._sock.recv(65536)
+    def start_reader(self) -> None:
+        """Read commands on a thread of their own from now on: a `halt` is acted on while the
+        snippet runs (a signal to the main thread), not only when the stepper asks."""
+        self._main = threading.main_thread().ident
+        threading.Thread(target=self._read_loop, name="backscope-commands", daemon=True).start()
+
+    def _read_loop(self) -> None:
+        sock = self._sock.dup()  # (the snippet may close fd 3; the reader keeps its own)
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                chunk = b""
             if not chunk:
-                return {"type": "stop"}
+                self._inbox_q.put({"type": "stop"})  # the server is gone: stop
+                return
             self._inbox += chunk
-        line, _, rest = bytes(self._inbox).partition(b"\n")
-        self._inbox = bytearray(rest)
+            while b"\n" in self._inbox:
+                line, _, rest = bytes(self._inbox).partition(b"\n")
+                self._inbox = bytearray(rest)
+                cmd = _command(line)
+                self._inbox_q.put(cmd)
+                if cmd.get("type") == "halt" and self._main is not None:
+                    self.halt_why = str(cmd.get("why") or "killed")
+                    with contextlib.suppress(Exception):
+                        signal.pthread_kill(self._main, HALT_SIGNAL)
+
+    def read_command(self, timeout: float | None) -> dict[str, Any] | None:
+        """The next command, or None when none came in time."""
         try:
-            cmd = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            return {"type": "invalid"}
-        return cmd if isinstance(cmd, dict) else {"type": "invalid"}
+            if timeout == 0.0:
+                return self._inbox_q.get_nowait()
+            return self._inbox_q.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+def _command(line: bytes) -> dict[str, Any]:
+    try:
+        cmd = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return {"type": "invalid"}
+    return (
+        cmd if isinstance(cmd, dict) and isinstance(cmd.get("type"), str) else {"type": "invalid"}
+    )
 
 
 class Controller:
@@ -113,6 +148,11 @@ class Controller:
     def poll(self) -> dict[str, Any] | None:
         """The next command if one is waiting, else None."""
         return self._channel.read_command(0.0)
+
+    @property
+    def halt_why(self) -> str | None:
+        """Why the server is halting the run (its status to be), once it said so."""
+        return self._channel.halt_why
 
 
 def apply_limits(limits: dict[str, int]) -> None:
@@ -187,6 +227,7 @@ def main() -> None:
     limit_cpu(boot["limits"]["cpu_seconds"])
     seccomp.load()
     channel.t0 = time.monotonic_ns()
+    channel.start_reader()
     summary = _run(run_snippet, channel, job)
     try:
         channel.send({"summary": summary})
@@ -204,7 +245,7 @@ def _run(run_snippet: Callable[..., dict[str, Any]], channel: Channel, job: dict
             job["code"],
             channel.sink,
             controller=Controller(channel),
-            options=job.get("options") or {},
+            options={**(job.get("options") or {}), "halt_signal": int(HALT_SIGNAL)},
             filename="<snippet>",
         )
     except BaseException as exc:  # SystemExit, KeyboardInterrupt: the run still ends cleanly

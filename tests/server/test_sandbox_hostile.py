@@ -68,7 +68,7 @@ def error_type(result: Result) -> str:
 def test_busy_loop_hits_the_cpu_limit(cpu_sandbox: Sandbox, sandbox: Sandbox) -> None:
     result = check(cpu_sandbox, "while True:\n    pass\n", parallel=False, others=sandbox)
     assert result.status == "timeout"
-    assert result.errors()[-1]["kind"] == "timeout"
+    assert result.errors()[-1]["error_type"] == "timeout"
     assert "CPU time limit" in result.summary["message"]
 
 

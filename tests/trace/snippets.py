@@ -167,6 +167,102 @@ b.add_(1)
 b.sum().backward()
 """
 
+OPTIM_STEPS = """\
+import torch
+from torch import nn
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))
+opt = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+x = torch.randn(8, 8)
+y = torch.randn(8, 2)
+for step in range(3):
+    opt.zero_grad()
+    loss = ((net(x) - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+w = torch.tensor([1., 2.], requires_grad=True)
+(w * w).sum().backward()
+with torch.no_grad():
+    w -= 0.5 * w.grad
+w.grad = None
+print(w, round(loss.item(), 4))
+"""
+
+CUTS = """\
+import torch
+u = torch.tensor([1., 2., 3.], requires_grad=True)
+a = u.detach() * 3
+b = u.data + 1
+c = u * 2
+c.retain_grad()
+d = torch.ones(2, requires_grad=True)
+d.requires_grad_(False)
+e = torch.zeros(3).requires_grad_()
+with torch.inference_mode():
+    f = u * 4
+with torch.no_grad():
+    g = u + 1
+(c * e).sum().backward()
+print(c.grad, e.grad, u.grad)
+"""
+
+NON_FINITE = """\
+import torch
+n = torch.tensor([float('nan'), 2.])
+m = torch.full((10, 10), float('inf'))
+m[0, 0] = 1.
+q = torch.tensor([1., float('-inf')], requires_grad=True)
+r = (q * n).sum()
+r.backward()
+print(q.grad)
+"""
+
+MODULE_HOOKS = """\
+import torch
+from torch import nn
+lin = nn.Linear(3, 2)
+
+def pre(m, args):
+    print("hook pre")
+
+def fwd(m, args, out):
+    print("hook fwd")
+
+def bwd_pre(m, gout):
+    print("hook bwd_pre")
+
+def bwd(m, gin, gout):
+    print("hook bwd")
+
+lin.register_forward_pre_hook(pre)
+lin.register_forward_hook(fwd)
+lin.register_full_backward_pre_hook(bwd_pre)
+lin.register_full_backward_hook(bwd)
+x = torch.randn(4, 3, requires_grad=True)
+lin(x).sum().backward()
+lin(x).sum().backward()
+"""
+
+NAMED_PARAMETERS = """\
+import torch
+from torch import nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3)
+        self.bn2 = nn.BatchNorm2d(4)
+        self.attn = nn.MultiheadAttention(4, 2)
+
+    def forward(self, x):
+        h = self.bn2(self.conv1(x)).flatten(2).permute(2, 0, 1)
+        out, _ = self.attn(h, h, h)
+        return out.sum()
+
+net = Net()
+net(torch.randn(2, 1, 5, 5)).backward()
+"""
+
 RUNNABLE = {
     "seed_exp_function": SEED_EXP_FUNCTION,
     "seed_saved": SEED_SAVED,
@@ -176,5 +272,10 @@ RUNNABLE = {
     "hooks": HOOKS,
     "branches": BRANCHES,
     "inplace": INPLACE,
+    "optim_steps": OPTIM_STEPS,
+    "cuts": CUTS,
+    "non_finite": NON_FINITE,
+    "module_hooks": MODULE_HOOKS,
+    "named_parameters": NAMED_PARAMETERS,
 }
 FAILING = {"error_in_backward": ERROR_IN_BACKWARD, "version_error": VERSION_ERROR}

@@ -9,8 +9,9 @@ from typing import Any
 import orjson
 import pytest
 
+from protocol import PROTOCOL_VERSION
+from protocol.check import validate_event
 from server.cli import main
-from server.protocol import EVENT, PROTOCOL_VERSION
 from tests.trace.snippets import FAILING, RUNNABLE
 
 
@@ -26,7 +27,7 @@ def _check(events: list[dict[str, Any]]) -> None:
     assert [e["seq"] for e in events] == list(range(len(events)))
     assert len({e["run_id"] for e in events}) == 1
     for e in events:
-        EVENT.validate_python(e)
+        validate_event(e)
     assert events[0]["type"] == "run_started" and events[0]["version"] == PROTOCOL_VERSION
     assert events[-1]["type"] == "run_finished"
     assert events[-1]["events"] == len(events)

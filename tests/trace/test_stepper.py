@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 from engine.tracing import AutoStep, QueueController, run_snippet
-from server.protocol import EVENT
+from protocol.check import validate_event
 from tests.trace import harness
 from tests.trace.snippets import RUNNABLE
 
@@ -97,7 +97,7 @@ def test_step_then_continue_then_stop() -> None:
     d.finish()
     assert d.summary["status"] == "stopped"
     for e in d.events:
-        EVENT.validate_python({**e, "run_id": "r", "seq": 0})
+        validate_event({**e, "run_id": "r", "seq": 0})
 
 
 def test_breakpoint_on_line_and_nan() -> None:

@@ -58,7 +58,7 @@ def test_flush_leaves_the_collector_as_it_found_it() -> None:
             (gc.enable if enabled else gc.disable)()
             events: list[dict[str, Any]] = []
             tr = _tracer(events)
-            tr.emit("stdout", text="x")
+            tr.emit({"type": "stdout", "t": tr.now(), "text": "x"})
             tr.flush()
             assert [e["type"] for e in events] == ["stdout"]
             assert gc.isenabled() is enabled
@@ -70,7 +70,7 @@ def test_one_array_shown_by_several_events_is_built_once_per_flush() -> None:
     events: list[dict[str, Any]] = []
     tr = _tracer(events)
     g = engine.ones(3)
-    tr.emit("x")
+    tr.emit({"type": "stdout", "t": tr.now(), "text": "x"})
     first = tr.value(g._d)
     assert tr.value(g._d) is first
     assert first == {"shape": [3], "dtype": "float32", "values": [1.0, 1.0, 1.0]}

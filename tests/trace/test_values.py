@@ -9,7 +9,17 @@ from engine.tracing.values import value
 
 def test_small_inline_with_non_finite_as_strings() -> None:
     v = value(np.array([1.0, np.nan, np.inf, -np.inf], dtype=np.float32))
-    assert v == {"shape": [4], "dtype": "float32", "values": [1.0, "nan", "inf", "-inf"]}
+    assert v == {
+        "shape": [4],
+        "dtype": "float32",
+        "values": [1.0, "nan", "inf", "-inf"],
+        "nan": 1,
+        "inf": 2,
+    }
+    # finite values carry no counts; NaN/Inf are flagged in every shape
+    assert "nan" not in value(np.array([1.0, 2.0]))
+    assert value(np.array([[np.nan, 2.0]]))["nan"] == 1
+    assert value(np.array(np.inf))["inf"] == 1
     assert value(np.array(2.5))["values"] == 2.5
     assert value(np.array([[True, False]]))["values"] == [[True, False]]
 

@@ -11,6 +11,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
+from engine.autograd.engine import _fire  # a hook call the tracer sees (one `is None` without)
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record_multi
@@ -82,8 +83,8 @@ class BackwardHook:
             return None
         assert self.input_idx is not None
         res = self._pack(self.input_idx, grad_input, self.n_inputs)
-        for hook in list(self.module._backward_hooks.values()):
-            out = hook(self.module, res, self.grad_outputs)
+        for hid, hook in list(self.module._backward_hooks.items()):
+            out = _fire("module_backward", hid, hook, self.module, res, self.grad_outputs)
             if out is None:
                 continue
             if len(out) != len(res):
@@ -107,8 +108,8 @@ class BackwardHook:
     def _output_hook(self, _: Any, grad_output: Any) -> Any:
         assert self.output_idx is not None
         self.grad_outputs = self._pack(self.output_idx, grad_output, self.n_outputs)
-        for pre in list(self.module._backward_pre_hooks.values()):
-            new = pre(self.module, self.grad_outputs)
+        for hid, pre in list(self.module._backward_pre_hooks.items()):
+            new = _fire("module_backward_pre", hid, pre, self.module, self.grad_outputs)
             if new is None:
                 continue
             if len(new) != len(self.grad_outputs):
@@ -128,8 +129,8 @@ class BackwardHook:
                 stacklevel=2,
             )
             grad_inputs = (None,) * self.n_inputs
-            for hook in list(self.module._backward_hooks.values()):
-                r = hook(self.module, grad_inputs, self.grad_outputs)
+            for hid, hook in list(self.module._backward_hooks.items()):
+                r = _fire("module_backward", hid, hook, self.module, grad_inputs, self.grad_outputs)
                 if r is not None and not (isinstance(r, tuple) and all(e is None for e in r)):
                     raise RuntimeError(
                         "Backward hook for Modules where no input requires gradient should "
@@ -144,7 +145,7 @@ def call_with_hooks(mod: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     pre_kw = mod.__dict__.get("_forward_pre_hooks_with_kwargs", set())
     for hid, hook in list(mod._forward_pre_hooks.items()):
         if hid in pre_kw:
-            r = hook(mod, args, kwargs)
+            r = _fire("module_forward_pre", hid, hook, mod, args, kwargs)
             if r is not None:
                 if not (isinstance(r, tuple) and len(r) == 2):
                     raise RuntimeError(
@@ -153,7 +154,7 @@ def call_with_hooks(mod: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) 
                     )
                 args, kwargs = r
         else:
-            r = hook(mod, args)
+            r = _fire("module_forward_pre", hid, hook, mod, args)
             if r is not None:
                 args = r if isinstance(r, tuple) else (r,)
     bw: BackwardHook | None = None
@@ -163,7 +164,10 @@ def call_with_hooks(mod: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     result = mod.forward(*args, **kwargs)
     post_kw = mod.__dict__.get("_forward_hooks_with_kwargs", set())
     for hid, hook in list(mod._forward_hooks.items()):
-        r = hook(mod, args, kwargs, result) if hid in post_kw else hook(mod, args, result)
+        if hid in post_kw:
+            r = _fire("module_forward", hid, hook, mod, args, kwargs, result)
+        else:
+            r = _fire("module_forward", hid, hook, mod, args, result)
         if r is not None:
             result = r
     if bw is not None:

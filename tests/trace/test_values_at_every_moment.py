@@ -1,0 +1,150 @@
+"""The values the events give are the engine's: for every snippet and example, each named
+tensor's value at the end of the run (folded from the events as a client folds them) equals
+what the snippet's own objects hold at exit, and every `version_bump` carries the values the
+tensor had at that moment."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+from engine.tracing import tracer as tracer_module
+from tests.trace import harness
+from tests.trace.test_stream import CASES
+
+MARK = "@@FINAL@@"
+# The server's value budgets (server/sandbox/settings.py): tensors of up to 64k elements carry
+# their full values; the budget is raised here so every snippet's tensors are covered
+SERVER_VALUES = {"values_per_tensor": 1 << 16, "values_budget": 1 << 30}
+
+# Appended to a snippet: prints, for every global tensor and every parameter of a global
+# module that the tracer described, its tracer id and its values at exit (read from the
+# engine's array directly: no op, no event)
+EPILOGUE = f'''
+def __bs_final():
+    import json, sys
+    import torch as __t
+    tr = sys.modules["engine.autograd.observer"].TRACER
+    out = {{}}
+    objs = [(k, v) for k, v in list(globals().items()) if isinstance(v, __t.Tensor)]
+    for k, m in list(globals().items()):
+        if isinstance(m, __t.nn.Module):
+            objs += [(f"{{k}}.{{n}}", p) for n, p in m.named_parameters()]
+    for k, v in objs:
+        tid = tr.tensors.get(v)
+        if tid is not None and v._d.size <= {1 << 16}:
+            a = v._d.astype("float64") if v._d.dtype.kind in "fiub" else None
+            if a is not None:
+                out[k] = [tid, [str(x) if x != x or abs(x) == float("inf") else x
+                                for x in a.reshape(-1).tolist()]]
+    print("{MARK}" + json.dumps(out))
+__bs_final()
+'''
+
+
+def _flat(value: dict[str, Any]) -> np.ndarray[Any, Any] | None:
+    """A wire value's full values as a flat float64 array (None: a summary only)."""
+    if "values" not in value:
+        return None
+    vals = np.array(value["values"], dtype=object).reshape(-1)
+    return np.array([float(v) for v in vals], dtype=np.float64)
+
+
+def _fold(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Each tensor id's latest wire value, as a client folds the stream."""
+    current: dict[int, dict[str, Any]] = {}
+    for e in events:
+        kind = e["type"]
+        infos = []
+        if kind == "tensor":
+            infos = [e["tensor"]]
+        elif kind in ("node", "untracked_op"):
+            infos = e["outputs"]
+        for info in infos:
+            current.setdefault(info["id"], info["value"])
+        if kind == "version_bump" and e["tensor"] is not None:
+            current[e["tensor"]] = e["value"]
+    return current
+
+
+def _final(events: list[dict[str, Any]]) -> dict[str, Any]:
+    out = harness.stdout(events)
+    line = next(ln for ln in out.splitlines() if ln.startswith(MARK))
+    final: dict[str, Any] = json.loads(line[len(MARK) :])
+    return final
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_final_values_of_named_tensors_are_the_snippets(name: str) -> None:
+    summary, events = harness.traced(CASES[name] + EPILOGUE, **SERVER_VALUES)
+    assert summary["status"] == "ok", summary
+    current = _fold(events)
+    checked = 0
+    for var, (tid, want) in _final(events).items():
+        got = _flat(current[tid])
+        assert got is not None, f"{var}: no values in the events"
+        np.testing.assert_array_equal(
+            got, np.array([float(x) for x in want]), err_msg=f"{name}: {var} (tensor {tid})"
+        )
+        checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_version_bump_carries_the_values_of_its_moment(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the engine's own values at each bump, kept by a pass-through around the real tracer
+    truth: list[tuple[Any, int, np.ndarray[Any, Any]]] = []
+    bump = tracer_module.Tracer.version_bump
+
+    def recording(self: Any, t: Any) -> None:
+        truth.append((t, t._ver[0], t._d.copy()))
+        bump(self, t)
+
+    monkeypatch.setattr(tracer_module.Tracer, "version_bump", recording)
+    seen: dict[tuple[int, int], np.ndarray[Any, Any]] = {}
+    ids: dict[int, int] = {}
+
+    def grab(batch: list[dict[str, Any]]) -> None:
+        for e in batch:
+            if e["type"] == "version_bump":
+                got = _flat(e["value"])
+                assert got is not None, e
+                seen[(e["tensor"], e["version"])] = got
+        events.extend(batch)
+
+    from engine.autograd import observer
+    from engine.tracing import run_snippet
+
+    events: list[dict[str, Any]] = []
+    install = observer.install
+
+    def keep_ids(tr: Any) -> None:  # the tracer's ids of the bumped tensors, read at the end
+        if tr is None and truth:
+            current = observer.TRACER
+            for t, _, _ in truth:
+                tid = current.tensors.get(t)
+                if tid is not None:
+                    ids[id(t)] = tid
+        install(tr)
+
+    monkeypatch.setattr(observer, "install", keep_ids)
+    import engine
+
+    engine.manual_seed(0)
+    summary = run_snippet(CASES[name], grab, options=SERVER_VALUES)
+    assert summary["status"] == "ok", summary
+    assert len(seen) == len([e for e in events if e["type"] == "version_bump"])
+    for t, version, data in truth:
+        tid = ids.get(id(t))
+        if tid is None or (tid, version) not in seen:
+            continue
+        np.testing.assert_array_equal(
+            seen[(tid, version)], data.astype(np.float64).reshape(-1), err_msg=f"{name}: {tid}"
+        )
+    if truth:
+        assert seen
