@@ -23,6 +23,7 @@ def _serve(args: argparse.Namespace) -> int:
     from server.settings import Settings
 
     settings = Settings()
+    settings.bind_host = args.host  # a name the Host header may carry
     if args.db:
         settings.db_path = Path(args.db)
         settings.database_url = None

@@ -1,23 +1,38 @@
-"""Live runs: each run's event log in memory (dense `seq`), its listeners, and storage at the end.
+"""Live runs: each run's event log in memory (dense `seq`), stored as it grows, and the manager
+that starts them, ends them (by the user, a server limit, or a shutdown) and recovers runs a
+crashed server left unfinished.
 
-The manager owns the sandbox handles; sessions only subscribe to runs and forward commands.
+The manager owns the sandbox handles; sessions read a run's log through cursors (feeds.py)
+and forward commands.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import os
+import secrets
+import socket
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from protocol import Error, ErrorSource, Queued, RunFinished, RunStarted, RunStatus
-from server.eventlog import Chunk, EventLog, stamp
+from server.eventlog import EventLog, stamp
 from server.sandbox.batch import Batch
-from server.storage import RunStore, StoredRun
+from server.state import (
+    MANAGER_MOVES,
+    RUN_MOVES,
+    IllegalTransition,
+    Machine,
+    ManagerState,
+    RunState,
+)
+from server.storage import RUNNING, Retention, RunStore, StoredRun
 
-Listener = Callable[[Chunk], None]
+_log = logging.getLogger(__name__)
 
 
 class Handle(Protocol):
@@ -42,67 +57,193 @@ class Runner(Protocol):
     def health(self) -> dict[str, Any]: ...
 
 
-class LiveRun:
-    """One run's complete, ordered event log and the sessions watching it."""
+class ShuttingDown(RuntimeError):
+    """The server is stopping: it starts no new run."""
 
-    def __init__(self, run_id: str, code: str, options: dict[str, Any], owner: str = "") -> None:
+
+@dataclass(frozen=True)
+class RunLimits:
+    """What the server holds a run to, whatever the client's options say."""
+
+    max_run_bytes: int  # of the run's event log; the run is ended `limit` past it
+    max_inline_limit: int  # the largest `inline_limit` option a client may ask for
+    flush_s: float  # the log is stored at least this often while the run goes on
+    retention: Retention
+
+
+# Statuses the server gives a run itself (they win over what the worker's end says)
+_SERVER_STATUSES = ("interrupted", "limit")
+
+
+class LiveRun:
+    """One run's complete, ordered event log, its state, and how much of it is stored."""
+
+    def __init__(
+        self,
+        run_id: str,
+        code: str,
+        options: dict[str, Any],
+        owner: str = "",
+        quota_key: str = "",
+    ) -> None:
         self.id = run_id
         self.code = code
         self.options = options
-        self.owner = owner  # the client address that started it
+        self.owner = owner  # the owner key's digest: who may command the run
+        self.quota_key = quota_key or owner  # whose limits it counts against
         self.created = time.time()
         self.t0 = time.monotonic_ns()
         self.log = EventLog()
-        self.listeners: set[Listener] = set()
+        self.machine: Machine[RunState] = Machine(RunState.STARTING, RUN_MOVES, "run")
         self.status: str | None = None
         self.done = asyncio.Event()
         self.handle: Handle | None = None
         self.stop_requested: str | None = None
+        self.stored_chunks = 0  # how many of the log's chunks are in storage
+        self.begun = False  # whether storage has its row
+        self.store_lock = asyncio.Lock()
+        self._changed = asyncio.Event()
+        self.on_over: Callable[[LiveRun], None] | None = None
+        self.max_bytes: int | None = None
+        self.controllers: set[object] = set()  # its owner's sessions attached to it
+        self.shared = False  # someone else followed it
+
+    @property
+    def state(self) -> RunState:
+        return self.machine.state
+
+    def changed(self) -> asyncio.Event:
+        """An event set at the next append (or the end): wait on it, then read again."""
+        return self._changed
+
+    def _pulse(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
 
     def append(self, batch: Batch | list[Any]) -> None:
-        """Number events (run id, dense seq, t when missing), keep them as one chunk, and
-        hand it to the listeners. Whatever the worker put in run_id/seq is overridden."""
+        """Number events (run id, dense seq, t when missing) and keep them as one chunk.
+        Whatever the worker put in run_id/seq is overridden."""
+        if self.state in (RunState.FINISHED, RunState.ARCHIVED):
+            raise IllegalTransition(f"run {self.id} has finished: nothing more is logged")
         if not isinstance(batch, Batch):
             batch = Batch.of(batch)
         if not len(batch):
             return
         chunk = stamp(batch, self.id, self.log.count, time.monotonic_ns() - self.t0)
         self.log.add(chunk)
-        for listener in list(self.listeners):
-            listener(chunk)
+        if self.max_bytes is not None and self.log.bytes > self.max_bytes and self.on_over:
+            over, self.on_over = self.on_over, None
+            over(self)
+        self._pulse()
 
-    def subscribe(self, listener: Listener, after: int = -1) -> None:
-        """Deliver events after `after` now, then every new chunk (no gap, no repeat)."""
-        for chunk in self.log.after(after):
-            listener(chunk)
-        if not self.done.is_set():
-            self.listeners.add(listener)
+    def finish(self, status: str, event: RunFinished) -> None:
+        self.append([event])
+        self.status = status
+        self.machine.move(RunState.FINISHED)
+        self.done.set()
+        self._pulse()
 
-    def unsubscribe(self, listener: Listener) -> None:
-        self.listeners.discard(listener)
+    def archive(self) -> None:
+        """The whole log is stored: forget it here (readers go to storage from now on)."""
+        self.machine.move(RunState.ARCHIVED)
+        self.log.release()
+        self._pulse()
 
     async def command(self, command: dict[str, Any]) -> None:
-        if self.handle is not None and not self.done.is_set():
+        if self.handle is not None and self.state is RunState.RUNNING:
             await self.handle.send(command)
 
     async def stop(self, reason: str = "killed") -> None:
-        self.stop_requested = reason
-        if self.handle is not None and not self.done.is_set():
+        """End the run: `killed` (its owner), or the server's `limit` / `interrupted`."""
+        if self.state in (RunState.FINISHED, RunState.ARCHIVED):
+            return
+        if self.stop_requested is None or reason in _SERVER_STATUSES:
+            self.stop_requested = reason
+        if self.state is not RunState.STOPPING:
+            self.machine.move(RunState.STOPPING)
+        if self.handle is not None:
             await self.handle.kill(reason)
 
 
-class RunManager:
-    """Starts runs in the sandbox, pumps their events, stores them when they finish."""
+def new_run_id() -> str:
+    """A run id: 96 random bits (it is the share link: it must not be guessable)."""
+    return secrets.token_urlsafe(12)
 
-    def __init__(self, runner: Runner, store: RunStore, protocol_version: int) -> None:
+
+def _start_time(pid: int) -> str | None:
+    """When process `pid` started (clock ticks since boot), None when there is no such process:
+    a pid alone may have been reused by another process since."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def this_instance() -> str:
+    """host:pid:start of this server process: who is writing a `running` row."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
+
+
+def instance_gone(instance: str, heartbeat: float, stale_s: float) -> bool:
+    """Whether the server that wrote a `running` row has stopped: on this host, its process
+    is gone (or is this one, restarted: a container's pid 1 again); elsewhere, it has not
+    written for `stale_s`."""
+    host, _, rest = instance.partition(":")
+    pid_text, _, start = rest.partition(":")
+    if host == socket.gethostname() and pid_text.isdigit():
+        pid = int(pid_text)
+        # this very process: a row of ours that is not live here has ended
+        return pid == os.getpid() or _start_time(pid) != start
+    return time.time() - heartbeat > stale_s
+
+
+class RunManager:
+    """Starts runs in the sandbox, pumps their events, stores them while they run."""
+
+    def __init__(
+        self,
+        runner: Runner,
+        store: RunStore,
+        protocol_version: int,
+        limits: RunLimits | None = None,
+    ) -> None:
         self.runner = runner
         self.store = store
         self.protocol_version = protocol_version
+        self.limits = limits or RunLimits(
+            max_run_bytes=1 << 62,
+            max_inline_limit=1 << 20,
+            flush_s=2.0,
+            retention=Retention(1 << 62, 0),
+        )
         self.live: dict[str, LiveRun] = {}
+        self.machine: Machine[ManagerState] = Machine(
+            ManagerState.SERVING, MANAGER_MOVES, "manager"
+        )
+        self.instance = this_instance()
+        self.storage_errors = 0
+        self.recovered: list[str] = []  # runs found unfinished and marked interrupted
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
 
-    def start(self, code: str, options: dict[str, Any], owner: str = "") -> LiveRun:
-        run = LiveRun(uuid.uuid4().hex[:12], code, options, owner)
+    # -- starting -------------------------------------------------------------------------
+    def effective_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The client's options within the server's limits (the client cannot raise them)."""
+        out = {k: v for k, v in options.items() if v is not None}
+        if "inline_limit" in out:
+            out["inline_limit"] = min(int(out["inline_limit"]), self.limits.max_inline_limit)
+        return out
+
+    def start(
+        self, code: str, options: dict[str, Any], owner: str = "", quota_key: str = ""
+    ) -> LiveRun:
+        if self.machine.state is not ManagerState.SERVING:
+            raise ShuttingDown("the server is shutting down; try again in a moment")
+        options = self.effective_options(options)
+        run = LiveRun(new_run_id(), code, options, owner, quota_key)
+        run.max_bytes = self.limits.max_run_bytes
+        run.on_over = self._over_limit
         self.live[run.id] = run
         started: RunStarted = {
             "type": "run_started",
@@ -112,15 +253,26 @@ class RunManager:
             "options": options,  # type: ignore[typeddict-item]
         }
         run.append([started])
-        task = asyncio.create_task(self._pump(run))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._pump(run))
+        self._spawn(self._flusher(run))
         return run
 
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _over_limit(self, run: LiveRun) -> None:
+        size = self.limits.max_run_bytes
+        run.append([_error(run, "server", "limit", f"the run's event log passed {size} bytes")])
+        self._spawn(run.stop("limit"))
+
+    # -- running --------------------------------------------------------------------------
     async def _pump(self, run: LiveRun) -> None:
         from server.sandbox import RunRefused
 
         status: RunStatus = "error"
+        refused = False
 
         def queued(position: int) -> None:
             event: Queued = {
@@ -132,67 +284,153 @@ class RunManager:
 
         try:
             try:
-                options = {k: v for k, v in run.options.items() if v is not None}
-                run.handle = await self.runner.run(run.code, options, queued, run.owner)
-            except RunRefused as refused:
-                status = "limit" if refused.kind == "code_too_large" else "error"
-                run.append([_error(run, "sandbox", status, str(refused))])
+                run.handle = await self.runner.run(run.code, run.options, queued, run.quota_key)
+            except RunRefused as exc:
+                refused = True
+                status = "limit" if exc.kind == "code_too_large" else "error"
+                run.append([_error(run, "sandbox", status, str(exc))])
                 return
+            if run.state is RunState.STARTING:
+                run.machine.move(RunState.RUNNING)
             if run.stop_requested:
                 await run.handle.kill(run.stop_requested)
             async for batch in run.handle.events():
                 run.append(batch)
             status = run.handle.status  # type: ignore[assignment]
         except asyncio.CancelledError:
-            status = "killed"
+            status = "interrupted" if self.machine.state is not ManagerState.SERVING else "killed"
             if run.handle is not None:
                 with contextlib.suppress(Exception):
-                    await run.handle.kill("killed")
+                    await run.handle.kill(status)
             raise
         except Exception as exc:  # the server keeps serving whatever one run does
             run.append([_error(run, "server", type(exc).__name__, str(exc))])
         finally:
-            run.status = status
-            duration_ns = time.monotonic_ns() - run.t0
-            finished: RunFinished = {
-                "type": "run_finished",
-                "t": duration_ns,
-                "status": status,
-                "events": run.log.count + 1,
-                "duration_ns": duration_ns,
-            }
-            run.append([finished])
-            duration = duration_ns / 1e6
-            run.done.set()
-            run.listeners.clear()
-            stored = StoredRun(
-                run.id, run.code, status, run.options, run.created, duration, run.log.count
-            )
-            saved = False
+            if run.stop_requested in _SERVER_STATUSES:
+                status = run.stop_requested  # type: ignore[assignment]
+            await self._end(run, status, refused)
+
+    async def _end(self, run: LiveRun, status: RunStatus, refused: bool) -> None:
+        duration_ns = time.monotonic_ns() - run.t0
+        finished: RunFinished = {
+            "type": "run_finished",
+            "t": duration_ns,
+            "status": status,
+            "events": run.log.count + 1,
+            "duration_ns": duration_ns,
+        }
+        run.finish(status, finished)
+        if refused:
+            # a refused run (code too large, queue full) is not stored at all: storing it
+            # cost disk without a slot used; its followers already have its events
+            self.live.pop(run.id, None)
+            return
+        if await self._persist(run, final=True):
+            run.archive()
+            # served from storage from now on: holding every recent log in memory would let
+            # a client fill the server's memory with run after run
+            self.live.pop(run.id, None)
+        else:  # one that could not be stored stays a while for reconnects
+            asyncio.get_running_loop().call_later(60.0, self.live.pop, run.id, None)
+
+    async def _flusher(self, run: LiveRun) -> None:
+        """Store the log every `flush_s` while the run goes on: a crash loses at most that."""
+        while not run.done.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(run.done.wait(), self.limits.flush_s)
+            if not run.done.is_set():
+                await self._persist(run, final=False)
+
+    def _row(self, run: LiveRun, status: str) -> StoredRun:
+        return StoredRun(
+            run.id,
+            run.code,
+            status,
+            run.options,
+            run.created,
+            (time.monotonic_ns() - run.t0) / 1e6,
+            run.log.count,
+            owner=run.owner,
+            shared=run.shared,
+            instance=self.instance,
+        )
+
+    async def _persist(self, run: LiveRun, final: bool) -> bool:
+        """Store what the log gained since the last time (and, `final`, the run's end)."""
+        async with run.store_lock:
+            chunks = run.log.chunks[run.stored_chunks :]
             try:
-                # chunks are stored as they are: the thread mostly waits on SQLite, GIL released
-                await asyncio.to_thread(self.store.save, stored, run.log.chunks)
-                saved = True
-            finally:
-                # Once stored, a finished run is served from the store: holding every recent
-                # log in memory would let a client fill the server's memory with run after
-                # run. One that could not be stored stays a while for reconnects.
-                if saved:
-                    self.live.pop(run.id, None)
+                if not run.begun:
+                    await asyncio.to_thread(self.store.begin, self._row(run, RUNNING))
+                    run.begun = True
+                if final:
+                    row = self._row(run, run.status or "error")
+                    await asyncio.to_thread(self.store.finish, row, chunks)
                 else:
-                    asyncio.get_running_loop().call_later(60.0, self.live.pop, run.id, None)
+                    await asyncio.to_thread(self.store.append, run.id, chunks)
+                run.stored_chunks += len(chunks)
+                gone = await asyncio.to_thread(
+                    self.store.evict, self.limits.retention, run.owner, 0
+                )
+                if gone:
+                    _log.info("storage over its caps: evicted %d runs", len(gone))
+            except Exception:
+                self.storage_errors += 1
+                _log.exception("could not store run %s", run.id)
+                return False
+        return True
+
+    # -- recovery and shutdown ------------------------------------------------------------
+    async def recover(self, stale_s: float) -> list[str]:
+        """Mark `interrupted` every stored run left `running` by a server that is gone."""
+        found = await asyncio.to_thread(self.store.unfinished)
+        done: list[str] = []
+        for run_id, instance, heartbeat in found:
+            if run_id in self.live or not instance_gone(instance, heartbeat, stale_s):
+                continue
+            if await asyncio.to_thread(self.store.interrupt, run_id, "interrupted"):
+                done.append(run_id)
+        if done:
+            _log.warning("marked %d unfinished runs interrupted: %s", len(done), done[:20])
+            self.recovered.extend(done)
+        return done
+
+    def start_background(self, stale_s: float) -> None:
+        """Recover now, and keep sweeping for runs of servers that stopped since."""
+
+        async def sweep() -> None:
+            while self.machine.state is ManagerState.SERVING:
+                try:
+                    await self.recover(stale_s)
+                except Exception:
+                    _log.exception("recovery sweep failed")
+                await asyncio.sleep(max(stale_s / 2, 1.0))
+
+        self._sweeper = asyncio.create_task(sweep())
 
     def get(self, run_id: str) -> LiveRun | None:
         return self.live.get(run_id)
 
-    async def shutdown(self) -> None:
-        for run in list(self.live.values()):
-            await run.stop("killed")
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
+    async def shutdown(self, grace_s: float = 10.0) -> None:
+        """Start no run; end every live run `interrupted` and store it; then stop."""
+        if self.machine.state is ManagerState.SERVING:
+            self.machine.move(ManagerState.DRAINING)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
             with contextlib.suppress(BaseException):
-                await task
+                await self._sweeper
+        runs = list(self.live.values())
+        await asyncio.gather(*(r.stop("interrupted") for r in runs), return_exceptions=True)
+        pending = [t for t in self._tasks if not t.done()]
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=grace_s)
+            for task in late:
+                task.cancel()
+            for task in late:
+                with contextlib.suppress(BaseException):
+                    await task
+        if self.machine.state is ManagerState.DRAINING:
+            self.machine.move(ManagerState.STOPPED)
 
 
 def _error(run: LiveRun, source: ErrorSource, error_type: str, message: str) -> Error:
