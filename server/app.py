@@ -74,7 +74,13 @@ def create_app(settings: Settings | None = None, runner: Runner | None = None) -
         settings.max_http_reads_per_client,
     )
     signer = Signer(load_key(settings.secret_key, path.parent))
-    state.identifier = Identifier(signer, settings.trusted_proxies, settings.auth_header)
+    state.identifier = Identifier(
+        signer,
+        settings.trusted_proxies,
+        settings.auth_header,
+        settings.token_mint_burst,
+        settings.token_mints_per_minute,
+    )
     for router in (health.router, examples.router, runs.router, ws.router):
         app.include_router(router)
     mount_frontend(app, settings.frontend_dist)

@@ -179,8 +179,8 @@ class Sender:
                 woken.cancel()
                 if not reading.done():
                     reading.cancel()
-                    with contextlib.suppress(BaseException):
-                        await reading
+                    # (not `await reading`: its CancelledError would hide this task's own)
+                    await asyncio.wait({reading})
             if reading.cancelled():
                 continue
             try:

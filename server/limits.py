@@ -52,6 +52,9 @@ class Counted:
         self._all += 1
         return True
 
+    def held(self, key: str) -> int:
+        return self._held[key]
+
     def give(self, *keys: str) -> None:
         for key in keys:
             self._held[key] -= 1

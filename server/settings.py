@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     rate_limit_per_minute: float = 60.0
     max_message_bytes: int = 2 * 1024 * 1024
     # open websockets per client address: each holds memory and a task in the server
-    max_connections_per_client: int = 64
+    max_connections_per_client: int = 256
 
     # -- who may connect (Jupyter's local_hostnames / allow_origin) ------------------------
     # the address the server is bound to (`backscope serve --host`): allowed as a Host name
@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     # a header naming the authenticated user, set by a trusted proxy (e.g. X-Forwarded-User):
     # runs then belong to users, and limits are per user
     auth_header: str | None = None
+    # owner tokens handed out per address (a burst, then per minute): each is a set of limits
+    token_mint_burst: int = Field(default=50, ge=1)
+    token_mints_per_minute: float = Field(default=20.0, gt=0)
 
     # -- storage ---------------------------------------------------------------------------
     max_run_bytes: int = Field(default=64 * MiB, ge=1)  # a run's log; ended `limit` past it

@@ -52,7 +52,9 @@ class Guard:
         host = header(headers, b"host")
         origin = header(headers, b"origin")
         refusal: tuple[int, str] | None = None
-        if not self.policy.host_allowed(host):
+        if sum(1 for k, _ in headers if k == b"host") > 1:
+            refusal = (400, "more than one Host header")
+        elif not self.policy.host_allowed(host):
             refusal = (403, f"host {_clip(host)} is not allowed here (BACKSCOPE_ALLOWED_HOSTS)")
         elif (kind == "websocket" or scope.get("method") not in _SAFE_METHODS) and not (
             self.policy.origin_allowed(origin, host)

@@ -5,18 +5,22 @@ against.
   (X-Forwarded-For, the nearest address that is not a trusted proxy), and an `auth_header`
   it sets names the user: runs then belong to that user and limits are per user.
 - Otherwise runs belong to the browser's owner token (a signed HttpOnly cookie the server
-  sets); limits are per token, behind a trusted proxy per forwarded address.
+  sets on a page load); limits are per token, behind a trusted proxy per forwarded address.
+  A client without a token (a script) owns its runs for that connection only, and its limits
+  are its address's.
 Headers from a peer that is not a trusted proxy are never believed.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import secrets
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
 
+from server.limits import RateLimiter
 from server.trust.tokens import COOKIE, Signer
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -57,8 +61,16 @@ def header(headers: list[tuple[bytes, bytes]], name: bytes) -> str | None:
 class Identifier:
     """Turns a request's scope into an Identity, as configured."""
 
-    def __init__(self, signer: Signer, trusted_proxies: list[str], auth_header: str | None):
+    def __init__(
+        self,
+        signer: Signer,
+        trusted_proxies: list[str],
+        auth_header: str | None,
+        mint_burst: int = 50,
+        mints_per_minute: float = 20.0,
+    ) -> None:
         self.signer = signer
+        self.mints = RateLimiter(mint_burst, mints_per_minute)
         self.proxies: list[Network] = [
             ipaddress.ip_network(p, strict=False) for p in trusted_proxies
         ]
@@ -93,15 +105,19 @@ class Identifier:
         if user:
             key = "user:" + user[:256]
             return Identity(self.signer.digest(key), key, address, user=user, secure=secure)
-        found = cookies(headers).get(COOKIE)
-        ident = self.signer.verify(found)
+        by_address = f"addr:{address}"
+        ident = self.signer.verify(cookies(headers).get(COOKIE))
+        if ident:  # a client that kept its token: its own limits (behind a proxy: its address)
+            owner = self.signer.digest(f"token:{ident}")
+            return Identity(owner, by_address if via_proxy else f"token:{owner}", address)
+        # No token yet. A page load gets one (at most `mints` per address: tokens are free,
+        # and each is a set of limits of its own); a connection without one owns its runs
+        # alone and counts against its address.
         token = None
-        if not ident:
+        if scope.get("type") == "http" and self.mints.allow(address):
             token = self.signer.mint()
-            ident = self.signer.verify(token)
-        owner = self.signer.digest(f"token:{ident}")
-        quota = f"addr:{address}" if via_proxy else f"token:{owner}"
-        return Identity(owner, quota, address, token=token, secure=secure)
+        owner = self.signer.digest(f"conn:{secrets.token_hex(16)}")
+        return Identity(owner, by_address, address, token=token, secure=secure)
 
     def cookie(self, identity: Identity) -> str | None:
         """The Set-Cookie value giving the client its owner token (None when it has one)."""

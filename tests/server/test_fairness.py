@@ -305,7 +305,7 @@ def test_connections_per_client_are_capped_and_others_still_served(
         await victim_run(base)  # another address is not affected
         await held.pop().ws.close()
         for _ in range(500):  # the server sees the close a moment later
-            if application.state.connections[ATTACKER] < 20:
+            if application.state.limits.connections.held(f"addr:{ATTACKER}") < 20:
                 break
             await asyncio.sleep(0.01)
         again = await start(base, ATTACKER, "print(5)")  # a freed place can be taken again
