@@ -13,7 +13,14 @@ from typing import Any
 # the Python client offer it and uvicorn accepts by default, but events are small JSON sent
 # mostly over loopback or a LAN (the app is local-first): zlib cost the server more CPU than
 # everything else per event, and uncompressed frames are what the throughput target measures.
-UVICORN_WS: dict[str, Any] = {"ws": "websockets-sansio", "ws_per_message_deflate": False}
+# A SIGTERM waits at most `timeout_graceful_shutdown` for connections to end: a client that
+# holds its socket open without reading would otherwise keep the server from ever reaching the
+# shutdown that ends and stores in-flight runs.
+UVICORN_WS: dict[str, Any] = {
+    "ws": "websockets-sansio",
+    "ws_per_message_deflate": False,
+    "timeout_graceful_shutdown": 5,
+}
 
 
 def _serve(args: argparse.Namespace) -> int:

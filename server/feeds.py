@@ -50,6 +50,9 @@ class Cursor:
         self.upto = upto
         self.follow = follow  # wait for a run still going (else stop at what there is)
         self.poll_s = poll_s
+        # held, not looked up again: a run the manager lets go of without storing it (refused
+        # before it ran) is still read to its end from memory
+        self._live = manager.get(run_id)
 
     async def next(self, max_events: int, max_bytes: int) -> list[Chunk]:
         """The next events, at most `max_events` and about `max_bytes`; [] at the end."""
@@ -57,8 +60,10 @@ class Cursor:
             limit = max_events if self.upto is None else min(max_events, self.upto - self.after)
             if limit <= 0:
                 return []
-            live = self.manager.get(self.run_id)
-            if live is not None and live.state is not RunState.ARCHIVED:
+            live = self._live
+            if live is not None and live.state is RunState.ARCHIVED:
+                self._live = None  # stored whole: read on from storage
+            elif live is not None:
                 changed = live.changed()
                 chunks = fit(live.log.after(self.after, limit, max_bytes), max_bytes)
                 if chunks:

@@ -402,6 +402,8 @@ class RunManager:
             while self.machine.state is ManagerState.SERVING:
                 try:
                     await self.recover(stale_s)
+                except RuntimeError:  # the loop's executor is shut down: the server stops
+                    return
                 except Exception:
                     _log.exception("recovery sweep failed")
                 await asyncio.sleep(max(stale_s / 2, 1.0))

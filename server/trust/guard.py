@@ -62,7 +62,10 @@ class Guard:
             refusal = (403, f"origin {_clip(origin)} is not allowed (BACKSCOPE_ALLOWED_ORIGINS)")
         elif self.access_token and scope.get("path") not in _OPEN_PATHS:
             given = self._token_given(scope, headers)
-            if given is None or not hmac.compare_digest(given, self.access_token):
+            # (as bytes: compare_digest refuses str with non-ASCII characters)
+            if given is None or not hmac.compare_digest(
+                given.encode(), self.access_token.encode()
+            ):
                 refusal = (401, "this server needs its access token (open the link with ?token=)")
             elif kind == "http" and _query_token(scope) is not None:
                 await self._store_token(scope, send, given)
