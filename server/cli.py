@@ -16,10 +16,13 @@ from typing import Any
 # A SIGTERM waits at most `timeout_graceful_shutdown` for connections to end: a client that
 # holds its socket open without reading would otherwise keep the server from ever reaching the
 # shutdown that ends and stores in-flight runs.
+# uvicorn's own proxy-header rewriting is off: it believes X-Forwarded-For from 127.0.0.1 by
+# default, and the server's guard decides whom to believe (BACKSCOPE_TRUSTED_PROXIES).
 UVICORN_WS: dict[str, Any] = {
     "ws": "websockets-sansio",
     "ws_per_message_deflate": False,
     "timeout_graceful_shutdown": 5,
+    "proxy_headers": False,
 }
 
 

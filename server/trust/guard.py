@@ -63,9 +63,7 @@ class Guard:
         elif self.access_token and scope.get("path") not in _OPEN_PATHS:
             given = self._token_given(scope, headers)
             # (as bytes: compare_digest refuses str with non-ASCII characters)
-            if given is None or not hmac.compare_digest(
-                given.encode(), self.access_token.encode()
-            ):
+            if given is None or not hmac.compare_digest(given.encode(), self.access_token.encode()):
                 refusal = (401, "this server needs its access token (open the link with ?token=)")
             elif kind == "http" and _query_token(scope) is not None:
                 await self._store_token(scope, send, given)
@@ -112,9 +110,9 @@ class Guard:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         query.pop("token", None)
         rest = urlencode(query, doseq=True)
-        location = (scope.get("root_path", "") + scope.get("path", "/")) + (
-            f"?{rest}" if rest else ""
-        )
+        # one leading slash: "//host/..." would send the browser to another site
+        path = "/" + (scope.get("root_path", "") + scope.get("path", "/")).lstrip("/\\")
+        location = path + (f"?{rest}" if rest else "")
         cookie = f"{ACCESS_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax"
         await send(
             {
