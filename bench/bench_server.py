@@ -432,9 +432,15 @@ if __name__ == "__main__":
         "--latency", action="store_true", help="only (d) and (c), without and with pre-start"
     )
     parser.add_argument("--storage", action="store_true", help="only (e) and (f)")
+    parser.add_argument("--sessions", type=int, default=0, help="only (c), with N sessions")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as d:
         db = Path(d) / "r.sqlite3"
+        if args.sessions:
+            with server_process(db) as (b, p):
+                asyncio.run(wait_up(b))
+                asyncio.run(many_sessions(b, args.sessions))
+            raise SystemExit(0)
         if args.storage:
             save_ratio(db)
             stalled_readers(Path(d) / "readers.sqlite3")

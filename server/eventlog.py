@@ -169,6 +169,8 @@ class EventLog:
         taken: list[Chunk] = []
         size = 0
         for chunk in itertools.islice(self.chunks, start, None):
+            if chunk.last <= after:  # (the chunk bisection found ends before `after`)
+                continue
             taken.append(chunk)
             size += len(chunk.body)
             if size >= max_bytes:

@@ -169,6 +169,8 @@ class Sender:
     async def _loop(self) -> None:
         while True:
             if self._replies:
+                # replies that come together go out together (a client's burst of commands)
+                await asyncio.sleep(self._interval)
                 await self._write(self._take_replies())
                 continue
             feed = self._feeds[0] if self._feeds else None

@@ -101,7 +101,7 @@ class Settings(BaseSettings):
     send_stall_s: float = Field(default=120.0, gt=0)
     # reads of runs over HTTP streamed at once (all clients / one client)
     max_http_reads: int = Field(default=32, ge=1)
-    max_http_reads_per_client: int = Field(default=4, ge=1)
+    max_http_reads_per_client: int = Field(default=8, ge=1)
     # seconds a SIGTERM waits for in-flight runs to end and be stored
     shutdown_grace_s: float = Field(default=10.0, gt=0)
 

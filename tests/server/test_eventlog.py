@@ -177,3 +177,14 @@ def test_a_file_with_one_row_per_event_is_converted_once_and_reads_the_same(
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert "events" not in tables
     db.close()
+
+
+def test_a_bounded_read_after_the_end_of_a_large_chunk_gets_the_next_one() -> None:
+    """The chunk found by bisection ends at `after`: its bytes must not use up the read's
+    budget (a 1 MB run_started hid every later event from a resume)."""
+    log = EventLog()
+    big = b'{"type":"stdout","t":0,"text":"' + b"x" * 5000 + b'"}'
+    log.add(stamp(_batch(big), "r1", 0, 0))
+    log.add(stamp(_batch(b'{"type":"stdout","t":1,"text":"y"}'), "r1", 1, 0))
+    chunks = log.after(0, max_bytes=1000)
+    assert [e["text"] for c in chunks for e in c.events()] == ["y"]
