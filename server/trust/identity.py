@@ -111,10 +111,10 @@ class Identifier:
             owner = self.signer.digest(f"token:{ident}")
             return Identity(owner, by_address if via_proxy else f"token:{owner}", address)
         # No token yet. A page load gets one (at most `mints` per address: tokens are free,
-        # and each is a set of limits of its own); a connection without one owns its runs
-        # alone and counts against its address.
+        # and each is a set of limits of its own; health probes and scripts' API calls get
+        # none); a connection without one owns its runs alone and counts against its address.
         token = None
-        if scope.get("type") == "http" and self.mints.allow(address):
+        if _page_load(scope, headers) and self.mints.allow(address):
             token = self.signer.mint()
         owner = self.signer.digest(f"conn:{secrets.token_hex(16)}")
         return Identity(owner, by_address, address, token=token, secure=secure)
@@ -127,3 +127,10 @@ class Identifier:
         return (
             f"{COOKIE}={identity.token}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax{secure}"
         )
+
+
+def _page_load(scope: MutableMapping[str, Any], headers: list[tuple[bytes, bytes]]) -> bool:
+    """A browser loading a page (what asks for HTML), the moment to hand out an owner token."""
+    if scope.get("type") != "http" or scope.get("method") not in ("GET", "HEAD"):
+        return False
+    return "text/html" in (header(headers, b"accept") or "")

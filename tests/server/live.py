@@ -107,7 +107,7 @@ async def connect(
 
 def owner_cookie(base: str) -> str:
     """A fresh owner token, as a browser gets it by loading the page."""
-    response = httpx.get(f"http://{base}/healthz")
+    response = httpx.get(f"http://{base}/", headers={"Accept": "text/html"})
     token = response.cookies.get(COOKIE)
     assert token, response.headers
     return str(token)
