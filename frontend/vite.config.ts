@@ -11,5 +11,7 @@ export default defineConfig({
       "/ws": { target: "ws://127.0.0.1:8000", ws: true },
     },
   },
-  test: { environment: "node", include: ["tests/**/*.test.ts"] },
+  // a test's time bound catches a hang, never slowness: a loaded 2-core machine can take seconds
+  // over a 100k-event fold (speed targets live in bench/, not in tests)
+  test: { environment: "node", include: ["tests/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 },
 });

@@ -46,7 +46,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = WAIT_MS / 1000) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -283,8 +283,9 @@ def snippet_names() -> list[str]:
     return sorted(p.stem for p in SNIPPETS.glob("*.py"))
 
 
-# a traceback frame of the runner (not of the snippet), with its source line
-_RUNNER_FRAME = re.compile(r'  File "(?![\w]+\.py")[^"]*", line \d+, in .*\n    .*\n')
+# a traceback frame of the runner (not of the snippet), with its source line when it has one
+# (code run from a string, as pytest-xdist's workers are, has none)
+_RUNNER_FRAME = re.compile(r'  File "(?![\w]+\.py")[^"]*", line \d+, in .*\n(?:    .*\n)?')
 
 
 def normalise(text: str) -> str:

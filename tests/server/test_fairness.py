@@ -26,10 +26,13 @@ from server.sandbox.slots import SlotPool
 from server.settings import Settings
 from server.trust.tokens import COOKIE
 from tests.server.live import Client, assert_dense, owner_cookie, serve
+from tests.server.sandbox_helpers import GENEROUS_CPU_S, GENEROUS_WALL_S
 from tests.server.test_hostile_runs import GOOD, GOOD_OUT
 
 ATTACKER, VICTIM, SLOW = "127.0.0.2", "127.0.0.3", "127.0.0.4"
-WALL = 4.0
+# No run here ends by a clock it could meet on a slow machine: sleepers are stopped by the tests,
+# which free slots on purpose. The contended-pause limit is short: one test is about it.
+WALL = GENEROUS_WALL_S
 CONTENDED_PAUSE = 2.0
 SLEEPER = "import time\nprint('up')\ntime.sleep(1e6)\n"
 PAUSING = """import torch
@@ -50,8 +53,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     db = tmp_path_factory.mktemp("fair") / "runs.sqlite3"
     sandbox = SandboxSettings(
         wall_seconds=WALL,
-        cpu_seconds=2,
-        pause_seconds=60,
+        cpu_seconds=GENEROUS_CPU_S,
+        pause_seconds=WALL,
         contended_pause_seconds=CONTENDED_PAUSE,
         max_event_bytes=32 * MiB,
         max_workers=2,
@@ -88,14 +91,26 @@ def _out(events: list[dict[str, Any]]) -> str:
     return "".join(e["text"] for e in events if e["type"] == "stdout")
 
 
-async def victim_run(base: str) -> float:
-    """Seconds from sending another client's run to its correct end."""
+async def victim_run(base: str, once_queued: Any = None) -> float:
+    """Seconds from sending another client's run to its correct end; `once_queued` (a coroutine
+    function) runs when the run says it waits in the queue."""
     t0 = time.monotonic()
     c = await start(base, VICTIM, GOOD)
-    finished = await c.until("run_finished", timeout=120)
+    if once_queued is not None:
+        await c.until("queued")
+        await once_queued()
+    finished = await c.until("run_finished", timeout=WALL + 60)
     await c.ws.close()
     assert (finished["status"], _out(c.events)) == ("ok", GOOD_OUT), c.events[-3:]
     return time.monotonic() - t0
+
+
+async def stop_all(clients: list[Client]) -> None:
+    for c in clients:
+        await c.send({"type": "stop"})
+        if not any(e["type"] == "run_finished" for e in c.events):
+            await c.until("run_finished")
+        await c.ws.close()
 
 
 async def started_runs(clients: list[Client]) -> int:
@@ -115,27 +130,26 @@ def _no_leftovers(application: Any) -> None:
 
 
 def test_one_client_flooding_runs_does_not_starve_another(app: tuple[str, Any]) -> None:
-    """12 sleeping runs from one address: FIFO made another client wait for all of them."""
+    """12 sleeping runs from one address: FIFO gave a freed slot to the flood's next run, and
+    another client waited for all of them."""
     base, application = app
 
-    async def go() -> tuple[float, int]:
+    async def go() -> int:
         flood = [await start(base, ATTACKER, SLEEPER) for _ in range(12)]
         for c in flood[:2]:
             await c.until("stdout")  # both slots taken, ten queued
-        waited = await victim_run(base)
+        # the victim's run sleeps too: it holds the slot it gets until stopped
+        victim = await start(base, VICTIM, SLEEPER)
+        await victim.until("queued")
+        await flood[0].send({"type": "stop"})  # one slot freed
+        await victim.until("stdout")  # the victim runs
         started = await started_runs(flood)
-        for c in flood:
-            await c.send({"type": "stop"})
-            if not any(e["type"] == "run_finished" for e in c.events):  # read by started_runs
-                await c.until("run_finished")
-            await c.ws.close()
-        return waited, started
+        await stop_all([victim, *flood])
+        return started
 
-    waited, started = asyncio.run(go())
-    print(f"another client's run finished {waited:.1f} s after it was sent")
-    # the victim took the first freed slot: the two first runs, and at most the run that got the
-    # other freed slot (and one more in the moment it took to look), ran before it was done
-    assert started <= 4, f"{started} of the flood's runs started before the victim's ended"
+    # the one freed slot went to the victim, not to the flood's third run
+    started = asyncio.run(go())
+    assert started == 2, f"{started} of the flood's runs started; the victim waited"
     _no_leftovers(application)
 
 
@@ -166,7 +180,7 @@ def test_a_paused_run_keeps_its_slot_while_nobody_waits(app: tuple[str, Any]) ->
     async def go() -> list[dict[str, Any]]:
         c = await start(base, ATTACKER, PAUSING, pause_in_backward=True)
         await c.until("paused")
-        await asyncio.sleep(CONTENDED_PAUSE + WALL + 1.0)  # past both limits that do not apply
+        await asyncio.sleep(CONTENDED_PAUSE + 1.0)  # past the limit that applies only to others
         await c.send({"type": "continue"})
         await c.until("run_finished")
         await c.ws.close()
@@ -383,17 +397,21 @@ def test_a_full_queue_makes_room_for_another_clients_run(
 ) -> None:
     """One client filling the queue used to get every other client refused ('queue_full')."""
     db = tmp_path_factory.mktemp("queue") / "runs.sqlite3"
-    sandbox = SandboxSettings(wall_seconds=WALL, max_workers=1, max_queue=3)
+    sandbox = SandboxSettings(
+        wall_seconds=WALL, cpu_seconds=GENEROUS_CPU_S, max_workers=1, max_queue=3
+    )
     settings = Settings(db_path=db, sandbox=sandbox, rate_limit_burst=1000)
 
     async def go(base: str) -> tuple[float, list[str]]:
         flood = [await start(base, ATTACKER, SLEEPER) for _ in range(4)]  # 1 runs, 3 wait
         await flood[0].until("stdout")
-        waited = await victim_run(base)
-        for c in flood:
-            await c.send({"type": "stop"})
-            await c.until("run_finished")
-            await c.ws.close()
+
+        async def free_the_slot() -> None:  # the sleepers never end by themselves
+            for c in flood:
+                await c.send({"type": "stop"})
+
+        waited = await victim_run(base, once_queued=free_the_slot)
+        await stop_all(flood)
         return waited, [e["message"] for c in flood for e in c.events if e["type"] == "error"]
 
     with serve(create_app(settings)) as base:

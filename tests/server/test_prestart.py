@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,27 +28,35 @@ from tests.server.sandbox_helpers import (
 )
 
 # Everything a run can change for the next one, were it to share its process or its files:
-# engine globals, the interpreter's module table, and every place it can write.
-TAMPER = """import os, sys, torch
+# engine globals, the interpreter's module table, and every place it can write. The planted file
+# has a name of this test process's own: weak mode shares the host's /tmp with tests beside it.
+PLANTED = f"planted-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+TAMPER = (
+    f"PLANTED = {PLANTED!r}\n"
+    + """import os, sys, torch
 torch.tensor = None
 torch.Tensor.backward = None
 torch.Tensor.__add__ = lambda self, other: 'tampered'
 sys.modules['numpy'] = None
 for d in ('/tmp', '/var/tmp', '/dev/shm', os.getcwd(), os.path.expanduser('~')):
     try:
-        with open(os.path.join(d, 'planted'), 'w') as f:
+        with open(os.path.join(d, PLANTED), 'w') as f:
             f.write('x')
     except OSError:
         pass
 print('tampered')
 """
-CHECK = """import os
+)
+CHECK = (
+    f"PLANTED = {PLANTED!r}\n"
+    + """import os
 for d in ('/tmp', '/var/tmp', '/dev/shm', os.getcwd(), os.path.expanduser('~')):
-    if os.path.exists(os.path.join(d, 'planted')):
+    if os.path.exists(os.path.join(d, PLANTED)):
         print('planted file visible in', d)
 import torch
 print((torch.tensor([1.0]) + torch.tensor([2.0])).item())
 """
+)
 BUDGET = """import resource
 usage = resource.getrusage(resource.RUSAGE_SELF)
 print(resource.getrlimit(resource.RLIMIT_CPU)[0] - usage.ru_utime - usage.ru_stime)
