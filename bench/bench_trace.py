@@ -119,6 +119,25 @@ def parts(fn: Any) -> tuple[Any, Any]:
     return dumps, summaries
 
 
+def protocol_check(fn: Any) -> tuple[Any, Any]:
+    """Two functions over the frames a traced run of `fn` sends: the server reading them
+    (Batch.decode) and reading them with the protocol check (`Batch.check_worker`)."""
+    from server.sandbox.batch import Batch
+
+    bodies: list[bytes] = []
+    trace_once(fn, lambda batch: bodies.append(orjson.dumps(batch)))
+
+    def read() -> None:
+        for body in bodies:
+            Batch.decode(body)
+
+    def read_checked() -> None:
+        for body in bodies:
+            Batch.decode(body).check_worker(body)
+
+    return read, read_checked
+
+
 def check_cost() -> float:
     """Seconds per `observer.TRACER is None` check (the whole no-tracer cost of one op)."""
     n = 2_000_000
@@ -173,6 +192,13 @@ def main() -> None:
             f"{'':36s} floors: refs-only capture {refs / off2:5.2f}x; alone, as a fraction "
             f"of untraced: orjson of the stream {json_t / off2:4.2f}, the large-tensor "
             f"summaries {summ_t / off2:4.2f}"
+        )
+        read, checked = protocol_check(fn)
+        read_t, checked_t = interleaved(read, checked, rounds)
+        print(
+            f"{'':36s} server side: the protocol check of the stream adds "
+            f"{(checked_t - read_t) / n * 1e9:.0f} ns/event to reading it "
+            f"({(checked_t - read_t) / (on - off):.2f} of the tracing cost)"
         )
 
 

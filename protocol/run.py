@@ -66,7 +66,8 @@ class Halted(EventBase):
 class TensorValues(EventBase):
     """An answer to `tensor_values`: the tensor's full values, flat in C order, in chunks of
     at most `VALUES_CHUNK` elements (`offset` is the first element's index, `total` the
-    tensor's element count, `last` true on the final chunk), or an `error`."""
+    tensor's element count, `last` true on the final chunk), or one event with an `error`
+    and no `values`."""
 
     type: Literal["tensor_values"]
     tensor_id: int | None
@@ -74,7 +75,7 @@ class TensorValues(EventBase):
     dtype: str | None
     offset: int
     total: int
-    values: list[Any]
+    values: NotRequired[list[Any]]
     last: bool
     error: NotRequired[str]
 

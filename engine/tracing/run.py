@@ -19,8 +19,8 @@ from typing import Any
 from engine.autograd import observer
 from engine.tracing import calls
 from engine.tracing import captures as cap
-from engine.tracing.stepper import Backward, RunStopped
-from engine.tracing.tracer import EventLimit, Sink, Tracer
+from engine.tracing.stepper import Backward
+from engine.tracing.tracer import EventLimit, RunHalted, RunStopped, Sink, Tracer
 from protocol import Error, RunStatus
 
 TEXT_CHUNK = 1 << 16  # a stdout/stderr event grows up to this many characters
@@ -142,20 +142,28 @@ def _error_event(e: BaseException, filename: str, bw: Backward) -> Error:
     }
 
 
-def _on_halt(tr: Tracer, controller: Any, signum: int) -> Callable[[], None]:
-    """Let the server's `halt` (a signal the worker's command reader sends this thread)
-    flush the run and stop the snippet where it is; returns the undo."""
-    if threading.current_thread() is not threading.main_thread():
+def _on_halt(tr: Tracer, controller: Any, opts: dict[str, Any]) -> Callable[[], None]:
+    """Let a halt signal flush the run and stop the snippet where it is: `halt_signal` (the
+    worker's command reader sends it on the server's `halt`, why = the controller's
+    `halt_why`) and `cpu_signal` (the kernel's SIGXCPU at the CPU limit: why = timeout).
+    Returns the undo."""
+    signals: dict[int, RunStatus | None] = {}
+    if opts.get("halt_signal"):
+        signals[int(opts["halt_signal"])] = None
+    if opts.get("cpu_signal"):
+        signals[int(opts["cpu_signal"])] = "timeout"
+    if not signals or threading.current_thread() is not threading.main_thread():
         return lambda: None
 
-    def handler(_sig: int, frame: FrameType | None) -> None:
-        why: RunStatus = getattr(controller, "halt_why", None) or "killed"
+    def handler(sig: int, frame: FrameType | None) -> None:
+        why = signals.get(sig) or getattr(controller, "halt_why", None) or "killed"
         tr.halt(why, frame)
 
-    prev = signal.signal(signum, handler)
+    prev = {sig: signal.signal(sig, handler) for sig in signals}
 
     def undo() -> None:
-        signal.signal(signum, prev)
+        for sig, old in prev.items():
+            signal.signal(sig, old)
 
     return undo
 
@@ -171,8 +179,8 @@ def run_snippet(
     """Run `code` traced; events go to `sink` in batches; returns a summary.
 
     Options: pause_in_backward, breakpoints, max_events, inline_limit, batch, retain, linger,
-    halt_signal (the signal the worker's command reader sends on `halt`), and the value
-    budgets of `Tracer`.
+    halt_signal/cpu_signal (see `_on_halt`), and the value budgets of `Tracer`. A halted run's
+    summary has status "halted" and `why`.
     """
     import engine
 
@@ -184,10 +192,10 @@ def run_snippet(
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     start = time.perf_counter_ns()
-    halt = opts.get("halt_signal")
-    unhalt = _on_halt(tr, controller, int(halt)) if halt else lambda: None
+    unhalt = _on_halt(tr, controller, opts)
+    halted: RunHalted | None = None
     try:
-        status, error = _execute(code, ns, tr, bw, filename)
+        status, error, halted = _execute(code, ns, tr, bw, filename)
         try:
             if error is not None:
                 tr.emit(error)
@@ -196,6 +204,8 @@ def run_snippet(
                 bw.linger()
         except EventLimit:
             status = "limit"
+        except RunHalted as e:
+            status, halted = "halted", e
         except RunStopped:
             pass
     finally:
@@ -205,6 +215,8 @@ def run_snippet(
         "events": tr.count,
         "duration_ns": time.perf_counter_ns() - start,
     }
+    if halted is not None:
+        summary["why"] = halted.why
     if error is not None:
         summary["error"] = {k: error[k] for k in ("error_type", "message", "line")}
     return summary
@@ -212,10 +224,12 @@ def run_snippet(
 
 def _execute(
     code: str, ns: dict[str, Any], tr: Tracer, bw: Backward, filename: str
-) -> tuple[str, Error | None]:
-    """Run the snippet with the tracer installed: (status, the error event if it raised)."""
+) -> tuple[str, Error | None, RunHalted | None]:
+    """Run the snippet with the tracer installed: (status, the error event if it raised, the
+    halt if the run was halted)."""
     status = "ok"
     error: Error | None = None
+    halted: RunHalted | None = None
     saved = sys.stdout, sys.stderr
     prev = observer.TRACER
     try:
@@ -230,6 +244,8 @@ def _execute(
                 exec(compiled, ns)
         finally:
             undo()
+    except RunHalted as e:
+        status, halted = "halted", e
     except RunStopped:
         status = "stopped"
     except EventLimit:
@@ -242,4 +258,4 @@ def _execute(
     finally:
         observer.install(prev)
         sys.stdout, sys.stderr = saved
-    return status, error
+    return status, error, halted

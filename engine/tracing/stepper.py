@@ -234,7 +234,7 @@ class Backward:
         if kind == "stop":
             raise RunStopped("stopped")
         if kind == "halt":  # (the signal that came with it was missed: a snippet's handler)
-            raise RunHalted(cmd.get("why"))
+            raise RunHalted(cmd.get("why") or "killed")
         if kind == "set_breakpoints":
             self.breakpoints = list(cmd.get("breakpoints") or [])
         elif kind == "tensor_values":
@@ -266,7 +266,7 @@ class Backward:
             cmd = self.ctl.wait()
             if cmd.get("type") != "tensor_values":
                 if cmd.get("type") == "halt":
-                    raise RunHalted(cmd.get("why"))
+                    raise RunHalted(cmd.get("why") or "killed")
                 return
             self._answer(cmd.get("tensor_id"))
 
@@ -334,7 +334,6 @@ def _values_error(tr: Tracer, tid: int | None, why: str, a: Any = None) -> Tenso
         "dtype": dtype_name(a.dtype) if a is not None else None,
         "offset": 0,
         "total": int(a.size) if a is not None else 0,
-        "values": [],
         "last": True,
         "error": why,
     }

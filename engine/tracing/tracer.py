@@ -69,8 +69,12 @@ class RunStopped(BaseException):
 
 
 class RunHalted(RunStopped):
-    """The server is ending the run (time limit, the user's stop): the tracer has sent what
-    it had and said where the snippet was."""
+    """The run is being ended from outside (a time limit, the user's stop): the tracer has
+    sent what it had and said where the snippet was."""
+
+    def __init__(self, why: RunStatus) -> None:
+        super().__init__(why)
+        self.why: RunStatus = why
 
 
 _GENERATIONS = itertools.count(1)

@@ -367,11 +367,21 @@ export class App {
   }
 
   private gotValues(e: TensorValues): void {
-    const id = typeof e.tensor_id === "number" || typeof e.tensor_id === "string" ? String(e.tensor_id) : null;
-    if (id === null) return;
-    const v = e.error ? null : parseValue({ shape: e.shape ?? [], dtype: e.dtype ?? "", values: e.values }, e.shape ?? []);
+    if (e.tensor_id === null) return;
+    const id = String(e.tensor_id);
+    // an answer comes in chunks of flat values (offset, total, last): join them, then parse
+    const parts = e.offset === 0 ? [] : this.valueChunks.get(id) ?? [];
+    for (const x of e.values ?? []) parts.push(x);
+    if (!e.last) {
+      this.valueChunks.set(id, parts);
+      return;
+    }
+    this.valueChunks.delete(id);
+    const v = e.error ? null : parseValue({ shape: e.shape ?? [], dtype: e.dtype ?? "", values: parts }, e.shape ?? []);
     this.fullValues.set(id, v ?? e.error ?? "no values came back");
   }
+  /** `tensor_values` chunks received so far, by tensor id, until the last one. */
+  private valueChunks = new Map<string, unknown[]>();
 
   /** Hooks the panels set: breakpoints changed; open/close the keyboard help. */
   onBreakpoints: () => void = () => {};

@@ -415,7 +415,7 @@ export interface TensorValue {
   stats?: Stats;
   hist?: Histogram;
 }
-/** An answer to `tensor_values`: the tensor's full values, flat in C order, in chunks of at most `VALUES_CHUNK` elements (`offset` is the first element's index, `total` the tensor's element count, `last` true on the final chunk), or an `error`. */
+/** An answer to `tensor_values`: the tensor's full values, flat in C order, in chunks of at most `VALUES_CHUNK` elements (`offset` is the first element's index, `total` the tensor's element count, `last` true on the final chunk), or one event with an `error` and no `values`. */
 export interface TensorValues {
   type: "tensor_values";
   t: number;
@@ -426,7 +426,7 @@ export interface TensorValues {
   dtype: string | null;
   offset: number;
   total: number;
-  values: unknown[];
+  values?: unknown[];
   last: boolean;
   error?: string;
 }

@@ -1,4 +1,4 @@
-// The wire format as this client uses it. The one definition is server/protocol.py; its
+// The wire format as this client uses it. The one definition is the `protocol` package; its
 // generated TypeScript is src/protocol.ts. Only src/model/ (the reducer) looks inside events;
 // everything else sees the processed graph model (src/model/types.ts).
 import type { Breakpoint, Command, Event, RunOptions, TensorValues } from "./protocol";

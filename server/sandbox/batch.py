@@ -20,6 +20,12 @@ from protocol.check import ProtocolError, check_worker_batch
 UNSET: Any = msgspec.UNSET
 
 
+class TensorHead(msgspec.Struct, gc=False):
+    """The part of a `tensor` event's description the parent reads (the rest is skipped)."""
+
+    shape: Any = None
+
+
 class Head(msgspec.Struct, gc=False):
     """The fields of an event the parent looks at; every other field stays unparsed.
 
@@ -32,7 +38,7 @@ class Head(msgspec.Struct, gc=False):
     run_id: Any = UNSET
     seq: Any = UNSET
     text: Any = None
-    tensor: Any = None
+    tensor: TensorHead | int | None = None  # (a `tensor` event's description, others' id)
     line: Any = None
 
 
@@ -61,8 +67,8 @@ class Batch:
 
     @classmethod
     def decode(cls, body: bytes) -> Batch:
-        """Check a worker's frame body against the protocol (raises BatchError); `body` must
-        be bytes the batch can keep."""
+        """Check a frame body's structure (raises BatchError); `body` must be bytes the batch
+        can keep."""
         try:
             # invalid UTF-8 inside a string would pass msgspec unseen and break a text frame
             str(body, "utf-8")
@@ -74,14 +80,18 @@ class Batch:
             raise BatchError(f"event without a string 'type' ({exc})") from None
         except (msgspec.DecodeError, RecursionError) as exc:
             raise BatchError(f"frame is not JSON: {exc}") from None
-        for head in heads:
+        return cls(raws, heads)
+
+    def check_worker(self, body: bytes) -> None:
+        """Refuse a batch (decoded from `body`) with an event that is not the worker's to
+        send or does not fit the protocol (raises BatchError)."""
+        for head in self.heads:
             if head.type not in WORKER_EVENT_TYPES:
                 raise BatchError(f"a {head.type!r} event is not the worker's to send")
         try:
             check_worker_batch(body)
         except ProtocolError as exc:
             raise BatchError(f"an event does not fit the protocol: {exc}") from None
-        return cls(raws, heads)
 
     @classmethod
     def of(cls, events: list[dict[str, Any]]) -> Batch:

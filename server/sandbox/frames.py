@@ -65,6 +65,7 @@ class FrameReader:
         try:
             if body.lstrip(_SPACE)[:1] == b"[":
                 checked: Batch = batch.Batch.decode(body)
+                checked.check_worker(body)  # every event the worker's to send, as the protocol says
                 return checked
             value = batch.decode_any(body)
         except batch.BatchError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from protocol import TEXT_EVENT_TYPES
-from server.sandbox.batch import Batch
+from server.sandbox.batch import Batch, TensorHead
 from server.sandbox.settings import SandboxSettings
 
 
@@ -43,8 +43,8 @@ class Meter:
             if kind in TEXT_EVENT_TYPES:
                 if isinstance(head.text, str):
                     self.text(kind, head.text)
-            elif kind == "tensor" and isinstance(head.tensor, dict):
-                self.tensor(head.tensor.get("shape"))
+            elif kind == "tensor" and isinstance(head.tensor, TensorHead):
+                self.tensor(head.tensor.shape)
         return paused
 
     def tensor(self, shape: object) -> None:

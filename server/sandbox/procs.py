@@ -135,6 +135,11 @@ def classify(
             return "killed", "stopped by command"
         if status == "limit":
             return "limit", f"more than {s.max_events} events"
+        if status == "halted" and worker.get("why") == "timeout":
+            # halted by the CPU limit's soft signal (the server halts runs for its own ends)
+            return "timeout", f"CPU time limit of {s.cpu_seconds} s reached"
+        if status == "halted":
+            return "killed", "stopped"
         return ("ok", "finished") if status == "ok" else ("error", "the code raised an error")
     sig = signal_of(returncode, bwrap)
     # SIGKILL past the limit: the hard limit, one second after a SIGXCPU the snippet ignored

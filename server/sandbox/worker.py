@@ -32,6 +32,9 @@ _exit = os._exit
 TEXT_CHUNK = 64 * 1024
 # How the command reader tells the running snippet that the server is about to end the run
 HALT_SIGNAL = signal.SIGUSR1
+# Commands read but not yet taken by the stepper: past this the reader stops reading, so a
+# run that never takes its commands leaves them with the server, which bounds and refuses them
+INBOX_BYTES = 1 << 20
 
 
 class Channel:
@@ -41,9 +44,12 @@ class Channel:
         self._sock = socket.socket(fileno=fd)
         self._max = max_frame_bytes
         self._inbox = bytearray()
-        self._inbox_q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self._inbox_q: queue.SimpleQueue[tuple[dict[str, Any], int]] = queue.SimpleQueue()
+        self._unread = threading.Condition()
+        self._unread_bytes = 0
         self._main: int | None = None
         self.halt_why: str | None = None  # why the server halts the run, once it does
+        self._reader: socket.socket | None = None
         self.t0 = time.monotonic_ns()
         # Only the worker itself speaks on the channel: a process the snippet forks would
         # otherwise write its own frames (and its own summary) into the run's stream.
@@ -53,6 +59,9 @@ class Channel:
     def _forked(self) -> None:
         with contextlib.suppress(OSError):
             self._sock.close()
+        if self._reader is not None:  # a forked child has no reader thread, only its socket
+            with contextlib.suppress(OSError):
+                self._reader.close()
 
     def send(self, payload: list[dict[str, Any]] | dict[str, Any]) -> None:
         """Write one frame; a batch too large for one frame is split."""
@@ -89,37 +98,49 @@ class Channel:
         """Read commands on a thread of their own from now on: a `halt` is acted on while the
         snippet runs (a signal to the main thread), not only when the stepper asks."""
         self._main = threading.main_thread().ident
+        self._reader = self._sock.dup()  # (the snippet may close fd 3; the reader keeps its own)
         threading.Thread(target=self._read_loop, name="backscope-commands", daemon=True).start()
 
     def _read_loop(self) -> None:
-        sock = self._sock.dup()  # (the snippet may close fd 3; the reader keeps its own)
+        sock = self._reader
+        assert sock is not None
         while True:
             try:
                 chunk = sock.recv(65536)
             except OSError:
                 chunk = b""
             if not chunk:
-                self._inbox_q.put({"type": "stop"})  # the server is gone: stop
+                self._inbox_q.put(({"type": "stop"}, 0))  # the server is gone: stop
                 return
             self._inbox += chunk
             while b"\n" in self._inbox:
                 line, _, rest = bytes(self._inbox).partition(b"\n")
                 self._inbox = bytearray(rest)
                 cmd = _command(line)
-                self._inbox_q.put(cmd)
+                with self._unread:
+                    self._unread_bytes += len(line)
+                self._inbox_q.put((cmd, len(line)))
                 if cmd.get("type") == "halt" and self._main is not None:
                     self.halt_why = str(cmd.get("why") or "killed")
                     with contextlib.suppress(Exception):
                         signal.pthread_kill(self._main, HALT_SIGNAL)
+            with self._unread:
+                while self._unread_bytes > INBOX_BYTES:
+                    self._unread.wait()
 
     def read_command(self, timeout: float | None) -> dict[str, Any] | None:
         """The next command, or None when none came in time."""
         try:
             if timeout == 0.0:
-                return self._inbox_q.get_nowait()
-            return self._inbox_q.get(timeout=timeout)
+                cmd, size = self._inbox_q.get_nowait()
+            else:
+                cmd, size = self._inbox_q.get(timeout=timeout)
         except queue.Empty:
             return None
+        with self._unread:
+            self._unread_bytes -= size
+            self._unread.notify()
+        return cmd
 
 
 def _command(line: bytes) -> dict[str, Any]:
@@ -227,6 +248,7 @@ def main() -> None:
     limit_cpu(boot["limits"]["cpu_seconds"])
     seccomp.load()
     channel.t0 = time.monotonic_ns()
+    signal.signal(HALT_SIGNAL, signal.SIG_IGN)  # (until run_snippet handles it: never fatal)
     channel.start_reader()
     summary = _run(run_snippet, channel, job)
     try:
@@ -245,7 +267,12 @@ def _run(run_snippet: Callable[..., dict[str, Any]], channel: Channel, job: dict
             job["code"],
             channel.sink,
             controller=Controller(channel),
-            options={**(job.get("options") or {}), "halt_signal": int(HALT_SIGNAL)},
+            options={
+                **(job.get("options") or {}),
+                "halt_signal": int(HALT_SIGNAL),
+                # the CPU limit's soft signal: send what the run has before the hard kill
+                "cpu_signal": int(signal.SIGXCPU),
+            },
             filename="<snippet>",
         )
     except BaseException as exc:  # SystemExit, KeyboardInterrupt: the run still ends cleanly

@@ -113,10 +113,12 @@ def test_dropped_socket_resumes_without_gaps_or_duplicates(page: Page, server: s
     expect(page.get_by_test_id("console")).to_contain_text("tensor([1.3497, 1.3497])")
 
 
+# above the server's per-tensor limit for values sent with the run (65,536 elements): only a
+# summary comes, and the full values (in two chunks) load on request while paused
 BIG = """import torch
 
 torch.manual_seed(0)
-w = torch.randn(12, 10, requires_grad=True)
+w = torch.randn(70_000, requires_grad=True)
 h = w * 2
 loss = h.sum()
 loss.backward()
@@ -130,20 +132,20 @@ def test_full_values_of_a_large_tensor_load_while_paused(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_contain_text("paused")
     page.get_by_test_id("node-list").locator('[data-node-name="w"]').first.click()
     insp = page.get_by_test_id("inspector")
-    expect(insp.locator(".heatmap")).to_have_count(0)
     insp.get_by_test_id("load-values").click()
-    expect(insp.locator(".heatmap")).to_have_count(1)
+    expect(insp.get_by_text("full values", exact=True)).to_have_count(1)
     got = page.evaluate(
         """() => {
         const app = window.__backscope.app, s = app.log.state();
         const t = [...s.tensors.values()].find(t => t.name === 'w');
         const full = app.fullValues.get(t.id);
-        return {n: full.flat.length, min: Math.min(...full.flat), max: Math.max(...full.flat),
+        return {n: full.flat.length, min: full.flat.reduce((a, b) => Math.min(a, b)),
+                max: full.flat.reduce((a, b) => Math.max(a, b)),
                 smin: t.value.stats.min, smax: t.value.stats.max};
     }"""
     )
     # the full values agree with the exact stats the tracer sent with the summary
-    assert got["n"] == 120
+    assert got["n"] == 70_000
     assert got["min"] == pytest.approx(got["smin"]) and got["max"] == pytest.approx(got["smax"])
     shot(page, "full-values")
 

@@ -205,3 +205,25 @@ def test_find_is_not_stopped_by_a_dead_weak_proxy_in_the_heap() -> None:
     n = ids.of(t)
     assert ids.find(n, engine.Tensor) is t
     assert proxy is not None  # kept alive (in the heap) until here
+
+
+def test_captures_are_sent_at_least_every_quarter_second() -> None:
+    # a run killed from outside loses at most the last moments: an op captured more than
+    # FLUSH_EVERY after the last flush sends what was pending
+    code = (
+        "import time, torch\n"
+        "x = torch.ones(2, requires_grad=True)\n"
+        "y = x * 2\n"
+        "time.sleep(0.3)\n"
+        "z = x * 3\n"
+        "time.sleep(0.3)\n"
+        "w = x * 4\n"
+    )
+    from engine.tracing import run_snippet
+    from engine.tracing.tracer import FLUSH_EVERY
+
+    assert FLUSH_EVERY < 0.3e9
+    batches: list[list[dict[str, Any]]] = []
+    assert run_snippet(code, batches.append)["status"] == "ok"
+    lines = [sorted(e["line"] for e in b if e["type"] == "node" and e["line"]) for b in batches]
+    assert [ln for ln in lines if ln] == [[3], [5], [7]]
