@@ -426,6 +426,8 @@ def stalled_readers(db: Path, readers: int = 100) -> None:
 
 if __name__ == "__main__":
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    # (c)'s sessions all queue at once: more than the sandbox's default queue (64) holds
+    os.environ.setdefault("BACKSCOPE_MAX_QUEUE", "256")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="large runs (and replays)")
     parser.add_argument(

@@ -23,6 +23,10 @@ UVICORN_WS: dict[str, Any] = {
     "ws_per_message_deflate": False,
     "timeout_graceful_shutdown": 5,
     "proxy_headers": False,
+    # what one connection may make the server hold of frames it has not handled yet: a
+    # command is at most 2 MiB (Settings.max_message_bytes), and they are handled in turn
+    "ws_max_size": 4 * 1024 * 1024,
+    "ws_max_queue": 4,
 }
 
 
