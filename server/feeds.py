@@ -154,8 +154,11 @@ class Sender:
             self._task.cancel()
 
     async def _write(self, frame: bytes) -> None:
+        # (asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation
+        # that comes as the send completes, and a closing socket's sender then never ends)
         try:
-            await asyncio.wait_for(self._send(frame.decode()), self._stall_s)
+            async with asyncio.timeout(self._stall_s):
+                await self._send(frame.decode())
         except TimeoutError:
             self.drop(f"a frame waited {self._stall_s:.0f} s to be written")
             raise asyncio.CancelledError from None

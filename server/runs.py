@@ -337,7 +337,8 @@ class RunManager:
         """Store the log every `flush_s` while the run goes on: a crash loses at most that."""
         while not run.done.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(run.done.wait(), self.limits.flush_s)
+                async with asyncio.timeout(self.limits.flush_s):  # (not wait_for: feeds.py)
+                    await run.done.wait()
             if not run.done.is_set():
                 await self._persist(run, final=False)
 

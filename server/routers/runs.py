@@ -45,7 +45,8 @@ class BoundedStream(StreamingResponse):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def timed(message: Message) -> None:
-            await asyncio.wait_for(send(message), self._stall_s)
+            async with asyncio.timeout(self._stall_s):  # (not wait_for: see feeds.Sender)
+                await send(message)
 
         try:
             await super().__call__(scope, receive, timed)
