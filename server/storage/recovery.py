@@ -15,6 +15,13 @@ _log = logging.getLogger(__name__)
 _SIDECARS = ("-wal", "-shm")
 
 
+def damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether an error says the file is damaged (not a database, malformed), as opposed to
+    busy, locked or unreadable: a file another process holds must never be moved aside."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
 def check(path: Path) -> str | None:
     """Why the file at `path` is not a sound database (None when it is, or is missing).
 
@@ -31,6 +38,8 @@ def check(path: Path) -> str | None:
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:
+        if not damaged(exc):
+            raise
         return f"{type(exc).__name__}: {exc}"
     problems = [str(r[0]) for r in rows if r and r[0] != "ok"]
     return "; ".join(problems[:5]) if problems else None
@@ -60,6 +69,8 @@ def open_store(path: Path, check_first: bool = True) -> tuple[SqliteRunStore, Re
         try:
             return SqliteRunStore(path), recovery
         except sqlite3.DatabaseError as exc:
+            if not damaged(exc):
+                raise
             reason = f"{type(exc).__name__}: {exc}"
     moved = move_aside(path)
     recovery.moved_to, recovery.reason = str(moved), reason
