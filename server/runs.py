@@ -166,8 +166,8 @@ class LiveRun:
 
 
 def new_run_id() -> str:
-    """A run id: 96 random bits (it is the share link: it must not be guessable)."""
-    return secrets.token_urlsafe(12)
+    """A run id: 96 random bits in hex (it is the share link: it must not be guessable)."""
+    return secrets.token_hex(12)
 
 
 def _start_time(pid: int) -> str | None:

@@ -38,7 +38,7 @@ from server.trust.identity import Identity
 
 _log = logging.getLogger(__name__)
 _STOPPING: set[asyncio.Task[None]] = set()  # strong refs until the stop completes
-MAX_RUN_ID = 64  # longer ids name no run (ids are 16 characters)
+MAX_RUN_ID = 64  # longer ids name no run (ids are 24 characters)
 
 Command = (
     RunCommand
