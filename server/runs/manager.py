@@ -1,201 +1,30 @@
-"""Live runs: each run's event log in memory (dense `seq`), stored as it grows, and the manager
-that starts them, ends them (by the user, a server limit, or a shutdown) and recovers runs a
-crashed server left unfinished.
-
-The manager owns the sandbox handles; sessions read a run's log through cursors (feeds.py)
-and forward commands.
-"""
+"""The run manager: starts runs in the sandbox, pumps their events, stores them while they run,
+ends them (by the user, a server limit, or a shutdown) and recovers runs a crashed server left
+unfinished. The manager owns the sandbox handles; sessions read a run's log through cursors
+(feeds.py) and forward commands."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-import os
-import secrets
-import socket
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from protocol import Error, ErrorSource, Queued, RunFinished, RunStarted, RunStatus
-from server.eventlog import EventLog, stamp
-from server.sandbox.batch import Batch
-from server.state import (
-    MANAGER_MOVES,
-    RUN_MOVES,
-    IllegalTransition,
-    Machine,
-    ManagerState,
-    RunState,
+from server.runs.instances import instance_gone, this_instance
+from server.runs.live import (
+    SERVER_STATUSES,
+    LiveRun,
+    RunLimits,
+    Runner,
+    ShuttingDown,
+    new_run_id,
 )
+from server.state import MANAGER_MOVES, Machine, ManagerState, RunState
 from server.storage import RUNNING, Retention, RunStore, StoredRun
 
 _log = logging.getLogger(__name__)
-
-
-class Handle(Protocol):
-    """What the manager needs from a sandboxed worker (server/sandbox implements it)."""
-
-    status: str
-
-    def events(self) -> AsyncIterator[Batch]: ...
-    async def send(self, command: dict[str, Any]) -> None: ...
-    async def kill(self, reason: str) -> None: ...
-
-
-class Runner(Protocol):
-    async def run(
-        self,
-        code: str,
-        options: dict[str, Any],
-        on_queue: Callable[[int], None] | None = None,
-        owner: str = "",
-    ) -> Handle: ...
-
-    def health(self) -> dict[str, Any]: ...
-
-
-class ShuttingDown(RuntimeError):
-    """The server is stopping: it starts no new run."""
-
-
-@dataclass(frozen=True)
-class RunLimits:
-    """What the server holds a run to, whatever the client's options say."""
-
-    max_run_bytes: int  # of the run's event log; the run is ended `limit` past it
-    max_inline_limit: int  # the largest `inline_limit` option a client may ask for
-    flush_s: float  # the log is stored at least this often while the run goes on
-    retention: Retention
-
-
-# Statuses the server gives a run itself (they win over what the worker's end says)
-_SERVER_STATUSES = ("interrupted", "limit")
-
-
-class LiveRun:
-    """One run's complete, ordered event log, its state, and how much of it is stored."""
-
-    def __init__(
-        self,
-        run_id: str,
-        code: str,
-        options: dict[str, Any],
-        owner: str = "",
-        quota_key: str = "",
-    ) -> None:
-        self.id = run_id
-        self.code = code
-        self.options = options
-        self.owner = owner  # the owner key's digest: who may command the run
-        self.quota_key = quota_key or owner  # whose limits it counts against
-        self.created = time.time()
-        self.t0 = time.monotonic_ns()
-        self.log = EventLog()
-        self.machine: Machine[RunState] = Machine(RunState.STARTING, RUN_MOVES, "run")
-        self.status: str | None = None
-        self.done = asyncio.Event()
-        self.handle: Handle | None = None
-        self.stop_requested: str | None = None
-        self.stored_chunks = 0  # how many of the log's chunks are in storage
-        self.begun = False  # whether storage has its row
-        self.store_lock = asyncio.Lock()
-        self._changed = asyncio.Event()
-        self.on_over: Callable[[LiveRun], None] | None = None
-        self.max_bytes: int | None = None
-        self.controllers: set[object] = set()  # its owner's sessions attached to it
-        self.shared = False  # someone else followed it
-
-    @property
-    def state(self) -> RunState:
-        return self.machine.state
-
-    def changed(self) -> asyncio.Event:
-        """An event set at the next append (or the end): wait on it, then read again."""
-        return self._changed
-
-    def _pulse(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
-
-    def append(self, batch: Batch | list[Any]) -> None:
-        """Number events (run id, dense seq, t when missing) and keep them as one chunk.
-        Whatever the worker put in run_id/seq is overridden."""
-        if self.state in (RunState.FINISHED, RunState.ARCHIVED):
-            raise IllegalTransition(f"run {self.id} has finished: nothing more is logged")
-        if not isinstance(batch, Batch):
-            batch = Batch.of(batch)
-        if not len(batch):
-            return
-        chunk = stamp(batch, self.id, self.log.count, time.monotonic_ns() - self.t0)
-        self.log.add(chunk)
-        if self.max_bytes is not None and self.log.bytes > self.max_bytes and self.on_over:
-            over, self.on_over = self.on_over, None
-            over(self)
-        self._pulse()
-
-    def finish(self, status: str, event: RunFinished) -> None:
-        self.append([event])
-        self.status = status
-        self.machine.move(RunState.FINISHED)
-        self.done.set()
-        self._pulse()
-
-    def archive(self) -> None:
-        """The whole log is stored: forget it here (readers go to storage from now on)."""
-        self.machine.move(RunState.ARCHIVED)
-        self.log.release()
-        self._pulse()
-
-    async def command(self, command: dict[str, Any]) -> None:
-        if self.handle is not None and self.state is RunState.RUNNING:
-            await self.handle.send(command)
-
-    async def stop(self, reason: str = "killed") -> None:
-        """End the run: `killed` (its owner), or the server's `limit` / `interrupted`."""
-        if self.state in (RunState.FINISHED, RunState.ARCHIVED):
-            return
-        if self.stop_requested is None or reason in _SERVER_STATUSES:
-            self.stop_requested = reason
-        if self.state is not RunState.STOPPING:
-            self.machine.move(RunState.STOPPING)
-        if self.handle is not None:
-            await self.handle.kill(reason)
-
-
-def new_run_id() -> str:
-    """A run id: 96 random bits in hex (it is the share link: it must not be guessable)."""
-    return secrets.token_hex(12)
-
-
-def _start_time(pid: int) -> str | None:
-    """When process `pid` started (clock ticks since boot), None when there is no such process:
-    a pid alone may have been reused by another process since."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def this_instance() -> str:
-    """host:pid:start of this server process: who is writing a `running` row."""
-    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
-
-
-def instance_gone(instance: str, heartbeat: float, stale_s: float) -> bool:
-    """Whether the server that wrote a `running` row has stopped: on this host, its process
-    is gone (or is this one, restarted: a container's pid 1 again); elsewhere, it has not
-    written for `stale_s`."""
-    host, _, rest = instance.partition(":")
-    pid_text, _, start = rest.partition(":")
-    if host == socket.gethostname() and pid_text.isdigit():
-        pid = int(pid_text)
-        # this very process: a row of ours that is not live here has ended
-        return pid == os.getpid() or _start_time(pid) != start
-    return time.time() - heartbeat > stale_s
 
 
 class RunManager:
@@ -306,7 +135,7 @@ class RunManager:
         except Exception as exc:  # the server keeps serving whatever one run does
             run.append([_error(run, "server", type(exc).__name__, str(exc))])
         finally:
-            if run.stop_requested in _SERVER_STATUSES:
+            if run.stop_requested in SERVER_STATUSES:
                 status = run.stop_requested  # type: ignore[assignment]
             await self._end(run, status, refused)
 
