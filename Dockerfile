@@ -1,7 +1,7 @@
 # backscope: build the frontend with Node, run the app on Python with Debian's bubblewrap.
 # Run with the shipped seccomp profile so bwrap can make its namespaces:
 #   docker run -p 8000:8000 -v backscope-data:/data \
-#     --security-opt seccomp=deploy/seccomp-bwrap.json --security-opt systempaths=unconfined backscope
+#     --security-opt seccomp=deploy/seccomp-bwrap.json backscope
 
 FROM node:20-slim AS frontend
 WORKDIR /src/frontend
@@ -21,6 +21,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine/ engine/
 COPY server/ server/
+COPY protocol/ protocol/
 RUN pip install --no-cache-dir . \
  && rm -rf /root/.cache
 COPY examples/ examples/

@@ -4,12 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup system-deps lint typecheck pytest bench fixtures clean frontend frontend-test
+.PHONY: run test setup system-deps lint typecheck pytest bench fixtures clean frontend frontend-test \
+	torch-test
 
 run: setup frontend
 	$(BIN)/backscope serve --open
 
-test: setup lint typecheck frontend-test frontend pytest
+test: setup lint typecheck frontend-test frontend pytest torch-test
 
 setup: $(STAMP) system-deps
 
@@ -38,8 +39,8 @@ system-deps:
 	@bash tools/system-deps.sh
 
 lint:
-	$(BIN)/ruff check engine server protocol tests bench tools deploy
-	$(BIN)/ruff format --check engine server protocol tests bench tools deploy
+	$(BIN)/ruff check engine server protocol backscope tests bench tools deploy
+	$(BIN)/ruff format --check engine server protocol backscope tests bench tools deploy
 	$(BIN)/hadolint Dockerfile
 
 typecheck:
@@ -49,7 +50,22 @@ typecheck:
 # no test depends on speed, so tests beside each other on a busy machine still hold.
 PYTEST_WORKERS ?= 2
 pytest:
-	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile --ignore=tests/torch
+
+# The real-PyTorch backend (backscope/) against real torch, in a venv of its own: the pinned CPU
+# wheel first (a bare `torch` requirement could pull a multi-GB CUDA build), then this project
+# with the extras a user installs (`backscope[torch]`) and the tests' kernel tools.
+TORCH_VENV := .venv-torch
+TORCH_STAMP := $(TORCH_VENV)/.installed
+
+$(TORCH_STAMP): pyproject.toml
+	$(PY) -m venv $(TORCH_VENV)
+	$(TORCH_VENV)/bin/pip install -q torch==2.13.0
+	$(TORCH_VENV)/bin/pip install -q -e '.[dev,torch,notebook,torch-test]'
+	touch $(TORCH_STAMP)
+
+torch-test: setup frontend $(TORCH_STAMP)
+	$(TORCH_VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile tests/torch
 
 # Speed against targets: the engine (BENCH_PY may be a Python with torch for its PyTorch
 # column), the tracer's cost, and the browser app in headless Chromium (needs the build).
@@ -70,4 +86,4 @@ fixtures:
 	for r in $(RECORDERS); do PYTHONPATH=. $(TORCH_PY) $$r || exit 1; done
 
 clean:
-	rm -rf $(VENV) frontend/node_modules frontend/dist
+	rm -rf $(VENV) $(TORCH_VENV) frontend/node_modules frontend/dist

@@ -5,7 +5,7 @@ from typing import Literal, NotRequired
 
 from protocol.base import EventBase
 from protocol.shapes import EdgeRef, SavedInfo, TensorInfo, TensorValue
-from protocol.vocab import CutKind, GradClearedHow, GradMode, HookKind, HookTarget
+from protocol.vocab import CutKind, GradChangedHow, GradMode, HookKind, HookTarget
 
 
 class TensorEvent(EventBase):
@@ -79,7 +79,9 @@ class RetainGrad(EventBase):
 
 class VersionBump(EventBase):
     """An in-place write (an op ending in `_`, `x -= ...` under no_grad, an optimizer step):
-    the tensor's new `version`, its values after the write, the snippet line."""
+    the tensor's new `version`, its values after the write, the snippet line. A write
+    through a view reports the view's base too; a write through `p.data` reports `p` with
+    its version unchanged (PyTorch does not count writes through `.data`)."""
 
     type: Literal["version_bump"]
     tensor: int | None
@@ -89,14 +91,15 @@ class VersionBump(EventBase):
     value: TensorValue
 
 
-class GradCleared(EventBase):
-    """A leaf's `.grad` changed outside backward: reset by zero_grad() (`set_to_none`, or
-    `zeroed` in place), assigned by the snippet (`assigned`), or changed by a
-    post-accumulate hook (`hook`, with its id). `value` is the new `.grad` (null for None)."""
+class GradChanged(EventBase):
+    """A leaf's `.grad` changed outside backward's accumulation: reset by zero_grad()
+    (`set_to_none`, or `zeroed` in place), assigned by the snippet (`assigned`), changed by a
+    post-accumulate hook (`hook`, with its id), or written in place (`written`:
+    clip_grad_norm_, `p.grad.mul_(...)`). `value` is the new `.grad` (null for None)."""
 
-    type: Literal["grad_cleared"]
+    type: Literal["grad_changed"]
     tensor: int | None
-    how: GradClearedHow
+    how: GradChangedHow
     value: TensorValue | None
     line: int | None
     hook: NotRequired[int]

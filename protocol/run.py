@@ -8,12 +8,15 @@ from protocol.vocab import ErrorSource, RunStatus
 
 
 class RunStarted(EventBase):
-    """The server accepted a run (always seq 0)."""
+    """The server accepted a run (always seq 0). `engine`: what ran the code, for the page's
+    badge: absent for backscope's own engine (the sandbox), "PyTorch 2.13.0" for real torch
+    in the user's own process (`backscope run --torch`, `backscope.watch()`)."""
 
     type: Literal["run_started"]
     version: int
     code: str
     options: RunOptions
+    engine: NotRequired[str]
 
 
 class Queued(EventBase):

@@ -27,9 +27,10 @@ PauseWhere = Literal["before_node", "end"]
 PauseWhy = Literal["step", "breakpoint", "pause", "nan", "finished"]
 # A cut point made by a call (no_grad/inference_mode ops are `untracked_op` events)
 CutKind = Literal["detach", "detach_", "data"]
-# How a `.grad` was reset: zero_grad() to None or to zeros, assigned by the snippet, or left
-# changed by a post-accumulate hook
-GradClearedHow = Literal["set_to_none", "zeroed", "assigned", "hook"]
+# How a `.grad` changed outside backward's accumulation: zero_grad() to None or to zeros,
+# assigned by the snippet, left changed by a post-accumulate hook, or written in place
+# (clip_grad_norm_, `p.grad.mul_(...)`, `p.grad.data.zero_()`)
+GradChangedHow = Literal["set_to_none", "zeroed", "assigned", "hook", "written"]
 
 
 @dataclass(frozen=True)

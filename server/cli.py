@@ -1,4 +1,5 @@
-"""The `backscope` command: `backscope serve`, `backscope trace FILE.py`."""
+"""The `backscope` command: `backscope serve`, `backscope trace [--torch] FILE.py`,
+`backscope run --torch FILE.py`."""
 
 from __future__ import annotations
 
@@ -49,9 +50,19 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _trace(args: argparse.Namespace) -> int:
+    if args.torch:  # real PyTorch in this process (backscope[torch]), not the engine
+        from backscope.cli import trace_torch
+
+        return trace_torch(args.file, args.output, args.pause_backward, args.max_events)
     from server.tracecli import trace_command
 
     return trace_command(args.file, args.output, args.pause_backward, args.max_events)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from backscope.cli import run_torch
+
+    return run_torch(args.file, args.host, args.port, args.open, args.pause_backward)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,7 +82,16 @@ def main(argv: list[str] | None = None) -> int:
         "--pause-backward", action="store_true", help="step backward node by node (auto-step)"
     )
     trace.add_argument("--max-events", type=int, default=None, help="stop after N events")
+    trace.add_argument("--torch", action="store_true", help="run FILE with real PyTorch")
     trace.set_defaults(func=_trace)
+    run = sub.add_parser("run", help="run FILE with real PyTorch here, live in the page")
+    run.add_argument("file", help="the script (a .py file)")
+    run.add_argument("--torch", action="store_true", required=True, help="real PyTorch")
+    run.add_argument("--host", default="127.0.0.1")
+    run.add_argument("--port", type=int, default=0, help="0: any free port")
+    run.add_argument("--no-open", dest="open", action="store_false", help="do not open a browser")
+    run.add_argument("--pause-backward", action="store_true", help="pause before each node")
+    run.set_defaults(func=_run)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

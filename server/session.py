@@ -160,7 +160,7 @@ class Session:
             # never act on this session's run when the client meant another one
             self.reply("wrong_run", f"'{kind}' names run {named!r}; this session has {run.id!r}")
             return
-        if run.owner != self.identity.owner:  # (a session only controls its owner's runs)
+        if not run.owned_by(self.identity.owner):  # (a session controls its owner's runs)
             self.reply("read_only", f"run {run.id} belongs to another client")
             return
         if cmd["type"] == "stop":
@@ -197,7 +197,7 @@ class Session:
         live = self.manager.get(run_id) if len(run_id) <= MAX_RUN_ID else None
         if live is not None and live.state is not RunState.ARCHIVED:
             self._let_go()
-            if live.owner == self.identity.owner:
+            if live.owned_by(self.identity.owner):
                 self.run, self.watched = live, None
                 live.controllers.add(self)
                 self.machine.move(SessionState.CONTROLLING)

@@ -12,7 +12,7 @@ from engine.tracing import captures as cap
 from protocol import (
     Cut,
     EdgeRef,
-    GradCleared,
+    GradChanged,
     GradMode,
     HookFired,
     HookRegistered,
@@ -296,8 +296,8 @@ def _b_bump(tr: Tracer, it: cap.Bumped, out: Out) -> None:
 
 def _b_grad_reset(tr: Tracer, it: cap.GradReset, out: Out) -> None:
     tid = tensor_id(tr, it.tensor, it.ts, it.line, out)
-    event: GradCleared = {
-        "type": "grad_cleared",
+    event: GradChanged = {
+        "type": "grad_changed",
         "t": it.ts - tr.t0,
         "tensor": tid,
         "how": it.how,

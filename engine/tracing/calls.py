@@ -87,8 +87,10 @@ def _cuts(tr: Tracer) -> Callable[[], None]:
 
     def traced_data(self: Tensor) -> Tensor:
         out: Tensor = get_data(self)
-        if self._rg and _from_snippet(tr):
-            tr.cut("data", self, out)
+        if _from_snippet(tr):
+            tr.alias(out, self)
+            if self._rg:
+                tr.cut("data", self, out)
         return out
 
     def traced_set_rg(self: Tensor, value: bool) -> None:

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from engine._tensor import Tensor
 from engine.autograd.graph import Node, SavedTensor
-from protocol import CutKind, GradClearedHow, GradMode, HookKind
+from protocol import CutKind, GradChangedHow, GradMode, HookKind
 
 # (the ones below only carry references: values are read when the batch is built, which the
 # tracer makes happen before any in-place write to a tensor a pending capture refers to)
@@ -91,7 +91,7 @@ class GradReset(NamedTuple):
     line: int | None
     frame: Any
     tensor: Tensor
-    how: GradClearedHow
+    how: GradChangedHow
     data: Any
     hook: int | None
 

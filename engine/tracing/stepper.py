@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 _ns = time.perf_counter_ns
 _tn = tuple.__new__
+_Entered, _Exited = cap.Entered, cap.Exited  # (once per backward step each: globals)
 _first = operator.itemgetter(0)
 _zeros = itertools.repeat(0)
 __all__ = ["AutoStep", "Backward", "QueueController", "RunHalted", "RunStopped"]
@@ -137,7 +138,7 @@ class Backward:
                     # the node's next functions (None for a missing edge), read at build time
                     add(
                         _tn(
-                            cap.Entered,
+                            _Entered,
                             (
                                 _ns(),
                                 None,
@@ -155,7 +156,7 @@ class Backward:
                     continue
                 n += 1
                 freed = had_saved and node._freed
-                add(_tn(cap.Exited, (_ns(), None, None, bid, node, list(step[2]), freed)))
+                add(_tn(_Exited, (_ns(), None, None, bid, node, list(step[2]), freed)))
         except BaseException:
             self.failed = self.current  # the error event names the node that raised
             raise

@@ -11,6 +11,7 @@ import gc
 import itertools
 import sys
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,7 +28,7 @@ from engine.tracing import values
 from engine.tracing.values import dtype_name
 from protocol import (
     CutKind,
-    GradClearedHow,
+    GradChangedHow,
     GradMode,
     HookKind,
     RunStatus,
@@ -40,6 +41,7 @@ Sink = Callable[[list[Event]], None]
 _getframe = sys._getframe
 _ns = time.perf_counter_ns
 _tn = tuple.__new__
+_NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module attribute)
 
 # Arrays at least this large are summarized at the end of a flush, shared with a helper
 # thread: the passes over their data run without the GIL, so on two cores they overlap.
@@ -196,6 +198,13 @@ class Tracer:
         # writing into one of them flushes first, so an event shows the values of its moment
         self.unbuilt: set[int] = set()
         self.internal_hooks: set[int] = set()  # hook ids of module backward-hook plumbing
+        # `t.data` tensors the snippet made (by id, while they live) -> (their weak ref, t):
+        # same storage as t, a version counter of their own. (Not a WeakKeyDictionary: it
+        # compares keys with ==, which a tensor answers elementwise.)
+        self.aliases: dict[int, tuple[weakref.ref[Tensor], Tensor]] = {}
+        # leaves' .grad tensors, by id of their version counter (while they live) -> (a weak
+        # ref to the .grad, the leaf)
+        self.grads: dict[int, tuple[weakref.ref[Tensor], Tensor]] = {}
         self.backward: Any = None  # engine.tracing.stepper.Backward, set by run_snippet
         # the backward pass running now (nodes and tensors made in it are marked with it)
         self.in_backward: int | None = None
@@ -236,7 +245,7 @@ class Tracer:
         ts = _ns()
         buf.append(
             _tn(
-                cap.NodeMade,
+                _NodeMade,
                 (
                     ts,
                     f.f_lineno if f is not None else None,
@@ -286,6 +295,26 @@ class Tracer:
             self._bumped(t, line, frame)
         if base is not None:
             self._bumped(base, line, frame)
+        written = [t] if base is None else [t, base]
+        if self.aliases:
+            # a write through `p.data` changes p's values, though not p's version
+            for w in list(written):
+                entry = self.aliases.get(id(w))
+                if entry is not None and entry[0]() is w:
+                    self._bumped(entry[1], line, frame)
+                    written.append(entry[1])
+        if self.grads:
+            # a write into a leaf's .grad (clip_grad_norm_): the leaf's .grad changed
+            for w in written:
+                held = self.grads.get(id(w._ver))
+                g = held[1]._grad if held is not None and held[0]() is not None else None
+                if held is not None and g is not None and g._ver is w._ver:
+                    self.grad_reset(held[1], "written")
+
+    def alias(self, data: Tensor, src: Tensor) -> None:
+        """`data` is `src.data`: its storage is src's (writes into it change src)."""
+        aliases, key = self.aliases, id(data)
+        aliases[key] = (weakref.ref(data, lambda _: aliases.pop(key, None)), src)
 
     def _bumped(self, t: Tensor, line: int | None, frame: FrameType | None) -> None:
         d = t._d
@@ -326,7 +355,7 @@ class Tracer:
         line, frame = self._site()
         self._add(cap.GradRetained(_ns(), line, frame, t))
 
-    def grad_reset(self, t: Tensor, how: GradClearedHow, hook: int | None = None) -> None:
+    def grad_reset(self, t: Tensor, how: GradChangedHow, hook: int | None = None) -> None:
         """`t.grad` changed outside backward (zero_grad, an assignment, a hook)."""
         g = t._grad
         data = g._d.copy() if g is not None else None
@@ -394,6 +423,9 @@ class Tracer:
         add(id(grad._ver))
         if total is not None:
             add(id(total._ver))
+        if total is not None and id(total._ver) not in self.grads:
+            grads, key = self.grads, id(total._ver)
+            grads[key] = (weakref.ref(total, lambda _: grads.pop(key, None)), var)
         node = self.backward.current
         if type(node) is not AccumulateGrad:
             node = var._acc

@@ -1,12 +1,18 @@
-// The page controller: owns the run log, the layout worker, the canvas and the panels, and
-// turns buttons, keys and server batches into cursor moves and commands.
-import type { Placed } from "./layout/layered";
-import { layoutItems } from "./layout/items";
-import type { FromLayout, ToLayout } from "./layout/messages";
+// The page's wiring: server batches into the run log, view actions into the view reducer, the
+// graph the view shows into the layout worker, and one render per frame from (run state, view
+// state). Ingesting, laying out, drawing and listing are decoupled: events are applied in
+// slices of a few milliseconds, the worker places what changed, and a frame draws only what is
+// on screen and builds only the node-list rows in sight.
+import { MODULE_PREFIX, pathOfKey } from "./layout/graphview";
+import type { FromLayout } from "./layout/messages";
+import { LayoutLink } from "./layout/link";
+import type { Placement } from "./layout/placement";
 import { RunLog } from "./model/store";
-import type { RunState, Value, Vertex } from "./model/types";
+import type { RunState, Value } from "./model/types";
 import { parseValue } from "./model/value";
-import { GraphCanvas } from "./render/canvas";
+import { GraphCanvas, TEXT_K } from "./render/canvas";
+import { fitViewport, graphRect } from "./render/fit";
+import { Overview, viewRect } from "./render/overview";
 import type { Scene } from "./render/scene";
 import { FONT } from "./render/theme";
 import { Connection } from "./net";
@@ -15,9 +21,12 @@ import type { Breakpoint, Command, TensorValues, WireEvent } from "./wire";
 import { CodeEditor } from "./ui/editor";
 import { byId } from "./ui/dom";
 import { Panels } from "./ui/panels";
+import { initialView, reduceView, type ViewAction, type ViewState } from "./view/state";
 
 export interface Metrics {
   lastEventAt: number;
+  /** When a frame was first drawn with every event applied and every vertex placed (0 until
+   *  then; reset by each batch). */
   firstFullFrameAt: number;
   layoutMs: number;
   layoutCalls: number;
@@ -25,76 +34,114 @@ export interface Metrics {
   applyMs: number;
 }
 
-/** Overlays drawn over the graph canvas, which a fitted graph keeps clear of. */
-const OVERLAYS = [".legend", ".zoom", "#big-note", "#replay-hint"];
-
-/** How far the visible overlays reach into the canvas from its top and bottom edges. */
-export function overlayInsets(canvas: HTMLElement): { top: number; right: number; bottom: number; left: number } {
-  const c = canvas.getBoundingClientRect();
-  const out = { top: 0, right: 0, bottom: 0, left: 0 };
-  for (const sel of OVERLAYS) {
-    const el = document.querySelector<HTMLElement>(sel);
-    if (!el || el.hidden || el.offsetParent === null) continue;
-    const r = el.getBoundingClientRect();
-    if (r.bottom <= c.top || r.top >= c.bottom) continue;
-    if (r.top + r.height / 2 > c.top + c.height / 2) out.bottom = Math.max(out.bottom, c.bottom - r.top);
-    else out.top = Math.max(out.top, r.bottom - c.top);
-  }
-  return out;
-}
+/** Events applied per slice of work before the page gets the thread back (input, frames). */
+const SLICE_MS = 8;
+/** How often an untouched view refits to a graph that is streaming in, and how often the graph
+ *  is redrawn then. */
+const FIT_EVERY_MS = 150;
+const DRAW_EVERY_MS = 100;
 
 export class App {
   log = new RunLog();
-  pos = new Map<string, Placed>();
-  private laid = 0;
-  private epoch = 0;
-  selected: string | null = null;
-  collapsed = new Set<string>();
-  breakLines = new Set<number>();
-  breakNodes = new Set<string>();
-  /** Op-name breakpoints (MulBackward0) and the break-on-NaN-gradient switch. */
-  breakOps = new Set<string>();
-  breakNaN = false;
+  // a small graph area keeps its room for the graph until the user asks for the legend
+  view: ViewState = initialView(localStorage.getItem("backscope.legend") === "shown" || (localStorage.getItem("backscope.legend") === null && innerWidth * innerHeight >= 1600 * 900));
+  readonly place: Placement;
+  readonly layout: LayoutLink;
   /** Full values fetched with `tensor_values`, by tensor id; `null` while a request is out. */
   fullValues = new Map<string, Value | string | null>();
-  private pendingStep = false;
-  /** Set once the user moves back in time in this run: the replay hint has done its job. */
-  replayed = false;
-  private raf = 0;
   readonly metrics: Metrics = { lastEventAt: 0, firstFullFrameAt: 0, layoutMs: 0, layoutCalls: 0, frameMs: 0, applyMs: 0 };
   readonly conn = new Connection();
-  readonly worker: Worker;
   readonly canvas: GraphCanvas;
+  readonly overview: Overview;
   readonly editor: CodeEditor;
   readonly panels: Panels;
   readonly opener = new RunOpener(this);
+  /** True when the last fit shows a region of a graph too big to read whole. */
+  partial = false;
+
+  private pendingStep = false;
+  private pendingCenter: string | null = null;
+  private queue: WireEvent[][] = [];
+  private pumping = false;
+  private raf = 0;
+  private fitSoon = false;
+  private fitAt = 0;
+  private fitTimer = 0;
+  private drawnAt = 0;
+  private drawTimer = 0;
+  private drawnViewport: ViewState["viewport"] | null = null;
+  private shownCurrent: string | null = null;
+  private retries = 0;
+  private breakSet = new Set<string>();
 
   constructor() {
-    this.worker = new Worker(new URL("./layout/worker.ts", import.meta.url), { type: "module" });
-    this.worker.onmessage = (m: MessageEvent<FromLayout>) => this.onPlaced(m.data);
+    this.layout = new LayoutLink(() => this.log, this.measure, (m) => this.onPlaced(m));
+    this.place = this.layout.place;
     this.canvas = new GraphCanvas(byId<HTMLCanvasElement>("graph"));
-    this.canvas.onFrame = () => this.onFrame();
-    this.canvas.insets = () => overlayInsets(this.canvas.el);
     this.canvas.onResize = () => {
       // an error banner or a window resize changes the canvas: keep an untouched view fitted
-      if (!this.userMoved) this.fitSoon = true;
+      if (!this.view.userMoved) this.fitSoon = true;
       this.schedule();
+    };
+    this.overview = new Overview(byId<HTMLCanvasElement>("overview"));
+    this.overview.onPick = (x, y) => {
+      const { k } = this.view.viewport;
+      this.dispatch({ type: "pan", dx: this.canvas.size.w / 2 - x * k - this.view.viewport.x, dy: this.canvas.size.h / 2 - y * k - this.view.viewport.y });
     };
     this.editor = new CodeEditor(byId("editor"), {
       onRun: () => this.run(),
-      onToggleBreak: (line) => this.toggleBreakLine(line),
+      onToggleBreak: (line) => this.dispatch({ type: "toggleBreakLine", line }),
       onLineClick: (line) => this.selectLine(line),
     });
     this.panels = new Panels(this);
-    this.conn.onEvents = (batch) => this.ingest(batch);
+    this.conn.onEvents = (batch) => this.enqueue(batch);
     this.conn.onClose = () => this.reconnect();
     this.reset();
   }
 
-  private widths = new Map<string, number>();
-  private measureCtx = document.createElement("canvas").getContext("2d");
+  // -- view state ---------------------------------------------------------------------------
+  /** Apply a view action; its effects (commands, layout, refit) follow from what changed. */
+  dispatch(a: ViewAction): void {
+    const before = this.view;
+    this.view = reduceView(before, a);
+    if (this.view === before) return;
+    const v = this.view;
+    if (v.breakLines !== before.breakLines || v.breakNodes !== before.breakNodes || v.breakOps !== before.breakOps || v.breakNaN !== before.breakNaN) {
+      this.breakSet = new Set(v.breakNodes);
+      this.onBreakpoints();
+      this.editor.setBreakpoints([...v.breakLines]);
+      const s = this.headState();
+      if (s.status === "running" || s.status === "paused") this.send({ type: "set_breakpoints", breakpoints: this.breakpointList() });
+    }
+    if (v.legend !== before.legend) {
+      byId("legend").hidden = !v.legend;
+      byId("legend-toggle").setAttribute("aria-pressed", String(v.legend));
+    }
+    if (v.collapse !== before.collapse || v.iteration !== before.iteration) this.layout.sync(v);
+    if (!v.userMoved && before.userMoved) this.fitSoon = true;
+    this.schedule();
+  }
+
+  /** Where each drawn box is (vertices, collapsed modules), by id. */
+  get pos(): ReadonlyMap<string, import("./layout/layered").Placed> {
+    return this.place.pos;
+  }
+
+  get selected(): string | null {
+    return this.view.selected;
+  }
+
+  get breakLines(): readonly number[] {
+    return this.view.breakLines;
+  }
+
+  get breakNodes(): readonly string[] {
+    return this.view.breakNodes;
+  }
 
   /** Text width at the graph's font (cached: runs repeat the same few op names). */
+  private widths = new Map<string, number>();
+  private measureCtx = document.createElement("canvas").getContext("2d");
   readonly measure = (text: string): number => {
     let w = this.widths.get(text);
     if (w === undefined) {
@@ -105,10 +152,6 @@ export class App {
     }
     return w;
   };
-
-  private post(m: ToLayout): void {
-    this.worker.postMessage(m);
-  }
 
   /** A dropped socket during a live run: ask for exactly the events after the last one held.
    *  The first try is immediate (so commands sent meanwhile follow the resume on the new
@@ -121,27 +164,23 @@ export class App {
     this.retries += 1;
     this.panels.status("connection lost, reconnecting…");
     const go = (): void => {
+      this.drain();
       if (this.headState().runId === runId) this.send({ type: "resume", run_id: runId, after_seq: this.log.length - 1 });
     };
     if (delay === 0) go();
     else setTimeout(go, delay);
   }
-  private retries = 0;
 
   /** Forget the current run (a new run or a loaded one starts from an empty log). */
   reset(): void {
     this.log = new RunLog();
-    this.pos = new Map();
-    this.laid = 0;
-    this.epoch += 1;
-    this.selected = null;
-    this.collapsed.clear();
+    this.queue = [];
+    this.layout.reset();
     this.fullValues = new Map();
     this.pendingStep = false;
-    this.userMoved = false;
-    this.replayed = false;
+    this.pendingCenter = null;
+    this.dispatch({ type: "newRun" });
     this.opener.cancel();
-    this.post({ type: "reset", epoch: this.epoch });
     // a share link names the run it was made for: it goes with that run
     byId("share-url").hidden = true;
     this.schedule();
@@ -159,7 +198,33 @@ export class App {
     this.panels.status("starting…");
   }
 
-  /** Take a batch of events (from the socket, a stored run, or a test). */
+  // -- ingesting ----------------------------------------------------------------------------
+  /** Take a batch from the socket: applied in slices so input and frames keep their turn. */
+  enqueue(batch: WireEvent[]): void {
+    this.queue.push(batch);
+    if (this.pumping) return;
+    this.pumping = true;
+    queueMicrotask(() => this.pump());
+  }
+
+  private pump(): void {
+    const t0 = performance.now();
+    while (this.queue.length && performance.now() - t0 < SLICE_MS) {
+      const batch = this.queue[0] as WireEvent[];
+      // a huge batch (a stored run's frame) is applied a part at a time
+      const part = batch.length > 2000 ? batch.splice(0, 2000) : (this.queue.shift() as WireEvent[]);
+      this.ingest(part);
+    }
+    if (this.queue.length) setTimeout(() => this.pump(), 0);
+    else this.pumping = false;
+  }
+
+  /** Apply whatever is still queued now (before a resume asks from the last seq held). */
+  private drain(): void {
+    while (this.queue.length) this.ingest(this.queue.shift() as WireEvent[]);
+  }
+
+  /** Take a batch of events now (from the queue, a stored run, or a test). */
   ingest(batch: WireEvent[]): void {
     const t0 = performance.now();
     this.log.append(batch);
@@ -177,36 +242,27 @@ export class App {
         this.log.seek(stop);
       }
     }
-    const head = this.log.stateAt(this.log.length - 1);
+    const head = this.headState();
     if (head.runId && location.search !== `?run=${head.runId}`) history.replaceState(null, "", `/?run=${head.runId}`);
-    this.sendLayout(head);
+    this.layout.send(head, this.view);
     this.schedule();
   }
 
-  private sendLayout(head: RunState): void {
-    if (head.orderLen <= this.laid && !(head.status !== "running" && head.status !== "paused")) return;
-    const items = layoutItems(head, this.laid, this.measure);
-    this.laid = head.orderLen;
-    // once the forward is over no consumer can arrive for a waiting leaf: place it anyway
-    const flush = head.inBackward || head.backwards > 0 || head.status !== "running";
-    this.post({ type: "add", epoch: this.epoch, items, flush });
+  get shownIteration(): number | null {
+    return this.layout.iteration;
+  }
+
+  get collapsed(): readonly string[] {
+    return this.layout.collapsed;
   }
 
   private onPlaced(m: FromLayout): void {
-    if (m.epoch !== this.epoch) return;
-    const first = this.pos.size === 0;
-    for (const p of m.items) this.pos.set(p.id, p);
     this.metrics.layoutMs = Math.max(this.metrics.layoutMs, m.ms);
     this.metrics.layoutCalls += 1;
-    if (first || !this.userMoved) this.fitSoon = true;
+    if (m.replace || !this.view.userMoved) this.fitSoon = true;
+    if (m.replace && this.view.userMoved && this.view.selected) this.pendingCenter = this.view.selected;
     this.schedule();
   }
-
-  fitSoon = false;
-  /** The current node the view last brought into sight (see render). */
-  private shownCurrent: string | null = null;
-  /** Set once the user pans or zooms; until then the view keeps fitting the growing graph. */
-  userMoved = false;
 
   schedule(): void {
     if (this.raf) return;
@@ -217,46 +273,98 @@ export class App {
   }
 
   scene(): Scene {
-    return { state: this.log.state(), pos: this.pos, selected: this.selected, collapsed: this.collapsed, breakpoints: this.breakNodes };
+    return { state: this.log.state(), place: this.place, selected: this.view.selected, breakpoints: this.breakSet, moduleLabel: this.layout.label };
+  }
+
+  /** The drawn box of a vertex (its own, or its collapsed module's). */
+  anchorOf(id: string): string {
+    return this.place.anchorId(id);
   }
 
   private render(): void {
+    const t0 = performance.now();
     const scene = this.scene();
-    this.canvas.scene = scene;
-    this.canvas.setScene(scene);
-    if (this.fitSoon) {
-      this.fitSoon = false;
-      this.fit();
-    }
+    const s = scene.state;
+    this.layout.sync(this.view);
+    const head = this.headState();
+    const streaming = head.status === "running" && this.log.following;
+    if (this.fitSoon && !this.view.userMoved) {
+      // while a run streams in, the view follows the growing graph a few times a second
+      const wait = streaming ? this.fitAt + FIT_EVERY_MS - t0 : 0;
+      if (wait > 0) {
+        if (!this.fitTimer) this.fitTimer = window.setTimeout(() => ((this.fitTimer = 0), this.schedule()), wait);
+      } else {
+        this.fit();
+        this.fitAt = t0;
+        this.fitSoon = false;
+      }
+    } else this.fitSoon = false;
     // a step brings its node into view once; after that the user may pan or jump elsewhere
-    // (a node picked in the list) without the view snapping back to it on every frame
-    const cur = scene.state.current;
-    if (cur !== this.shownCurrent && (cur === null || this.pos.has(cur))) {
+    const cur = s.current;
+    if (cur !== this.shownCurrent && (cur === null || this.place.anchorOf(cur))) {
       this.shownCurrent = cur;
-      if (cur && this.log.following === false) this.canvas.centerOn(cur);
+      if (cur && !this.log.following) this.centerOn(cur, true);
     }
-    this.canvas.draw();
-    byId("big-note").hidden = !this.canvas.partial;
-    this.panels.update(scene.state);
-  }
-
-  /** Fit the view (a huge graph: the readable region around the current/selected node). */
-  fit(): void {
-    const s = this.log.state();
-    this.canvas.fit(s.current ?? this.selected);
-    const note = byId("big-note");
-    if (!this.canvas.partial) return;
-    const what = this.canvas.partialWhat === "last" ? "the last forward pass (earlier ones are above)"
-      : `the region around ${s.current ? "the current node" : this.selected ? "the selection" : "the loss"}`;
-    note.textContent = `${this.pos.size} nodes: showing ${what} · zoom out (wheel, −) for all`;
-  }
-
-  private onFrame(): void {
-    this.metrics.frameMs = this.canvas.lastFrameMs;
-    const s = this.log.state();
-    if (!this.metrics.firstFullFrameAt && this.metrics.lastEventAt && this.pos.size >= this.laid && s.seq === this.log.length - 1) {
+    if (this.pendingCenter && this.place.anchorOf(this.pendingCenter)) {
+      this.centerOn(this.pendingCenter, false);
+      this.pendingCenter = null;
+    }
+    const v = this.view.viewport;
+    // while a run streams in, the graph is redrawn a few times a second (each frame of the
+    // canvas costs the same whatever changed); a pan or zoom of the user's is drawn at once
+    const userMove = v !== this.drawnViewport && this.view.userMoved;
+    const drawWait = streaming && !userMove ? this.drawnAt + DRAW_EVERY_MS - t0 : 0;
+    if (drawWait > 0) {
+      if (!this.drawTimer) this.drawTimer = window.setTimeout(() => ((this.drawTimer = 0), this.schedule()), drawWait);
+    } else if (this.canvas.drawIfChanged(scene, v)) {
+      this.drawnAt = t0;
+      this.drawnViewport = v;
+    }
+    const whole = graphRect(this.place);
+    const vis = viewRect(v, this.canvas.size.w, this.canvas.size.h);
+    const all = !!whole && vis.x0 <= whole.x0 && vis.y0 <= whole.y0 && vis.x1 >= whole.x1 && vis.y1 >= whole.y1;
+    this.overview.draw(this.place, whole, vis, !all && this.place.pos.size > 0);
+    this.panels.update(s, this.view);
+    this.metrics.frameMs = performance.now() - t0;
+    if (!this.metrics.firstFullFrameAt && !streaming && !this.drawTimer && this.metrics.lastEventAt && !this.queue.length && this.layout.caughtUp && s.seq === this.log.length - 1) {
       this.metrics.firstFullFrameAt = performance.now();
     }
+  }
+
+  /** Fit the view: the whole graph, or a readable region of a huge one (see fit.ts). */
+  fit(): void {
+    const s = this.log.state();
+    const focusId = s.current ?? this.view.selected;
+    const focus = focusId !== null ? this.place.anchorOf(focusId) : undefined;
+    const f = fitViewport(this.place, this.canvas.size.w, this.canvas.size.h, { top: 0, right: 0, bottom: 0, left: 0 }, focus);
+    if (!f) return;
+    this.partial = f.partial;
+    this.view = reduceView(this.view, { type: "fitted", viewport: f.viewport });
+    const note = byId("big-note");
+    note.hidden = !f.partial;
+    if (f.partial) {
+      const what = s.current ? "the current node" : this.view.selected ? "the selection" : "the loss";
+      note.textContent = `${this.place.pos.size} boxes: showing the region around ${what} · the map (bottom right) shows all`;
+    }
+  }
+
+  /** The smallest zoom worth having: the whole graph a little smaller than the canvas. */
+  minZoom(): number {
+    const f = fitViewport(this.place, this.canvas.size.w, this.canvas.size.h, { top: 0, right: 0, bottom: 0, left: 0 }, undefined);
+    return f ? Math.min(TEXT_K, f.wholeK * 0.7) : 0.05;
+  }
+
+  /** Bring a vertex's box into view (only when off screen unless `always`). */
+  centerOn(id: string, onlyIfHidden: boolean): void {
+    const p = this.place.anchorOf(id);
+    if (!p) return;
+    const { w: W, h: H } = this.canvas.size;
+    const { x, y, k } = this.view.viewport;
+    const sx = p.x * k + x, sy = p.y * k + y;
+    if (onlyIfHidden && sx > 40 && sx < W - 120 && sy > 40 && sy < H - 60) return;
+    this.view = reduceView(this.view, { type: "fitted", viewport: { k, x: W / 2 - (p.x + p.w / 2) * k, y: H / 2 - (p.y + p.h / 2) * k } });
+    byId("big-note").hidden = true;
+    this.schedule();
   }
 
   // -- stepping ----------------------------------------------------------------------------
@@ -281,7 +389,7 @@ export class App {
   }
 
   stepBack(): void {
-    this.replayed = true;
+    this.dispatch({ type: "replayed" });
     const prev = this.log.prevStop();
     if (prev >= 0) this.log.seek(prev);
     else {
@@ -305,7 +413,7 @@ export class App {
   }
 
   restart(): void {
-    this.replayed = true;
+    this.dispatch({ type: "replayed" });
     const bs = this.log.backwardStart();
     this.log.seek(bs > 0 ? bs - 1 : -1);
     this.log.following = false;
@@ -313,43 +421,77 @@ export class App {
   }
 
   seek(index: number): void {
-    if (index < this.log.cursor) this.replayed = true;
+    if (index < this.log.cursor) this.dispatch({ type: "replayed" });
     this.log.seek(index);
     this.schedule();
   }
 
-  // -- selection and breakpoints -------------------------------------------------------------
+  // -- selection, modules and breakpoints ----------------------------------------------------
+  /** Select a vertex; with `center`, open what hides it (a collapsed module, another
+   *  iteration) and bring it into view. */
   select(id: string | null, center = false): void {
-    this.selected = id;
-    if (id && center) {
-      this.canvas.centerOn(id);
-      this.canvas.partial = false; // the note about the fitted region no longer describes the view
-    }
+    this.dispatch({ type: "select", id });
+    if (!id || !center) return;
+    this.reveal(id);
+    this.pendingCenter = id;
+    byId("big-note").hidden = true;
     this.schedule();
+  }
+
+  /** Open the collapsed modules around a vertex and show its iteration. */
+  reveal(id: string): void {
+    const idx = this.log.index;
+    const shut = new Set(this.layout.collapsed);
+    const paths = idx.chainOf(id).map((c) => c.path).filter((p) => shut.has(p));
+    if (paths.length) this.dispatch({ type: "setCollapsed", paths, collapsed: false });
+    const v = this.log.state().vertices.get(id);
+    if (v && this.layout.iteration !== null && v.kind === "fn") {
+      let it = 0;
+      while (it < idx.backwardSeqs.length && (idx.backwardSeqs[it] as number) < v.seq) it++;
+      if (it !== this.layout.iteration) this.dispatch({ type: "setIteration", iteration: it });
+    }
+  }
+
+  /** Open every module (`open`), or go back to the default (big models collapsed). */
+  expandAll(open: boolean): void {
+    if (open) this.dispatch({ type: "setCollapsed", paths: [...this.log.index.types.keys()], collapsed: false });
+    else this.dispatch({ type: "resetCollapse" });
+  }
+
+  /** A click on a collapsed module's box opens it; on an open module's title shuts it. */
+  toggleModule(hit: string): void {
+    if (hit.startsWith(MODULE_PREFIX)) this.dispatch({ type: "setCollapsed", paths: [pathOfKey(hit.slice(MODULE_PREFIX.length))], collapsed: false });
+    else if (hit.startsWith("f:")) this.dispatch({ type: "setCollapsed", paths: [hit.slice(2)], collapsed: true });
   }
 
   selectLine(line: number): void {
     const s = this.log.state();
-    let best: Vertex | null = null;
+    let best: string | null = null;
+    let fn = false;
     for (const v of s.vertices.values()) {
-      if (v.line === line && (!best || (best.kind !== "fn" && v.kind === "fn"))) best = v;
+      if (v.line !== line || (best !== null && (fn || v.kind !== "fn"))) continue;
+      best = v.id;
+      fn = v.kind === "fn";
     }
-    if (best) this.select(best.id, true);
+    if (best) this.select(best, true);
   }
 
   breakpointList(): Breakpoint[] {
+    const v = this.view;
     return [
-      ...[...this.breakLines].map((line) => ({ line })),
-      ...[...this.breakNodes].filter((n) => /^\d+$/.test(n)).map((n) => ({ node_id: Number(n) })),
-      ...[...this.breakOps].map((op) => ({ op })),
-      ...(this.breakNaN ? [{ on_nan: true }] : []),
+      ...v.breakLines.map((line) => ({ line })),
+      ...v.breakNodes.filter((n) => /^\d+$/.test(n)).map((n) => ({ node_id: Number(n) })),
+      ...v.breakOps.map((op) => ({ op })),
+      ...(v.breakNaN ? [{ on_nan: true }] : []),
     ];
   }
 
   setOpBreakpoints(ops: string[], onNaN: boolean): void {
-    this.breakOps = new Set(ops.map((o) => o.trim()).filter(Boolean));
-    this.breakNaN = onNaN;
-    this.breakpointsChanged();
+    this.dispatch({ type: "setOpBreakpoints", ops, onNaN });
+  }
+
+  toggleBreakNode(id: string): void {
+    if (!id.startsWith(MODULE_PREFIX)) this.dispatch({ type: "toggleBreakNode", id });
   }
 
   /** Whether the worker answers `tensor_values` now: while paused in backward it waits for
@@ -386,27 +528,4 @@ export class App {
   /** Hooks the panels set: breakpoints changed; open/close the keyboard help. */
   onBreakpoints: () => void = () => {};
   toggleHelp: (open?: boolean) => void = () => {};
-
-  private breakpointsChanged(): void {
-    this.onBreakpoints();
-    this.editor.setBreakpoints([...this.breakLines].sort((a, b) => a - b));
-    const s = this.headState();
-    if (s.status === "running" || s.status === "paused") this.send({ type: "set_breakpoints", breakpoints: this.breakpointList() });
-    this.schedule();
-  }
-
-  toggleBreakLine(line: number): void {
-    if (!this.breakLines.delete(line)) this.breakLines.add(line);
-    this.breakpointsChanged();
-  }
-
-  toggleBreakNode(id: string): void {
-    if (!this.breakNodes.delete(id)) this.breakNodes.add(id);
-    this.breakpointsChanged();
-  }
-
-  toggleModule(path: string): void {
-    if (!this.collapsed.delete(path)) this.collapsed.add(path);
-    this.schedule();
-  }
 }

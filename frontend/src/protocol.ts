@@ -6,7 +6,7 @@ export const PROTOCOL_VERSION = 2;
 export const VALUES_CHUNK = 65536;
 export type CutKind = "detach" | "detach_" | "data";
 export type ErrorSource = "snippet" | "sandbox" | "server";
-export type GradClearedHow = "set_to_none" | "zeroed" | "assigned" | "hook";
+export type GradChangedHow = "set_to_none" | "zeroed" | "assigned" | "hook" | "written";
 export type GradMode = "grad" | "no_grad" | "inference_mode";
 export type HookKind = "tensor" | "node_pre" | "node_post" | "post_accumulate" | "module_forward_pre" | "module_forward" | "module_backward_pre" | "module_backward";
 export type HookTarget = "tensor" | "node" | "module";
@@ -108,14 +108,14 @@ export interface GradAccumulated {
   grad: TensorValue | null;
   total: TensorValue | null;
 }
-/** A leaf's `.grad` changed outside backward: reset by zero_grad() (`set_to_none`, or `zeroed` in place), assigned by the snippet (`assigned`), or changed by a post-accumulate hook (`hook`, with its id). `value` is the new `.grad` (null for None). */
-export interface GradCleared {
-  type: "grad_cleared";
+/** A leaf's `.grad` changed outside backward's accumulation: reset by zero_grad() (`set_to_none`, or `zeroed` in place), assigned by the snippet (`assigned`), changed by a post-accumulate hook (`hook`, with its id), or written in place (`written`: clip_grad_norm_, `p.grad.mul_(...)`). `value` is the new `.grad` (null for None). */
+export interface GradChanged {
+  type: "grad_changed";
   t: number;
   run_id: string;
   seq: number;
   tensor: number | null;
-  how: "assigned" | "hook" | "set_to_none" | "zeroed";
+  how: "assigned" | "hook" | "set_to_none" | "written" | "zeroed";
   value: TensorValue | null;
   line: number | null;
   hook?: number;
@@ -307,7 +307,7 @@ export interface RunOptions {
   max_events?: number | null;
   inline_limit?: number;
 }
-/** The server accepted a run (always seq 0). */
+/** The server accepted a run (always seq 0). `engine`: what ran the code, for the page's badge: absent for backscope's own engine (the sandbox), "PyTorch 2.13.0" for real torch in the user's own process (`backscope run --torch`, `backscope.watch()`). */
 export interface RunStarted {
   type: "run_started";
   t: number;
@@ -316,6 +316,7 @@ export interface RunStarted {
   version: number;
   code: string;
   options: RunOptions;
+  engine?: string;
 }
 /** One of a node's saved values: a tensor (id and version at save) or a plain `repr`. */
 export interface SavedInfo {
@@ -448,7 +449,7 @@ export interface UntrackedOp {
   line: number | null;
   grad_mode: "grad" | "inference_mode" | "no_grad";
 }
-/** An in-place write (an op ending in `_`, `x -= ...` under no_grad, an optimizer step): the tensor's new `version`, its values after the write, the snippet line. */
+/** An in-place write (an op ending in `_`, `x -= ...` under no_grad, an optimizer step): the tensor's new `version`, its values after the write, the snippet line. A write through a view reports the view's base too; a write through `p.data` reports `p` with its version unchanged (PyTorch does not count writes through `.data`). */
 export interface VersionBump {
   type: "version_bump";
   t: number;
@@ -477,7 +478,7 @@ export type Event =
   | RequiresGradSet
   | RetainGrad
   | VersionBump
-  | GradCleared
+  | GradChanged
   | HookRegistered
   | HookRemoved
   | SavedPack

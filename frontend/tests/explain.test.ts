@@ -5,10 +5,7 @@ import { applyEvent, emptyState } from "../src/model/reduce";
 import { accumulatedName, firingAt, freedByLine, gradSources, hasNaN, hookFirings, pauseReason, queuePosition, splitTraceback, sumValues } from "../src/model/explain";
 import type { RunState, Vertex } from "../src/model/types";
 import type { WireEvent } from "../src/wire";
-import { layoutItems } from "../src/layout/items";
 import { tailName } from "../src/ui/nodelist";
-import { LayeredLayout } from "../src/layout/layered";
-import { lastGraph, lossEnd } from "../src/render/fit";
 import { fixture } from "./load";
 
 function stateAt(events: WireEvent[], upto: number): RunState {
@@ -145,29 +142,6 @@ describe("splitTraceback", () => {
     expect((parts[1]?.[0].match(/ {2}File /g) ?? []).length).toBe(2);
     expect(parts[2]?.[0]).toBe("RuntimeError: Trying to backward through the graph a second time\n");
     expect(parts.map(([t]) => t).join("")).toBe(tb);
-  });
-});
-
-describe("fitting a training loop", () => {
-  // loop.py: three forward/backward passes over one parameter, and a leaf no op uses
-  const events = fixture("loop");
-  const s = stateAt(events, events.length - 1);
-  const l = new LayeredLayout();
-  const placed = [...l.add(layoutItems(s, 0, (t) => t.length * 7)), ...l.flush()];
-  const pos = new Map(placed.map((p) => [p.id, p]));
-
-  it("the unused leaf is placed by flush and marked loose; nothing else is", () => {
-    const loose = placed.filter((p) => p.loose).map((p) => s.vertices.get(p.id)?.label);
-    expect(loose).toEqual(["unused"]);
-  });
-
-  it("the last graph is the last pass's grad_fn nodes, without the shared parameter", () => {
-    const fns = [...s.vertices.values()].filter((v) => v.kind === "fn");
-    expect(fns).toHaveLength(6);
-    const bottom = lossEnd(placed.filter((p) => !p.loose));
-    const last = lastGraph({ state: s, pos, selected: null, collapsed: new Set(), breakpoints: new Set() }, bottom.id);
-    const lastTwo = fns.slice(-2).map((v) => v.id).sort();
-    expect(last.map((p) => p.id).sort()).toEqual(lastTwo);
   });
 });
 

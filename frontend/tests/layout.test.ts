@@ -99,24 +99,3 @@ describe("deferred leaves", () => {
     for (const p of first) expect(l.get(p.id)).toEqual(p);
   });
 });
-
-describe("module boxes", () => {
-  it("draws one box per call of a module and hides collapsed members", async () => {
-    const { applyEvent, emptyState } = await import("../src/model/reduce");
-    const { moduleBoxes, hiddenUnder } = await import("../src/render/scene");
-    const { fixture } = await import("./load");
-    const s = emptyState();
-    for (const ev of fixture("mlp")) applyEvent(s, ev);
-    const l = new LayeredLayout();
-    const pos = new Map(l.add(s.order.map((id) => ({ id, to: s.vertices.get(id)?.edges.map((e) => e.to) ?? [], width: 100 }))).map((p) => [p.id, p]));
-    const boxes = moduleBoxes({ state: s, pos, selected: null, collapsed: new Set(), breakpoints: new Set() });
-    // model(x) is called once in tests/fixtures/mlp.py: one Sequential box holding three layers
-    expect(boxes.map((b) => b.path).sort()).toEqual(["Sequential", "Sequential.0", "Sequential.1", "Sequential.2"]);
-    const seq = boxes.find((b) => b.path === "Sequential");
-    for (const b of boxes.filter((x) => x.depth === 2)) {
-      expect(b.x >= (seq?.x ?? Infinity) && b.x + b.w <= (seq?.x ?? 0) + (seq?.w ?? 0)).toBe(true);
-    }
-    const addmm = [...s.vertices.values()].filter((v) => v.name === "AddmmBackward0");
-    expect(addmm.map((v) => hiddenUnder(v, new Set(["Sequential.0"])))).toEqual(["Sequential.0", null]);
-  });
-});

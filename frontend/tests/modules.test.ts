@@ -1,26 +1,22 @@
 // Module boxes over the real layout: a nested MLP (MLP.fc1, act, fc2, act, fc3) and a model
 // called three times. Geometry is read from moduleBoxes and the layout, as the canvas draws it.
 import { describe, expect, it } from "vitest";
-import { layoutItems } from "../src/layout/items";
 import { BOX, LayeredLayout, NODE_H, bandGap, type Placed } from "../src/layout/layered";
-import { applyEvent, emptyState } from "../src/model/reduce";
-import type { RunState, Vertex } from "../src/model/types";
-import { bowSide, isParamOf, moduleBoxes, type ModuleBox } from "../src/render/scene";
+import type { ModuleFrame } from "../src/layout/graphview";
+import type { Vertex } from "../src/model/types";
+import { bowSide, isParamOf } from "../src/render/scene";
 import type { WireEvent } from "../src/wire";
 import { fixture } from "./load";
+import { laidOut as viewOf, measure } from "./graph";
 
 interface Rect { x: number; y: number; w: number; h: number }
 
-const measure = (text: string): number => text.length * 7;
+type ModuleBox = Omit<ModuleFrame, "members"> & { members: Set<string> };
 
-function laidOut(events: WireEvent[]): { s: RunState; pos: Map<string, Placed>; boxes: ModuleBox[] } {
-  const s = emptyState();
-  for (const ev of events) applyEvent(s, ev);
-  const l = new LayeredLayout();
-  const placed = [...l.add(layoutItems(s, 0, measure)), ...l.flush()];
-  const pos = new Map(placed.map((p) => [p.id, p]));
-  const boxes = moduleBoxes({ state: s, pos, selected: null, collapsed: new Set(), breakpoints: new Set() });
-  return { s, pos, boxes };
+function laidOut(events: WireEvent[]): { s: ReturnType<typeof viewOf>["s"]; pos: Map<string, Placed>; boxes: ModuleBox[] } {
+  const { s, place } = viewOf(events);
+  const boxes = place.frames.map((f) => ({ ...f, members: new Set(f.members) })).sort((a, b) => a.depth - b.depth);
+  return { s, pos: place.pos, boxes };
 }
 
 const meets = (a: Rect, b: Rect): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -77,14 +73,17 @@ describe("module boxes over the layout", () => {
 
 /** The forward events of a run replayed `n` times with fresh ids (a model called in a loop). */
 function repeatForward(events: WireEvent[], n: number): WireEvent[] {
-  const forward = events.filter((e) => e.type === "node" || e.type === "tensor");
+  const forward = events.filter((e) => e.type === "node" || e.type === "tensor" || e.type === "module_enter" || e.type === "module_exit");
   const out: WireEvent[] = [];
   const shift = (v: unknown, k: number): unknown => (typeof v === "number" ? v + k * 10000 : v);
   for (let k = 0; k < n; k++) {
     for (const e of forward) {
       const c = JSON.parse(JSON.stringify(e)) as Record<string, unknown>;
-      if (c.type === "node") {
+      if (c.type === "module_enter" || c.type === "module_exit") {
+        c.call = shift(c.call, k);
+      } else if (c.type === "node") {
         c.id = shift(c.id, k);
+        if (Array.isArray(c.module_calls)) c.module_calls = c.module_calls.map((x: unknown) => shift(x, k));
         c.variable = shift(c.variable, k);
         c.next = (c.next as { node: unknown; input_nr: number }[]).map((x) => ({ ...x, node: shift(x.node, k) }));
         c.outputs = (c.outputs as Record<string, unknown>[]).map((o) => ({ ...o, id: shift(o.id, k), grad_fn: shift(o.grad_fn, k) }));
@@ -115,7 +114,7 @@ describe("bands", () => {
   // its speed (within 50 ms) is bench/bench_frontend.py's
   it("lay out 5k vertices in 1k module calls, each call's band below the one before", () => {
     const items = Array.from({ length: 5000 }, (_, i) => ({
-      id: String(i), to: i > 0 ? [String(i - 1)] : [], width: 100, scope: `net.block${Math.floor(i / 5) % 7}.op`,
+      id: String(i), to: i > 0 ? [String(i - 1)] : [], width: 100, scope: ["net#0", `net.block${Math.floor(i / 5) % 7}#${Math.floor(i / 5) + 1}`],
     }));
     const l = new LayeredLayout();
     expect(l.add(items)).toHaveLength(5000);
@@ -147,26 +146,23 @@ describe("isParamOf", () => {
 });
 
 describe("module calls", () => {
-  const node = (seq: number, id: number, path: string, calls: number[] | undefined, next: number[]): WireEvent => ({
+  const node = (seq: number, id: number, path: string, calls: number[], next: number[]): WireEvent => ({
     run_id: "r", seq, t: 0, type: "node", id, name: "TanhBackward0", next: next.map((n) => ({ node: n, input_nr: 0 })),
     inputs: [], outputs: [], saved: [], line: 3, grad_mode: "grad", module_path: path, module_calls: calls, variable: null,
   }) as unknown as WireEvent;
+  const enter = (path: string, call: number): Record<string, unknown> => ({ type: "module_enter", path, module_type: path, line: 1, call });
+  const exit = (path: string, call: number): Record<string, unknown> => ({ type: "module_exit", path, call });
   // net = Sequential(Linear, Tanh); net(net(x)): Seq.0 then Seq.1, twice, with no op between
-  const run = (calls: boolean): WireEvent[] => [
-    node(0, 1, "Seq.0", calls ? [0, 1] : undefined, []),
-    node(1, 2, "Seq.1", calls ? [0, 2] : undefined, [1]),
-    node(2, 3, "Seq.0", calls ? [3, 4] : undefined, [2]),
-    node(3, 4, "Seq.1", calls ? [3, 5] : undefined, [3]),
-  ];
+  const run = (): WireEvent[] => [
+    enter("Seq", 0), enter("Seq.0", 1), node(0, 1, "Seq.0", [0, 1], []), exit("Seq.0", 1),
+    enter("Seq.1", 2), node(1, 2, "Seq.1", [0, 2], [1]), exit("Seq.1", 2), exit("Seq", 0),
+    enter("Seq", 3), enter("Seq.0", 4), node(2, 3, "Seq.0", [3, 4], [2]), exit("Seq.0", 4),
+    enter("Seq.1", 5), node(3, 4, "Seq.1", [3, 5], [3]), exit("Seq.1", 5), exit("Seq", 3),
+  ].map((e, seq) => ({ ...e, run_id: "r", t: 0, seq }) as unknown as WireEvent);
 
   it("draws a box per call when two calls of one module follow each other (net(net(x)))", () => {
-    const { pos, boxes } = laidOut(run(true));
+    const { pos, boxes } = laidOut(run());
     expect(boxes.map((b) => b.path)).toEqual(["Seq", "Seq", "Seq.0", "Seq.1", "Seq.0", "Seq.1"]); // by depth
     checkBoxes(boxes, pos);
-  });
-
-  it("merges them without call numbers (a run of ops under one path is one box)", () => {
-    const { boxes } = laidOut(run(false));
-    expect(boxes.filter((b) => b.path === "Seq")).toHaveLength(1);
   });
 });

@@ -10,6 +10,8 @@ import type { RunState, Vertex } from "../src/model/types";
 import type { WireEvent } from "../src/wire";
 import { gradSlots } from "../src/render/decor";
 import type { Placed } from "../src/layout/layered";
+import { Placement } from "../src/layout/placement";
+import type { Scene } from "../src/render/scene";
 import { fixture } from "./load";
 
 function stateAt(events: WireEvent[], upto: number): RunState {
@@ -111,6 +113,8 @@ describe("save_on_cpu across two backward passes", () => {
   });
 });
 
+const scene0 = (state: RunState): Scene => ({ state, place: new Placement(), selected: null, breakpoints: new Set(), moduleLabel: (key) => ({ title: key, shapes: "" }) });
+
 describe(".grad labels of leaves side by side", () => {
   // savedhooks.py ends with x and w's .grad set; their labels sit above the leaves
   const s = stateAt(fixture("savedhooks"), fixture("savedhooks").length - 1);
@@ -121,7 +125,7 @@ describe(".grad labels of leaves side by side", () => {
   it("lifts the left label a line when the next one would cut it, so neither is cut", () => {
     expect(leaves.map((v) => v.label)).toEqual(["x", "w"]);
     const shown = scene(90);
-    const slots = gradSlots(ctx, { state: s, pos: new Map(), selected: null, collapsed: new Set(), breakpoints: new Set() }, shown);
+    const slots = gradSlots(ctx, scene0(s), shown);
     const [x, w] = leaves.map((v) => slots.get(v.id));
     expect(x?.lift).toBe(1);
     expect(w?.lift).toBe(0);
@@ -129,7 +133,7 @@ describe(".grad labels of leaves side by side", () => {
   });
 
   it("keeps both on one line when they fit", () => {
-    const slots = gradSlots(ctx, { state: s, pos: new Map(), selected: null, collapsed: new Set(), breakpoints: new Set() }, scene(600));
+    const slots = gradSlots(ctx, scene0(s), scene(600));
     expect(leaves.map((v) => slots.get(v.id)?.lift)).toEqual([0, 0]);
   });
 });

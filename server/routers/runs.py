@@ -97,7 +97,7 @@ async def _find(request: Request, run_id: str) -> tuple[dict[str, Any], int]:
     identity: Identity = request.scope["state"]["identity"]
     live = state.manager.get(run_id) if len(run_id) <= MAX_RUN_ID else None
     if live is not None and live.state is not RunState.ARCHIVED:
-        if live.owner != identity.owner:
+        if not live.owned_by(identity.owner):
             live.shared = True
         head = {"id": live.id, "code": live.code, "status": live.status or "running"}
         return head, live.log.count - 1

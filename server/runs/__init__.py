@@ -6,10 +6,19 @@
 """
 
 from server.runs.instances import instance_gone, this_instance
-from server.runs.live import Handle, LiveRun, RunLimits, Runner, ShuttingDown, new_run_id
+from server.runs.live import (
+    ANY_OWNER,
+    Handle,
+    LiveRun,
+    RunLimits,
+    Runner,
+    ShuttingDown,
+    new_run_id,
+)
 from server.runs.manager import RunManager
 
 __all__ = [
+    "ANY_OWNER",
     "Handle",
     "LiveRun",
     "RunLimits",

@@ -53,6 +53,9 @@ class RunLimits:
     retention: Retention
 
 
+# The owner of a run that anyone allowed to connect may control: a local process's own run,
+# shown in the page it opens (backscope run --torch); never a client's
+ANY_OWNER = "anyone"  # (never a digest, which is hex; nor storage's "*" total)
 # Statuses the server gives a run itself (they win over what the worker's end says)
 SERVER_STATUSES = ("interrupted", "limit")
 
@@ -93,6 +96,10 @@ class LiveRun:
     @property
     def state(self) -> RunState:
         return self.machine.state
+
+    def owned_by(self, owner: str) -> bool:
+        """Whether a client with this owner key may command the run."""
+        return self.owner == owner or self.owner == ANY_OWNER
 
     def changed(self) -> asyncio.Event:
         """An event set at the next append (or the end): wait on it, then read again."""

@@ -65,8 +65,17 @@ class RunManager:
         return out
 
     def start(
-        self, code: str, options: dict[str, Any], owner: str = "", quota_key: str = ""
+        self,
+        code: str,
+        options: dict[str, Any],
+        owner: str = "",
+        quota_key: str = "",
+        *,
+        engine: str | None = None,
     ) -> LiveRun:
+        """Start a run owned by `owner` (ANY_OWNER: whoever may connect controls it), counted
+        against `quota_key`; `engine` names what runs it when it is not backscope's engine
+        (a runner fed by real PyTorch in the user's process: the page shows it as a badge)."""
         if self.machine.state is not ManagerState.SERVING:
             raise ShuttingDown("the server is shutting down; try again in a moment")
         options = self.effective_options(options)
@@ -81,6 +90,8 @@ class RunManager:
             "code": code,
             "options": options,  # type: ignore[typeddict-item]
         }
+        if engine is not None:
+            started["engine"] = engine
         run.append([started])
         self._spawn(self._pump(run))
         self._spawn(self._flusher(run))

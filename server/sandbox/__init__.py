@@ -12,6 +12,10 @@
 sandbox ends a run itself (timeout, cap, crash, malformed stream) the last batch holds an event
 `{"type": "error", "source": "sandbox", "kind": <status>, "message": ...}`. Text written to fd 1/2
 outside sys.stdout arrives as stdout/stderr events whose `t` is the parent's clock since spawn.
+
+Every limit is the server's: memory, processes and CPU time count over all of a run's processes
+(budget: cgroups, or a /proc meter), and the wall clock stops only for a pause the server sees
+in /proc (pause), whatever the run sends. `sandbox.health()["limits"]` says how.
 """
 
 from __future__ import annotations

@@ -79,7 +79,11 @@ def bwrap_argv(settings: SandboxSettings, bwrap: str, privileged: bool) -> list[
         argv += ["--unshare-all", "--cap-drop", "ALL"]
     argv += ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib"]
     argv += ["--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin"]
-    argv += ["--proc", "/proc", "--dev", "/dev"]
+    # No procfs: /proc/cmdline, /proc/version and the mount table (host devices, paths and a
+    # Docker host's overlay directories) are the host's and cannot be masked file by file
+    # (every pid has its own mountinfo). Python, numpy and the engine do not need it; /proc is
+    # an empty read-only directory. The hostname is the sandbox's own.
+    argv += ["--perms", "0555", "--dir", "/proc", "--dev", "/dev", "--hostname", "sandbox"]
     # the loader's cache of library paths (libseccomp lives in a multiarch directory)
     argv += ["--perms", "0755", "--dir", "/etc"]
     argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
@@ -103,6 +107,15 @@ def bwrap_argv(settings: SandboxSettings, bwrap: str, privileged: bool) -> list[
     for key, value in ENV.items():
         argv += ["--setenv", key, value]
     return argv
+
+
+def host_details(mode: Mode) -> str:
+    """What /healthz says about what a run can see of the host."""
+    if mode.name == "bwrap":
+        return "hidden: no /proc in the sandbox, its own hostname, only /usr, Python and the app"
+    if mode.name == "weak":
+        return "visible: weak mode shares the host's filesystem and /proc"
+    return "no code runs"
 
 
 def worker_argv() -> list[str]:

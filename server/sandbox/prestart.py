@@ -23,7 +23,9 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from server.sandbox.cgroup import RunGroup
 from server.sandbox.command import ENV, Mode, bwrap_argv, worker_argv, worker_boot
+from server.sandbox.pause import channel_inode
 from server.sandbox.procs import alive, descendants, gone, kill_tree
 from server.sandbox.settings import SandboxSettings
 
@@ -41,6 +43,8 @@ class Worker:
     err: int
     key: str  # what it was started for: a worker for other settings is not used
     rundir: str | None = None  # weak mode's working directory
+    group: RunGroup | None = None  # the kernel's accounting of the run (all its processes)
+    channel_inode: int = 0  # the worker's end of `sock`, as its /proc fd table names it
     prestarted: bool = False
     _closed: bool = field(default=False, repr=False)
 
@@ -56,6 +60,8 @@ class Worker:
             return []
         below = descendants(self.proc.pid)
         kill_tree(self.proc.pid)
+        if self.group is not None:
+            self.group.kill()
         return below
 
     def end_job(self) -> None:
@@ -66,11 +72,13 @@ class Worker:
                 os.close(self.stdin)
 
     def close(self) -> None:
-        """Let go of the job pipe and the run directory; the socket and the output pipes are
-        closed by whoever took them over."""
+        """Let go of the job pipe, the run directory and the cgroup (killing what is left in
+        it); the socket and the output pipes are closed by whoever took them over."""
         self.end_job()
         if self.rundir is not None:
             shutil.rmtree(self.rundir, ignore_errors=True)
+        if self.group is not None:
+            self.group.remove()
 
     def release_unused(self) -> None:
         """Close the ends a supervisor would have taken over (a worker that never ran)."""
@@ -86,9 +94,13 @@ def worker_key(settings: SandboxSettings, mode: Mode, bwrap: str, uid: int) -> s
     return f"{mode.name}|{mode.separate_uid}|{bwrap}|{uid}|{settings.model_dump_json()}"
 
 
-def spawn(settings: SandboxSettings, mode: Mode, bwrap: str, uid: int) -> Worker:
-    """Start a worker for `uid`'s slot; it imports, then waits for its job (sync: fork+exec)."""
+def spawn(
+    settings: SandboxSettings, mode: Mode, bwrap: str, uid: int, group: RunGroup | None = None
+) -> Worker:
+    """Start a worker for `uid`'s slot, inside `group` if given; it imports, then waits for its
+    job (sync: fork+exec)."""
     mine, theirs = socket.socketpair()
+    inode = channel_inode(theirs.fileno())
     boot = worker_boot(settings, theirs.fileno(), uid if mode.separate_uid else None)
     rundir: str | None = None
     if mode.name == "bwrap":
@@ -97,6 +109,8 @@ def spawn(settings: SandboxSettings, mode: Mode, bwrap: str, uid: int) -> Worker
         argv = worker_argv()
         rundir = tempfile.mkdtemp(prefix="backscope-run-")
         os.chown(rundir, uid, uid)
+    if group is not None:
+        argv = group.joining(argv)
     in_r, in_w = os.pipe()
     # fd 1 and 2 are plain pipes: a daemonised grandchild holding a copy must not delay the end
     out_r, out_w = os.pipe()
@@ -118,6 +132,8 @@ def spawn(settings: SandboxSettings, mode: Mode, bwrap: str, uid: int) -> Worker
         mine.close()
         if rundir is not None:
             shutil.rmtree(rundir, ignore_errors=True)
+        if group is not None:
+            group.remove()
         raise
     finally:
         theirs.close()
@@ -125,7 +141,7 @@ def spawn(settings: SandboxSettings, mode: Mode, bwrap: str, uid: int) -> Worker
             os.close(fd)
     os.write(in_w, boot)  # one short line: the pipe buffer takes it without blocking
     key = worker_key(settings, mode, bwrap, uid)
-    return Worker(proc, mine, in_w, out_r, err_r, key, rundir)
+    return Worker(proc, mine, in_w, out_r, err_r, key, rundir, group, inode)
 
 
 async def write_all(fd: int, data: bytes) -> None:

@@ -54,7 +54,10 @@ async def read_socket(sock: socket.socket) -> tuple[asyncio.StreamReader, asynci
 
 
 def descendants(pid: int) -> list[int]:
-    """Every process below `pid`, from /proc's children lists (parents before children)."""
+    """Every process below `pid`, from /proc's children lists (parents before children); from
+    every process's parent where the kernel has no children lists."""
+    if not _CHILDREN_LISTS:
+        return _descendants_by_parent(pid)
     out: list[int] = []
     todo = [pid]
     while todo:
@@ -64,6 +67,28 @@ def descendants(pid: int) -> list[int]:
                 kids = [int(k) for k in f.read().split()]
         except OSError:
             continue
+        out += kids
+        todo += kids
+    return out
+
+
+_CHILDREN_LISTS = os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+
+
+def _descendants_by_parent(pid: int) -> list[int]:
+    below: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            below.setdefault(ppid, []).append(int(entry.name))
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        kids = below.get(todo.pop(), [])
         out += kids
         todo += kids
     return out
@@ -86,23 +111,6 @@ async def gone(pids: list[int], timeout: float = 2.0) -> None:
     end = loop.time() + timeout
     while any(alive(pid) for pid in pids) and loop.time() < end:
         await asyncio.sleep(0.01)
-
-
-def most_cpu(pid: int) -> float:
-    """The most CPU time (seconds) that `pid` or any process below it has used so far: the
-    RLIMIT_CPU of each process counts its own time."""
-    best = 0.0
-    for proc in (pid, *descendants(pid)):
-        try:
-            with open(f"/proc/{proc}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            best = max(best, (int(fields[11]) + int(fields[12])) / _TICK)
-        except (OSError, IndexError, ValueError):
-            continue  # exited meanwhile
-    return best
-
-
-_TICK = os.sysconf("SC_CLK_TCK")
 
 
 def kill_tree(pid: int) -> None:

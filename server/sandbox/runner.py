@@ -9,20 +9,23 @@ import logging
 import shutil
 import subprocess
 import time
-from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import orjson
 
-from protocol import PAUSE_ENDING_TYPES, Error, HaltCommand, RunStatus, Stderr, Stdout
+from protocol import Error, HaltCommand, RunStatus, Stderr, Stdout
 from server.sandbox.batch import Batch
-from server.sandbox.command import Mode, detect_mode, worker_job
+from server.sandbox.budget import Accounting
+from server.sandbox.clock import RunClock
+from server.sandbox.command import Mode, detect_mode, host_details, worker_job
 from server.sandbox.control import Commands
 from server.sandbox.frames import FrameError, FrameReader
+from server.sandbox.limits import RunLimits, limits_health
 from server.sandbox.meter import LimitExceeded, Meter
+from server.sandbox.pause import PauseCheck, access_problem
 from server.sandbox.prestart import WarmPool, Worker, spawn, wait_exit, worker_key, write_all
-from server.sandbox.procs import classify, most_cpu, read_end, read_socket, unreported_error
+from server.sandbox.procs import classify, read_end, read_socket, unreported_error
 from server.sandbox.reaper import kill_uid, remove_files_of
 from server.sandbox.settings import SandboxSettings
 from server.sandbox.slots import QueueFull, SlotPool, claim_uids
@@ -53,6 +56,8 @@ class Sandbox:
         self._bwrap = shutil.which(self.settings.bwrap_path) or self.settings.bwrap_path
         self._handles: set[RunHandle] = set()
         self.uid_base = claim_uids(self.settings.slot_uid_base, self.settings.max_workers)
+        self.accounting = Accounting.detect(self.settings, f"backscope-{self.uid_base}")
+        self.pause_problem = PauseCheck(0).problem  # None: pauses are verified from /proc
         self._warm = WarmPool()
         for slot in range(self.settings.max_workers):
             self._prestart(slot)
@@ -62,7 +67,10 @@ class Sandbox:
         return [self.uid_base + slot for slot in range(self.settings.max_workers)]
 
     def health(self) -> dict[str, Any]:
-        """What /healthz reports: the isolation in force (or why code is refused) and load."""
+        """What /healthz reports: the isolation in force (or why code is refused), the limits
+        in force and how, and load."""
+        bwrap = self.mode.name == "bwrap"
+        self.pause_problem = self.pause_problem or access_problem(self._warm.pids(), bwrap)
         return {
             "mode": self.mode.name,
             "reason": self.mode.reason,
@@ -70,6 +78,11 @@ class Sandbox:
             "max_workers": self.settings.max_workers,
             "busy": self._pool.busy,
             "queued": self._pool.waiting,
+            "limits": {
+                **self.accounting.health(),
+                **limits_health(self.settings, self.pause_problem),
+                "host_details": host_details(self.mode),
+            },
         }
 
     async def run(
@@ -107,6 +120,7 @@ class Sandbox:
         if self.mode.separate_uid:
             for uid in self.slot_uids():
                 await kill_uid(uid, uid)
+        self.accounting.close()
 
     def prestarted_pids(self) -> list[int]:
         """Host pids of the workers waiting for their run (one per free slot)."""
@@ -118,14 +132,15 @@ class Sandbox:
             self._warm.fill(slot, lambda: self._spawn(slot))
 
     def _spawn(self, slot: int) -> Worker:
-        return spawn(self.settings, self.mode, self._bwrap, self.uid_base + slot)
+        group = self.accounting.group()  # raises rather than start a run uncounted
+        return spawn(self.settings, self.mode, self._bwrap, self.uid_base + slot, group)
 
     async def _worker(self, slot: int, settings: SandboxSettings) -> Worker:
         """The slot's pre-started worker if it fits `settings`, else a new one."""
         uid = self.uid_base + slot
         key = worker_key(settings, self.mode, self._bwrap, uid)
         worker = await self._warm.take(slot, key)
-        return worker or spawn(settings, self.mode, self._bwrap, uid)
+        return worker or spawn(settings, self.mode, self._bwrap, uid, self.accounting.group())
 
 
 class RunHandle:
@@ -152,17 +167,23 @@ class RunHandle:
         self._end_reason: tuple[str, str] | None = None
         self._worker_summary: dict[str, Any] | None = None
         self._commands = Commands()
-        self._paused = False
         self._halting = False  # told to halt: its last frames are still read
+        self._limits = RunLimits(
+            self._s, options, self._end, lambda: sandbox._pool.others_waiting(self.owner)
+        )
         self._meter = Meter(self._s)
         self._t0 = time.monotonic_ns()
         self._task: asyncio.Task[None] | None = None
         self._reserved: asyncio.Future[int] | None = None
         self._returncode: int | None = None
-        self._cpu: float | None = None
         self.owner = ""  # who started it (a client address), for fair slot sharing
         self.worker_pid: int | None = None  # host pid (bubblewrap's), for tests and logs
         self.prestarted = False  # whether the run got a worker started ahead of time
+
+    @property
+    def clock(self) -> RunClock | None:
+        """The run's wall clock (its running time, its verified pauses) once it has started."""
+        return self._limits.clock
 
     async def events(self) -> AsyncIterator[Batch]:
         """Event batches in order, ending when the run has ended."""
@@ -177,10 +198,9 @@ class RunHandle:
         """Pass a stepper command (`{"type": "step"}`, ...) to the worker."""
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
             raise ValueError("a command is a dict with a string 'type'")
+        self._limits.command(command["type"])
         # never waits for the worker; ValueError when too many commands are not taken yet
         self._commands.put(orjson.dumps(command) + b"\n")
-        if command["type"] in PAUSE_ENDING_TYPES:  # others (tensor_values, ...) answer in place
-            self._paused = False
 
     async def kill(self, reason: str) -> None:
         """End the run now (client gone, user pressed stop) and wait until it is cleaned up."""
@@ -252,6 +272,7 @@ class RunHandle:
         uid = self._sb.uid_base + slot
         worker = await self._sb._worker(slot, self._s)
         self.worker_pid, self.prestarted = worker.pid, worker.prestarted
+        self._limits.start(worker, uid if self._sb.mode.name == "weak" else None)
         self.status = "running"
         self._t0 = time.monotonic_ns()  # the run's clock starts at the hand-over
         try:
@@ -280,7 +301,7 @@ class RunHandle:
         # the job (up to max_code_bytes) may not fit the pipe: written while the clock runs
         handed = asyncio.create_task(self._hand_over(worker, job))
         try:
-            await self._clock({exited, stopped}, worker.pid)
+            await self._limits.watch({exited, stopped})
             await self._halt(exited)
         finally:  # also when cancelled: the worker never outlives its supervisor
             stopped.cancel()
@@ -288,6 +309,10 @@ class RunHandle:
             worker.kill()
         try:
             await exited
+            self._sb.pause_problem = self._sb.pause_problem or self._limits.pause_problem()
+            over = self._limits.over()  # the kernel killed a process of it over the limit
+            if over is not None:
+                self._end(*over)
             # the worker is gone: nothing of the run may outlive it (double-forked daemons too;
             # in bubblewrap the pid namespace dies with it, and this sweeps the slot uid too)
             if self._sb.mode.separate_uid:
@@ -320,33 +345,6 @@ class RunHandle:
             await write_all(worker.stdin, job)
         worker.end_job()
 
-    async def _clock(self, ends: set[asyncio.Task[Any]], pid: int) -> None:
-        """Enforce the wall-clock limit, which stops while the stepper waits for the user;
-        a pause has its own, longer limit. Also watch the worker's CPU time: a snippet that
-        ignores SIGXCPU dies of a plain SIGKILL at the hard limit, a second later."""
-        loop = asyncio.get_running_loop()
-        running = paused = 0.0
-        last = loop.time()
-        while True:
-            done, _ = await asyncio.wait(ends, timeout=0.1, return_when=FIRST_COMPLETED)
-            if done:
-                return
-            self._cpu = max(self._cpu or 0.0, most_cpu(pid))
-            now = loop.time()
-            if self._paused:
-                paused += now - last
-            else:
-                running, paused = running + now - last, 0.0
-            last = now
-            pause_limit = self._s.pause_seconds
-            if self._sb._pool.others_waiting(self.owner):
-                pause_limit = min(pause_limit, self._s.contended_pause_seconds)
-            if running > self._s.wall_seconds:
-                self._end("timeout", f"wall-clock limit of {self._s.wall_seconds:g} s reached")
-            elif paused > pause_limit:
-                why = "" if pause_limit == self._s.pause_seconds else " while others waited"
-                self._end("timeout", f"paused for more than {pause_limit:g} s{why}")
-
     async def _read_frames(self, reader: asyncio.StreamReader) -> None:
         frames = FrameReader(self._s.max_frame_bytes)
         while chunk := await reader.read(1 << 16):
@@ -377,7 +375,7 @@ class RunHandle:
         # (every event was checked against the protocol as the frame was read: Batch.decode)
         paused = self._meter.events_in(frame)
         if paused is not None:
-            self._paused = paused
+            self._limits.claim(paused)
         self._emit(frame)
 
     async def _read_pipe(self, stream: asyncio.StreamReader, name: str) -> None:
@@ -402,7 +400,11 @@ class RunHandle:
 
     def _finish(self, returncode: int | None) -> None:
         status, message = self._end_reason or classify(
-            self._worker_summary, returncode, self._s, self._sb.mode.name == "bwrap", self._cpu
+            self._worker_summary,
+            returncode,
+            self._s,
+            self._sb.mode.name == "bwrap",
+            self._limits.most_cpu,
         )
         # the worker said the code failed but sent no error event (the snippet broke the
         # tracer's own reporting, e.g. builtins.__import__): say what its summary says
@@ -432,6 +434,7 @@ class RunHandle:
             "duration_ms": self._now() / 1e6,
             "events": self._meter.events,
             "output_bytes": self._meter.output_bytes,
+            **self._limits.used(),
             "worker": self._worker_summary,
         }
         self._out.put_nowait(None)

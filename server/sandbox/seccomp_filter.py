@@ -62,7 +62,18 @@ DENIED = [
     "migrate_pages",
     "move_pages",
     "set_mempolicy",
+    # a POSIX timer's signal could wake a run the server sees waiting for a command (a pause);
+    # Python and numpy never make one (alarm/setitimer only send SIGALRM, which the pause check
+    # looks for)
+    "timer_create",
+    # memory in a memfd that is not mapped is in no process's size: the /proc meter (a run's
+    # memory where the server may not make cgroups) would not see it; nothing here needs one
+    "memfd_create",
 ]
+# socket options at SOL_SOCKET a run may not set: a receive timeout on the control channel
+# would wake a thread the server sees waiting for a command (SO_RCVTIMEO_OLD, SO_RCVTIMEO_NEW)
+_SOL_SOCKET = 1
+_RCVTIMEO = (20, 66)
 # clone's flags are in a register, so namespace flags can be refused there; clone3 passes a
 # pointer that seccomp cannot read, so it reports ENOSYS and glibc falls back to clone.
 _CLONE_NEW = (0x20000, 0x2000000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000)
@@ -83,6 +94,8 @@ def build() -> Any:
     # Only local (AF_UNIX) sockets: no network, no netlink, no raw packets.
     _rule(flt, sc.ERRNO(errno.EACCES), "socket", sc.Arg(0, sc.NE, socket.AF_UNIX))
     _rule(flt, sc.ERRNO(errno.EACCES), "socketpair", sc.Arg(0, sc.NE, socket.AF_UNIX))
+    for option in _RCVTIMEO:
+        _rule(flt, deny, "setsockopt", sc.Arg(1, sc.EQ, _SOL_SOCKET), sc.Arg(2, sc.EQ, option))
     for flag in _CLONE_NEW:  # NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
         _rule(flt, deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     _rule(flt, sc.ERRNO(errno.ENOSYS), "clone3")

@@ -20,18 +20,25 @@ class SandboxSettings(BaseSettings):
     # auto = bubblewrap if it works, else refuse to run code; weak only when asked for by name
     sandbox_mode: Literal["auto", "bwrap", "weak"] = "auto"
     bwrap_path: str = "bwrap"
+    # CPU time of a whole run, all its processes together (each process also by RLIMIT_CPU)
     cpu_seconds: int = Field(default=10, ge=1)
-    # wall-clock time while running; time paused in the backward stepper counts separately
+    # wall-clock time while running; time the server sees the run wait in a pause it was asked
+    # for (server.sandbox.pause) counts separately
     wall_seconds: float = Field(default=30.0, gt=0)
     pause_seconds: float = Field(default=600.0, gt=0)
     # ... but only this long while another client's run waits for a slot: a paused run holds
     # its slot, and a few of them must not keep everyone else waiting for pause_seconds
     contended_pause_seconds: float = Field(default=60.0, gt=0)
+    # for a whole run, all its processes together (see server.sandbox.budget)
     memory_bytes: int = Field(default=1 * GiB, ge=64 * MiB)
+    # auto = the kernel's accounting (cgroups) where the server may make them, else the meter;
+    # meter = always the /proc meter
+    accounting: Literal["auto", "meter"] = "auto"
     file_size_bytes: int = Field(default=16 * MiB, ge=0)
     tmp_size_bytes: int = Field(default=32 * MiB, ge=MiB)
     open_files: int = Field(default=128, ge=16)
-    # counted per uid, so each worker slot has its own uid (NPROC is ignored for root)
+    # counted per uid, so each worker slot has its own uid (NPROC is ignored for root); with
+    # cgroups also per run (pids.max)
     processes: int = Field(default=16, ge=4)
     max_code_bytes: int = Field(default=256 * KiB, ge=1)
     max_output_bytes: int = Field(default=1 * MiB, ge=1)

@@ -49,7 +49,6 @@ class Channel:
         self._unread_bytes = 0
         self._main: int | None = None
         self.halt_why: str | None = None  # why the server halts the run, once it does
-        self._reader: socket.socket | None = None
         self.t0 = time.monotonic_ns()
         # Only the worker itself speaks on the channel: a process the snippet forks would
         # otherwise write its own frames (and its own summary) into the run's stream.
@@ -59,9 +58,6 @@ class Channel:
     def _forked(self) -> None:
         with contextlib.suppress(OSError):
             self._sock.close()
-        if self._reader is not None:  # a forked child has no reader thread, only its socket
-            with contextlib.suppress(OSError):
-                self._reader.close()
 
     def send(self, payload: list[dict[str, Any]] | dict[str, Any]) -> None:
         """Write one frame; a batch too large for one frame is split."""
@@ -98,12 +94,10 @@ class Channel:
         """Read commands on a thread of their own from now on: a `halt` is acted on while the
         snippet runs (a signal to the main thread), not only when the stepper asks."""
         self._main = threading.main_thread().ident
-        self._reader = self._sock.dup()  # (the snippet may close fd 3; the reader keeps its own)
         threading.Thread(target=self._read_loop, name="backscope-commands", daemon=True).start()
 
     def _read_loop(self) -> None:
-        sock = self._reader
-        assert sock is not None
+        sock = self._sock  # (recv here while the main thread sends: a socket allows both)
         while True:
             try:
                 chunk = sock.recv(65536)

@@ -42,9 +42,11 @@ y.backward()
 print(x.grad)
 """
 PAUSING_OUT = "tensor([14.7781, 14.7781, 14.7781])\n"  # d/dx sum(exp(2x)) = 2 e^2 at x = 1
-FLOOD = (
+FLOOD = (  # (events that fit the protocol: the event-bytes cap is what ends the run)
     "import sys\nsink = sys.stdout.tr.sink\nbig = 'x' * (1 << 20)\n"
-    "while True:\n    sink([{'type': 'tensor_values', 'values': big}])\n"
+    "ev = {'type': 'tensor_values', 't': 0, 'tensor_id': 0, 'shape': [1], 'dtype': 'str',\n"
+    "      'offset': 0, 'total': 1, 'values': [big], 'last': True}\n"
+    "while True:\n    sink([ev])\n"
 )
 
 

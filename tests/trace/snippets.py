@@ -243,6 +243,18 @@ lin(x).sum().backward()
 lin(x).sum().backward()
 """
 
+MANUAL_SGD = """\
+import torch
+w = torch.tensor([1., 2., 3.], requires_grad=True)
+for _ in range(2):
+    loss = (w * w).sum()
+    loss.backward()
+    w.data.add_(-0.1 * w.grad.data)
+    w.grad.data.zero_()
+w.data[0] = 5.
+print(w, w.grad, w._version)
+"""
+
 NAMED_PARAMETERS = """\
 import torch
 from torch import nn
@@ -277,5 +289,6 @@ RUNNABLE = {
     "non_finite": NON_FINITE,
     "module_hooks": MODULE_HOOKS,
     "named_parameters": NAMED_PARAMETERS,
+    "manual_sgd": MANUAL_SGD,
 }
 FAILING = {"error_in_backward": ERROR_IN_BACKWARD, "version_error": VERSION_ERROR}

@@ -84,7 +84,7 @@ def test_a_frozen_module_reports_each_parameter() -> None:
 def test_grad_reset_by_zero_grad_assignment_and_hook() -> None:
     events = _run(RUNNABLE["optim_steps"])
     resets = [
-        (e["how"], e["line"], e["value"] is None) for e in events if e["type"] == "grad_cleared"
+        (e["how"], e["line"], e["value"] is None) for e in events if e["type"] == "grad_changed"
     ]
     # zero_grad() before steps 2 and 3 (none of the 4 parameters had a grad before step 1),
     # then `w.grad = None`
@@ -104,7 +104,7 @@ def test_grad_reset_by_zero_grad_assignment_and_hook() -> None:
     resets = [
         (e["how"], e.get("hook"), e["value"]["values"] if e["value"] else None)
         for e in events
-        if e["type"] == "grad_cleared"
+        if e["type"] == "grad_changed"
     ]
     # the hook's own assignment (line 3), then what the hook left in .grad
     assert resets == [
@@ -181,3 +181,40 @@ def test_parameters_are_named_as_named_parameters_names_them() -> None:
         "attn.out_proj.weight",  # used through F.linear: its module never runs
         "attn.out_proj.bias",
     } <= names
+
+
+def test_writes_into_a_grad_are_grad_changes_with_their_values() -> None:
+    code = (
+        "import torch\n"
+        "w = torch.tensor([3., 4.], requires_grad=True)\n"
+        "(w * w).sum().backward()\n"
+        "torch.nn.utils.clip_grad_norm_([w], 1.0)\n"
+        "w.grad.mul_(2)\n"
+        "w.grad.data.zero_()\n"
+    )
+    events = _run(code)
+    changes = [
+        (e["how"], e["line"], [round(v, 4) for v in e["value"]["values"]])
+        for e in events
+        if e["type"] == "grad_changed"
+    ]
+    assert changes == [
+        ("written", 4, [0.6, 0.8]),
+        ("written", 5, [1.2, 1.6]),
+        ("written", 6, [0.0, 0.0]),
+    ]
+    # the accumulated total shown is the value before the clip (built before the write)
+    (acc,) = [e for e in events if e["type"] == "grad_accumulated"]
+    assert acc["total"]["values"] == [6.0, 8.0]
+
+
+def test_writes_through_data_show_on_the_tensor() -> None:
+    events = _run(RUNNABLE["manual_sgd"])
+    w = _named(events, "w")
+    bumps = [
+        (e["version"], e["line"])
+        for e in events
+        if e["type"] == "version_bump" and e["tensor"] == w
+    ]
+    # PyTorch does not count writes through .data: w stays at version 0, its values change
+    assert bumps == [(0, 6), (0, 6), (0, 8)]

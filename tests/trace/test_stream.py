@@ -61,7 +61,7 @@ def test_gradients_match_plain_run(name: str) -> None:
         if t["name"]:
             counts[t["name"]] = counts.get(t["name"], 0) + 1
     acc = [e for e in events if e["type"] == "grad_accumulated"]
-    grad_events = [e for e in events if e["type"] in ("grad_accumulated", "grad_cleared")]
+    grad_events = [e for e in events if e["type"] in ("grad_accumulated", "grad_changed")]
     checked = 0
     for t in leaves:
         name_ = t["name"]
@@ -73,7 +73,7 @@ def test_gradients_match_plain_run(name: str) -> None:
             continue
         total = None
         for e in mine:  # each accumulation adds the incoming gradient; zero_grad & co. reset
-            if e["type"] == "grad_cleared":
+            if e["type"] == "grad_changed":
                 total = _array(e["value"]) if e["value"] is not None else None
                 continue
             g = _array(e["grad"])

@@ -97,54 +97,22 @@ def test_final_values_of_named_tensors_are_the_snippets(name: str) -> None:
 def test_every_version_bump_carries_the_values_of_its_moment(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the engine's own values at each bump, kept by a pass-through around the real tracer
-    truth: list[tuple[Any, int, np.ndarray[Any, Any]]] = []
-    bump = tracer_module.Tracer.version_bump
+    # the engine's own values at each bump the tracer captures (one `version_bump` event
+    # each, in order), kept by a pass-through around the real capture
+    truth: list[tuple[int, np.ndarray[Any, Any]]] = []
+    bumped = tracer_module.Tracer._bumped
 
-    def recording(self: Any, t: Any) -> None:
-        truth.append((t, t._ver[0], t._d.copy()))
-        bump(self, t)
+    def recording(self: Any, t: Any, line: Any, frame: Any) -> None:
+        truth.append((t._ver[0], t._d.astype(np.float64).reshape(-1)))
+        bumped(self, t, line, frame)
 
-    monkeypatch.setattr(tracer_module.Tracer, "version_bump", recording)
-    seen: dict[tuple[int, int], np.ndarray[Any, Any]] = {}
-    ids: dict[int, int] = {}
-
-    def grab(batch: list[dict[str, Any]]) -> None:
-        for e in batch:
-            if e["type"] == "version_bump":
-                got = _flat(e["value"])
-                assert got is not None, e
-                seen[(e["tensor"], e["version"])] = got
-        events.extend(batch)
-
-    from engine.autograd import observer
-    from engine.tracing import run_snippet
-
-    events: list[dict[str, Any]] = []
-    install = observer.install
-
-    def keep_ids(tr: Any) -> None:  # the tracer's ids of the bumped tensors, read at the end
-        if tr is None and truth:
-            current = observer.TRACER
-            for t, _, _ in truth:
-                tid = current.tensors.get(t)
-                if tid is not None:
-                    ids[id(t)] = tid
-        install(tr)
-
-    monkeypatch.setattr(observer, "install", keep_ids)
-    import engine
-
-    engine.manual_seed(0)
-    summary = run_snippet(CASES[name], grab, options=SERVER_VALUES)
+    monkeypatch.setattr(tracer_module.Tracer, "_bumped", recording)
+    summary, events = harness.traced(CASES[name], **SERVER_VALUES)
     assert summary["status"] == "ok", summary
-    assert len(seen) == len([e for e in events if e["type"] == "version_bump"])
-    for t, version, data in truth:
-        tid = ids.get(id(t))
-        if tid is None or (tid, version) not in seen:
-            continue
-        np.testing.assert_array_equal(
-            seen[(tid, version)], data.astype(np.float64).reshape(-1), err_msg=f"{name}: {tid}"
-        )
-    if truth:
-        assert seen
+    bumps = [e for e in events if e["type"] == "version_bump"]
+    assert len(bumps) == len(truth)
+    for e, (version, data) in zip(bumps, truth):
+        got = _flat(e["value"])
+        assert got is not None, e
+        assert e["version"] == version
+        np.testing.assert_array_equal(got, data, err_msg=f"{name}: tensor {e['tensor']}")

@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
+from engine.autograd import observer
+from engine.ops._core import bump
 
 Params = Tensor | Iterable[Tensor]
 
@@ -57,8 +59,9 @@ def clip_grad_norm_(
         return total
     coef = min(float(max_norm) / (float(total._d) + 1e-6), 1.0)
     for g in grads:
+        _before_write(g)
         g._d *= g._d.dtype.type(coef)
-        g._ver[0] += 1
+        bump(g)  # PyTorch's g.mul_(coef): a new version, which a tracer shows
     return total
 
 
@@ -66,8 +69,9 @@ def clip_grad_value_(parameters: Params, clip_value: float, foreach: Any = None)
     """Clamp every gradient to [-clip_value, clip_value] in place."""
     for p in _list(parameters):
         if p._grad is not None:
+            _before_write(p._grad)
             np.clip(p._grad._d, -clip_value, clip_value, out=p._grad._d)
-            p._grad._ver[0] += 1
+            bump(p._grad)
 
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
@@ -84,8 +88,9 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     i = 0
     for p in parameters:
         n = p.numel()
+        _before_write(p)
         p._d[...] = vec._d[i : i + n].reshape(p._d.shape)
-        p._ver[0] += 1
+        bump(p)
         i += n
 
 
@@ -106,3 +111,11 @@ from engine.nn.utils import parametrizations as parametrizations  # noqa: E402
 from engine.nn.utils import parametrize as parametrize  # noqa: E402
 from engine.nn.utils.weight_norm import remove_weight_norm as remove_weight_norm  # noqa: E402
 from engine.nn.utils.weight_norm import weight_norm as weight_norm  # noqa: E402
+
+
+def _before_write(t: Tensor) -> None:
+    """Tell a tracer an in-place write into `t` is coming (pending events show the values
+    before it)."""
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.before_write(t)

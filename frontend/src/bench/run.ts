@@ -2,7 +2,8 @@
 // targets; tests/browser/test_scale.py checks what they load at those sizes (no timings).
 import type { App } from "../app";
 import type { FromLayout, ToLayout } from "../layout/messages";
-import { LayeredLayout, type LayoutItem } from "../layout/layered";
+import { LayeredLayout } from "../layout/layered";
+import type { RawItem } from "../layout/graphview";
 import { synthRun } from "./synth";
 
 function nextFrame(): Promise<number> {
@@ -23,7 +24,7 @@ export async function benchFirstFrame(app: App, nodes: number, batch = 2000): Pr
   const last = app.metrics.lastEventAt;
   const deadline = last + 10000;
   while (!app.metrics.firstFullFrameAt && performance.now() < deadline) await nextFrame();
-  return { events: events.length, vertices: app.log.state().vertices.size, firstFrameMs: app.metrics.firstFullFrameAt - last, ingestMs: applyMs, eventsPerSec: events.length / (applyMs / 1000) };
+  return { events: events.length, vertices: app.log.state().vertices.size, placed: app.place.pos.size, firstFrameMs: app.metrics.firstFullFrameAt - last, ingestMs: applyMs, eventsPerSec: events.length / (applyMs / 1000) };
 }
 
 /** Pan for `frames` animation frames at the fitted view and zoomed in; the mean interval
@@ -32,33 +33,36 @@ export async function benchDraw(app: App, frames = 30): Promise<Record<string, n
   const pan = async (): Promise<number> => {
     const t0 = await nextFrame();
     for (let i = 0; i < frames; i++) {
-      app.canvas.view = { ...app.canvas.view, x: app.canvas.view.x + 3 };
-      app.canvas.draw();
+      app.dispatch({ type: "pan", dx: 3, dy: 0 });
       await nextFrame();
     }
     return (performance.now() - t0) / frames;
   };
-  app.canvas.fit(null, true);
+  const whole = app.minZoom() / 0.7;
+  app.dispatch({ type: "refit" });
+  await nextFrame();
+  app.dispatch({ type: "zoomAt", sx: app.canvas.size.w / 2, sy: app.canvas.size.h / 2, factor: whole / app.view.viewport.k, min: whole });
   const fitted = await pan();
-  app.canvas.zoomAt(app.canvas.size.w / 2, app.canvas.size.h / 2, 1 / app.canvas.view.k);
+  app.dispatch({ type: "zoomAt", sx: app.canvas.size.w / 2, sy: app.canvas.size.h / 2, factor: 1 / app.view.viewport.k });
   const zoomed = await pan();
-  app.canvas.fit(null, true);
+  app.dispatch({ type: "refit" });
   return { fittedFrameIntervalMs: fitted, zoomedFrameIntervalMs: zoomed };
 }
 
 /** A random tape-ordered DAG of `n` vertices (every fifth a deferred leaf), or with `scoped` a
  *  chain in 1 module call per 5 vertices (each call a new layout band). */
-function benchItems(n: number, scoped: boolean): LayoutItem[] {
-  const items: LayoutItem[] = [];
+function benchItems(n: number, scoped: boolean): RawItem[] {
+  const items: RawItem[] = [];
   let x = 7;
   const rand = (): number => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
   for (let i = 0; i < n; i++) {
     if (scoped) {
-      items.push({ id: String(i), to: i > 0 ? [String(i - 1)] : [], width: 100, scope: `net.block${Math.floor(i / 5) % 7}.op` });
+      const b = Math.floor(i / 5);
+      items.push({ id: String(i), to: i > 0 ? [String(i - 1)] : [], width: 100, seq: i, scope: ["net#0", `net.block${b % 7}#${b + 1}`] });
       continue;
     }
     const to = i > 0 ? [String(Math.floor(rand() * i)), String(i - 1)] : [];
-    items.push({ id: String(i), to, width: 80 + Math.floor(rand() * 100), defer: i % 5 === 0 });
+    items.push({ id: String(i), to, width: 80 + Math.floor(rand() * 100), defer: i % 5 === 0, seq: i });
   }
   return items;
 }
@@ -70,9 +74,10 @@ export function benchLayout(n: number, scoped = false): Promise<Record<string, n
   return new Promise((resolve) => {
     w.onmessage = (m: MessageEvent<FromLayout>) => {
       w.terminate();
-      resolve({ ms: m.data.ms, placed: m.data.items.length });
+      resolve({ ms: m.data.ms, placed: m.data.placed.length });
     };
-    const msgs: ToLayout[] = [{ type: "reset", epoch: 1 }, { type: "add", epoch: 1, items, flush: true }];
+    const options = { collapsed: [], iteration: null, backwardSeqs: [] };
+    const msgs: ToLayout[] = [{ type: "reset", epoch: 1, options }, { type: "add", epoch: 1, items, modules: [], flush: true }];
     for (const msg of msgs) w.postMessage(msg);
   });
 }
@@ -104,7 +109,7 @@ export async function benchSeek(app: App, nodes: number, seeks = 20): Promise<Re
   app.ingest([]);
   // seeks are measured on a loaded run: wait for the worker's placements to arrive
   const until = performance.now() + 10000;
-  while (app.pos.size < app.log.state().vertices.size && performance.now() < until) await nextFrame();
+  while (app.place.seen < app.log.state().orderLen && performance.now() < until) await nextFrame();
   await nextFrame();
   let seed = 3, stateMs = 0;
   const times: number[] = [];

@@ -1,18 +1,57 @@
 // What the layout is told about each new vertex: its inputs, its box width, whether it waits
-// for a consumer (leaves, AccumulateGrad), and the module call it belongs to (grad_fn nodes).
-import type { RunState } from "../model/types";
-import { contentWidth } from "../render/scene";
-import { boxWidth, type LayoutItem } from "./layered";
+// for a consumer (leaves, AccumulateGrad), the module calls it runs in and the parameters it
+// uses (so a collapsed call can hold them), and its seq (which iteration it belongs to).
+import type { RunIndex } from "../model/store";
+import type { RunState, Vertex } from "../model/types";
+import { contentWidth, isParamOf } from "../render/scene";
+import type { RawItem } from "./graphview";
+import { boxWidth } from "./layered";
 
-/** Layout items for the vertices `state.order[from..]`; `measure` gives text widths in px. */
-export function layoutItems(state: RunState, from: number, measure: (text: string) => number): LayoutItem[] {
-  const items: LayoutItem[] = [];
+/** The parameters `v` uses, each with the innermost of its module calls that owns it. */
+function paramsOf(state: RunState, v: Vertex, chain: { key: string; path: string }[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (const e of v.edges) {
+    const a = state.vertices.get(e.to);
+    if (!a) continue;
+    const leafId = a.kind === "accumulate" ? a.edges[0]?.to : a.id;
+    const leaf = leafId !== undefined ? state.vertices.get(leafId) : undefined;
+    if (leaf?.kind !== "leaf") continue;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const c = chain[i] as { key: string; path: string };
+      if (!isParamOf(leaf, c.path)) continue;
+      out.push([a.id, c.key]);
+      if (leaf.id !== a.id) out.push([leaf.id, c.key]);
+      break;
+    }
+  }
+  return out;
+}
+
+/** Layout items for the vertices `state.order[from..]`, and the width of each module call's
+ *  box not yet in `sentModules` (added to it); `measure` gives text widths in px. */
+export function layoutItems(
+  state: RunState, index: RunIndex, from: number, measure: (text: string) => number,
+  sentModules: Set<string>, moduleWidth: (key: string) => number,
+): { items: RawItem[]; modules: [string, number][] } {
+  const items: RawItem[] = [];
+  const modules: [string, number][] = [];
   for (let i = from; i < state.orderLen; i++) {
     const v = state.vertices.get(state.order[i] as string);
     if (!v) continue;
     const defer = v.kind === "leaf" || v.kind === "const" || v.kind === "accumulate";
-    const scope = v.kind === "fn" ? (v.scope ?? v.module) : undefined;
-    items.push({ id: v.id, to: v.edges.map((e) => e.to), width: boxWidth(contentWidth(v, measure)), defer, scope });
+    const item: RawItem = { id: v.id, to: v.edges.map((e) => e.to), width: boxWidth(contentWidth(v, measure)), defer, seq: v.seq };
+    if (v.kind === "fn") {
+      const chain = index.chainOf(v.id);
+      item.scope = chain.map((c) => c.key);
+      const params = chain.length ? paramsOf(state, v, chain) : [];
+      if (params.length) item.params = params;
+      for (const c of chain) {
+        if (sentModules.has(c.key)) continue;
+        sentModules.add(c.key);
+        modules.push([c.key, moduleWidth(c.key)]);
+      }
+    }
+    items.push(item);
   }
-  return items;
+  return { items, modules };
 }

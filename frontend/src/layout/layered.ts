@@ -17,8 +17,11 @@ export interface LayoutItem {
   width: number;
   /** Wait for the first consumer before placing (leaves, AccumulateGrad). */
   defer?: boolean;
-  /** Module path of a grad_fn node ("" at top level); undefined for other vertices. */
-  scope?: string;
+  /** The module calls a grad_fn node runs in, outermost first (keys such as "Net#0",
+   *  "Net.fc1#1"); undefined for other vertices. */
+  scope?: readonly string[];
+  /** Height in px (NODE_H when absent): a collapsed module's box is taller. */
+  h?: number;
 }
 
 export interface Placed {
@@ -30,6 +33,8 @@ export interface Placed {
   rank: number;
   /** Placed by `flush`: a leaf no op consumed (an unused parameter), kept out of Fit. */
   loose?: boolean;
+  /** The placed vertices this one points at (its inputs), as the view graph maps them. */
+  to?: string[];
 }
 
 export const NODE_H = 30;
@@ -48,12 +53,6 @@ export function bandGap(closed: number, opened: number): number {
   return Math.max(0, below + above + BOX.margin - RANK_GAP);
 }
 
-/** "A.b.c" -> ["A", "A.b", "A.b.c"]; the calls a vertex is inside. */
-export function scopeChain(path: string): string[] {
-  if (!path) return [];
-  const parts = path.split(".");
-  return parts.map((_, i) => parts.slice(0, i + 1).join("."));
-}
 
 export class LayeredLayout {
   private placed = new Map<string, Placed>();
@@ -63,7 +62,7 @@ export class LayeredLayout {
   private floor = 0;
   private maxRank = -1;
   private maxRight = -Infinity;
-  private chain: string[] = [];
+  private chain: readonly string[] = [];
   /** y of each rank; a band's first rank carries its gap. */
   private ys: number[] = [];
   private gaps = new Map<number, number>();
@@ -75,6 +74,23 @@ export class LayeredLayout {
   get(id: string): Placed | undefined {
     return this.placed.get(id);
   }
+
+  /** Placed, or waiting for its first consumer. */
+  has(id: string): boolean {
+    return this.placed.has(id) || this.pending.has(id);
+  }
+
+  isPending(id: string): boolean {
+    return this.pending.has(id);
+  }
+
+  /** Forget a waiting vertex (it will be drawn inside something else). */
+  drop(id: string): void {
+    this.pending.delete(id);
+  }
+
+  /** For each deferred vertex placed for a consumer, that consumer's id. */
+  readonly placedFor = new Map<string, string>();
 
   private pending = new Map<string, LayoutItem>();
 
@@ -93,8 +109,7 @@ export class LayeredLayout {
   }
 
   /** A change in the open module calls starts a new band below everything placed. */
-  private enterScope(scope: string): void {
-    const next = scopeChain(scope);
+  private enterScope(next: readonly string[]): void {
     let same = 0;
     while (same < next.length && same < this.chain.length && next[same] === this.chain[same]) same += 1;
     const closed = this.chain.length - same, opened = next.length - same;
@@ -104,11 +119,12 @@ export class LayeredLayout {
     this.gaps.set(this.floor, bandGap(closed, opened));
   }
 
-  /** Place every deferred vertex that is still waiting: at the top, right of everything. */
-  flush(): Placed[] {
+  /** Place every deferred vertex that is still waiting (those `keep` accepts): at the top,
+   *  right of everything. */
+  flush(keep: (id: string) => boolean = () => true): Placed[] {
     const out: Placed[] = [];
     for (const item of [...this.pending.values()]) {
-      if (this.pending.has(item.id)) this.placeWithPending(item, out, 0, this.maxRight + H_GAP);
+      if (this.pending.has(item.id) && keep(item.id)) this.placeWithPending(item, out, 0, this.maxRight + H_GAP);
     }
     for (const p of out) p.loose = true;
     return out;
@@ -139,7 +155,7 @@ export class LayeredLayout {
     rank = Math.max(rank, floor + (waiting.length ? depth + 1 : 0));
     let hint = n > 0 ? sumX / n : Math.max(this.right[rank] ?? 0, minX) + H_GAP + item.width / 2;
     hint = Math.max(hint, minX + item.width / 2);
-    for (const w of waiting) this.placeAbove(w, rank - 1, hint, out, minX);
+    for (const w of waiting) this.placeAbove(w, rank - 1, hint, out, minX, item.id);
     this.place(item, rank, out, hint, minX);
   }
 
@@ -153,11 +169,12 @@ export class LayeredLayout {
     return d;
   }
 
-  private placeAbove(item: LayoutItem, rank: number, hint: number, out: Placed[], minX: number): void {
+  private placeAbove(item: LayoutItem, rank: number, hint: number, out: Placed[], minX: number, consumer: string): void {
     this.pending.delete(item.id);
+    this.placedFor.set(item.id, consumer);
     for (const t of item.to) {
       const w = this.pending.get(t);
-      if (w) this.placeAbove(w, rank - 1, hint, out, minX);
+      if (w) this.placeAbove(w, rank - 1, hint, out, minX, consumer);
     }
     this.place(item, rank, out, hint, minX);
   }
@@ -173,7 +190,8 @@ export class LayeredLayout {
     }
     const center = n > 0 ? sumX / n : (hint ?? 0);
     const x = Math.max(center - item.width / 2, (this.right[rank] ?? -Infinity) + H_GAP, minX);
-    const p: Placed = { id: item.id, x, y: this.yOf(rank), w: item.width, h: NODE_H, rank };
+    const to = [...new Set(item.to)].filter((t) => this.placed.has(t));
+    const p: Placed = { id: item.id, x, y: this.yOf(rank), w: item.width, h: item.h ?? NODE_H, rank, to };
     this.right[rank] = x + item.width;
     this.maxRight = Math.max(this.maxRight, x + item.width);
     this.maxRank = Math.max(this.maxRank, rank);

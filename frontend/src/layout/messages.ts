@@ -1,8 +1,11 @@
 // The typed message union between the page and the layout worker.
-import type { LayoutItem, Placed } from "./layered";
+import type { GraphOptions, GraphOutput, RawItem } from "./graphview";
 
 export type ToLayout =
-  | { type: "reset"; epoch: number }
-  | { type: "add"; epoch: number; items: LayoutItem[]; flush: boolean };
+  | { type: "reset"; epoch: number; options: GraphOptions }
+  | { type: "add"; epoch: number; items: RawItem[]; modules: [string, number][]; flush: boolean }
+  | { type: "options"; epoch: number; options: GraphOptions };
 
-export type FromLayout = { type: "placed"; epoch: number; items: Placed[]; ms: number };
+/** Placements for the page; `layout` counts full layouts of this run (a `replace` bumps it),
+ *  `seen` the vertices the worker has been told about so far. */
+export type FromLayout = { type: "placed"; epoch: number; layout: number; seen: number; ms: number } & GraphOutput;

@@ -1,21 +1,25 @@
-// The long-lived layout worker: one LayeredLayout per run (epoch), appended to as events arrive.
-import { LayeredLayout } from "./layered";
+// The long-lived layout worker: one GraphView per run (epoch), appended to as events arrive and
+// laid out again when the view's options change (a module collapsed, another iteration shown).
+import { GraphView } from "./graphview";
 import type { FromLayout, ToLayout } from "./messages";
 
-let layout = new LayeredLayout();
+let view = new GraphView();
 let epoch = 0;
+let layout = 0;
 
 self.onmessage = (msg: MessageEvent<ToLayout>) => {
   const m = msg.data;
+  const t0 = performance.now();
   if (m.type === "reset") {
-    layout = new LayeredLayout();
+    view = new GraphView();
     epoch = m.epoch;
+    layout = 0;
+    view.setOptions(m.options);
     return;
   }
   if (m.epoch !== epoch) return;
-  const t0 = performance.now();
-  const items = layout.add(m.items);
-  if (m.flush) items.push(...layout.flush());
-  const reply: FromLayout = { type: "placed", epoch, items, ms: performance.now() - t0 };
+  const out = m.type === "add" ? view.add(m.items, m.modules, m.flush) : view.setOptions(m.options);
+  if (out.replace) layout += 1;
+  const reply: FromLayout = { type: "placed", epoch, layout, seen: view.size, ms: performance.now() - t0, ...out };
   (self as unknown as Worker).postMessage(reply);
 };

@@ -9,7 +9,7 @@ import { onSavedPack, onSavedUnpack } from "./saved";
 
 export function emptyState(): RunState {
   return {
-    seq: -1, runId: "", code: "", status: "idle",
+    seq: -1, runId: "", code: "", status: "idle", engine: "",
     vertices: new CowMap(), order: [], orderLen: 0, tensors: new CowMap(), versions: new CowMap(), grads: new CowMap(),
     nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), unpacked: new CowMap(), current: null,
     readyQueue: [], deps: new Map(), hooks: new Map(), lastHook: null, console: [], error: null,
@@ -318,6 +318,7 @@ export function applyEvent(s: RunState, ev: WireEvent): void {
     case "run_started":
       s.runId = ev.run_id;
       s.code = str(e, "code");
+      s.engine = str(e, "engine");
       s.status = "running";
       return;
     case "stdout":

@@ -1,8 +1,144 @@
 // The event log with a cursor. The head state is folded in place as events arrive; a snapshot
-// every SNAPSHOT_EVERY events makes any seek cost at most that many applications.
+// every SNAPSHOT_EVERY events makes any seek cost at most that many applications. Beside it,
+// the run's index: facts that never change once known (module calls, iterations), kept for the
+// view (collapsed modules, folded training loops) without scanning the log.
 import type { WireEvent } from "../wire";
 import type { RunState } from "./types";
 import { applyEvent, cloneState, emptyState } from "./reduce";
+import { asObj, idOf, list, num, shapeOf, str, type Obj } from "./fields";
+
+/** One call of an nn.Module: its path ("Net.conv1"), class, and the ops that ran in it. */
+export interface ModuleCall {
+  call: number;
+  /** "path#call": one box per call. */
+  key: string;
+  path: string;
+  type: string;
+  parent: number | null;
+  /** 1 for a call made at top level, 2 inside one, ... */
+  depth: number;
+  /** The training-loop iteration it ran in (backward passes started before it). */
+  iteration: number;
+  line: number | null;
+  /** The first and last grad_fn node run inside it (nested calls included), and how many. */
+  first: string | null;
+  last: string | null;
+  ops: number;
+  /** The seq of its module_enter, and the shape of the first tensor its ops took from
+   *  outside the call that is not a parameter (the module's input). */
+  enterSeq: number;
+  input: number[] | null;
+}
+
+/** Run-wide facts folded from the events as they arrive (the same at every cursor). */
+export class RunIndex {
+  readonly calls = new Map<number, ModuleCall>();
+  /** The same calls by key ("Net.fc1#3"). */
+  readonly byKey = new Map<string, ModuleCall>();
+  /** Module class by path. */
+  readonly types = new Map<string, string>();
+  /** The innermost module call each grad_fn node ran in. */
+  readonly nodeCall = new Map<string, number>();
+  /** The shape of each node's first output. */
+  readonly outShape = new Map<string, number[]>();
+  /** Seqs of backward_started: iteration i of a loop is what ran after the i-th of them. */
+  readonly backwardSeqs: number[] = [];
+  /** grad_fn nodes made in each iteration. */
+  readonly iterationOps: number[] = [];
+  /** True once an op uses an op of an earlier iteration (then iterations are not a loop's). */
+  linked = false;
+  /** AccumulateGrad nodes (each a parameter or leaf that gets a .grad). */
+  accumulators = 0;
+  private fnIteration = new Map<string, number>();
+  private open: number[] = [];
+
+  /** The module calls a node ran in, outermost first. */
+  chainOf(id: string): ModuleCall[] {
+    const out: ModuleCall[] = [];
+    for (let c = this.nodeCall.get(id); c !== undefined; ) {
+      const m = this.calls.get(c);
+      if (!m) break;
+      out.unshift(m);
+      c = m.parent ?? undefined;
+    }
+    return out;
+  }
+
+  /** Fold one event; `head` is the run state with it applied (for tensor facts). */
+  observe(ev: WireEvent, head: RunState): void {
+    const e = ev as unknown as Obj;
+    switch (ev.type) {
+      case "module_enter": {
+        const call = num(e, "call") ?? this.calls.size;
+        const path = str(e, "path");
+        const type = str(e, "module_type");
+        const parent = this.open[this.open.length - 1] ?? null;
+        const depth = parent === null ? 1 : (this.calls.get(parent)?.depth ?? 0) + 1;
+        this.calls.set(call, {
+          call, key: `${path}#${call}`, path, type, parent, depth, iteration: this.backwardSeqs.length,
+          line: num(e, "line"), first: null, last: null, ops: 0, enterSeq: ev.seq, input: null,
+        });
+        this.byKey.set(`${path}#${call}`, this.calls.get(call) as ModuleCall);
+        this.types.set(path, type);
+        this.open.push(call);
+        return;
+      }
+      case "module_exit": {
+        const call = num(e, "call");
+        const at = call === null ? this.open.length - 1 : this.open.lastIndexOf(call);
+        if (at >= 0) this.open.length = at;
+        return;
+      }
+      case "backward_started":
+        this.backwardSeqs.push(ev.seq);
+        return;
+      case "node":
+        return this.onNode(e, head);
+    }
+  }
+
+  private onNode(e: Obj, head: RunState): void {
+    const id = idOf(e.id);
+    if (id === null) return;
+    if (str(e, "name").endsWith("AccumulateGrad")) {
+      this.accumulators += 1;
+      return;
+    }
+    const out = asObj(list(e, "outputs")[0]);
+    if (out) this.outShape.set(id, shapeOf(out.shape));
+    const it = this.backwardSeqs.length;
+    this.fnIteration.set(id, it);
+    this.iterationOps[it] = (this.iterationOps[it] ?? 0) + 1;
+    for (const raw of list(e, "next")) {
+      const o = asObj(raw);
+      const to = o ? idOf(o.node) : Array.isArray(raw) ? idOf(raw[0]) : null;
+      const at = to !== null ? this.fnIteration.get(to) : undefined;
+      if (at !== undefined && at < it) this.linked = true;
+    }
+    const calls = Array.isArray(e.module_calls) ? e.module_calls : null;
+    const inner = calls && calls.length ? calls[calls.length - 1] : str(e, "module_path") ? this.open[this.open.length - 1] : undefined;
+    if (typeof inner !== "number" || !this.calls.has(inner)) return;
+    this.nodeCall.set(id, inner);
+    const inputs = list(e, "inputs").map((t) => idOf(t)).filter((t): t is string => t !== null);
+    for (let c: number | null = inner; c !== null; ) {
+      const m = this.calls.get(c);
+      if (!m) break;
+      if (m.first === null) m.first = id;
+      m.last = id;
+      m.ops += 1;
+      if (m.input === null) {
+        for (const t of inputs) {
+          const info = head.tensors.get(t);
+          if (info && info.seq < m.enterSeq && !(info.isLeaf && info.requiresGrad)) {
+            m.input = info.shape;
+            break;
+          }
+        }
+      }
+      c = m.parent;
+    }
+  }
+}
 
 export const SNAPSHOT_EVERY = 2048;
 
@@ -12,6 +148,7 @@ const STOPS = new Set(["node_enter", "hook_fired", "saved_unpack", "node_exit", 
 
 export class RunLog {
   readonly events: WireEvent[] = [];
+  readonly index = new RunIndex();
   private head: RunState = emptyState();
   private snapshots: RunState[] = [emptyState()];
   private view: RunState | null = null;
@@ -29,6 +166,7 @@ export class RunLog {
       if (ev.seq < this.events.length) continue;
       this.events.push(ev);
       applyEvent(this.head, ev);
+      this.index.observe(ev, this.head);
       if (this.firstBackward < 0 && ev.type === "backward_started") this.firstBackward = ev.seq;
       added += 1;
       if (this.events.length % SNAPSHOT_EVERY === 0) this.snapshots.push(cloneState(this.head));

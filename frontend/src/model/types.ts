@@ -134,6 +134,9 @@ export interface RunState {
   runId: string;
   code: string;
   status: RunStatus;
+  /** What ran the code: "" for backscope's engine, else e.g. "PyTorch 2.13.0" (real torch in
+   *  the user's own process); run_started's `engine`. */
+  engine: string;
   vertices: CowMap<Vertex>;
   /** Vertex ids in arrival order: an append-only array shared by every state of a run;
    *  this state sees its first `orderLen` entries (read them with `vertexOrder`). */

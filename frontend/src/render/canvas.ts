@@ -1,34 +1,45 @@
-// The graph on a 2-D canvas: culled to the viewport, so 10k vertices pan and zoom smoothly.
+// The graph on a 2-D canvas. A frame asks the placement for the boxes on screen (a rank index),
+// so its cost follows the view, not the run. Level of detail keeps every word on screen
+// legible: node text is drawn at the graph's font when that is big enough, otherwise names are
+// drawn at a fixed screen size where they fit (module names first), never as tiny text.
 import { BOX, type Placed } from "../layout/layered";
+import type { ModuleFrame } from "../layout/graphview";
+import type { Rect } from "../layout/placement";
 import type { Vertex } from "../model/types";
 import { summary } from "../model/value";
+import type { Viewport } from "../view/state";
 import { FONT, THEME, vertexColors } from "./theme";
-import { bowSide, edgeCurve, moduleBoxes, type ModuleBox, type Scene } from "./scene";
+import { bowSide, edgeCurve, isModuleBox, vertexTitle, type Scene } from "./scene";
 import { drawVertex, roundRect } from "./vertex";
-import { bounds, lastGraph, lossEnd, type Rect } from "./fit";
 import { gradSlots, showsChips } from "./decor";
+import { fitText } from "./text";
 
-export interface View {
-  x: number;
-  y: number;
-  k: number;
+/** At or above this zoom node text is drawn in the box at the graph font (12 px x k >= 9 px). */
+export const TEXT_K = 0.75;
+/** Below this zoom boxes are drawn as batched shapes (one path per colour). */
+const FAST_BELOW = 0.3;
+/** Labels drawn at a fixed screen size when zoomed out. */
+const LOD_PX = 11;
+const LOD_FONT = `${LOD_PX}px Inter, system-ui, sans-serif`;
+const LOD_BOLD = `600 ${LOD_PX}px Inter, system-ui, sans-serif`;
+
+/** A label drawn this frame: its text and its size on screen (for the browser tests). */
+export interface DrawnLabel {
+  text: string;
+  px: number;
+  kind: "node" | "module";
 }
-
 
 export class GraphCanvas {
   readonly el: HTMLCanvasElement;
   private ctx: CanvasRenderingContext2D;
-  view: View = { x: 40, y: 40, k: 1 };
-  scene: Scene | null = null;
-  private boxes: ModuleBox[] = [];
-  private raf = 0;
-  lastFrameMs = 0;
-  onFrame: (() => void) | null = null;
-  /** Called when the canvas changes size (an error banner above it, a window resize). */
-  onResize: () => void = () => {};
-
   /** CSS size, kept by a ResizeObserver so a draw never forces a layout. */
   size = { w: 0, h: 0 };
+  lastFrameMs = 0;
+  /** Labels of the last frame. */
+  labels: DrawnLabel[] = [];
+  /** Called when the canvas changes size (an error banner above it, a window resize). */
+  onResize: () => void = () => {};
 
   constructor(el: HTMLCanvasElement) {
     this.el = el;
@@ -37,137 +48,73 @@ export class GraphCanvas {
       const r = entries[entries.length - 1]?.contentRect;
       if (r) this.size = { w: r.width, h: r.height };
       this.onResize();
-      this.request();
     }).observe(el);
     const ctx = el.getContext("2d");
     if (!ctx) throw new Error("canvas 2d unavailable");
     this.ctx = ctx;
   }
 
-  private boxKey = "";
-
-  setScene(scene: Scene): void {
-    this.scene = scene;
-    // module boxes change only when vertices appear or get placed, not when the cursor moves
-    const key = `${scene.state.orderLen}|${scene.state.vertices.size}|${scene.pos.size}`;
-    if (key !== this.boxKey) {
-      this.boxKey = key;
-      this.boxes = moduleBoxes(scene);
-    }
-    this.request();
+  /** The world rectangle a viewport shows. */
+  visibleRect(v: Viewport): Rect {
+    return { x0: -v.x / v.k, y0: -v.y / v.k, x1: (this.size.w - v.x) / v.k, y1: (this.size.h - v.y) / v.k };
   }
 
-  request(): void {
-    if (this.raf) return;
-    this.raf = requestAnimationFrame(() => {
-      this.raf = 0;
-      this.draw();
-    });
-  }
-
-  /** World point under a screen point. */
-  toWorld(sx: number, sy: number): { x: number; y: number } {
-    return { x: (sx - this.view.x) / this.view.k, y: (sy - this.view.y) / this.view.k };
-  }
-
-  /** Where a vertex is drawn: its own box, or its collapsed module's box. */
-  anchor(v: Vertex): Placed | ModuleBox | undefined {
-    return this.scene ? anchorFor(this.scene, this.boxes)(v) : undefined;
-  }
-
-  hitTest(sx: number, sy: number): { vertex?: string; module?: string } {
-    const s = this.scene;
-    if (!s) return {};
-    const p = this.toWorld(sx, sy);
-    for (const v of s.state.vertices.values()) {
-      const b = s.pos.get(v.id);
-      if (!b || this.anchor(v) !== b) continue;
-      if (p.x >= b.x && p.x <= b.x + b.w && p.y >= b.y && p.y <= b.y + b.h) return { vertex: v.id };
-    }
-    for (let i = this.boxes.length - 1; i >= 0; i--) {
-      const b = this.boxes[i] as ModuleBox;
-      const hitH = s.collapsed.has(b.path) ? b.h : BOX.title;
-      if (p.x >= b.x && p.x <= b.x + b.w && p.y >= b.y && p.y <= b.y + hitH) return { module: b.path };
+  /** What is under a screen point: a box (vertex or collapsed module) or a frame's title. */
+  hitTest(s: Scene, v: Viewport, sx: number, sy: number): { vertex?: string; module?: string } {
+    const x = (sx - v.x) / v.k, y = (sy - v.y) / v.k;
+    const p = s.place.at(x, y);
+    if (p) return isModuleBox(p.id) ? { module: p.id } : { vertex: p.id };
+    const titleH = Math.max(BOX.title, (LOD_PX + 6) / v.k);
+    for (let i = s.place.frames.length - 1; i >= 0; i--) {
+      const f = s.place.frames[i] as ModuleFrame;
+      if (x >= f.x && x <= f.x + f.w && y >= f.y && y <= f.y + titleH) return { module: `f:${f.path}` };
     }
     return {};
   }
 
-  /** True when the last fit showed a readable region instead of the whole (huge) graph. */
-  partial = false;
+  private drawnKey = "";
+  private objIds = new WeakMap<object, number>();
+  private nextObj = 0;
 
-  /** Fit the graph. After several backward passes (a training loop) whose whole graph would be
-   *  hard to read, the last forward pass when it fits legibly; a graph too big to read at all
-   *  gets a readable zoom centred on `focus` (the current or selected node), else on the loss.
-   *  `all` forces the whole graph (the wheel and − still zoom out further). */
-  fit(focus: string | null = null, all = false): void {
-    const s = this.scene;
-    if (!s || s.pos.size === 0) return;
-    // leaves no op used (placed by the layout's flush, right of everything) do not steer Fit
-    const core = [...s.pos.values()].filter((p) => !p.loose);
-    const placed = core.length ? core : [...s.pos.values()];
-    const whole = bounds(placed, this.boxes);
-    const { w: W, h: H } = this.size;
-    const ins = this.insets();
-    const w = W - ins.left - ins.right - 2 * MARGIN, h = H - ins.top - ins.bottom - 2 * MARGIN;
-    const zoomFor = (r: Rect): number => Math.min(1.4, Math.max(0.001, Math.min(w / (r.x1 - r.x0 + 1), h / (r.y1 - r.y0 + 1))));
-    const show = (r: Rect, k: number): void => {
-      this.view = { k, x: ins.left + MARGIN + w / 2 - ((r.x0 + r.x1) / 2) * k, y: ins.top + MARGIN + h / 2 - ((r.y0 + r.y1) / 2) * k };
-      this.request();
-    };
-    const k = zoomFor(whole);
-    const bottom = lossEnd(placed);
-    const focused = focus !== null ? s.pos.get(focus) : undefined;
-    this.partial = !all && k < MIN_FIT;
-    this.partialWhat = "region";
-    const last = !all && !focused && k < LEGIBLE ? this.lastPass(s, bottom, placed) : null;
-    if (last && zoomFor(last) >= LEGIBLE) {
-      this.partial = true;
-      this.partialWhat = "last";
-      return show(last, zoomFor(last));
+  private oid(o: object | undefined): number {
+    if (!o) return -1;
+    let i = this.objIds.get(o);
+    if (i === undefined) this.objIds.set(o, (i = this.nextObj++));
+    return i;
+  }
+
+  /** What a frame would show: the viewport and everything drawn in it (vertex objects are
+   *  replaced, never mutated, when they change). Equal keys draw equal frames. */
+  private frameKey(s: Scene, v: Viewport): string {
+    const vis = this.visibleRect(v);
+    const parts: (string | number)[] = [v.x, v.y, v.k, this.size.w, this.size.h, s.selected ?? "", s.state.current ?? "", s.state.error?.node ?? "", s.breakpoints.size, s.state.lastHook ?? ""];
+    const shown = s.place.visible({ x0: vis.x0 - 200, y0: vis.y0 - 140, x1: vis.x1 + 200, y1: vis.y1 + 140 });
+    // many boxes on screen: any change of the run or the layout redraws
+    if (shown.length > MANY) return `${parts.join("|")}|${s.place.version}|${s.state.seq}|${this.oid(s.state)}`;
+    for (const p of shown) {
+      if (isModuleBox(p.id)) {
+        const l = s.moduleLabel(p.id.slice(2));
+        parts.push(p.id, this.oid(p), l.title, l.shapes);
+        continue;
+      }
+      const vx = s.state.vertices.get(p.id);
+      parts.push(p.id, this.oid(p), this.oid(vx), s.state.nodeState.get(p.id) ?? "", vx?.tensor != null ? this.oid(s.state.grads.get(vx.tensor)) : -1);
     }
-    if (!this.partial) return show(whole, k);
-    const at = focused ?? bottom;
-    // the loss is the bottom of the graph: keep the ops above it in view
-    const fy = focused ? 0.5 : 0.7;
-    this.view = { k: READABLE, x: ins.left + MARGIN + w / 2 - (at.x + at.w / 2) * READABLE, y: ins.top + MARGIN + h * fy - (at.y + at.h / 2) * READABLE };
-    this.request();
+    for (const f of s.place.frames) if (inView(f, vis)) parts.push(f.key, f.x, f.y, f.w, f.h);
+    return parts.join("|");
   }
 
-  /** The extent of the last forward pass (with its module boxes) when the run made several
-   *  backward passes over different graphs, else null. */
-  private lastPass(s: Scene, bottom: Placed, placed: Placed[]): Rect | null {
-    if (s.state.backwards < 2) return null;
-    const last = lastGraph(s, bottom.id);
-    const fns = placed.filter((p) => s.state.vertices.get(p.id)?.kind === "fn").length;
-    if (last.length < 2 || last.length >= fns) return null;
-    const r = bounds(last, []);
-    return bounds(last, this.boxes.filter((b) => b.y + b.h > r.y0 && b.y < r.y1 && b.x + b.w > r.x0 && b.x < r.x1));
+  /** Draw unless the frame would be the one already on the canvas. */
+  drawIfChanged(s: Scene, v: Viewport): boolean {
+    const key = this.frameKey(s, v);
+    if (key === this.drawnKey) return false;
+    this.draw(s, v);
+    this.drawnKey = key;
+    return true;
   }
 
-  /** What a partial fit shows: the region around one node, or the last forward graph. */
-  partialWhat: "region" | "last" = "region";
-
-  /** Screen space taken by overlays (legend, zoom buttons, notes); the page sets this. */
-  insets: () => { top: number; right: number; bottom: number; left: number } = () => ({ top: 0, right: 0, bottom: 0, left: 0 });
-
-  centerOn(id: string): void {
-    const p = this.scene?.pos.get(id);
-    if (!p) return;
-    const { w: W, h: H } = this.size, k = this.view.k;
-    const sx = p.x * k + this.view.x, sy = p.y * k + this.view.y;
-    if (sx > 40 && sx < W - 120 && sy > 40 && sy < H - 60) return;
-    this.view = { k, x: W / 2 - (p.x + p.w / 2) * k, y: H / 2 - (p.y + p.h / 2) * k };
-    this.request();
-  }
-
-  zoomAt(sx: number, sy: number, factor: number): void {
-    const k = Math.min(4, Math.max(0.001, this.view.k * factor));
-    const w = this.toWorld(sx, sy);
-    this.view = { k, x: sx - w.x * k, y: sy - w.y * k };
-    this.request();
-  }
-
-  draw(): void {
+  draw(s: Scene | null, v: Viewport): void {
+    this.drawnKey = "";
     const t0 = performance.now();
     const dpr = window.devicePixelRatio || 1;
     const { w: W, h: H } = this.size;
@@ -179,202 +126,302 @@ export class GraphCanvas {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = THEME.bg;
     ctx.fillRect(0, 0, W, H);
-    const s = this.scene;
+    this.labels = [];
     if (s) {
-      ctx.setTransform(dpr * this.view.k, 0, 0, dpr * this.view.k, dpr * this.view.x, dpr * this.view.y);
-      const vis = { x0: -this.view.x / this.view.k, y0: -this.view.y / this.view.k, x1: (W - this.view.x) / this.view.k, y1: (H - this.view.y) / this.view.k };
-      drawScene(ctx, s, this.boxes, this.view.k, vis, (v) => this.anchor(v));
+      ctx.setTransform(dpr * v.k, 0, 0, dpr * v.k, dpr * v.x, dpr * v.y);
+      this.labels = drawScene(ctx, s, v, this.visibleRect(v), dpr);
     }
     this.lastFrameMs = performance.now() - t0;
-    this.onFrame?.();
   }
-}
-
-/** Screen margin around a fitted graph. */
-const MARGIN = 16;
-
-/** Below MIN_FIT a fitted graph is a smear of lines; Fit then shows a region at READABLE. */
-const MIN_FIT = 0.25;
-const READABLE = 0.85;
-/** Below LEGIBLE node labels are under 7 px: a training loop's last pass is shown instead. */
-const LEGIBLE = 0.5;
-
-type Anchor = (v: Vertex) => Placed | ModuleBox | undefined;
-
-/** A vertex's own box, or the outermost collapsed module box holding it (parameters too). */
-export function anchorFor(s: Scene, boxes: ModuleBox[]): Anchor {
-  if (s.collapsed.size === 0) return (v) => s.pos.get(v.id);
-  const shut = boxes.filter((b) => s.collapsed.has(b.path));
-  return (v) => shut.find((b) => b.members.has(v.id)) ?? s.pos.get(v.id);
 }
 
 function inView(b: { x: number; y: number; w: number; h: number }, r: Rect): boolean {
   return b.x + b.w >= r.x0 && b.x <= r.x1 && b.y + b.h >= r.y0 && b.y <= r.y1;
 }
 
-/** Draw modules, then edges, then vertices; also used to render PNG exports. */
-export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, boxes: ModuleBox[], k: number, vis: Rect, anchor: Anchor): void {
+/** Screen-space label placement that never lets two labels meet. */
+class LabelSpace {
+  private taken: { x0: number; y0: number; x1: number; y1: number }[] = [];
+  free(x0: number, y0: number, x1: number, y1: number): boolean {
+    return !this.taken.some((r) => x0 < r.x1 && r.x0 < x1 && y0 < r.y1 && r.y0 < y1);
+  }
+  take(x0: number, y0: number, x1: number, y1: number): void {
+    this.taken.push({ x0, y0, x1, y1 });
+  }
+}
+
+/** Draw frames, edges, boxes and labels of what is in `vis`; returns the labels drawn. */
+export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, vis: Rect, dpr = 1): DrawnLabel[] {
+  const k = v.k;
+  const labels: DrawnLabel[] = [];
+  const space = new LabelSpace();
   ctx.font = FONT;
   ctx.textBaseline = "middle";
-  const titles: Taken[] = [];
-  for (const b of boxes) {
-    if (!inView(b, vis)) continue;
-    const collapsed = s.collapsed.has(b.path);
-    ctx.fillStyle = collapsed ? "#1d2638" : "rgba(60, 76, 120, 0.10)";
-    ctx.strokeStyle = collapsed ? "#4a5a85" : THEME.moduleStroke;
+  // edges reach a rank or two beyond the boxes on screen
+  const shown = s.place.visible({ x0: vis.x0 - 200, y0: vis.y0 - 140, x1: vis.x1 + 200, y1: vis.y1 + 140 });
+  const frames = s.place.frames.filter((f) => inView(f, vis));
+  for (const f of frames) {
+    ctx.fillStyle = "rgba(60, 76, 120, 0.10)";
+    ctx.strokeStyle = THEME.moduleStroke;
     ctx.lineWidth = 1 / k;
-    roundRect(ctx, b.x, b.y, b.w, b.h, 8);
+    roundRect(ctx, f.x, f.y, f.w, f.h, 8);
     ctx.fill();
     ctx.stroke();
-    if (k > 0.25) {
+  }
+  const boxes = shown.filter((p) => inView(p, vis));
+  if (!(k < FAST_BELOW && boxes.length > MANY)) drawEdges(ctx, s, k, vis, shown);
+  const text = k >= TEXT_K;
+  if (k < FAST_BELOW) drawFast(ctx, s, k, boxes);
+  else {
+    const verts: [Vertex, Placed][] = [];
+    for (const p of boxes) {
+      if (isModuleBox(p.id)) continue;
+      const vx = s.state.vertices.get(p.id);
+      if (vx) verts.push([vx, p]);
+    }
+    const slots = text ? gradSlots(ctx, s, verts) : new Map();
+    for (const [vx, p] of verts) drawVertex(ctx, s, vx, p, k, slots.get(vx.id), text);
+    for (const p of boxes) if (isModuleBox(p.id)) drawModule(ctx, s, p, k, text);
+  }
+  if (text) {
+    for (const f of frames) {
+      const title = `▾ ${s.moduleLabel(f.key).title}`;
       ctx.fillStyle = THEME.muted;
-      const title = `${collapsed ? "▸" : "▾"} ${b.path}${collapsed ? `  (${b.members.size} nodes)` : ""}`;
-      ctx.fillText(title, b.x + 8, b.y + BOX.title / 2 + 1);
-      titles.push({ x: b.x, y: b.y + BOX.title / 2 + 1, w: ctx.measureText(title).width + 16 });
+      ctx.fillText(fitText(ctx, title, f.w - 12), f.x + 8, f.y + BOX.title / 2 + 1);
+      labels.push({ text: title, px: 12 * k, kind: "module" });
     }
+    for (const p of boxes) {
+      const label = isModuleBox(p.id) ? s.moduleLabel(p.id.slice(2)).title : titleOf(s, p.id);
+      if (label) labels.push({ text: label, px: 12 * k, kind: isModuleBox(p.id) ? "module" : "node" });
+    }
+    return labels;
   }
-  if (k < FAST_BELOW) return drawFast(ctx, s, k, vis, anchor);
-  const shown: [Vertex, Placed][] = [];
-  for (const v of s.state.vertices.values()) {
-    const p = s.pos.get(v.id);
-    if (p && inView(p, vis) && anchor(v) === p) shown.push([v, p]);
+  // zoomed out: names at a fixed screen size, module names first, where they fit
+  ctx.save();
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const sx = (x: number): number => x * k + v.x, sy = (y: number): number => y * k + v.y;
+  ctx.font = LOD_BOLD;
+  for (const p of boxes) {
+    if (!isModuleBox(p.id)) continue;
+    const t = s.moduleLabel(p.id.slice(2)).title;
+    const shown = lodLabel(ctx, space, [t, t.split(" · ")[0] as string], sx(p.x), sy(p.y), p.w * k, p.h * k, THEME.text);
+    if (shown) labels.push({ text: shown, px: LOD_PX, kind: "module" });
   }
-  drawEdges(ctx, s, k, vis, anchor, titles, shown.map(([, p]) => p));
-  const slots = gradSlots(ctx, s, shown);
-  for (const [v, p] of shown) drawVertex(ctx, s, v, p, k, slots.get(v.id));
+  for (const f of frames) {
+    const t = s.moduleLabel(f.key).title;
+    const w = ctx.measureText(t).width + 8, hh = LOD_PX + 4;
+    if (f.w * k < 40) continue;
+    // inside the frame's top-left corner, else just above it, else left of it
+    const spots: [number, number][] = [[sx(f.x) + 4, sy(f.y) + 2], [sx(f.x) + 4, sy(f.y) - hh - 1], [sx(f.x) - w - 4, sy(f.y) + 2]];
+    const spot = spots.find(([x, y]) => x >= 0 && y >= 0 && space.free(x, y, x + w, y + hh));
+    if (!spot) continue;
+    const [x, y] = spot;
+    space.take(x, y, x + w, y + hh);
+    ctx.fillStyle = "rgba(15,18,24,0.85)";
+    ctx.fillRect(x, y, w, hh);
+    ctx.fillStyle = THEME.muted;
+    ctx.fillText(t, x + 4, y + hh / 2);
+    labels.push({ text: t, px: LOD_PX, kind: "module" });
+  }
+  ctx.font = LOD_FONT;
+  // thousands of tiny boxes: try a few hundred of them for a name (most could not show one)
+  const every = Math.max(1, Math.ceil(boxes.length / 300));
+  for (let i = 0; i < boxes.length; i += every) {
+    const p = boxes[i] as Placed;
+    if (isModuleBox(p.id)) continue;
+    const t = titleOf(s, p.id);
+    const short = shortOp(t);
+    const shown = t ? lodLabel(ctx, space, short !== t ? [t, short] : [t], sx(p.x), sy(p.y), p.w * k, p.h * k, THEME.text) : null;
+    if (shown) labels.push({ text: shown, px: LOD_PX, kind: "node" });
+  }
+  ctx.restore();
+  return labels;
 }
 
-/** Below this zoom labels are unreadable: draw batched shapes, one path per colour. */
-const FAST_BELOW = 0.3;
-
-interface FastPaths {
-  plain: Path2D;
-  flowed: Path2D;
-  fills: Map<string, Path2D>;
-  strokes: Map<string, Path2D>;
-  special: [Vertex, Placed][];
+/** "y · MulBackward0" -> "Mul": what a small box can still say. */
+function shortOp(t: string): string {
+  const op = t.split(" · ").pop() ?? t;
+  return op.replace(/Backward\d*$/, "") || op;
 }
 
-/** Paths in world coordinates for the whole graph, rebuilt only when the scene changes, so a
- *  pan or zoom of a 10k-node graph costs a few fill/stroke calls. */
-let fastCache: { key: unknown[]; paths: FastPaths } | null = null;
+/** A box's name at the fixed screen size: the first of `texts` that fits inside it, else the
+ *  first beside it when that spot is free; not at all otherwise. Returns the text drawn. */
+function lodLabel(ctx: CanvasRenderingContext2D, space: LabelSpace, texts: string[], x: number, y: number, w: number, h: number, color: string): string | null {
+  const inside = texts.find((t) => ctx.measureText(t).width + 8 <= w);
+  const t = inside ?? (texts[0] as string);
+  const tw = ctx.measureText(t).width;
+  const cy = y + h / 2;
+  const half = LOD_PX / 2 + 2;
+  const lx = inside !== undefined ? x + (w - tw) / 2 : x + w + 4;
+  if (!space.free(lx - 2, cy - half, lx + tw + 2, cy + half)) return null;
+  space.take(lx - 2, cy - half, lx + tw + 2, cy + half);
+  if (lx > x + w) {
+    ctx.fillStyle = "rgba(15,18,24,0.85)";
+    ctx.fillRect(lx - 2, cy - half, tw + 4, 2 * half);
+  }
+  ctx.fillStyle = color;
+  ctx.fillText(t, lx, cy);
+  return t;
+}
 
-let seenOnce: unknown[] | null = null;
+function titleOf(s: Scene, id: string): string {
+  const v = s.state.vertices.get(id);
+  return v ? vertexTitle(v) : "";
+}
 
-/** Paths for the vertices and edges in `vis` (or all, with no rect). */
-function buildFast(s: Scene, anchor: Anchor, vis: Rect | null): FastPaths {
-  const out: FastPaths = { plain: new Path2D(), flowed: new Path2D(), fills: new Map(), strokes: new Map(), special: [] };
-  for (const v of s.state.vertices.values()) {
-    const a = anchor(v);
-    if (!a) continue;
-    const seen = !vis || inView(a, vis);
-    for (let i = 0; i < v.edges.length; i++) {
-      const tv = s.state.vertices.get((v.edges[i] as { to: string }).to);
-      const b = tv ? anchor(tv) : undefined;
-      if (!b || b === a || (!seen && vis && !inView(b, vis))) continue;
-      const path = s.state.edgeGrads.has(`${v.id}>${i}`) ? out.flowed : out.plain;
-      path.moveTo(a.x + a.w / 2, a.y);
-      path.lineTo(b.x + b.w / 2, b.y + b.h);
+/** A collapsed module call: one box with its name and class, and its shapes below. */
+function drawModule(ctx: CanvasRenderingContext2D, s: Scene, p: Placed, k: number, text: boolean): void {
+  const label = s.moduleLabel(p.id.slice(2));
+  ctx.fillStyle = "#1d2638";
+  ctx.strokeStyle = "#6d84c4";
+  ctx.lineWidth = (s.selected === p.id ? 2.5 : 1.4) / Math.max(k, 0.4);
+  roundRect(ctx, p.x, p.y, p.w, p.h, 8);
+  ctx.fill();
+  ctx.stroke();
+  // a stack of cards: this box holds several ops
+  ctx.beginPath();
+  ctx.moveTo(p.x + 6, p.y + p.h + 3);
+  ctx.lineTo(p.x + p.w - 6, p.y + p.h + 3);
+  ctx.stroke();
+  if (!text) return;
+  ctx.fillStyle = THEME.text;
+  ctx.font = "600 12px Inter, system-ui, sans-serif";
+  ctx.fillText(fitText(ctx, `▸ ${label.title}`, p.w - 16), p.x + 8, p.y + 13);
+  ctx.font = "11px 'JetBrains Mono', ui-monospace, monospace";
+  ctx.fillStyle = THEME.muted;
+  if (label.shapes) ctx.fillText(fitText(ctx, label.shapes, p.w - 16), p.x + 8, p.y + 30);
+  ctx.font = FONT;
+}
+
+/** Above this many boxes on screen, a zoomed-out frame draws paths built once for the whole
+ *  graph (a pan then costs a few fill and stroke calls, not a walk over every box). */
+const MANY = 1500;
+
+interface FastPaths { fills: Map<string, Path2D>; special: [Vertex, Placed][]; plain: Path2D; grad: Path2D }
+
+let fastCache: { place: unknown; version: number; seq: number; state: unknown; selected: string | null; paths: FastPaths } | null = null;
+
+/** Boxes (one path per colour) and, with `edges`, straight edges for `boxes`. */
+function fastPaths(s: Scene, boxes: Iterable<Placed>, edges = true): FastPaths {
+  const fills = new Map<string, Path2D>();
+  const special: [Vertex, Placed][] = [];
+  const plain = new Path2D(), grad = new Path2D();
+  for (const p of boxes) {
+    for (const t of edges ? (p.to ?? []) : []) {
+      const q = s.place.pos.get(t);
+      if (!q) continue;
+      const path = !isModuleBox(p.id) && flowed(s, p.id, q.id) ? grad : plain;
+      path.moveTo(p.x + p.w / 2, p.y);
+      path.lineTo(q.x + q.w / 2, q.y + q.h);
     }
-    if (!seen || a !== s.pos.get(v.id)) continue;
-    const p = a as Placed;
-    if (v.id === s.state.current || v.id === s.selected || v.id === s.state.error?.node) out.special.push([v, p]);
-    const c = vertexColors(v.kind, s.state.nodeState.get(v.id));
-    let f = out.fills.get(c.fill);
-    if (!f) out.fills.set(c.fill, (f = new Path2D()));
+    let fill = "#1d2638";
+    if (!isModuleBox(p.id)) {
+      const v = s.state.vertices.get(p.id);
+      if (!v) continue;
+      if (v.id === s.state.current || v.id === s.selected || v.id === s.state.error?.node) special.push([v, p]);
+      fill = vertexColors(v.kind, s.state.nodeState.get(v.id)).stroke;
+    } else fill = "#6d84c4";
+    let f = fills.get(fill);
+    if (!f) fills.set(fill, (f = new Path2D()));
     f.rect(p.x, p.y, p.w, p.h);
-    let st = out.strokes.get(c.stroke);
-    if (!st) out.strokes.set(c.stroke, (st = new Path2D()));
-    st.rect(p.x, p.y, p.w, p.h);
   }
-  return out;
+  return { fills, special, plain, grad };
 }
 
-function drawFast(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect, anchor: Anchor): void {
-  const key = [s.state, s.state.seq, s.pos.size, s.selected, s.collapsed.size, [...s.collapsed].join()];
-  const same = (other: unknown[] | null): boolean => !!other && other.every((x, i) => x === key[i]);
+/** Zoomed far out: boxes as batched rects, one path per colour (with their edges when the
+ *  whole graph's cached paths are used). */
+function drawFast(ctx: CanvasRenderingContext2D, s: Scene, k: number, boxes: Placed[]): void {
   let paths: FastPaths;
-  if (fastCache && same(fastCache.key)) paths = fastCache.paths;
-  else if (same(seenOnce)) {
-    // the same scene drawn again (a pan or zoom): worth building whole-graph paths once
-    fastCache = { key, paths: buildFast(s, anchor, null) };
-    paths = fastCache.paths;
-  } else {
-    // a new scene (a seek, new events): draw only what is in view this frame
-    seenOnce = key;
-    paths = buildFast(s, anchor, vis);
-  }
-  const { plain, flowed, fills, strokes, special } = paths;
-  ctx.lineWidth = 1 / k;
-  ctx.strokeStyle = THEME.edge;
-  ctx.stroke(plain);
-  ctx.strokeStyle = THEME.edgeGrad;
-  ctx.stroke(flowed);
-  for (const [color, path] of fills) {
+  if (boxes.length > MANY) {
+    const c = fastCache;
+    const fresh = c && c.place === s.place && c.version === s.place.version && c.seq === s.state.seq && c.state === s.state && c.selected === s.selected;
+    if (!fresh) fastCache = { place: s.place, version: s.place.version, seq: s.state.seq, state: s.state, selected: s.selected, paths: fastPaths(s, s.place.pos.values()) };
+    paths = (fastCache as { paths: FastPaths }).paths;
+    ctx.lineWidth = 1 / k;
+    ctx.strokeStyle = THEME.edge;
+    ctx.stroke(paths.plain);
+    ctx.strokeStyle = THEME.edgeGrad;
+    ctx.stroke(paths.grad);
+  } else paths = fastPaths(s, boxes, false);
+  for (const [color, path] of paths.fills) {
     ctx.fillStyle = color;
     ctx.fill(path);
   }
-  for (const [color, path] of strokes) {
-    ctx.strokeStyle = color;
-    ctx.stroke(path);
-  }
-  for (const [v, p] of special) drawVertex(ctx, s, v, p, k);
+  for (const [v, p] of paths.special) drawVertex(ctx, s, v, p, k, undefined, false);
 }
 
-/** A label's box on screen (centre line y), for keeping labels apart. */
-interface Taken { x: number; y: number; w: number; h?: number }
-
-function drawEdges(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect, anchor: Anchor, titles: Taken[], shown: Placed[]): void {
-  const labels: [string, number, number][] = [];
-  ctx.lineWidth = 1.2 / Math.max(k, 0.3);
-  for (const v of s.state.vertices.values()) {
-    const a = anchor(v);
-    if (!a) continue;
-    v.edges.forEach((e, i) => {
-      const tv = s.state.vertices.get(e.to);
-      const b = tv ? anchor(tv) : undefined;
-      if (!b || a === b) return;
-      const x0 = a.x + a.w / 2, y0 = a.y, x1 = b.x + b.w / 2, y1 = b.y + b.h;
-      if (Math.max(x0, x1) + 130 < vis.x0 || Math.min(x0, x1) - 130 > vis.x1 || Math.max(y0, y1) < vis.y0 || Math.min(y0, y1) > vis.y1) return;
-      const [ax, ay, bx, by] = edgeCurve(x0, y0, x1, y1, bowSide(x0, y0, x1, y1, shown));
-      const g = s.state.edgeGrads.get(`${v.id}>${i}`);
-      ctx.strokeStyle = g ? THEME.edgeGrad : THEME.edge;
-      ctx.beginPath();
-      ctx.moveTo(x0, y0);
-      ctx.bezierCurveTo(ax, ay, bx, by, x1, y1);
-      ctx.stroke();
-      // arrowhead at the input end: backward flows from a vertex to its next functions
-      ctx.fillStyle = ctx.strokeStyle;
-      ctx.beginPath();
-      ctx.moveTo(x1, y1);
-      ctx.lineTo(x1 - 4, y1 + 7);
-      ctx.lineTo(x1 + 4, y1 + 7);
-      ctx.fill();
-      const focus = v.id === s.selected || v.id === s.state.current || e.to === s.selected || s.state.vertices.size <= 12;
-      // at the curve's midpoint: two edges leaving one node are already apart there
-      if (g && focus && k > 0.3) labels.push([summary(g), (x0 + 3 * ax + 3 * bx + x1) / 8, (y0 + 3 * ay + 3 * by + y1) / 8]);
-    });
+/** True when gradient flowed along some edge from vertex `from` into the box `to`. */
+function flowed(s: Scene, from: string, to: string): boolean {
+  const v = s.state.vertices.get(from);
+  if (!v) return false;
+  for (let i = 0; i < v.edges.length; i++) {
+    if (s.place.anchorId((v.edges[i] as { to: string }).to) === to && s.state.edgeGrads.has(`${v.id}>${i}`)) return true;
   }
-  ctx.font = "11px 'JetBrains Mono', ui-monospace, monospace";
-  // labels never cover each other: nudge one down past the labels it would hit, or drop it
-  const taken: Taken[] = [...titles];
-  if (labels.length) {
-    // nor hide under a box (labels are drawn before the vertices)
-    for (const v of s.state.vertices.values()) {
-      const p = anchor(v);
-      if (!p || !inView(p, vis)) continue;
-      // the node in focus shows its saved tensors in a row under the box
-      const chips = showsChips(s, v) ? 16 : 0;
-      taken.push({ x: p.x, y: p.y + (p.h + chips) / 2, w: Math.max(p.w, chips * 10), h: p.h + chips });
+  return false;
+}
+
+function drawEdges(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect, shown: Placed[]): void {
+  const seen = new Set(shown.map((p) => p.id));
+  const pairs: [Placed, Placed][] = [];
+  for (const p of shown) {
+    for (const t of p.to ?? []) {
+      const q = s.place.pos.get(t);
+      if (q) pairs.push([p, q]);
     }
   }
-  const hits = (x: number, y: number, w: number): boolean => taken.some((r) => Math.abs(r.y - y) < 8 + (r.h ?? 16) / 2 && x < r.x + r.w && r.x < x + w);
+  for (const [a, b] of s.place.long) {
+    if (seen.has(a)) continue;
+    const p = s.place.pos.get(a), q = s.place.pos.get(b);
+    if (p && q && Math.max(p.y, q.y) >= vis.y0 && Math.min(p.y, q.y) <= vis.y1) pairs.push([p, q]);
+  }
+  const fast = k < FAST_BELOW;
+  ctx.lineWidth = 1.2 / Math.max(k, 0.3);
+  const plain = new Path2D(), grad = new Path2D();
+  const labels: [string, number, number][] = [];
+  const boxes = fast ? [] : shown.filter((p) => inView(p, vis));
+  for (const [p, q] of pairs) {
+    const x0 = p.x + p.w / 2, y0 = p.y, x1 = q.x + q.w / 2, y1 = q.y + q.h;
+    if (Math.max(x0, x1) + 130 < vis.x0 || Math.min(x0, x1) - 130 > vis.x1 || Math.max(y0, y1) < vis.y0 || Math.min(y0, y1) > vis.y1) continue;
+    const g = !isModuleBox(p.id) && flowed(s, p.id, q.id);
+    const path = g ? grad : plain;
+    path.moveTo(x0, y0);
+    if (fast) {
+      path.lineTo(x1, y1);
+      continue;
+    }
+    const [ax, ay, bx, by] = edgeCurve(x0, y0, x1, y1, bowSide(x0, y0, x1, y1, boxes));
+    path.bezierCurveTo(ax, ay, bx, by, x1, y1);
+    // arrowhead at the input end: backward flows from a vertex to its next functions
+    path.moveTo(x1 - 4, y1 + 7);
+    path.lineTo(x1, y1);
+    path.lineTo(x1 + 4, y1 + 7);
+    if (g && k > 0.6) {
+      const focus = p.id === s.selected || p.id === s.state.current || q.id === s.selected || s.state.vertices.size <= 12;
+      const v = s.state.vertices.get(p.id);
+      const i = v ? v.edges.findIndex((e) => s.place.anchorId(e.to) === q.id) : -1;
+      const val = i >= 0 ? s.state.edgeGrads.get(`${p.id}>${i}`) : undefined;
+      if (focus && val) labels.push([summary(val), (x0 + 3 * ax + 3 * bx + x1) / 8, (y0 + 3 * ay + 3 * by + y1) / 8]);
+    }
+  }
+  ctx.strokeStyle = THEME.edge;
+  ctx.stroke(plain);
+  ctx.strokeStyle = THEME.edgeGrad;
+  ctx.stroke(grad);
+  if (!labels.length) return;
+  // gradient labels never cover each other or a box: nudge one down past what it would hit
+  ctx.font = "11px 'JetBrains Mono', ui-monospace, monospace";
+  const space = new LabelSpace();
+  for (const p of boxes) {
+    const v = s.state.vertices.get(p.id);
+    const chips = v && showsChips(s, v) ? 16 : 0;
+    space.take(p.x, p.y, p.x + Math.max(p.w, chips * 10), p.y + p.h + chips);
+  }
   for (const [text, cx, cy] of labels) {
     const w = ctx.measureText(text).width + 8;
     const x = cx - w / 2;
-    const y = [cy, cy + 17, cy - 17, cy + 34, cy - 34].find((yy) => !hits(x, yy, w));
+    const y = [cy, cy + 17, cy - 17, cy + 34, cy - 34].find((yy) => space.free(x, yy - 8, x + w, yy + 8));
     if (y === undefined) continue;
-    taken.push({ x, y, w });
+    space.take(x, y - 8, x + w, y + 8);
     ctx.fillStyle = "rgba(15,18,24,0.92)";
     ctx.fillRect(x, y - 8, w, 16);
     ctx.fillStyle = THEME.edgeGrad;

@@ -1,99 +1,23 @@
-// What the renderers draw: positions, the state at the cursor, and view choices. Pure helpers
-// compute derived geometry (module boxes, collapsed redirects) for both canvas and SVG.
-import { BOX, NODE_H, RANK_GAP, scopeChain, type Placed } from "../layout/layered";
+// What the renderers draw: the state at the cursor, where the layout put each box, and the
+// view's choices. Pure helpers for titles, hooks, staleness and edge curves, shared by the
+// canvas, the SVG export and the panels.
+import { NODE_H, RANK_GAP, type Placed } from "../layout/layered";
+import type { Placement } from "../layout/placement";
 import type { HookInfo, RunState, Vertex } from "../model/types";
-import { vertexOrder } from "../model/reduce";
+import type { ModuleLabel } from "../view/model";
 
 export interface Scene {
   state: RunState;
-  pos: Map<string, Placed>;
+  place: Placement;
   selected: string | null;
-  collapsed: Set<string>;
   breakpoints: Set<string>;
+  /** What a collapsed module's box says, by its call key. */
+  moduleLabel: (key: string) => ModuleLabel;
 }
 
-export interface ModuleBox {
-  path: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  count: number;
-  depth: number;
-  members: Set<string>;
-}
-
-/** The module path a vertex is hidden under, if any enclosing module is collapsed. */
-export function hiddenUnder(v: Vertex, collapsed: Set<string>): string | null {
-  if (!v.module || collapsed.size === 0) return null;
-  for (const c of collapsed) if (v.module === c || v.module.startsWith(c + ".")) return c;
-  return null;
-}
-
-/** Boxes of module scopes: one per call of a module (a run of consecutive ops under the same
- *  path in tape order), so a loop that calls a model three times draws three boxes. A box
- *  also holds the parameters (leaf + AccumulateGrad) its ops use first: the layout puts them
- *  just above those ops. Nested boxes get room for their parent's title (geometry: BOX). */
-export function moduleBoxes(scene: Scene): ModuleBox[] {
-  const boxes: (ModuleBox & { parent: ModuleBox | null })[] = [];
-  const open = new Map<string, ModuleBox & { parent: ModuleBox | null }>();
-  const claimed = new Set<string>();
-  let lastModule: string | null = null;
-  let prefixes: string[] = [];
-  const grow = (b: ModuleBox, p: Placed, top: number): void => {
-    if (b.x === Infinity) return void Object.assign(b, { x: p.x, y: p.y - top, w: p.w, h: p.h + top });
-    const x1 = Math.max(b.x + b.w, p.x + p.w), y1 = Math.max(b.y + b.h, p.y + p.h);
-    b.x = Math.min(b.x, p.x);
-    b.y = Math.min(b.y, p.y - top);
-    b.w = x1 - b.x;
-    b.h = y1 - b.y;
-  };
-  for (const id of vertexOrder(scene.state)) {
-    const v = scene.state.vertices.get(id);
-    if (!v || v.kind !== "fn") continue;
-    const p = scene.pos.get(v.id);
-    const params = p ? firstUse(scene, v, p, claimed) : [];
-    const scope = v.scope ?? v.module;
-    if (scope !== lastModule) {
-      // only recompute the open scopes when the module call changes (runs of ops share one)
-      lastModule = scope;
-      prefixes = scopeChain(scope);
-      for (const k of [...open.keys()]) if (!prefixes.includes(k)) open.delete(k);
-    }
-    prefixes.forEach((key, i) => {
-      let b = open.get(key);
-      if (!b) {
-        const parent = i > 0 ? (open.get(prefixes[i - 1] as string) ?? null) : null;
-        const path = key.replace(/#\d+/g, ""); // shown and collapsed by path
-        b = { path, x: Infinity, y: Infinity, w: 0, h: 0, count: 0, depth: i + 1, members: new Set(), parent };
-        open.set(key, b);
-        boxes.push(b);
-      }
-      b.members.add(v.id);
-      if (!p) return;
-      b.count += 1;
-      grow(b, p, 0);
-      for (const q of params) {
-        b.members.add(q.id);
-        grow(b, q, BOX.label);
-      }
-    });
-  }
-  // deepest first: a parent's extent takes its children's padded boxes
-  const placed = boxes.filter((b) => b.count > 0).sort((a, b) => b.depth - a.depth);
-  for (const b of placed) {
-    Object.assign(b, { x: b.x - BOX.pad, y: b.y - BOX.pad - BOX.title, w: b.w + 2 * BOX.pad, h: b.h + 2 * BOX.pad + BOX.title });
-  }
-  for (const b of placed) {
-    const p = b.parent;
-    if (!p || p.count === 0) continue;
-    const x1 = Math.max(p.x + p.w, b.x + b.w + BOX.nest), y1 = Math.max(p.y + p.h, b.y + b.h + BOX.nest);
-    p.x = Math.min(p.x, b.x - BOX.nest);
-    p.y = Math.min(p.y, b.y - BOX.title - 2);
-    p.w = x1 - p.x;
-    p.h = y1 - p.y;
-  }
-  return placed.map(({ parent: _parent, ...b }) => b).sort((a, b) => a.depth - b.depth);
+/** True when a drawn box is a collapsed module call (id "m:<key>"). */
+export function isModuleBox(id: string): boolean {
+  return id.startsWith("m:");
 }
 
 /** True when `leaf` is a parameter of the module at `path` ("MLP.fc1"): the tracer names it
@@ -105,26 +29,6 @@ export function isParamOf(leaf: Vertex | undefined, path: string): boolean {
   const rel = path.split(".").slice(1).join(".");
   const dot = leaf.label.lastIndexOf(".");
   return rel !== "" && dot > 0 && leaf.label.slice(0, dot) === rel;
-}
-
-/** The parameters an op is the first to use: their AccumulateGrad and leaf vertices (placed
- *  above it). */
-function firstUse(scene: Scene, v: Vertex, p: Placed, claimed: Set<string>): Placed[] {
-  const out: Placed[] = [];
-  const isParam = (leaf: Vertex | undefined): boolean => isParamOf(leaf, v.module);
-  for (const e of v.edges) {
-    const a = scene.state.vertices.get(e.to);
-    if (!a || claimed.has(a.id)) continue;
-    const leafId = a.kind === "accumulate" ? a.edges[0]?.to : a.id;
-    const leaf = leafId !== undefined ? scene.state.vertices.get(leafId) : undefined;
-    if (!isParam(leaf) || !leaf) continue;
-    for (const id of new Set([a.id, leaf.id])) {
-      const q = scene.pos.get(id);
-      claimed.add(id);
-      if (q && q.y < p.y) out.push(q);
-    }
-  }
-  return out;
 }
 
 /** True when a saved tensor's version moved since it was saved (backward would raise), on a

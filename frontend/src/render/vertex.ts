@@ -12,7 +12,8 @@ export function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w
   ctx.roundRect(x, y, w, h, r);
 }
 
-export function drawVertex(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number, slot?: GradSlot): void {
+/** One vertex; `text` false when zoomed out (names are then drawn at a fixed screen size). */
+export function drawVertex(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p: Placed, k: number, slot?: GradSlot, text = true): void {
   const st = s.state.nodeState.get(v.id);
   const c = vertexColors(v.kind, st);
   const isCurrent = s.state.current === v.id;
@@ -44,7 +45,7 @@ export function drawVertex(ctx: CanvasRenderingContext2D, s: Scene, v: Vertex, p
     ctx.arc(p.x + 2, p.y + p.h / 2, 4.5, 0, Math.PI * 2);
     ctx.fill();
   }
-  if (k < 0.3) return;
+  if (!text || k < 0.3) return;
   ctx.save();
   ctx.beginPath();
   ctx.rect(p.x + 6, p.y, p.w - 12, p.h);

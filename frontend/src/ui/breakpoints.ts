@@ -49,8 +49,7 @@ export function bindBreakpoints(app: App): void {
   byId("bp-clear").addEventListener("click", () => {
     op.value = "";
     nan.checked = false;
-    app.breakLines.clear();
-    app.breakNodes.clear();
+    app.dispatch({ type: "clearBreakpoints" });
     apply();
   });
   document.addEventListener("pointerdown", (e) => {

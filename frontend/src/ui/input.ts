@@ -12,7 +12,7 @@ function typing(e: KeyboardEvent): boolean {
 /** Hovering a vertex shows its name and, once backward reached it, the gradients it sent. */
 function hover(app: App, cv: HTMLCanvasElement, e: PointerEvent): void {
   const r = cv.getBoundingClientRect();
-  const id = app.canvas.hitTest(e.clientX - r.left, e.clientY - r.top).vertex;
+  const id = app.canvas.hitTest(app.scene(), app.view.viewport, e.clientX - r.left, e.clientY - r.top).vertex;
   const s = app.log.state();
   const v = id ? s.vertices.get(id) : undefined;
   if (!v) {
@@ -35,12 +35,15 @@ function hover(app: App, cv: HTMLCanvasElement, e: PointerEvent): void {
 }
 
 /** Show or hide the legend (remembered); an untouched view refits to the space it frees. */
-function toggleLegend(app: App, remember = true): void {
-  const legend = byId("legend");
-  legend.hidden = !legend.hidden;
-  byId("legend-toggle").setAttribute("aria-pressed", String(!legend.hidden));
-  if (remember) localStorage.setItem("backscope.legend", legend.hidden ? "hidden" : "shown");
-  if (!app.userMoved) app.fit();
+function toggleLegend(app: App): void {
+  const shown = !app.view.legend;
+  localStorage.setItem("backscope.legend", shown ? "shown" : "hidden");
+  app.dispatch({ type: "legend", shown });
+}
+
+/** Zoom about a screen point, never further out than a little past the whole graph. */
+function zoom(app: App, sx: number, sy: number, factor: number): void {
+  app.dispatch({ type: "zoomAt", sx, sy, factor, min: app.minZoom() });
 }
 
 export function bindInput(app: App): void {
@@ -51,17 +54,18 @@ export function bindInput(app: App): void {
   click("continue", () => app.continue());
   click("pause", () => app.pause());
   click("restart", () => app.restart());
-  click("fit", () => ((app.userMoved = false), app.fit()));
+  click("fit", () => app.dispatch({ type: "refit" }));
   click("legend-toggle", () => toggleLegend(app));
-  // a small graph area keeps the room for the graph until the user asks for the legend
-  const pref = localStorage.getItem("backscope.legend");
-  if (pref === "hidden" || (pref === null && app.canvas.size.w * app.canvas.size.h < 700 * 650)) toggleLegend(app, false);
+  byId("legend").hidden = !app.view.legend;
+  byId("legend-toggle").setAttribute("aria-pressed", String(app.view.legend));
   const hideNote = (): void => {
-    app.canvas.partial = false;
     byId("big-note").hidden = true;
   };
-  click("zoom-in", () => (app.userMoved = true) && app.canvas.zoomAt(app.canvas.el.clientWidth / 2, app.canvas.el.clientHeight / 2, 1.25));
-  click("zoom-out", () => (hideNote(), (app.userMoved = true)) && app.canvas.zoomAt(app.canvas.el.clientWidth / 2, app.canvas.el.clientHeight / 2, 0.8));
+  const mid = (): [number, number] => [app.canvas.size.w / 2, app.canvas.size.h / 2];
+  click("zoom-in", () => zoom(app, ...mid(), 1.25));
+  click("zoom-out", () => (hideNote(), zoom(app, ...mid(), 0.8)));
+  click("expand-all", () => app.expandAll(true));
+  click("collapse-all", () => app.expandAll(false));
 
   window.addEventListener("keydown", (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
@@ -79,7 +83,7 @@ export function bindInput(app: App): void {
     if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
     const keys: Record<string, () => void> = {
       ArrowRight: () => app.step(), ArrowLeft: () => app.stepBack(), c: () => app.continue(),
-      p: () => app.pause(), r: () => app.restart(), f: () => ((app.userMoved = false), app.fit()), l: () => toggleLegend(app),
+      p: () => app.pause(), r: () => app.restart(), f: () => app.dispatch({ type: "refit" }), l: () => toggleLegend(app),
       Home: () => app.seek(-1), End: () => app.seek(app.log.length - 1),
       "[": () => app.seek(app.log.cursor - 1), "]": () => app.seek(app.log.cursor + 1),
       b: () => app.selected && app.toggleBreakNode(app.selected),
@@ -94,19 +98,19 @@ export function bindInput(app: App): void {
   });
 
   const cv = app.canvas.el;
-  let drag: { x: number; y: number; vx: number; vy: number; moved: boolean } | null = null;
+  let drag: { x: number; y: number; moved: boolean } | null = null;
   cv.addEventListener("pointerdown", (e) => {
-    drag = { x: e.clientX, y: e.clientY, vx: app.canvas.view.x, vy: app.canvas.view.y, moved: false };
-    cv.setPointerCapture(e.pointerId);
+    drag = { x: e.clientX, y: e.clientY, moved: false };
+    if (cv.isConnected && e.isTrusted) cv.setPointerCapture(e.pointerId);
   });
   cv.addEventListener("pointermove", (e) => {
     if (!drag) return hover(app, cv, e);
     const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
     if (drag.moved) {
-      app.userMoved = true;
-      app.canvas.view = { ...app.canvas.view, x: drag.vx + dx, y: drag.vy + dy };
-      app.canvas.request();
+      drag.x = e.clientX;
+      drag.y = e.clientY;
+      app.dispatch({ type: "pan", dx, dy });
     }
   });
   cv.addEventListener("pointerup", (e) => {
@@ -114,21 +118,20 @@ export function bindInput(app: App): void {
     drag = null;
     if (!d || d.moved) return;
     const r = cv.getBoundingClientRect();
-    const hit = app.canvas.hitTest(e.clientX - r.left, e.clientY - r.top);
+    const hit = app.canvas.hitTest(app.scene(), app.view.viewport, e.clientX - r.left, e.clientY - r.top);
     if (hit.module) app.toggleModule(hit.module);
     else if (hit.vertex && e.shiftKey) app.toggleBreakNode(hit.vertex);
     else app.select(hit.vertex ?? null);
   });
   cv.addEventListener("dblclick", (e) => {
     const r = cv.getBoundingClientRect();
-    const hit = app.canvas.hitTest(e.clientX - r.left, e.clientY - r.top);
+    const hit = app.canvas.hitTest(app.scene(), app.view.viewport, e.clientX - r.left, e.clientY - r.top);
     if (hit.vertex) app.toggleBreakNode(hit.vertex);
   });
   cv.addEventListener("wheel", (e) => {
     e.preventDefault();
-    app.userMoved = true;
     hideNote();
     const r = cv.getBoundingClientRect();
-    app.canvas.zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
+    zoom(app, e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
   }, { passive: false });
 }

@@ -27,8 +27,6 @@ function savedBadge(s: RunState, v: Vertex): HTMLElement | null {
   return h("span", { class: "nl-saved", title }, s.backwards > 0 ? `packed ${done}/${hooked.length} unpacked` : `packed ${hooked.length}`);
 }
 
-const LIMIT = 200;
-
 /** A long dotted name keeps its end, where names differ ("…self_attn.in_proj_weight"). */
 export function tailName(name: string, max = 28): string {
   if (name.length <= max || !name.includes(".")) return name;
@@ -52,52 +50,54 @@ function stateText(s: RunState, v: Vertex): string {
   return st ?? "";
 }
 
-/** Render matching vertices (the current step's entry is always included). */
-export function renderNodeList(ul: HTMLElement, s: RunState, filter: string, selected: string | null, onPick: (id: string) => void): void {
+/** The ids the list shows, in order: matching vertices, then (from `unusedFrom`) leaves no op
+ *  used before backward. */
+export function listedIds(s: RunState, filter: string): { ids: string[]; unusedFrom: number } {
   const f = filter.trim().toLowerCase();
+  const order = vertexOrder(s);
+  if (!f && s.backwards === 0) return { ids: order, unusedFrom: order.length };
   const match = (v: Vertex): boolean => !f || v.name.toLowerCase().includes(f) || v.label.toLowerCase().includes(f) || String(v.line ?? "") === f
     || (v.kind === "accumulate" && accumulatedName(s, v).toLowerCase().includes(f));
-  const items: HTMLElement[] = [];
-  let shown = 0, total = 0;
   // leaves no op used (a module's parameters it never called) go last, marked
   const used = new Set<string>();
   for (const v of s.vertices.values()) if (v.kind === "accumulate" && v.edges[0]) used.add(v.edges[0].to);
-  const order = vertexOrder(s);
-  const unused = (id: string): boolean => s.vertices.get(id)?.kind === "leaf" && !used.has(id) && s.backwards > 0;
-  for (const id of [...order.filter((x) => !unused(x)), ...order.filter(unused)]) {
+  const first: string[] = [], last: string[] = [];
+  for (const id of order) {
     const v = s.vertices.get(id);
     if (!v || !match(v)) continue;
-    total += 1;
-    if (shown >= LIMIT && id !== s.current && id !== selected) continue;
-    shown += 1;
-    const st = stateText(s, v);
-    const name = v.kind === "fn" || v.kind === "accumulate" ? shortName(v.name) : v.label || v.name;
-    const attrs: Record<string, string> = {
-      class: `nl-item kind-${v.kind}${st ? ` st-${st}` : ""}${selected === id ? " selected" : ""}`,
-      "data-node-name": name, "data-node-id": id, role: "option", tabindex: "-1",
-      "aria-selected": selected === id ? "true" : "false",
-    };
-    if (s.current === id) attrs["aria-current"] = "step";
-    const hooks = hooksOn(s, v);
-    if (hooks.length) attrs["data-hook"] = hooks.some((x) => x.firing) ? "fired" : "idle";
-    const dep = s.deps.get(id);
-    const li = h("li", attrs,
-      h("span", { class: "nl-dot" }),
-      h("span", { class: "nl-name", title: name }, tailName(name)),
-      v.label && (v.kind === "fn") ? h("span", { class: "nl-label" }, v.label) : null,
-      // two AccumulateGrad rows read alike: say which leaf each one feeds
-      v.kind === "accumulate" && accumulatedName(s, v) ? h("span", { class: "nl-var", title: "the leaf this AccumulateGrad adds into" }, `→ ${accumulatedName(s, v)}`) : null,
-      h("span", { class: "nl-grad" }, gradText(s, v)),
-      dep !== undefined && s.inBackward ? h("span", { class: "nl-dep", title: "dependencies left" }, `deps ${dep}`) : null,
-      hooks.length ? h("span", { class: "nl-hook", title: hooks.map(hookTitle).join("\n") }, hookBadge(hooks)) : null,
-      savedBadge(s, v),
-      st ? h("span", { class: "nl-state" }, st) : null,
-      unused(id) ? h("span", { class: "nl-unused", title: "no op used this leaf before backward: it gets no gradient" }, "unused") : null,
-      v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
-    );
-    li.addEventListener("click", () => onPick(id));
-    items.push(li);
+    (v.kind === "leaf" && !used.has(id) && s.backwards > 0 ? last : first).push(id);
   }
-  if (total > shown) items.push(h("li", { class: "nl-more" }, `${total - shown} more — refine the filter`));
-  ul.replaceChildren(...items);
+  return { ids: first.concat(last), unusedFrom: first.length };
+}
+
+/** One row of the list. */
+export function nodeRow(s: RunState, v: Vertex, selected: string | null, unused: boolean, onPick: (id: string) => void): HTMLElement {
+  const id = v.id;
+  const st = stateText(s, v);
+  const name = v.kind === "fn" || v.kind === "accumulate" ? shortName(v.name) : v.label || v.name;
+  const attrs: Record<string, string> = {
+    class: `nl-item kind-${v.kind}${st ? ` st-${st}` : ""}${selected === id ? " selected" : ""}`,
+    "data-node-name": name, "data-node-id": id, role: "option", tabindex: "-1",
+    "aria-selected": selected === id ? "true" : "false",
+  };
+  if (s.current === id) attrs["aria-current"] = "step";
+  const hooks = hooksOn(s, v);
+  if (hooks.length) attrs["data-hook"] = hooks.some((x) => x.firing) ? "fired" : "idle";
+  const dep = s.deps.get(id);
+  const li = h("li", attrs,
+    h("span", { class: "nl-dot" }),
+    h("span", { class: "nl-name", title: name }, tailName(name)),
+    v.label && (v.kind === "fn") ? h("span", { class: "nl-label" }, v.label) : null,
+    // two AccumulateGrad rows read alike: say which leaf each one feeds
+    v.kind === "accumulate" && accumulatedName(s, v) ? h("span", { class: "nl-var", title: "the leaf this AccumulateGrad adds into" }, `→ ${accumulatedName(s, v)}`) : null,
+    h("span", { class: "nl-grad" }, gradText(s, v)),
+    dep !== undefined && s.inBackward ? h("span", { class: "nl-dep", title: "dependencies left" }, `deps ${dep}`) : null,
+    hooks.length ? h("span", { class: "nl-hook", title: hooks.map(hookTitle).join("\n") }, hookBadge(hooks)) : null,
+    savedBadge(s, v),
+    st ? h("span", { class: "nl-state" }, st) : null,
+    unused ? h("span", { class: "nl-unused", title: "no op used this leaf before backward: it gets no gradient" }, "unused") : null,
+    v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
+  );
+  li.addEventListener("click", () => onPick(id));
+  return li;
 }

@@ -5,7 +5,10 @@ import { download, toJSON, toPNG, toSVG } from "../export";
 import { fetchExamples } from "../net";
 import { byId, h } from "./dom";
 import { renderInspector } from "./inspector";
-import { renderNodeList } from "./nodelist";
+import { listedIds, nodeRow } from "./nodelist";
+import { VirtualList } from "./virtuallist";
+import type { ViewState } from "../view/state";
+import { iterationCount } from "../view/model";
 import { drawStrip } from "./strip";
 import { inplaceBlameLine } from "../model/blame";
 import { savedEventText } from "../model/saved";
@@ -13,6 +16,7 @@ import { firingAt, freedByLine, hookFirings, pauseReason, queuePosition, splitTr
 import { hookTitle, shortName } from "../render/scene";
 import { bindInput } from "./input";
 import { bindBreakpoints } from "./breakpoints";
+import { engineBadge } from "./engine";
 
 /** Where to look after an error: only what is really there (a red node needs a node). */
 function errorHint(hasNode: boolean, hasGraph: boolean): string {
@@ -56,9 +60,20 @@ function hookPlace(s: RunState, hk: HookInfo, node: string | null): string {
   return hk.fn.startsWith("BackwardHook.") && v.module ? v.module : shortName(v.name);
 }
 
+/** Height of a node-list row (style.css .nl-item). */
+const ROW_H = 22;
+/** How often the heavier panels refresh while a run streams in. */
+const SLOW_MS = 250;
+
 export class Panels {
   private app: App;
+  private list: VirtualList;
+  private listed: { ids: string[]; unusedFrom: number } = { ids: [], unusedFrom: 0 };
+  private listedKey = "";
   private listKey = "";
+  private slowAt = 0;
+  private slowerAt = 0;
+  private slowTimer = 0;
   private inspKey = "";
   private markKey = "";
   private consoleLen = -1;
@@ -72,7 +87,11 @@ export class Panels {
     this.app = app;
     bindInput(app);
     bindBreakpoints(app);
-    byId("filter").addEventListener("input", () => app.schedule());
+    this.list = new VirtualList(byId("node-list"), ROW_H);
+    byId("filter").addEventListener("input", (e) => app.dispatch({ type: "filter", text: (e.target as HTMLInputElement).value }));
+    byId("iter-prev").addEventListener("click", () => this.stepIteration(-1));
+    byId("iter-next").addEventListener("click", () => this.stepIteration(1));
+    byId("iter-follow").addEventListener("click", () => app.dispatch({ type: "setIteration", iteration: null }));
     byId<HTMLInputElement>("timeline").addEventListener("input", (e) => app.seek(Number((e.target as HTMLInputElement).value)));
     byId("share").addEventListener("click", () => this.share());
     byId("export-svg").addEventListener("click", () => download("graph.svg", toSVG(app.scene()), "image/svg+xml"));
@@ -123,10 +142,68 @@ export class Panels {
     this.app.schedule();
   }
 
-  update(s: RunState): void {
+  private stepIteration(d: number): void {
+    const cur = this.app.shownIteration;
+    if (cur === null) return;
+    const n = iterationCount(this.app.log.index);
+    this.app.dispatch({ type: "setIteration", iteration: Math.max(0, Math.min(n - 1, cur + d)) });
+  }
+
+  /** The iteration selector of a folded training loop: "iteration 2 / 3". */
+  private iterations(view: ViewState): void {
+    const it = this.app.shownIteration;
+    const bar = byId("iterations");
+    bar.hidden = it === null;
+    if (it === null) return;
+    const n = iterationCount(this.app.log.index);
+    byId("iter-label").textContent = `iteration ${it + 1} / ${n}`;
+    byId<HTMLButtonElement>("iter-prev").disabled = it <= 0;
+    byId<HTMLButtonElement>("iter-next").disabled = it >= n - 1;
+    const follow = byId<HTMLButtonElement>("iter-follow");
+    follow.hidden = view.iteration === null;
+  }
+
+  /** The node list: a virtualised view of the matching vertices (rows built only in sight). */
+  private nodeList(s: RunState, view: ViewState): void {
+    const lkey = `${s.orderLen}|${s.backwards}|${view.filter}`;
+    if (lkey !== this.listedKey || s.order !== this.listedOrder) {
+      this.listedKey = lkey;
+      this.listedOrder = s.order;
+      this.listed = listedIds(s, view.filter);
+    }
+    const { ids, unusedFrom } = this.listed;
+    const key = `${s.seq}|${view.selected}|${s.vertices.size}|${ids.length}`;
+    if (key === this.listKey) return;
+    this.listKey = key;
+    this.list.set(ids.length, key, (i) => {
+      const id = ids[i] as string;
+      const v = s.vertices.get(id);
+      return v ? nodeRow(s, v, view.selected, i >= unusedFrom, (x) => this.app.select(x, true)) : document.createElement("li");
+    });
+    // stepping moves the current entry: keep it in sight in a long list
+    if (s.current !== this.listCurrent && s.current !== null) {
+      const i = ids.indexOf(s.current);
+      if (i >= 0) this.list.reveal(i);
+    }
+    this.listCurrent = s.current;
+  }
+  private listedOrder: string[] | null = null;
+
+  update(s: RunState, view: ViewState): void {
     const log = this.app.log;
     const cur = s.current ? s.vertices.get(s.current) : undefined;
     const head = log.length ? log.stateAt(log.length - 1) : s;
+    // while a run streams in with the cursor following it, the heavier panels (strip, queue,
+    // node list, inspector) refresh a few times a second, not every frame
+    const now = performance.now();
+    const streaming = head.status === "running" && log.following;
+    const slow = !streaming || now - this.slowAt >= SLOW_MS;
+    if (slow) this.slowAt = now;
+    if (!slow) {
+      // a stream that goes quiet still gets its panels brought up to date
+      if (!this.slowTimer) this.slowTimer = window.setTimeout(() => ((this.slowTimer = 0), this.app.schedule()), SLOW_MS);
+      return;
+    }
     // both sandbox workers busy (say, two tabs paused in backward): say the run waits
     const waiting = head.status === "running" && log.length < 4 ? queuePosition(log.events) : 0;
     const where = head.status === "paused" ? `paused${head.pauseReason ? ` (${head.pauseReason})` : ""}`
@@ -137,47 +214,49 @@ export class Panels {
     byId("status").textContent = text;
     byId("status").title = `${text}${cur ? ` · at ${shortName(cur.name)}` : ""}`;
     byId("status").dataset.state = head.status;
+    engineBadge(byId("engine"), head);
     const tl = byId<HTMLInputElement>("timeline");
     tl.max = String(log.length - 1);
     tl.value = String(log.cursor);
     const ev = log.events[log.cursor];
     const detail = ev ? savedEventText(s, ev) : "";
     byId("tl-label").textContent = ev ? `#${log.cursor} ${ev.type}${detail ? ` · ${detail}` : ""}` : "start";
-    drawStrip(byId<HTMLCanvasElement>("strip"), log.events, log.cursor);
     byId("first-hint").hidden = log.length > 0 || this.statusExtra !== "";
     this.controls(s);
-    this.queue(s);
     this.error(s);
     this.pauseNote(s);
-    this.replayHint(s, head);
+    this.replayHint(s, head, view);
     this.consoleView(s);
-    const filter = byId<HTMLInputElement>("filter").value;
-    const key = `${s.seq}|${filter}|${this.app.selected}|${s.vertices.size}`;
-    if (key !== this.listKey) {
-      this.listKey = key;
-      renderNodeList(byId("node-list"), s, filter, this.app.selected, (id) => this.app.select(id, true));
-      // stepping moves the current entry: keep it in sight in a long list
-      if (s.current !== this.listCurrent) byId("node-list").querySelector('[aria-current="step"]')?.scrollIntoView({ block: "nearest" });
-      this.listCurrent = s.current;
+    this.iterations(view);
+    // the strip, the queue, the node list and the inspector follow a stream once a second
+    // (they cost the most)
+    const slower = !streaming || now - this.slowerAt >= 4 * SLOW_MS;
+    if (!slower) {
+      if (!this.slowTimer) this.slowTimer = window.setTimeout(() => ((this.slowTimer = 0), this.app.schedule()), this.slowerAt + 4 * SLOW_MS - now);
+      return;
     }
+    this.slowerAt = now;
+    drawStrip(byId<HTMLCanvasElement>("strip"), log.events, log.cursor);
+    this.queue(s);
+    this.nodeList(s, view);
     const app = this.app;
     const full = [...app.fullValues.values()].map((x) => (x === null ? "0" : "1")).join("");
-    const ikey = `${s.seq}|${app.selected}|${s.current}|${full}|${app.valuesAvailable()}`;
+    const ikey = `${s.seq}|${view.selected}|${s.current}|${full}|${app.valuesAvailable()}`;
     if (ikey !== this.inspKey) {
       this.inspKey = ikey;
       // with nothing selected the inspector follows the node backward is at (or failed in)
-      const id = app.selected ?? s.current ?? s.error?.node ?? null;
+      const id = view.selected ?? s.current ?? s.error?.node ?? null;
       const v = id ? (s.vertices.get(id) ?? null) : null;
       renderInspector(byId("inspector"), s, v, {
-        following: !app.selected && v !== null,
-        failed: !app.selected && !s.current && v !== null,
+        following: !view.selected && v !== null,
+        failed: !view.selected && !s.current && v !== null,
         onLine: (line) => app.editor.mark([line], null),
         full: (tid) => app.fullValues.get(tid),
         canLoad: app.valuesAvailable(),
         load: (tid) => app.requestValues(tid),
       });
     }
-    this.marks(s);
+    this.marks(s, view);
   }
 
   private controls(s: RunState): void {
@@ -283,18 +362,12 @@ export class Panels {
   }
 
   /** After a finished run the cursor is at the end: say how to replay backward step by step. */
-  private replayHint(s: RunState, head: RunState): void {
+  private replayHint(s: RunState, head: RunState, view: ViewState): void {
     const log = this.app.log;
     const done = head.status === "ok" && log.backwardStart() >= 0 && log.following && s.seq === log.length - 1;
     const el = byId("replay-hint");
-    const hidden = !done || this.app.replayed;
-    if (el.hidden === hidden) return;
-    el.hidden = hidden;
-    // the note takes room at the top of the graph: an untouched view refits around it
-    if (!this.app.userMoved) {
-      this.app.fitSoon = true;
-      this.app.schedule();
-    }
+    const hidden = !done || view.replayed;
+    if (el.hidden !== hidden) el.hidden = hidden;
   }
 
   blameLine(s: RunState): number | null {
@@ -309,8 +382,8 @@ export class Panels {
     el.scrollTop = el.scrollHeight;
   }
 
-  private marks(s: RunState): void {
-    const v = this.app.selected ? s.vertices.get(this.app.selected) : undefined;
+  private marks(s: RunState, view: ViewState): void {
+    const v = view.selected ? s.vertices.get(view.selected) : undefined;
     const cur = s.current ? s.vertices.get(s.current) : undefined;
     const firing = firingAt(this.app.log.events, this.app.log.cursor);
     const hk = firing !== null ? s.hooks.get(firing) : undefined;

@@ -32,8 +32,9 @@ export function drawStrip(cv: HTMLCanvasElement, events: WireEvent[], cursor: nu
   if (key === lastKey || W === 0) return;
   lastKey = key;
   const dpr = window.devicePixelRatio || 1;
-  cv.width = Math.round(W * dpr);
-  cv.height = Math.round(H * dpr);
+  // resizing a canvas reallocates it: only when its size changed
+  if (cv.width !== Math.round(W * dpr)) cv.width = Math.round(W * dpr);
+  if (cv.height !== Math.round(H * dpr)) cv.height = Math.round(H * dpr);
   const ctx = cv.getContext("2d");
   if (!ctx) return;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);

@@ -1,0 +1,113 @@
+// The page's side of the layout worker: tells it the run's new vertices and the view's options
+// (collapsed modules, the iteration drawn), and keeps its answers in a Placement.
+import type { RunLog } from "../model/store";
+import type { RunState } from "../model/types";
+import type { ViewState } from "../view/state";
+import { collapsedPaths, moduleLabel, shownIteration, type ModuleLabel } from "../view/model";
+import type { GraphOptions } from "./graphview";
+import { layoutItems } from "./items";
+import type { FromLayout, ToLayout } from "./messages";
+import { Placement } from "./placement";
+
+export class LayoutLink {
+  readonly place = new Placement();
+  /** Vertices told to the worker (a prefix of the run's vertex order). */
+  sent = 0;
+  private epoch = 0;
+  private sentModules = new Set<string>();
+  private options: GraphOptions = { collapsed: [], iteration: null, backwardSeqs: [] };
+  private optionsKey = "";
+  private labels = new Map<string, ModuleLabel>();
+  private labelsAt = -1;
+  private readonly worker: Worker;
+
+  /** `onPlaced` hears each answer of this run's worker after it went into `place`. */
+  constructor(private log: () => RunLog, private measure: (text: string) => number, onPlaced: (m: FromLayout) => void) {
+    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+    this.worker.onmessage = (m: MessageEvent<FromLayout>) => {
+      if (m.data.epoch !== this.epoch) return;
+      this.place.apply(m.data);
+      onPlaced(m.data);
+    };
+  }
+
+  private post(m: ToLayout): void {
+    this.worker.postMessage(m);
+  }
+
+  /** A new run: a fresh layout in the worker. */
+  reset(): void {
+    this.epoch += 1;
+    this.place.clear();
+    this.sent = 0;
+    this.sentModules = new Set();
+    this.labels = new Map();
+    this.labelsAt = -1;
+    this.options = { collapsed: [], iteration: null, backwardSeqs: [] };
+    this.optionsKey = JSON.stringify(this.options);
+    this.post({ type: "reset", epoch: this.epoch, options: this.options });
+  }
+
+  /** New vertices to the worker (and, first, new options when the view's choices moved). */
+  send(head: RunState, view: ViewState): void {
+    this.sync(view);
+    const ended = head.status !== "running" && head.status !== "paused";
+    if (head.orderLen <= this.sent && !ended) return;
+    const { items, modules } = layoutItems(head, this.log().index, this.sent, this.measure, this.sentModules, (key) => this.moduleWidth(key));
+    this.sent = head.orderLen;
+    // once the forward is over no consumer can arrive for a waiting leaf: place it anyway
+    const flush = head.inBackward || head.backwards > 0 || ended;
+    this.post({ type: "add", epoch: this.epoch, items, modules, flush });
+  }
+
+  /** The layout options the view asks for now; a change re-lays the graph out in the worker. */
+  sync(view: ViewState): void {
+    const log = this.log();
+    const idx = log.index;
+    const iteration = shownIteration(idx, log.state(), view);
+    const next: GraphOptions = {
+      collapsed: collapsedPaths(idx, view, iteration),
+      iteration,
+      backwardSeqs: iteration === null ? [] : idx.backwardSeqs.slice(),
+    };
+    const key = JSON.stringify(next);
+    if (key === this.optionsKey) return;
+    this.optionsKey = key;
+    this.options = next;
+    this.post({ type: "options", epoch: this.epoch, options: next });
+  }
+
+  /** True when the worker has placed everything it was told. */
+  get caughtUp(): boolean {
+    return this.place.seen >= this.sent;
+  }
+
+  get iteration(): number | null {
+    return this.options.iteration;
+  }
+
+  get collapsed(): readonly string[] {
+    return this.options.collapsed;
+  }
+
+  /** What a collapsed module's box says (cached until the next event). */
+  readonly label = (key: string): ModuleLabel => {
+    const log = this.log();
+    if (this.labelsAt !== log.length) {
+      this.labels.clear();
+      this.labelsAt = log.length;
+    }
+    let l = this.labels.get(key);
+    if (!l) {
+      l = moduleLabel(log.index, log.index.byKey.get(key), key);
+      this.labels.set(key, l);
+    }
+    return l;
+  };
+
+  private moduleWidth(key: string): number {
+    const l = this.label(key);
+    const w = Math.max(this.measure(`▸ ${l.title}`) * 1.08, this.measure(l.shapes) * 0.95) + 28;
+    return Math.ceil(Math.min(320, Math.max(150, w)));
+  }
+}

@@ -1,0 +1,222 @@
+"""Real models drawn readably: the three gallery models (a CNN training loop, a 2-layer
+TransformerEncoder, a small GPT-style model) picked from Examples and run, at 1280x720 and
+1920x1080. Modules start collapsed to one box each, expand and collapse in place with the layout
+compacting, Fit shows the whole graph, every label on screen is legible at any zoom, and a
+training loop is drawn one iteration at a time with its parameters once.
+
+What is drawn where comes from the page's own state (`__backscope.geometry()`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import press_run, shot
+
+pytestmark = pytest.mark.browser
+
+MODELS = ["19_cnn_training_loop", "20_transformer_encoder", "21_gpt_block"]
+SIZES = [(1280, 720), (1920, 1080)]
+# the smallest text a person reads on screen without leaning in
+LEGIBLE_PX = 9
+
+
+def _open(browser: Browser, server: str, size: tuple[int, int]) -> tuple[Page, list[str]]:
+    """A page in a window of `size`, and the uncaught errors it will have thrown."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, base_url=server)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
+def _run_example(page: Page, name: str) -> None:
+    page.goto("/")
+    page.get_by_test_id("examples").select_option(name)
+    press_run(page)
+    expect(page.get_by_test_id("status")).to_contain_text("· ok")
+    _settle(page)
+
+
+def _settle(page: Page) -> dict[str, Any]:
+    """Wait for every event applied and placed and a frame drawn, then read the geometry."""
+    page.wait_for_function(
+        """() => { const a = window.__backscope.app;
+                   return a.metrics.firstFullFrameAt > 0 && a.layout.caughtUp; }"""
+    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    geo: dict[str, Any] = page.evaluate("() => window.__backscope.geometry()")
+    return geo
+
+
+def _inside(a: dict[str, float], b: dict[str, float]) -> bool:
+    eps = 0.5
+    return (
+        a["x"] >= b["x"] - eps
+        and a["y"] >= b["y"] - eps
+        and a["x"] + a["w"] <= b["x"] + b["w"] + eps
+        and a["y"] + a["h"] <= b["y"] + b["h"] + eps
+    )
+
+
+def _meets(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["w"]
+        and b["x"] < a["x"] + a["w"]
+        and a["y"] < b["y"] + b["h"]
+        and b["y"] < a["y"] + a["h"]
+    )
+
+
+def _extent(geo: dict[str, Any]) -> dict[str, float]:
+    boxes = [*geo["vertices"], *geo["modules"]]
+    x0 = min(b["x"] for b in boxes)
+    y0 = min(b["y"] for b in boxes)
+    x1 = max(b["x"] + b["w"] for b in boxes)
+    y1 = max(b["y"] + b["h"] for b in boxes)
+    return {"x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0}
+
+
+def _assert_legible(geo: dict[str, Any]) -> None:
+    assert geo["labels"], "no label drawn"
+    small = [lb for lb in geo["labels"] if lb["px"] < LEGIBLE_PX]
+    assert not small, f"illegible labels: {small[:5]}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", MODELS)
+def test_a_model_starts_collapsed_whole_and_legible(
+    browser: Browser, server: str, name: str, size: tuple[int, int]
+) -> None:
+    page, errors = _open(browser, server, size)
+    try:
+        _run_example(page, name)
+        geo = _settle(page)
+        # beyond a size, modules start as one box each, saying name, class and shapes
+        assert len(geo["modules"]) >= 3, geo["modules"]
+        for m in geo["modules"]:
+            assert " · " in m["title"], m
+            assert "×" in m["shapes"] or m["shapes"] == "", m
+        assert any("→" in m["shapes"] for m in geo["modules"])
+        # Fit shows the whole graph: every box on the canvas, nothing under a note or the map
+        assert not geo["partial"]
+        canvas = geo["canvas"]
+        for b in [*geo["vertices"], *geo["modules"]]:
+            assert _inside(b, canvas), f"{b.get('title')} is off the canvas"
+            for sel, rect in geo["overlays"].items():
+                if rect is not None:
+                    assert not _meets(b, rect), f"{sel} covers {b.get('title')}"
+        # what is on screen is legible, module names included
+        _assert_legible(geo)
+        assert any(lb["kind"] == "module" for lb in geo["labels"])
+        shot(page, f"model-{name}-{size[0]}")
+        assert not errors
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_every_zoom_shows_legible_names(browser: Browser, server: str, name: str) -> None:
+    page, errors = _open(browser, server, (1280, 720))
+    try:
+        _run_example(page, name)
+        zooms = []
+        for _ in range(12):  # as far out as the page lets one go
+            page.get_by_test_id("zoom-out").click()
+            geo = _settle(page)
+            zooms.append(geo["zoom"])
+            _assert_legible(geo)
+        # zoomed out, module names are still there, at a readable size
+        assert any(lb["kind"] == "module" for lb in geo["labels"])
+        assert zooms[-1] < zooms[0]
+        for _ in range(20):
+            page.get_by_test_id("zoom-in").click()
+        geo = _settle(page)
+        _assert_legible(geo)
+        # zoomed in, node names are drawn at the graph's own font
+        assert any(lb["px"] >= 12 for lb in geo["labels"])
+        page.get_by_test_id("fit").click()
+        geo = _settle(page)
+        assert not geo["partial"]
+        for b in [*geo["vertices"], *geo["modules"]]:
+            assert _inside(b, geo["canvas"]), f"{b.get('title')} is off the canvas after Fit"
+        assert not errors
+    finally:
+        page.context.close()
+
+
+def test_expanding_a_module_opens_it_in_place_and_collapsing_compacts(
+    browser: Browser, server: str
+) -> None:
+    page, errors = _open(browser, server, (1920, 1080))
+    try:
+        _run_example(page, "20_transformer_encoder")
+        before = _settle(page)
+        ordinary = max(v["h"] for v in before["vertices"])
+        for m in before["modules"]:
+            # a collapsed module is one ordinary-sized box (two lines: name, shapes)
+            assert m["h"] <= 1.6 * ordinary, m
+        attn = next(m for m in before["modules"] if m["title"].startswith("self_attn"))
+        page.mouse.click(attn["x"] + attn["w"] / 2, attn["y"] + attn["h"] / 2)
+        opened = _settle(page)
+        paths = [b["path"] for b in opened["boxes"]]
+        assert any(p.endswith("layers.0.self_attn") for p in paths), paths
+        assert len(opened["modules"]) == len(before["modules"]) - 1
+        assert len(opened["vertices"]) > len(before["vertices"]) + 5
+        assert opened["zoom"] <= before["zoom"]
+        # collapse it again from its frame's title: the layout compacts back to what it was
+        frame = next(b for b in opened["boxes"] if b["path"].endswith("layers.0.self_attn"))
+        page.mouse.click(frame["x"] + 12, frame["y"] + 6)
+        closed = _settle(page)
+        assert len(closed["modules"]) == len(before["modules"])
+        assert len(closed["vertices"]) == len(before["vertices"])
+        assert closed["zoom"] == pytest.approx(before["zoom"], rel=0.01)
+        ext0, ext1 = _extent(before), _extent(closed)
+        assert ext1["h"] == pytest.approx(ext0["h"], rel=0.02)
+        # Expand all opens every module; Collapse goes back to the default
+        page.get_by_test_id("expand-all").click()
+        every = _settle(page)
+        assert every["modules"] == []
+        assert len(every["vertices"]) > 3 * len(before["vertices"])
+        page.get_by_test_id("collapse-all").click()
+        assert len(_settle(page)["modules"]) == len(before["modules"])
+        assert not errors
+    finally:
+        page.context.close()
+
+
+def test_a_training_loop_is_drawn_one_iteration_at_a_time(browser: Browser, server: str) -> None:
+    page, errors = _open(browser, server, (1280, 720))
+    try:
+        _run_example(page, "19_cnn_training_loop")
+        label = page.get_by_test_id("iter-label")
+        expect(label).to_have_text("iteration 3 / 3")
+        last = _settle(page)
+        assert last["iteration"] == 2 and last["iterations"] == 3
+
+        def losses(geo: dict[str, Any]) -> list[str]:
+            return [v["id"] for v in geo["vertices"] if v["title"].endswith("NllLossBackward0")]
+
+        assert len(losses(last)) == 1
+        page.get_by_test_id("iter-prev").click()
+        expect(label).to_have_text("iteration 2 / 3")
+        second = _settle(page)
+        assert len(losses(second)) == 1 and losses(second) != losses(last)
+        expect(page.get_by_test_id("iter-follow")).to_be_visible()
+        # opened up, each parameter is drawn once (not once per iteration)
+        page.get_by_test_id("expand-all").click()
+        geo = _settle(page)
+        titles = [v["title"] for v in geo["vertices"]]
+        for p in ("conv1.weight", "conv1.bias", "bn1.weight"):
+            assert titles.count(p) == 1, (p, titles)
+        convs = [t for t in titles if t.endswith("ConvolutionBackward0")]
+        assert len(convs) == 2, titles
+        page.get_by_test_id("iter-follow").click()
+        expect(label).to_have_text("iteration 3 / 3")
+        shot(page, "model-cnn-iteration")
+        assert not errors
+    finally:
+        page.context.close()

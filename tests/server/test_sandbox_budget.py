@@ -1,0 +1,166 @@
+"""A run's memory and CPU time count over all of its processes together: the kernel's cgroups
+where the server may make them (root here), the /proc meter elsewhere (a non-root server in
+Docker; forced here with accounting="meter")."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from server.sandbox import Sandbox
+from server.sandbox.procs import _descendants_by_parent, descendants
+from server.sandbox.settings import GiB, MiB
+from server.sandbox.usage import run_pids, shared_memory_bytes
+from tests.server.sandbox_helpers import (
+    NORMAL,
+    NORMAL_OUT,
+    Result,
+    collect,
+    cpu_limited,
+    leftover_pids,
+    run_sync,
+    short_settings,
+)
+
+ACCOUNTING = ["auto", "meter"]
+
+# four children each touching 400 MB (1.6 GB together; each alone is far under the limit),
+# then waiting: only a limit over the whole run can stop it
+FORK_AND_TOUCH = """import os, time
+kids = []
+for i in range(4):
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(400 << 20)
+        for j in range(0, len(block), 4096):
+            block[j] = 1
+        time.sleep(30)
+        os._exit(0)
+    kids.append(pid)
+for pid in kids:
+    os.waitpid(pid, 0)
+print("all children done")
+"""
+
+# children one after another, each spinning 1.5 s of its own CPU time (under the 2 s limit a
+# process has on its own) while the parent waits without using any: 15 s of CPU for the run
+CPU_RELAY = """import os, time
+for i in range(10):
+    pid = os.fork()
+    if pid == 0:
+        while time.process_time() < 1.5:
+            pass
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print("child", i, "done", flush=True)
+print("all children done")
+"""
+
+
+@pytest.fixture(scope="module", params=ACCOUNTING)
+def budget_sandbox(request: pytest.FixtureRequest) -> Sandbox:
+    return Sandbox(short_settings(memory_bytes=1 * GiB, accounting=request.param))
+
+
+def test_health_says_how_a_run_is_counted() -> None:
+    auto = Sandbox(short_settings()).health()["limits"]
+    meter = Sandbox(short_settings(accounting="meter")).health()["limits"]
+    # root on a cgroup v1 machine (this one): the kernel counts a run's processes together
+    assert auto["accounting"] == "cgroup", auto["reason"]
+    assert meter["accounting"] == "meter"
+    assert "all its processes together" in auto["memory"] and "kernel" in auto["memory"]
+    assert "metered" in meter["memory"]
+
+
+def test_a_worker_starts_inside_its_runs_cgroup_which_goes_with_the_run() -> None:
+    sandbox = Sandbox(short_settings())
+    root = sandbox.accounting.root
+    assert root is not None
+
+    async def groups_of_a_running_worker() -> dict[str, str]:
+        handle = await sandbox.run("import time\ntime.sleep(60)\n")
+        while handle.status != "running":
+            await asyncio.sleep(0.01)
+        assert handle.worker_pid is not None
+        memberships = Path(f"/proc/{handle.worker_pid}/cgroup").read_text().splitlines()
+        await handle.kill("test over")
+        found = {}
+        for line in memberships:
+            _, names, path = line.split(":", 2)
+            for name in names.split(","):
+                found[name] = path
+        return found
+
+    groups = asyncio.run(groups_of_a_running_worker())
+    for controller, base in root.dirs.items():
+        name = Path(groups[controller]).name
+        assert Path(groups[controller]).parent.name == base.name, groups
+        assert not (base / name).exists()  # removed with the run
+
+
+def test_memory_over_all_processes_is_limited(budget_sandbox: Sandbox) -> None:
+    async def run_and_watch() -> tuple[Result, int]:
+        handle = await budget_sandbox.run(FORK_AND_TOUCH)
+        peak = 0
+
+        async def watch() -> None:
+            nonlocal peak
+            while handle.status in ("queued", "running"):
+                if handle.worker_pid is not None:
+                    pids = run_pids(handle.worker_pid, None)
+                    peak = max(peak, shared_memory_bytes(pids))
+                await asyncio.sleep(0.02)
+
+        watcher = asyncio.create_task(watch())
+        result = await collect(handle)
+        await watcher
+        return result, peak
+
+    result, peak = asyncio.run(run_and_watch())
+    assert result.status == "limit", result.summary
+    assert (
+        "memory limit of 1024 MiB reached (all of the run's processes)"
+        in (result.summary["message"])
+    )
+    assert result.errors()[-1]["source"] == "sandbox"
+    assert "all children done" not in result.text()
+    if budget_sandbox.accounting.kind == "cgroup":
+        # the kernel never let the run hold more (the meter may let it over for one tick)
+        assert peak <= 1 * GiB + 16 * MiB, peak
+    assert leftover_pids(budget_sandbox) == []
+    # the slot is clean: the next run is normal
+    assert run_sync(budget_sandbox, NORMAL).text() == NORMAL_OUT
+
+
+@pytest.mark.parametrize("accounting", ACCOUNTING)
+def test_cpu_time_over_all_processes_is_limited(accounting: str) -> None:
+    sandbox = Sandbox(cpu_limited(accounting=accounting))
+    result = run_sync(sandbox, CPU_RELAY)
+    assert result.status == "timeout", result.summary
+    assert (
+        "CPU time limit of 2 s reached (all of the run's processes)" in (result.summary["message"])
+    )
+    assert "all children done" not in result.text()
+    # the second child alone brings the run past 2 s of CPU time (the third: a late look)
+    assert result.text().count("done") <= 3, result.text()
+
+
+def test_a_runs_processes_are_found_also_without_children_lists() -> None:
+    # the meter walks a run's tree from /proc's children lists; a kernel without them
+    # (CONFIG_PROC_CHILDREN off) is walked from every process's parent instead
+    tree = subprocess.Popen(["/bin/sh", "-c", "sleep 60 & sleep 60 & wait"])
+    try:
+        while len(descendants(tree.pid)) < 2:
+            time.sleep(0.01)
+        assert sorted(_descendants_by_parent(tree.pid)) == sorted(descendants(tree.pid))
+    finally:
+        tree.kill()
+        for pid in descendants(tree.pid):
+            os.kill(pid, signal.SIGKILL)
+        tree.wait()
