@@ -26,7 +26,9 @@ from typing import Any
 
 from backscope.capture.recorder import EventLimit, RunStopped
 
-OWNER = "127.0.0.1"  # runs of this process belong to the local page
+# runs of this process belong to the local page (whoever the server lets connect: its own
+# origin on this machine)
+OWNER = "anyone"  # server.runs.ANY_OWNER
 
 
 class Commands:

@@ -6,18 +6,23 @@
 (b) streaming capacity: a second client resumes the just-finished run from after_seq -1 and
     gets the whole log as fast as the server sends it; events/s and server CPU per event. Then
     the same from the database, on a restarted server.
-(c) 50 concurrent sessions each running a seed example: run -> run_finished p50/p99.
+(c) 100 concurrent sessions each running a seed example: run -> run_finished p50/p99, and
+    every session's stream checked dense (no event lost).
 (d) one warm session running the seed example again and again: run -> first event (the
     server's run_started), -> the worker's first event, -> run_finished (what a click feels).
 Also: how long `GET /healthz` waits while a large run streams and is stored (a stalled event
 loop would show here), and how fast the traced snippet alone produces events (in this process,
 no sandbox or server), the ceiling for (a).
 
+(e) storage: saving a 100k-event run (its real chunks) on an empty store vs on a store holding
+    >= 1 GB of runs; the ratio (target <= 1.5; the old layout slowed down with every run).
+(f) the server's memory under 100 HTTP readers of a large run that never read (bounded).
+
 Every client parses every frame with orjson and checks that seq is dense. The server runs in
 its own process (as deployed), so the client's parsing does not share a GIL with the server
 it measures. Loopback only; bounded in count and time.
 
-    .venv/bin/python bench/bench_server.py [--repeat N]
+    .venv/bin/python bench/bench_server.py [--repeat N] [--storage]
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ SERVE = """import sys, uvicorn
 from server.app import create_app
 from server.cli import UVICORN_WS
 from server.settings import Settings
-app = create_app(Settings(db_path=sys.argv[1], rate_limit_burst=100))
+app = create_app(Settings(db_path=sys.argv[1], rate_limit_burst=1000))
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning", **UVICORN_WS)
 """
 
@@ -233,7 +238,7 @@ async def main(base: str, pid: int, repeat: int) -> str:
         f"GET /healthz during a large run and its storing: p50 {p50 * 1e3:.1f} ms, "
         f"max {worst * 1e3:.1f} ms ({n} requests)"
     )
-    await fifty_sessions(base)
+    await many_sessions(base)
     await click_latency(base)
     return live[0].run_id
 
@@ -243,15 +248,29 @@ def seed_code() -> str:
     return seeds[0].read_text() if seeds else "print(1)"
 
 
-async def fifty_sessions(base: str) -> None:
-    """(c): 50 sessions at once, each running the seed example."""
+async def dense_session(base: str, code: str) -> float:
+    """One session's run -> run_finished seconds; raises when its stream lost an event."""
+    async with await connect(base) as ws:
+        c = Client(ws)
+        t0 = time.perf_counter()
+        await c.send({"type": "run", "code": code})
+        await c.until("run_finished", timeout=600)
+        took = time.perf_counter() - t0
+    seqs = [e["seq"] for e in c.events if e["seq"] >= 0]
+    if seqs != list(range(len(seqs))) or c.events[-1]["status"] != "ok":
+        raise AssertionError(f"a session lost events or failed: {c.events[-1]}")
+    return took
+
+
+async def many_sessions(base: str, n: int = 100) -> None:
+    """(c): `n` sessions at once, each running the seed example; none may lose an event."""
     code = seed_code()
     t0 = time.perf_counter()
-    lat = sorted(await asyncio.gather(*(session(base, code) for _ in range(50))))
+    lat = sorted(await asyncio.gather(*(dense_session(base, code) for _ in range(n))))
     wall = time.perf_counter() - t0
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
     print(
-        f"(c) 50 sessions: wall {wall:.2f} s, run -> run_finished "
+        f"(c) {n} sessions, every stream dense: wall {wall:.2f} s, run -> run_finished "
         f"p50 {statistics.median(lat):.2f} s, p99 {p99:.2f} s"
     )
 
@@ -293,7 +312,7 @@ async def click_latency(base: str, runs: int = 20) -> None:
 async def latency_only(base: str) -> None:
     await wait_up(base)
     await click_latency(base)
-    await fifty_sessions(base)
+    await many_sessions(base)
 
 
 async def from_store(base: str, pid: int, run_id: str, repeat: int) -> None:
@@ -306,16 +325,128 @@ async def from_store(base: str, pid: int, run_id: str, repeat: int) -> None:
     )
 
 
+HUNDRED_K = """import torch
+x = torch.ones(2, requires_grad=True)
+y = x
+for i in range(33000):
+    y = y * 1.0001
+y.sum().backward()
+"""
+
+
+def save_ratio(db: Path) -> None:
+    """(e): seconds to save one 100k-event run's chunks on an empty store and on one holding
+    >= 1 GB of runs (copies of it under other ids), median of 3 each."""
+    from server.storage import SqliteRunStore, StoredRun
+
+    with server_process(db) as (base, pid):
+        asyncio.run(wait_up(base))
+        run = asyncio.run(stream(base, pid, {"type": "run", "code": HUNDRED_K}))
+    store = SqliteRunStore(db)
+    chunks = store.chunks(run.run_id)
+    store.close()
+    events = sum(c.count for c in chunks)
+    size = sum(len(c.body) for c in chunks)
+
+    def save_three(store: SqliteRunStore, tag: str) -> float:
+        times = []
+        for i in range(3):
+            row = StoredRun(f"{tag}{i}", "code", "ok", {}, time.time(), 1.0, events)
+            t0 = time.perf_counter()
+            store.save(row, chunks)
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times)
+
+    fresh = SqliteRunStore(db.with_name("empty.sqlite3"))
+    empty = save_three(fresh, "e")
+    fresh.close()
+    full = SqliteRunStore(db.with_name("full.sqlite3"))
+    n = 0
+    while full.usage().bytes < (1 << 30):
+        full.save(StoredRun(f"fill{n}", "code", "ok", {}, time.time(), 1.0, events), chunks)
+        n += 1
+    held = full.usage().bytes
+    loaded = save_three(full, "f")
+    full.close()
+    print(
+        f"(e) saving a {events:,}-event run ({size / 2**20:.1f} MiB, {len(chunks)} chunks): "
+        f"empty store {empty * 1e3:.0f} ms, store holding {held / 2**30:.2f} GiB "
+        f"({n} runs) {loaded * 1e3:.0f} ms: ratio {loaded / empty:.2f} (target <= 1.5)"
+    )
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def stalled_readers(db: Path, readers: int = 100) -> None:
+    """(f): the server's memory while `readers` clients ask for a ~60 MB run and never read."""
+    import socket
+
+    import orjson
+
+    from server.eventlog import Chunk
+    from server.storage import SqliteRunStore, StoredRun
+
+    store = SqliteRunStore(db)
+    body = orjson.dumps([{"type": "stdout", "text": "x" * 1000, "t": 0}] * 1000)
+    store.save(
+        StoredRun("big", "code", "ok", {}, time.time(), 1.0, 60_000),
+        [Chunk(k * 1000, 1000, body) for k in range(60)],
+    )
+    store.close()
+    with server_process(db) as (base, pid):
+        asyncio.run(wait_up(base))
+        before = rss_mib(pid)
+        host, port = base.split(":")
+        socks = []
+        for i in range(readers):
+            s = socket.create_connection((host, int(port)), source_address=(f"127.0.1.{i + 1}", 0))
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(f"GET /api/runs/big HTTP/1.1\r\nHost: {base}\r\n\r\n".encode())
+            socks.append(s)
+        peak = before
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            peak = max(peak, rss_mib(pid))
+            time.sleep(0.1)
+        refused = sum(1 for s in socks if b" 503 " in s.recv(64))
+        for s in socks:
+            s.close()
+        print(
+            f"(f) {readers} stalled readers of a 60 MB run: server {before:.0f} MiB -> peak "
+            f"{peak:.0f} MiB (+{peak - before:.0f} MiB); {refused} refused with 503 "
+            "(reads at once are bounded)"
+        )
+
+
 if __name__ == "__main__":
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    # (c)'s sessions all queue at once: more than the sandbox's default queue (64) holds
+    os.environ.setdefault("BACKSCOPE_MAX_QUEUE", "256")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="large runs (and replays)")
     parser.add_argument(
         "--latency", action="store_true", help="only (d) and (c), without and with pre-start"
     )
+    parser.add_argument("--storage", action="store_true", help="only (e) and (f)")
+    parser.add_argument("--sessions", type=int, default=0, help="only (c), with N sessions")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as d:
         db = Path(d) / "r.sqlite3"
+        if args.sessions:
+            with server_process(db) as (b, p):
+                asyncio.run(wait_up(b))
+                asyncio.run(many_sessions(b, args.sessions))
+            raise SystemExit(0)
+        if args.storage:
+            save_ratio(db)
+            stalled_readers(Path(d) / "readers.sqlite3")
+            raise SystemExit(0)
         if args.latency:
             for prestart in (False, True, False, True):
                 print(f"-- workers pre-started: {prestart}")

@@ -4,8 +4,9 @@ that give a field a range or a default. Plain `typing` only: the worker imports 
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-# How a run ended (run_finished.status, the sandbox's error events): the server decides
-RunStatus = Literal["ok", "error", "timeout", "killed", "limit", "stopped"]
+# How a run ended (run_finished.status, the sandbox's error events): the server decides.
+# "interrupted": the server stopped or crashed during the run (its log is what was saved)
+RunStatus = Literal["ok", "error", "timeout", "killed", "limit", "stopped", "interrupted"]
 # The grad mode an op or tensor was made in
 GradMode = Literal["grad", "no_grad", "inference_mode"]
 # Who reports an error: the snippet raised, the sandbox ended the run, the server failed

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
 
 from server import __version__
+from server.limits import ClientLimits
 from server.routers import examples, health, runs, ws
 from server.routers.frontend import mount_frontend
-from server.runs import RunManager, Runner
-from server.session import RateLimiter
+from server.runs import RunLimits, RunManager, Runner
 from server.settings import Settings
-from server.storage import SqliteRunStore
+from server.storage import Retention, open_store
+from server.trust.guard import Guard
+from server.trust.hosts import HostPolicy
+from server.trust.identity import Identifier
+from server.trust.tokens import Signer, load_key
 
 
 def _make_runner(settings: Settings) -> Runner:
@@ -24,16 +27,33 @@ def _make_runner(settings: Settings) -> Runner:
     return Sandbox(settings.sandbox)
 
 
+def run_limits(settings: Settings) -> RunLimits:
+    retention = Retention(
+        max_store_bytes=settings.max_store_bytes,
+        max_owner_bytes=settings.max_owner_bytes,
+        max_age_s=settings.retention_days * 86400.0,
+    )
+    return RunLimits(
+        max_run_bytes=settings.max_run_bytes,
+        max_inline_limit=settings.max_inline_limit,
+        flush_s=settings.store_flush_s,
+        retention=retention,
+    )
+
+
 def create_app(settings: Settings | None = None, runner: Runner | None = None) -> FastAPI:
     """Build the app (one per server process, one per test)."""
     settings = settings or Settings()
     from protocol import PROTOCOL_VERSION
-    from server.session import parse
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        manager: RunManager = app.state.manager
+        await manager.recover(settings.stale_run_s)
+        manager.start_background(settings.stale_run_s)
         yield
-        await app.state.manager.shutdown()
+        # SIGTERM (uvicorn stops accepting first): in-flight runs end `interrupted`, stored
+        await manager.shutdown(settings.shutdown_grace_s)
         close = getattr(app.state.runner, "close", None)
         if close is not None:
             await close()
@@ -42,13 +62,32 @@ def create_app(settings: Settings | None = None, runner: Runner | None = None) -
     app = FastAPI(title="backscope", version=__version__, lifespan=lifespan)
     state: Any = app.state
     state.settings = settings
-    state.store = SqliteRunStore(settings.sqlite_path())
+    path = settings.sqlite_path()
+    state.store, state.recovery = open_store(path, settings.check_db_on_start)
     state.runner = runner if runner is not None else _make_runner(settings)
-    state.manager = RunManager(state.runner, state.store, PROTOCOL_VERSION)
-    state.limiter = RateLimiter(settings.rate_limit_burst, settings.rate_limit_per_minute)
-    state.parse_command = parse
-    state.connections = Counter[str]()  # open websockets per client address
+    state.manager = RunManager(state.runner, state.store, PROTOCOL_VERSION, run_limits(settings))
+    state.limits = ClientLimits(
+        settings.rate_limit_burst,
+        settings.rate_limit_per_minute,
+        settings.max_connections_per_client,
+        settings.max_http_reads,
+        settings.max_http_reads_per_client,
+    )
+    signer = Signer(load_key(settings.secret_key, path.parent))
+    state.identifier = Identifier(
+        signer,
+        settings.trusted_proxies,
+        settings.auth_header,
+        settings.token_mint_burst,
+        settings.token_mints_per_minute,
+    )
     for router in (health.router, examples.router, runs.router, ws.router):
         app.include_router(router)
     mount_frontend(app, settings.frontend_dist)
+    policy = HostPolicy.for_bind(
+        settings.bind_host, settings.allowed_hosts, settings.allowed_origins
+    )
+    app.add_middleware(
+        Guard, policy=policy, identifier=state.identifier, access_token=settings.access_token
+    )
     return app

@@ -14,7 +14,21 @@ from typing import Any
 # the Python client offer it and uvicorn accepts by default, but events are small JSON sent
 # mostly over loopback or a LAN (the app is local-first): zlib cost the server more CPU than
 # everything else per event, and uncompressed frames are what the throughput target measures.
-UVICORN_WS: dict[str, Any] = {"ws": "websockets-sansio", "ws_per_message_deflate": False}
+# A SIGTERM waits at most `timeout_graceful_shutdown` for connections to end: a client that
+# holds its socket open without reading would otherwise keep the server from ever reaching the
+# shutdown that ends and stores in-flight runs.
+# uvicorn's own proxy-header rewriting is off: it believes X-Forwarded-For from 127.0.0.1 by
+# default, and the server's guard decides whom to believe (BACKSCOPE_TRUSTED_PROXIES).
+UVICORN_WS: dict[str, Any] = {
+    "ws": "websockets-sansio",
+    "ws_per_message_deflate": False,
+    "timeout_graceful_shutdown": 5,
+    "proxy_headers": False,
+    # what one connection may make the server hold of frames it has not handled yet: a
+    # command is at most 2 MiB (Settings.max_message_bytes), and they are handled in turn
+    "ws_max_size": 4 * 1024 * 1024,
+    "ws_max_queue": 4,
+}
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -24,6 +38,7 @@ def _serve(args: argparse.Namespace) -> int:
     from server.settings import Settings
 
     settings = Settings()
+    settings.bind_host = args.host  # a name the Host header may carry
     if args.db:
         settings.db_path = Path(args.db)
         settings.database_url = None

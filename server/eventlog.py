@@ -10,6 +10,7 @@ chunk gets that chunk cut at an event boundary (found by msgspec, nothing is re-
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +100,23 @@ def join(chunks: Iterable[Chunk]) -> bytes:
     return b"[" + b",".join(memoryview(b)[1:-1] for b in bodies) + b"]"
 
 
+def fit(chunks: list[Chunk], max_bytes: int) -> list[Chunk]:
+    """`chunks` cut to about `max_bytes` (whole chunks, and a first chunk larger than that cut
+    at an event boundary; always at least one event): what one frame may carry."""
+    out: list[Chunk] = []
+    size = 0
+    for chunk in chunks:
+        if out and size + len(chunk.body) > max_bytes:
+            break
+        if not out and len(chunk.body) > max_bytes and chunk.count > 1:
+            chunk = chunk.head(max(1, chunk.count * max_bytes // len(chunk.body)))
+            out.append(chunk)
+            break
+        out.append(chunk)
+        size += len(chunk.body)
+    return out
+
+
 def window(chunks: Iterable[Chunk], after: int, limit: int | None = None) -> list[Chunk]:
     """The events with seq > `after`, at most `limit` of them, as chunks cut at both ends.
 
@@ -127,6 +145,7 @@ class EventLog:
         self.chunks: list[Chunk] = []
         self._firsts: list[int] = []
         self.count = 0  # events so far, so also the next seq
+        self.bytes = 0  # of the chunks' bodies
 
     def add(self, chunk: Chunk) -> None:
         """Append a chunk whose first seq is `count` (the caller stamped it so)."""
@@ -136,11 +155,32 @@ class EventLog:
             self.chunks.append(chunk)
             self._firsts.append(chunk.first)
             self.count += chunk.count
+            self.bytes += len(chunk.body)
 
-    def after(self, after: int, limit: int | None = None) -> list[Chunk]:
-        """The events with seq > `after` (at most `limit`), cut from the log's chunks."""
+    def after(
+        self, after: int, limit: int | None = None, max_bytes: int | None = None
+    ) -> list[Chunk]:
+        """The events with seq > `after` (at most `limit`), cut from the log's chunks; with
+        `max_bytes`, no more chunks once their bodies reach it (always at least one). Costs
+        what it returns, not what the log holds (the start is found by bisection)."""
         start = max(bisect.bisect_right(self._firsts, after) - 1, 0)
-        return window(self._slice(start), after, limit)
+        if max_bytes is None:
+            return window(self._slice(start), after, limit)
+        taken: list[Chunk] = []
+        size = 0
+        for chunk in itertools.islice(self.chunks, start, None):
+            if chunk.last <= after:  # (the chunk bisection found ends before `after`)
+                continue
+            taken.append(chunk)
+            size += len(chunk.body)
+            if size >= max_bytes:
+                break
+        return window(taken, after, limit)
 
-    def _slice(self, start: int) -> Sequence[Chunk]:
-        return self.chunks[start:] if start else self.chunks
+    def release(self) -> None:
+        """Forget the chunks (the log is in storage now); the count stays."""
+        self.chunks = []
+        self._firsts = []
+
+    def _slice(self, start: int) -> Iterable[Chunk]:
+        return itertools.islice(self.chunks, start, None) if start else self.chunks

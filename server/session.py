@@ -1,121 +1,66 @@
-"""One websocket connection: a small state machine over the protocol's commands.
+"""One websocket connection: a small state machine over the protocol's typed commands.
 
-idle --run--> running --(run finished)--> idle;  any --resume--> following a run;
-commands that need a run (step, continue, pause, stop, ...) are refused with a typed error
-when there is none. Outgoing events are batched into JSON-array frames.
+idle --run--> controlling (its own run) --(the run's log all sent)--> idle
+idle --resume--> controlling (a live run of the same owner) or watching (anyone else's run,
+a stored run: a share link is a read-only replay, or a live read-only follow)
+any --close--> closed
+
+Only the run's owner (the same owner token, or the same authenticated user) may step,
+continue, pause, stop, set breakpoints, ask for values or replace it; anyone else gets a
+typed `read_only` error. Events go out through the socket's Sender (feeds.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import time
-from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import cast
 
-from protocol import RUN_COMMAND_TYPES, CommandError
-from server.eventlog import Chunk, join, pack
-from server.runs import LiveRun, RunManager
-from server.storage import PAGE_BYTES, RunStore, pages
+from protocol import (
+    CommandError as CommandErrorEvent,
+)
+from protocol import (
+    ContinueCommand,
+    PauseCommand,
+    ResumeCommand,
+    RunCommand,
+    SetBreakpointsCommand,
+    StepCommand,
+    StopCommand,
+    TensorValuesCommand,
+)
+from server.feeds import Cursor, Sender
+from server.limits import ClientLimits
+from server.runs import LiveRun, RunManager, ShuttingDown
+from server.state import SESSION_MOVES, Machine, RunState, SessionState
+from server.storage import RunStore
+from server.trust.identity import Identity
 
 _log = logging.getLogger(__name__)
-Send = Callable[[str], Awaitable[None]]
 _STOPPING: set[asyncio.Task[None]] = set()  # strong refs until the stop completes
+MAX_RUN_ID = 64  # longer ids name no run (ids are 24 characters)
+
+Command = (
+    RunCommand
+    | StepCommand
+    | ContinueCommand
+    | PauseCommand
+    | StopCommand
+    | SetBreakpointsCommand
+    | ResumeCommand
+    | TensorValuesCommand
+)
+RunControl = (
+    StepCommand
+    | ContinueCommand
+    | PauseCommand
+    | StopCommand
+    | SetBreakpointsCommand
+    | TensorValuesCommand
+)
 
 
-class RateLimiter:
-    """A token bucket per client address."""
-
-    def __init__(self, burst: int, per_minute: float) -> None:
-        self.burst = burst
-        self.rate = per_minute / 60.0
-        self._buckets: dict[str, tuple[float, float]] = {}
-
-    def allow(self, key: str) -> bool:
-        now = time.monotonic()
-        tokens, last = self._buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-        if tokens < 1.0:
-            self._buckets[key] = (tokens, now)
-            return False
-        self._buckets[key] = (tokens - 1.0, now)
-        return True
-
-
-class Outbox:
-    """Collects chunks of events and sends them as JSON arrays, every `interval` or
-    `max_events`; a frame joins whole chunks' bytes (up to 4 * `max_events` events)."""
-
-    def __init__(self, send: Send, interval: float, max_events: int) -> None:
-        self._send = send
-        self._interval = interval
-        self._max = max_events
-        self._buf: deque[Chunk] = deque()
-        self._n = 0
-        self._bytes = 0
-        self._wake = asyncio.Event()
-        self._idle = asyncio.Event()  # set whenever the queue has been sent out
-        self._closed = False
-        self._task = asyncio.create_task(self._loop())
-        # a send that failed (the client is gone) ends the loop: nobody may wait for a drain
-        self._task.add_done_callback(lambda _: self._idle.set())
-
-    def put(self, events: list[CommandError]) -> None:
-        """Queue events that are not in a run's log (typed errors)."""
-        self.put_chunk(pack(events))
-
-    def put_chunk(self, chunk: Chunk) -> None:
-        """Queue a chunk of a run's log (a run's listener)."""
-        if chunk.count:
-            self._buf.append(chunk)
-            self._n += chunk.count
-            self._bytes += len(chunk.body)
-            self._wake.set()
-
-    def _frame(self) -> str:
-        """Take whole chunks off the queue, up to the frame's event budget, as one array."""
-        taken = [self._buf.popleft()]
-        n = taken[0].count
-        while self._buf and n + self._buf[0].count <= self._max * 4:
-            taken.append(self._buf.popleft())
-            n += taken[-1].count
-        self._n -= n
-        self._bytes -= sum(len(chunk.body) for chunk in taken)
-        return join(taken).decode()
-
-    async def _loop(self) -> None:
-        while not self._closed:
-            await self._wake.wait()
-            if self._n < self._max:
-                await asyncio.sleep(self._interval)
-            self._wake.clear()
-            while self._buf:
-                await self._send(self._frame())
-            self._idle.set()
-
-    async def drained(self, max_bytes: int) -> None:
-        """Wait until at most `max_bytes` of events are queued (or the outbox is gone)."""
-        while self._bytes > max_bytes and not self._closed and not self._task.done():
-            self._idle.clear()
-            await self._idle.wait()
-
-    async def close(self, flush: bool = True) -> None:
-        if flush and self._buf and not self._task.done():
-            self._wake.set()
-            await asyncio.sleep(0)
-            with contextlib.suppress(Exception):
-                while self._buf:
-                    await self._send(self._frame())
-        self._closed = True
-        self._idle.set()
-        self._task.cancel()
-        with contextlib.suppress(BaseException):
-            await self._task
-
-
-def error_event(code: str, message: str, raw: str | None = None) -> CommandError:
+def error_event(code: str, message: str, raw: str | None = None) -> CommandErrorEvent:
     """A typed `command_error` reply (not part of any run's log: seq -1)."""
     return {
         "type": "command_error",
@@ -127,12 +72,12 @@ def error_event(code: str, message: str, raw: str | None = None) -> CommandError
     }
 
 
-def parse(raw: str | bytes) -> dict[str, Any]:
-    """A validated command as a dict, defaults filled in; ValueError (the protocol's
-    ProtocolError) with the reason otherwise."""
+def parse(raw: str | bytes) -> Command:
+    """A validated command, defaults filled in; ValueError (the protocol's ProtocolError)
+    with the reason otherwise."""
     from protocol.check import parse_command
 
-    return parse_command(raw)
+    return cast(Command, parse_command(raw))
 
 
 class Session:
@@ -142,124 +87,164 @@ class Session:
         self,
         manager: RunManager,
         store: RunStore,
-        outbox: Outbox,
-        client: str,
-        limiter: RateLimiter,
-        parse: Callable[[Any], dict[str, Any]],
+        sender: Sender,
+        identity: Identity,
+        limits: ClientLimits,
         grace_s: float,
+        poll_s: float = 2.0,
     ) -> None:
         self.manager = manager
         self.store = store
-        self.out = outbox
-        self.client = client
-        self.limiter = limiter
-        self.parse = parse
+        self.out = sender
+        self.identity = identity
+        self.limits = limits
         self.grace_s = grace_s
-        self.run: LiveRun | None = None  # the run this session controls and follows
-        self.followed: set[LiveRun] = set()
+        self.poll_s = poll_s
+        self.machine: Machine[SessionState] = Machine(SessionState.IDLE, SESSION_MOVES, "session")
+        self.run: LiveRun | None = None  # the run this session controls (its owner's)
+        self.watched: str | None = None  # the run it follows read-only
 
-    def _follow(self, run: LiveRun, after: int) -> None:
-        # a run this session stopped stays followed until its run_finished has been delivered
-        # (LiveRun drops its listeners when it ends); one it merely watched is let go
-        old = self.run
-        if old is not None and old is not run and old.stop_requested is None:
-            old.unsubscribe(self.out.put_chunk)
-        self.run = run
-        self.followed.add(run)
-        run.subscribe(self.out.put_chunk, after)
+    @property
+    def state(self) -> SessionState:
+        return self.machine.state
 
-    def _unfollow(self) -> None:
-        for run in self.followed:
-            run.unsubscribe(self.out.put_chunk)
-        self.followed.clear()
+    def reply(self, code: str, message: str, raw: str | None = None) -> None:
+        self.out.reply([error_event(code, message, raw)])
 
-    async def handle(self, raw: Any) -> None:
+    def feed_ended(self, cursor: Cursor) -> None:
+        """The followed log was all sent (the run finished): nothing to control any more."""
+        if self.out.feed is None and self.state is not SessionState.CLOSED:
+            self._let_go()
+            self.machine.move(SessionState.IDLE)
+
+    async def handle(self, raw: str) -> None:
         """Dispatch one incoming frame (already known to be text)."""
         try:
-            cmd = self.parse(raw)
+            cmd = parse(raw)
         except ValueError as exc:
-            text = raw if isinstance(raw, str) else None
-            self.out.put([error_event("bad_command", str(exc), text[:1000] if text else None)])
+            self.reply("bad_command", str(exc), raw[:1000])
             return
         try:
             await self._dispatch(cmd)
+        except ShuttingDown as exc:
+            self.reply("shutting_down", str(exc))
         except ValueError as exc:  # refused by the run (e.g. too many commands pending)
-            self.out.put([error_event("refused", str(exc))])
+            self.reply("refused", str(exc))
         except Exception as exc:  # one bad command must not end the connection
-            _log.exception("command %r failed", cmd.get("type"))
-            self.out.put([error_event("internal_error", f"{type(exc).__name__}: {exc}")])
+            _log.exception("command %r failed", cmd["type"])
+            self.reply("internal_error", f"{type(exc).__name__}: {exc}")
 
-    async def _dispatch(self, cmd: dict[str, Any]) -> None:
-        kind = cmd["type"]
-        if kind == "run":
+    async def _dispatch(self, cmd: Command) -> None:
+        if cmd["type"] == "run":
             await self._run(cmd)
-        elif kind == "resume":
+        elif cmd["type"] == "resume":
             await self._resume(cmd)
-        elif kind in RUN_COMMAND_TYPES:
-            run = self.run
-            if run is None or run.done.is_set():
-                self.out.put([error_event("no_active_run", f"'{kind}' needs a running run")])
-                return
-            if cmd.get("run_id") not in (None, run.id):
-                # never act on this session's run when the client meant another one
-                message = f"'{kind}' names run {cmd['run_id']!r}; this session follows {run.id!r}"
-                self.out.put([error_event("wrong_run", message)])
-                return
-            if kind == "stop":
-                await run.stop("killed")
-            else:
-                await run.command(cmd)
-        else:
-            self.out.put([error_event("unknown_command", f"unknown command type {kind!r}")])
+        else:  # the rest of the union: commands to the session's run
+            await self._control(cmd)
 
-    async def _run(self, cmd: dict[str, Any]) -> None:
+    async def _control(self, cmd: RunControl) -> None:
+        kind = cmd["type"]
+        named = cmd.get("run_id")
+        run = self.run
+        if run is None or run.done.is_set():
+            if self.watched is not None and named in (None, self.watched):
+                message = (
+                    f"run {self.watched} belongs to another client: this connection may "
+                    f"watch it, not {kind} it"
+                )
+                self.reply("read_only", message)
+            else:
+                self.reply("no_active_run", f"'{kind}' needs a running run")
+            return
+        if named not in (None, run.id):
+            # never act on this session's run when the client meant another one
+            self.reply("wrong_run", f"'{kind}' names run {named!r}; this session has {run.id!r}")
+            return
+        if not run.owned_by(self.identity.owner):  # (a session controls its owner's runs)
+            self.reply("read_only", f"run {run.id} belongs to another client")
+            return
+        if cmd["type"] == "stop":
+            await run.stop("killed")
+        else:
+            await run.command(dict(cmd))
+
+    async def _run(self, cmd: RunCommand) -> None:
         active = self.run
         if active is not None and not active.done.is_set() and active.stop_requested is None:
             if not cmd.get("replace"):
-                self.out.put(
-                    [
-                        error_event(
-                            "busy",
-                            f"run {active.id} is still active in this session; stop it first "
-                            "(or send run with replace=true)",
-                        )
-                    ]
+                self.reply(
+                    "busy",
+                    f"run {active.id} is still active in this session; stop it first "
+                    "(or send run with replace=true)",
                 )
                 return
             await active.stop("killed")
-        if not self.limiter.allow(self.client):
-            self.out.put([error_event("rate_limited", "too many runs; wait a moment")])
+        if not self.limits.allow_run(self.identity.quota, self.identity.address):
+            self.reply("rate_limited", "too many runs; wait a moment")
             return
-        run = self.manager.start(cmd["code"], cmd.get("options") or {}, self.client)
-        self._follow(run, -1)
+        options = dict(cmd.get("options") or {})
+        run = self.manager.start(cmd["code"], options, self.identity.owner, self.identity.quota)
+        self._let_go()
+        self.run = run
+        self.watched = None
+        run.controllers.add(self)
+        # the run just replaced (stopped) is still sent to its end, then the new one
+        self.out.follow(self._cursor(run.id, -1), after_current=active is not None)
+        self.machine.move(SessionState.CONTROLLING)
 
-    async def _resume(self, cmd: dict[str, Any]) -> None:
-        run_id, after = cmd["run_id"], int(cmd.get("after_seq", -1))
-        live = self.manager.get(run_id)
-        if live is not None:
-            self._follow(live, after)
+    async def _resume(self, cmd: ResumeCommand) -> None:
+        run_id, after = cmd["run_id"], cmd.get("after_seq", -1)
+        live = self.manager.get(run_id) if len(run_id) <= MAX_RUN_ID else None
+        if live is not None and live.state is not RunState.ARCHIVED:
+            self._let_go()
+            if live.owned_by(self.identity.owner):
+                self.run, self.watched = live, None
+                live.controllers.add(self)
+                self.machine.move(SessionState.CONTROLLING)
+            else:
+                self.run, self.watched = None, live.id
+                live.shared = True
+                self.machine.move(SessionState.WATCHING)
+            self.out.follow(self._cursor(run_id, after))
             return
-        if await asyncio.to_thread(self.store.get, run_id) is None:
-            self.out.put([error_event("unknown_run", f"no run with id {run_id!r}")])
+        row = None
+        if len(run_id) <= MAX_RUN_ID:
+            row = await asyncio.to_thread(self.store.get, run_id)
+        if row is None:
+            self.reply("unknown_run", f"no run with id {run_id[:MAX_RUN_ID]!r}")
             return
-        # a page at a time, each sent before the next is read: a large stored run resumed by
-        # many clients (that may not read) must not be loaded whole for each of them
-        async for chunk in pages(self.store, run_id, after):
-            self.out.put_chunk(chunk)
-            await self.out.drained(PAGE_BYTES)
+        if row.owner != self.identity.owner and not row.shared:
+            await asyncio.to_thread(self.store.mark_shared, run_id)
+        self._let_go()
+        self.run, self.watched = None, run_id
+        self.machine.move(SessionState.WATCHING)
+        self.out.follow(self._cursor(run_id, after))
+
+    def _cursor(self, run_id: str, after: int) -> Cursor:
+        return Cursor(self.manager, self.store, run_id, after, poll_s=self.poll_s)
+
+    def _let_go(self) -> None:
+        """Stop controlling this session's run; with no owner's session left, it is stopped
+        after the grace period (a dropped client may come back with `resume` before)."""
+        run, self.run = self.run, None
+        if run is None:
+            return
+        run.controllers.discard(self)
+        if run.controllers or run.done.is_set():
+            return
+        loop = asyncio.get_running_loop()
+
+        def maybe_stop() -> None:
+            if not run.controllers and not run.done.is_set():
+                task = loop.create_task(run.stop("killed"))
+                _STOPPING.add(task)
+                task.add_done_callback(_STOPPING.discard)
+
+        loop.call_later(self.grace_s, maybe_stop)
 
     async def close(self) -> None:
-        """The client went away: keep its run alive for a grace period, then stop it."""
-        run = self.run
-        self._unfollow()
-        if run is not None and not run.done.is_set():
-            loop = asyncio.get_running_loop()
-
-            def maybe_stop() -> None:
-                if not run.listeners and not run.done.is_set():
-                    task = loop.create_task(run.stop("killed"))
-                    _STOPPING.add(task)
-                    task.add_done_callback(_STOPPING.discard)
-
-            loop.call_later(self.grace_s, maybe_stop)
-        await self.out.close(flush=False)
+        """The client went away."""
+        self._let_go()
+        if self.state is not SessionState.CLOSED:
+            self.machine.move(SessionState.CLOSED)
+        await self.out.close()

@@ -12,7 +12,7 @@ export type HookKind = "tensor" | "node_pre" | "node_post" | "post_accumulate" |
 export type HookTarget = "tensor" | "node" | "module";
 export type PauseWhere = "before_node" | "end";
 export type PauseWhy = "step" | "breakpoint" | "pause" | "nan" | "finished";
-export type RunStatus = "ok" | "error" | "timeout" | "killed" | "limit" | "stopped";
+export type RunStatus = "ok" | "error" | "timeout" | "killed" | "limit" | "stopped" | "interrupted";
 export interface BackwardFinished {
   type: "backward_finished";
   t: number;
@@ -123,7 +123,7 @@ export interface GradChanged {
 /** Server → worker only: the server is about to end the run (`why`); send what you have and say where you are. The server kills the worker shortly after, whatever it does. */
 export interface HaltCommand {
   type: "halt";
-  why: "error" | "killed" | "limit" | "ok" | "stopped" | "timeout";
+  why: "error" | "interrupted" | "killed" | "limit" | "ok" | "stopped" | "timeout";
 }
 /** The worker was told to stop while the snippet ran (time limit, the user's stop) and got to say where it was: `line` is the snippet line it was executing (null when it was not in the snippet's own code), `lines` the snippet's frames, outermost first. Every event it had captured was sent before this one. */
 export interface Halted {
@@ -131,7 +131,7 @@ export interface Halted {
   t: number;
   run_id: string;
   seq: number;
-  why: "error" | "killed" | "limit" | "ok" | "stopped" | "timeout";
+  why: "error" | "interrupted" | "killed" | "limit" | "ok" | "stopped" | "timeout";
   line: number | null;
   lines: number[];
 }
@@ -296,7 +296,7 @@ export interface RunFinished {
   t: number;
   run_id: string;
   seq: number;
-  status: "error" | "killed" | "limit" | "ok" | "stopped" | "timeout";
+  status: "error" | "interrupted" | "killed" | "limit" | "ok" | "stopped" | "timeout";
   events: number;
   duration_ns: number;
 }

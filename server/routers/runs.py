@@ -1,62 +1,113 @@
 """Stored runs over REST: `GET /api/runs/{id}` and `GET /api/runs/{id}/events?after=SEQ`.
 
-Bodies are streamed a chunk at a time (stored runs are read a page at a time): a run's log can
-be large, and many clients asking for it at once must not each hold a copy of all of it.
+Bodies are streamed from a cursor (feeds.py) a frame's worth at a time, each piece written
+before the next is read (the server's flow control waits for a slow reader), so a reader
+holds about one piece however large the run. Reads at once are bounded in all and per
+client (503 beyond), and a reader that takes nothing for `send_stall_s` is cut off.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
+from starlette.types import Message, Receive, Scope, Send
 
 from server.eventlog import Chunk
-from server.storage import RunStore, StoredRun, pages
+from server.feeds import Cursor
+from server.limits import ClientLimits
+from server.session import MAX_RUN_ID
+from server.state import RunState
+from server.storage import StoredRun
+from server.trust.identity import Identity
 
 router = APIRouter()
+PIECE = 64 * 1024  # bytes per write: about what the transport buffers before it waits
 
 
-async def _aiter(chunks: Iterable[Chunk]) -> AsyncIterator[Chunk]:
-    for chunk in chunks:
-        yield chunk
+class BoundedStream(StreamingResponse):
+    """A streamed body that holds one of the server's read slots until it ends, and gives up
+    on a client that takes nothing for `stall_s`."""
+
+    def __init__(
+        self,
+        body: AsyncIterator[bytes],
+        release: Any,
+        stall_s: float,
+    ) -> None:
+        super().__init__(body, media_type="application/json")
+        self._release = release
+        self._stall_s = stall_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def timed(message: Message) -> None:
+            async with asyncio.timeout(self._stall_s):  # (not wait_for: see feeds.Sender)
+                await send(message)
+
+        try:
+            await super().__call__(scope, receive, timed)
+        except TimeoutError:
+            pass  # the client stopped reading: the server closes the connection
+        finally:
+            self._release()
 
 
-async def _array(
-    chunks: AsyncIterator[Chunk], head: bytes = b"", tail: bytes = b""
+async def _pieces(
+    cursor: Cursor, frame_bytes: int, head: bytes = b"", tail: bytes = b""
 ) -> AsyncIterator[bytes]:
-    """`head`, one JSON array of every chunk's events (from their bytes), `tail`."""
+    """`head`, one JSON array of the cursor's events (their bytes as stored), `tail`; in
+    pieces of at most PIECE bytes."""
     sep = head + b"["
-    async for chunk in chunks:
-        if chunk.count:
-            yield sep + chunk.body[1:-1]
+    while True:
+        chunks: list[Chunk] = await cursor.next(4000, frame_bytes)
+        if not chunks:
+            break
+        for chunk in chunks:
+            body = memoryview(chunk.body)[1:-1]
+            yield sep + bytes(body[:PIECE])
+            for start in range(PIECE, len(body), PIECE):
+                yield bytes(body[start : start + PIECE])
             sep = b","
-    yield (sep if sep != b"," else b"") + b"]" + tail
+    yield (b"" if sep == b"," else sep) + b"]" + tail
 
 
-def _json(body: AsyncIterator[bytes]) -> StreamingResponse:
-    return StreamingResponse(body, media_type="application/json")
+def _stream(request: Request, cursor: Cursor, head: bytes = b"", tail: bytes = b"") -> Any:
+    state = request.app.state
+    identity: Identity = request.scope["state"]["identity"]
+    limits: ClientLimits = state.limits
+    if not limits.reads.take(identity.quota):
+        raise HTTPException(503, "too many reads of runs at once; retry", {"Retry-After": "2"})
+    settings = state.settings
+    body = _pieces(cursor, settings.frame_bytes, head, tail)
+    return BoundedStream(body, lambda: limits.reads.give(identity.quota), settings.send_stall_s)
 
 
-def _with_events(head: dict[str, Any], chunks: AsyncIterator[Chunk]) -> StreamingResponse:
-    """`head` as a JSON object with an `events` array appended (the chunks' bytes as they
-    are: the same bytes as serializing the whole body at once)."""
-    return _json(_array(chunks, orjson.dumps(head)[:-1] + b',"events":', b"}"))
+def _cursor(request: Request, run_id: str, after: int, upto: int | None) -> Cursor:
+    state = request.app.state
+    return Cursor(state.manager, state.store, run_id, after, upto, follow=False)
 
 
-@router.get("/api/runs/{run_id}")
-async def get_run(run_id: str, request: Request) -> StreamingResponse:
-    """A run's code, status and complete event list (live runs: what has arrived so far)."""
-    live = request.app.state.manager.get(run_id)
-    if live is not None:
-        status = live.status or "running"
-        head = {"id": live.id, "code": live.code, "status": status}
-        return _with_events(head, _aiter(live.log.after(-1)))
-    store = request.app.state.store
-    run = await _stored(store, run_id)
+async def _find(request: Request, run_id: str) -> tuple[dict[str, Any], int]:
+    """The run's head fields and its last seq now (a live run: what has arrived so far)."""
+    state = request.app.state
+    identity: Identity = request.scope["state"]["identity"]
+    live = state.manager.get(run_id) if len(run_id) <= MAX_RUN_ID else None
+    if live is not None and live.state is not RunState.ARCHIVED:
+        if not live.owned_by(identity.owner):
+            live.shared = True
+        head = {"id": live.id, "code": live.code, "status": live.status or "running"}
+        return head, live.log.count - 1
+    run: StoredRun | None = None
+    if len(run_id) <= MAX_RUN_ID:
+        run = await asyncio.to_thread(state.store.get, run_id)
+    if run is None:
+        raise HTTPException(404, f"no run with id {run_id[:MAX_RUN_ID]!r}")
+    if run.owner != identity.owner and not run.shared:
+        await asyncio.to_thread(state.store.mark_shared, run_id)
     head = {
         "id": run.id,
         "code": run.code,
@@ -64,7 +115,15 @@ async def get_run(run_id: str, request: Request) -> StreamingResponse:
         "options": run.options,
         "duration_ms": run.duration_ms,
     }
-    return _with_events(head, pages(store, run_id))
+    return head, run.n_events - 1
+
+
+@router.get("/api/runs/{run_id}")
+async def get_run(run_id: str, request: Request) -> Any:
+    """A run's code, status and complete event list (live runs: what has arrived so far)."""
+    head, last = await _find(request, run_id)
+    cursor = _cursor(request, run_id, -1, last)
+    return _stream(request, cursor, orjson.dumps(head)[:-1] + b',"events":', b"}")
 
 
 @router.get("/api/runs/{run_id}/events")
@@ -73,18 +132,8 @@ async def get_events(
     request: Request,
     after: int = Query(-1, ge=-1, le=2**63 - 1),  # SQLite's integers are 64-bit
     limit: int = Query(10_000, ge=1, le=100_000),
-) -> StreamingResponse:
+) -> Any:
     """One page of a run's events with seq > after."""
-    live = request.app.state.manager.get(run_id)
-    if live is not None:
-        return _json(_array(_aiter(live.log.after(after, limit))))
-    store = request.app.state.store
-    await _stored(store, run_id)
-    return _json(_array(pages(store, run_id, after, limit)))
-
-
-async def _stored(store: RunStore, run_id: str) -> StoredRun:
-    run = await asyncio.to_thread(store.get, run_id)
-    if run is None:
-        raise HTTPException(404, f"no run with id {run_id!r}")
-    return run
+    _, last = await _find(request, run_id)
+    cursor = _cursor(request, run_id, after, min(last, after + limit))
+    return _stream(request, cursor)

@@ -1,64 +1,89 @@
-"""`WS /ws`: one JSON command per text frame in; JSON arrays of events out."""
+"""`WS /ws`: one JSON command per text frame in; JSON arrays of events out.
+
+The guard (trust/guard.py) has checked Host, Origin and the access token, and says who the
+client is; a client without an owner cookie gets one on the accept.
+"""
 
 from __future__ import annotations
-
-from collections import Counter
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from server.session import Outbox, Session, error_event
+from server.feeds import Cursor, Sender
+from server.limits import ClientLimits
+from server.session import Session, error_event
+from server.trust.identity import Identity
 
 router = APIRouter()
 TRY_AGAIN_LATER = 1013
 
 
+def _keys(identity: Identity) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    address = f"addr:{identity.address}"
+    if identity.quota == address:
+        return (address,), (1,)
+    return (identity.quota, address), (1, ClientLimits.ADDRESS_FACTOR)
+
+
 @router.websocket("/ws")
 async def websocket(ws: WebSocket) -> None:
     state = ws.app.state
-    settings = state.settings
-    await ws.accept()
-    client = ws.client.host if ws.client else "?"
-    open_now: Counter[str] = state.connections
-    if open_now[client] >= settings.max_connections_per_client:
-        limit = settings.max_connections_per_client
-        refusal = error_event("too_many_connections", f"at most {limit} connections per client")
+    identity: Identity = ws.scope["state"]["identity"]
+    cookie = state.identifier.cookie(identity)
+    await ws.accept(headers=[(b"set-cookie", cookie.encode("latin-1"))] if cookie else None)
+    keys, factor = _keys(identity)
+    limits: ClientLimits = state.limits
+    if not limits.connections.take(*keys, factor=factor):
+        cap = limits.connections.per_key
+        refusal = error_event("too_many_connections", f"at most {cap} connections per client")
         await ws.send_text(orjson.dumps([refusal]).decode())
-        await ws.close(TRY_AGAIN_LATER)
+        await ws.close(TRY_AGAIN_LATER, "too many connections")
         return
-    open_now[client] += 1
     try:
-        await _serve(ws, client)
+        await _serve(ws, identity)
     finally:
-        open_now[client] -= 1
-        if not open_now[client]:
-            del open_now[client]
+        limits.connections.give(*keys)
 
 
-async def _serve(ws: WebSocket, client: str) -> None:
+async def _serve(ws: WebSocket, identity: Identity) -> None:
     state = ws.app.state
     settings = state.settings
-    outbox = Outbox(ws.send_text, settings.flush_interval_s, settings.flush_max_events)
+    session: Session | None = None
+
+    def ended(cursor: Cursor) -> None:
+        if session is not None:
+            session.feed_ended(cursor)
+
+    sender = Sender(
+        ws.send_text,
+        ws.scope["state"]["abort"],
+        settings.flush_interval_s,
+        settings.flush_max_events * 4,
+        settings.frame_bytes,
+        settings.max_reply_bytes,
+        settings.send_stall_s,
+        on_end=ended,
+    )
     session = Session(
         state.manager,
         state.store,
-        outbox,
-        client,
-        state.limiter,
-        state.parse_command,
+        sender,
+        identity,
+        state.limits,
         settings.disconnect_grace_s,
+        poll_s=settings.store_flush_s,
     )
     try:
-        while True:
+        while sender.dropped is None:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
             text = msg.get("text")
             if text is None:
-                outbox.put([error_event("binary_frame", "send commands as JSON text frames")])
+                session.reply("binary_frame", "send commands as JSON text frames")
                 continue
             if len(text) > settings.max_message_bytes:
-                outbox.put([error_event("too_large", "command frame too large")])
+                session.reply("too_large", "command frame too large")
                 continue
             await session.handle(text)
     except WebSocketDisconnect:

@@ -15,11 +15,13 @@ import httpx
 import orjson
 import uvicorn
 import websockets
+from websockets.typing import Origin
 
 from server.app import create_app
 from server.cli import UVICORN_WS
 from server.sandbox.reaper import pids_of_uid
 from server.settings import Settings
+from server.trust.tokens import COOKIE
 
 
 def free_port() -> int:
@@ -82,8 +84,33 @@ class Client:
                     return ev
 
 
-async def connect(base: str) -> Any:
-    return await websockets.connect(f"ws://{base}/ws", max_size=None)
+async def connect(
+    base: str, origin: str | None = None, cookie: str | None = None, **headers: str
+) -> Any:
+    """A websocket to the server; `origin` as a browser page would send it, `cookie` the
+    owner cookie's value (see `owner_cookie`)."""
+    extra = dict(headers)
+    if cookie is not None:
+        extra["Cookie"] = f"{COOKIE}={cookie}"
+    ip, port = base.rsplit(":", 1)
+    # a Host header of its own: the address goes in the URI, the socket to the server
+    name = extra.pop("Host", base)
+    return await websockets.connect(
+        f"ws://{name}/ws",
+        host=ip,
+        port=int(port),
+        max_size=None,
+        origin=Origin(origin) if origin is not None else None,
+        additional_headers=extra or None,
+    )
+
+
+def owner_cookie(base: str) -> str:
+    """A fresh owner token, as a browser gets it by loading the page."""
+    response = httpx.get(f"http://{base}/", headers={"Accept": "text/html"})
+    token = response.cookies.get(COOKIE)
+    assert token, response.headers
+    return str(token)
 
 
 def run_events(events: list[dict[str, Any]], run_id: str) -> list[dict[str, Any]]:
@@ -111,3 +138,56 @@ def assert_serving(base: str, application: Any) -> None:
     assert httpx.get(f"http://{base}/healthz").json()["status"] == "ok"
     runner = application.state.runner
     assert [p for uid in runner.slot_uids() for p in pids_of_uid(uid)] == []
+
+
+SERVE = """import sys, uvicorn
+from server.app import create_app
+from server.cli import UVICORN_WS
+from server.settings import Settings
+app = create_app(Settings(db_path=sys.argv[1]))
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning", **UVICORN_WS)
+"""
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def server_process(db: Path, env: dict[str, str] | None = None) -> Iterator[tuple[str, Any]]:
+    """The app under uvicorn in a child process (as deployed: signals reach it); yields its
+    address and the Popen. Stopped with SIGTERM at the end if still running."""
+    import os
+    import subprocess
+    import sys
+
+    port = free_port()
+    environ = {**os.environ, **(env or {})}
+    log = db.with_name(db.name + f".{port}.log")
+    with open(log, "w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SERVE, str(db), str(port)], cwd=ROOT, env=environ, stderr=err
+        )
+    base = f"127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            httpx.get(f"http://{base}/healthz", timeout=5)
+            break
+        except httpx.HTTPError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"server did not start: {log.read_text()}") from None
+            time.sleep(0.1)
+    try:
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=120)
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process (VmRSS), KiB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")

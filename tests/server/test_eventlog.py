@@ -14,6 +14,7 @@ import pytest
 from server.eventlog import Chunk, EventLog, join, stamp
 from server.sandbox.batch import Batch, BatchError
 from server.storage import SqliteRunStore, StoredRun
+from server.storage.schema import VERSION
 
 SIZES = (3, 1, 4, 2)  # events per appended batch
 
@@ -33,19 +34,21 @@ def _log() -> tuple[EventLog, list[dict[str, Any]]]:
     log = EventLog()
     n = 0
     for size in SIZES:
-        raws = [b'{"type":"node","t":%d,"id":%d}' % (10 * i, i) for i in range(n, n + size)]
+        raws = [b'{"type":"stdout","t":%d,"text":"%d"}' % (10 * i, i) for i in range(n, n + size)]
         log.add(stamp(_batch(*raws), "r1", log.count, 0))
         n += size
-    events = [{"type": "node", "t": 10 * i, "id": i, "run_id": "r1", "seq": i} for i in range(n)]
+    events = [
+        {"type": "stdout", "t": 10 * i, "text": str(i), "run_id": "r1", "seq": i} for i in range(n)
+    ]
     return log, events
 
 
 def test_stamp_appends_run_id_seq_and_a_missing_t_to_the_workers_own_bytes() -> None:
-    node = b'{"type":"node","t":5,"id":1}'
+    node = b'{"type":"stdout","t":5,"text":"1"}'
     chunk = stamp(_batch(node, b'{"type":"stdout","text":"hi"}'), "r1", 7, 99)
     assert (chunk.first, chunk.count, chunk.last) == (7, 2, 8)
     assert orjson.loads(chunk.body) == [
-        {"type": "node", "t": 5, "id": 1, "run_id": "r1", "seq": 7},
+        {"type": "stdout", "t": 5, "text": "1", "run_id": "r1", "seq": 7},
         {"type": "stdout", "text": "hi", "run_id": "r1", "seq": 8, "t": 99},
     ]
     assert chunk.body.startswith(b"[" + node[:-1] + b',"run_id":')
@@ -54,15 +57,18 @@ def test_stamp_appends_run_id_seq_and_a_missing_t_to_the_workers_own_bytes() -> 
 @pytest.mark.parametrize(
     ("event", "t"),
     [
-        (b'{"type":"node","t":1,"seq":0}', 1),
-        (b'{"type":"node","t":1,"run_id":"another-run"}', 1),
-        (b'{"type":"node","t":1,"se\\u0071":0}', 1),  # an escaped key is still `seq`
-        (b'{"type":"node","t":"soon"}', 42),
-        (b'{"type":"node","t":null}', 42),
-        (b'{"type":"node","t":1.5}', 42),
-        (b'{"type":"node","t":true}', 42),
-        (b'{"type":"node","t":1,"t":"x"}', 42),  # the last duplicate is what clients read
-        (b' { "type" : "node" , "t" : 4 } ', 4),
+        (b'{"type":"stdout","text":"x","t":1,"seq":0}', 1),
+        (b'{"type":"stdout","text":"x","t":1,"run_id":"another-run"}', 1),
+        (b'{"type":"stdout","text":"x","t":1,"se\\u0071":0}', 1),  # an escaped key is still `seq`
+        (b'{"type":"stdout","text":"x","t":"soon"}', 42),
+        (b'{"type":"stdout","text":"x","t":null}', 42),
+        (b'{"type":"stdout","text":"x","t":1.5}', 42),
+        (b'{"type":"stdout","text":"x","t":true}', 42),
+        (
+            b'{"type":"stdout","text":"x","t":1,"t":"x"}',
+            42,
+        ),  # the last duplicate is what clients read
+        (b' { "type" : "stdout" , "text" : "x" , "t" : 4 } ', 4),
     ],
 )
 def test_the_servers_run_id_seq_and_t_are_the_only_ones_a_client_reads(
@@ -70,7 +76,7 @@ def test_the_servers_run_id_seq_and_t_are_the_only_ones_a_client_reads(
 ) -> None:
     body = stamp(_batch(event), "r1", 3, 42).body
     (seen,) = json.loads(body, object_pairs_hook=_no_duplicate_keys)
-    assert (seen["type"], seen["run_id"], seen["seq"], seen["t"]) == ("node", "r1", 3, t)
+    assert (seen["type"], seen["run_id"], seen["seq"], seen["t"]) == ("stdout", "r1", 3, t)
 
 
 @pytest.mark.parametrize(
@@ -103,7 +109,7 @@ def test_a_batch_iterates_as_the_events_it_holds() -> None:
 def test_the_log_refuses_a_chunk_out_of_order() -> None:
     log, _ = _log()
     with pytest.raises(ValueError, match="starts at seq"):
-        log.add(Chunk(3, 1, b'[{"type":"node"}]'))
+        log.add(Chunk(3, 1, b'[{"type":"stdout"}]'))
 
 
 def test_resume_and_paging_cut_chunks_exactly_at_any_seq() -> None:
@@ -167,7 +173,18 @@ def test_a_file_with_one_row_per_event_is_converted_once_and_reads_the_same(
             assert run is not None and run.n_events == len(events)
         store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert "events" not in tables
     db.close()
+
+
+def test_a_bounded_read_after_the_end_of_a_large_chunk_gets_the_next_one() -> None:
+    """The chunk found by bisection ends at `after`: its bytes must not use up the read's
+    budget (a 1 MB run_started hid every later event from a resume)."""
+    log = EventLog()
+    big = b'{"type":"stdout","t":0,"text":"' + b"x" * 5000 + b'"}'
+    log.add(stamp(_batch(big), "r1", 0, 0))
+    log.add(stamp(_batch(b'{"type":"stdout","t":1,"text":"y"}'), "r1", 1, 0))
+    chunks = log.after(0, max_bytes=1000)
+    assert [e["text"] for c in chunks for e in c.events()] == ["y"]

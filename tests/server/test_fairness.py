@@ -24,7 +24,8 @@ from server.sandbox.reaper import pids_of_uid
 from server.sandbox.settings import MiB, SandboxSettings
 from server.sandbox.slots import SlotPool
 from server.settings import Settings
-from tests.server.live import Client, assert_dense, serve
+from server.trust.tokens import COOKIE
+from tests.server.live import Client, assert_dense, owner_cookie, serve
 from tests.server.sandbox_helpers import GENEROUS_CPU_S, GENEROUS_WALL_S
 from tests.server.test_hostile_runs import GOOD, GOOD_OUT
 
@@ -72,13 +73,18 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
         yield base, application
 
 
-async def connect_from(base: str, address: str) -> Client:
-    ws = await websockets.connect(f"ws://{base}/ws", max_size=None, local_addr=(address, 0))
+async def connect_from(base: str, address: str, cookie: str | None = None) -> Client:
+    headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else None
+    ws = await websockets.connect(
+        f"ws://{base}/ws", max_size=None, local_addr=(address, 0), additional_headers=headers
+    )
     return Client(ws)
 
 
-async def start(base: str, address: str, code: str, **options: Any) -> Client:
-    c = await connect_from(base, address)
+async def start(
+    base: str, address: str, code: str, cookie: str | None = None, **options: Any
+) -> Client:
+    c = await connect_from(base, address, cookie)
     await c.send({"type": "run", "code": code, "options": options})
     return c
 
@@ -210,12 +216,14 @@ def test_stop_while_paused_mid_backward(app: tuple[str, Any]) -> None:
 def test_disconnect_while_paused_then_resume_and_finish(app: tuple[str, Any]) -> None:
     base, _ = app
 
+    cookie = owner_cookie(base)  # the browser's: only the run's owner may continue it
+
     async def go() -> list[dict[str, Any]]:
-        c = await start(base, ATTACKER, PAUSING, pause_in_backward=True)
+        c = await start(base, ATTACKER, PAUSING, cookie, pause_in_backward=True)
         await c.until("paused")
         await c.ws.close()  # the run waits out the reconnect grace period
         await asyncio.sleep(1.0)
-        again = await connect_from(base, ATTACKER)
+        again = await connect_from(base, ATTACKER, cookie)
         last = c.events[-1]["seq"]
         await again.send({"type": "resume", "run_id": c.events[0]["run_id"], "after_seq": last})
         await again.send({"type": "continue"})
@@ -263,7 +271,9 @@ def test_a_large_stored_run_read_by_many_clients_at_once(
     db = tmp_path_factory.mktemp("large") / "runs.sqlite3"
     # clocks far away: the flood ends by the event-bytes cap, never by a clock
     sandbox = SandboxSettings(wall_seconds=120, cpu_seconds=60, max_event_bytes=32 * MiB)
-    with serve(create_app(Settings(db_path=db, sandbox=sandbox))) as base:
+    # one client's 16 reads at once (beyond the default per-client bound on reads at once)
+    settings = Settings(db_path=db, sandbox=sandbox, max_http_reads_per_client=16)
+    with serve(create_app(settings)) as base:
         _read_by_many(base)
 
 
@@ -321,7 +331,7 @@ def test_connections_per_client_are_capped_and_others_still_served(
         await victim_run(base)  # another address is not affected
         await held.pop().ws.close()
         for _ in range(500):  # the server sees the close a moment later
-            if application.state.connections[ATTACKER] < 20:
+            if application.state.limits.connections.held(f"addr:{ATTACKER}") < 20:
                 break
             await asyncio.sleep(0.01)
         again = await start(base, ATTACKER, "print(5)")  # a freed place can be taken again

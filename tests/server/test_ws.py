@@ -196,6 +196,10 @@ def test_a_client_over_its_rate_limit_gets_a_typed_refusal(tmp_path: Path) -> No
             c = Client(ws)
             for _ in range(3):
                 await c.send({"type": "run", "code": "print(1)", "replace": True})
+            # every run is answered: two started (the first one stopped by the second), and
+            # one refusal; a stop can take seconds on a loaded machine, so wait for those
+            while sum(e["type"] in ("run_finished", "command_error") for e in c.events) < 3:
+                await c.next_batch(60)
             return [e for e in await _drain(c) if e["type"] == "command_error"]
 
     with live_server(tmp_path / "runs.sqlite3", rate_limit_burst=2, rate_limit_per_minute=1) as b:

@@ -1,0 +1,159 @@
+"""A live run: its complete, ordered event log in memory (dense `seq`), its state, how much of
+it is stored; and what the manager needs from the sandbox (Handle, Runner)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from protocol import RunFinished
+from server.eventlog import EventLog, stamp
+from server.sandbox.batch import Batch
+from server.state import RUN_MOVES, IllegalTransition, Machine, RunState
+from server.storage import Retention
+
+
+class Handle(Protocol):
+    """What the manager needs from a sandboxed worker (server/sandbox implements it)."""
+
+    status: str
+
+    def events(self) -> AsyncIterator[Batch]: ...
+    async def send(self, command: dict[str, Any]) -> None: ...
+    async def kill(self, reason: str) -> None: ...
+
+
+class Runner(Protocol):
+    async def run(
+        self,
+        code: str,
+        options: dict[str, Any],
+        on_queue: Callable[[int], None] | None = None,
+        owner: str = "",
+    ) -> Handle: ...
+
+    def health(self) -> dict[str, Any]: ...
+
+
+class ShuttingDown(RuntimeError):
+    """The server is stopping: it starts no new run."""
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """What the server holds a run to, whatever the client's options say."""
+
+    max_run_bytes: int  # of the run's event log; the run is ended `limit` past it
+    max_inline_limit: int  # the largest `inline_limit` option a client may ask for
+    flush_s: float  # the log is stored at least this often while the run goes on
+    retention: Retention
+
+
+# The owner of a run that anyone allowed to connect may control: a local process's own run,
+# shown in the page it opens (backscope run --torch); never a client's
+ANY_OWNER = "anyone"  # (never a digest, which is hex; nor storage's "*" total)
+# Statuses the server gives a run itself (they win over what the worker's end says)
+SERVER_STATUSES = ("interrupted", "limit")
+
+
+class LiveRun:
+    """One run's complete, ordered event log, its state, and how much of it is stored."""
+
+    def __init__(
+        self,
+        run_id: str,
+        code: str,
+        options: dict[str, Any],
+        owner: str = "",
+        quota_key: str = "",
+    ) -> None:
+        self.id = run_id
+        self.code = code
+        self.options = options
+        self.owner = owner  # the owner key's digest: who may command the run
+        self.quota_key = quota_key or owner  # whose limits it counts against
+        self.created = time.time()
+        self.t0 = time.monotonic_ns()
+        self.log = EventLog()
+        self.machine: Machine[RunState] = Machine(RunState.STARTING, RUN_MOVES, "run")
+        self.status: str | None = None
+        self.done = asyncio.Event()
+        self.handle: Handle | None = None
+        self.stop_requested: str | None = None
+        self.stored_chunks = 0  # how many of the log's chunks are in storage
+        self.begun = False  # whether storage has its row
+        self.store_lock = asyncio.Lock()
+        self._changed = asyncio.Event()
+        self.on_over: Callable[[LiveRun], None] | None = None
+        self.max_bytes: int | None = None
+        self.controllers: set[object] = set()  # its owner's sessions attached to it
+        self.shared = False  # someone else followed it
+
+    @property
+    def state(self) -> RunState:
+        return self.machine.state
+
+    def owned_by(self, owner: str) -> bool:
+        """Whether a client with this owner key may command the run."""
+        return self.owner == owner or self.owner == ANY_OWNER
+
+    def changed(self) -> asyncio.Event:
+        """An event set at the next append (or the end): wait on it, then read again."""
+        return self._changed
+
+    def _pulse(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def append(self, batch: Batch | list[Any]) -> None:
+        """Number events (run id, dense seq, t when missing) and keep them as one chunk.
+        Whatever the worker put in run_id/seq is overridden."""
+        if self.state in (RunState.FINISHED, RunState.ARCHIVED):
+            raise IllegalTransition(f"run {self.id} has finished: nothing more is logged")
+        if not isinstance(batch, Batch):
+            batch = Batch.of(batch)
+        if not len(batch):
+            return
+        chunk = stamp(batch, self.id, self.log.count, time.monotonic_ns() - self.t0)
+        self.log.add(chunk)
+        if self.max_bytes is not None and self.log.bytes > self.max_bytes and self.on_over:
+            over, self.on_over = self.on_over, None
+            over(self)
+        self._pulse()
+
+    def finish(self, status: str, event: RunFinished) -> None:
+        self.append([event])
+        self.status = status
+        self.machine.move(RunState.FINISHED)
+        self.done.set()
+        self._pulse()
+
+    def archive(self) -> None:
+        """The whole log is stored: forget it here (readers go to storage from now on)."""
+        self.machine.move(RunState.ARCHIVED)
+        self.log.release()
+        self._pulse()
+
+    async def command(self, command: dict[str, Any]) -> None:
+        if self.handle is not None and self.state is RunState.RUNNING:
+            await self.handle.send(command)
+
+    async def stop(self, reason: str = "killed") -> None:
+        """End the run: `killed` (its owner), or the server's `limit` / `interrupted`."""
+        if self.state in (RunState.FINISHED, RunState.ARCHIVED):
+            return
+        if self.stop_requested is None or reason in SERVER_STATUSES:
+            self.stop_requested = reason
+        if self.state is not RunState.STOPPING:
+            self.machine.move(RunState.STOPPING)
+        if self.handle is not None:
+            await self.handle.kill(reason)
+
+
+def new_run_id() -> str:
+    """A run id: 96 random bits in hex (it is the share link: it must not be guessable)."""
+    return secrets.token_hex(12)

@@ -1,0 +1,87 @@
+"""What a stored run is, and the small interface a run store implements."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from server.eventlog import Chunk
+
+# A run whose log is still being written (flushed during the run); every other status is a
+# RunStatus of the protocol and final.
+RUNNING = "running"
+
+
+@dataclass
+class StoredRun:
+    """A run's row: code, how it ended, its options, when, and what its log holds.
+
+    `owner` is the owner key's digest (never the cookie itself), `bytes` the log's size plus
+    the code's, `shared` whether anyone but the owner has opened it (kept longer by eviction).
+    """
+
+    id: str
+    code: str
+    status: str
+    options: dict[str, Any]
+    created: float
+    duration_ms: float
+    n_events: int
+    owner: str = ""
+    bytes: int = 0
+    shared: bool = False
+    instance: str = ""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """How much the store holds."""
+
+    runs: int
+    bytes: int
+    file_bytes: int
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Caps on what the store keeps, and how long (0 = no age limit).
+
+    When a save would put the store over `max_store_bytes` (or the saving owner over
+    `max_owner_bytes`), runs are evicted: the owner's own oldest first when the owner is over
+    its share, then the oldest never-shared runs, then the oldest shared ones. A run being
+    written is never evicted.
+    """
+
+    max_store_bytes: int
+    max_owner_bytes: int
+    max_age_s: float = 0.0
+
+
+@dataclass
+class Recovery:
+    """What opening the store found: a file it could not read, moved aside (never deleted)."""
+
+    moved_to: str | None = None
+    reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class RunStore(Protocol):
+    def begin(self, run: StoredRun) -> None: ...
+    def append(self, run_id: str, chunks: Sequence[Chunk]) -> None: ...
+    def finish(self, run: StoredRun, chunks: Sequence[Chunk]) -> None: ...
+    def save(self, run: StoredRun, chunks: Sequence[Chunk]) -> None: ...
+    def get(self, run_id: str) -> StoredRun | None: ...
+    def mark_shared(self, run_id: str) -> None: ...
+    def chunks(
+        self, run_id: str, after: int = -1, limit: int | None = None, max_bytes: int | None = None
+    ) -> list[Chunk]: ...
+    def events(
+        self, run_id: str, after: int = -1, limit: int | None = None
+    ) -> list[dict[str, Any]]: ...
+    def evict(self, retention: Retention, owner: str = "", incoming: int = 0) -> list[str]: ...
+    def unfinished(self) -> list[tuple[str, str, float]]: ...
+    def interrupt(self, run_id: str, status: str) -> bool: ...
+    def usage(self) -> Usage: ...
+    def close(self) -> None: ...
