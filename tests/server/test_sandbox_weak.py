@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -67,9 +67,11 @@ time.sleep(0.5)
 
 
 def test_weak_mode_removes_files_the_run_left_in_shared_tmp(weak: Sandbox) -> None:
-    name = f"backscope-weak-leftover-{os.getpid()}"
+    # a name no earlier run can have left (a pid repeats across runs of the suite)
+    name = f"backscope-weak-leftover-{uuid.uuid4().hex}"
+    assert not Path("/tmp", name).exists()
     result = check(weak, f"open('/tmp/{name}', 'w').write('x')\nprint('written')\n")
-    assert result.text() == "written\n"
+    assert result.text() == "written\n", result.summary
     assert not Path("/tmp", name).exists()
 
 
