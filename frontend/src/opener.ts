@@ -1,7 +1,10 @@
-// Opening a shared run (`?run=ID`, at a step with `&at=N`): its events are asked for over the
-// socket (`resume` from the start), which answers a stored run, follows a live one, and says
-// `unknown_run` for an id it does not know (a REST 404 would log a console error instead).
+// Opening a shared run (`?run=ID`, at a step with `&at=N`): its log as it is now is read in
+// bulk over HTTP (`/api/runs/ID/log`: a browser reads an HTTP body several times faster than
+// the same bytes as websocket messages), then a run still going is followed over the socket
+// (`resume` after the last event read). An id the server does not know comes back as an
+// `unknown_run` error event in the log itself (a 404 would log a console error).
 import type { App } from "./app";
+import { readLog } from "./net";
 import type { WireEvent } from "./wire";
 import { byId } from "./ui/dom";
 
@@ -10,6 +13,7 @@ export class RunOpener {
   private id = "";
   private at: number | null = null;
   private active = false;
+  private reading: AbortController | null = null;
 
   constructor(app: App) {
     this.app = app;
@@ -22,11 +26,26 @@ export class RunOpener {
     this.at = at;
     this.active = true;
     this.app.panels.status(`opening run ${id}…`);
-    this.app.conn.send({ type: "resume", run_id: id, after_seq: -1 });
+    const reading = new AbortController();
+    this.reading = reading;
+    let ended = false;
+    const onBatch = (batch: WireEvent[]): void => {
+      if (reading.signal.aborted) return;
+      ended ||= batch.some((e) => e.type === "run_finished" || (e.type === "command_error" && e.message.startsWith("unknown_run")));
+      this.app.enqueue(batch);
+    };
+    void readLog(id, onBatch, reading.signal).then((r) => {
+      if (reading.signal.aborted) return;
+      this.reading = null;
+      // a run still going (or a read cut short) goes on over the socket from what was read
+      if (!ended) this.app.conn.send({ type: "resume", run_id: id, after_seq: r.last });
+    });
   }
 
   /** A new run or reset: whatever link was being opened is no longer. */
   cancel(): void {
+    this.reading?.abort();
+    this.reading = null;
     this.active = false;
     byId("notice").hidden = true;
   }

@@ -1,4 +1,5 @@
-"""Stored runs over REST: `GET /api/runs/{id}` and `GET /api/runs/{id}/events?after=SEQ`.
+"""Stored runs over REST: `GET /api/runs/{id}`, `GET /api/runs/{id}/events?after=SEQ`, and
+`GET /api/runs/{id}/log` (what the page replays a run from: see `get_log`).
 
 Bodies are streamed from a cursor (feeds.py) a frame's worth at a time, each piece written
 before the next is read (the server's flow control waits for a slow reader), so a reader
@@ -14,19 +15,20 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from starlette.types import Message, Receive, Scope, Send
 
-from server.eventlog import Chunk
+from server.eventlog import Chunk, join
 from server.feeds import Cursor
 from server.limits import ClientLimits
-from server.session import MAX_RUN_ID
+from server.session import MAX_RUN_ID, error_event
 from server.state import RunState
 from server.storage import StoredRun
 from server.trust.identity import Identity
 
 router = APIRouter()
 PIECE = 64 * 1024  # bytes per write: about what the transport buffers before it waits
+FRAMED = "application/x-backscope-frames"
 
 
 class BoundedStream(StreamingResponse):
@@ -38,8 +40,9 @@ class BoundedStream(StreamingResponse):
         body: AsyncIterator[bytes],
         release: Any,
         stall_s: float,
+        media_type: str = "application/json",
     ) -> None:
-        super().__init__(body, media_type="application/json")
+        super().__init__(body, media_type=media_type)
         self._release = release
         self._stall_s = stall_s
 
@@ -75,15 +78,38 @@ async def _pieces(
     yield (b"" if sep == b"," else sep) + b"]" + tail
 
 
-def _stream(request: Request, cursor: Cursor, head: bytes = b"", tail: bytes = b"") -> Any:
+async def _frames(cursor: Cursor, frame_bytes: int) -> AsyncIterator[bytes]:
+    """The cursor's events as frames: a frame's length in bytes in ASCII digits, a newline,
+    then that many bytes, one JSON array of events (the stored bytes, joined, never
+    re-serialized); in pieces of at most PIECE bytes."""
+    while True:
+        chunks: list[Chunk] = await cursor.next(4000, frame_bytes)
+        if not chunks:
+            break
+        frame = join(chunks)
+        yield b"%d\n" % len(frame) + frame[:PIECE]
+        for start in range(PIECE, len(frame), PIECE):
+            yield frame[start : start + PIECE]
+
+
+def _stream(
+    request: Request, cursor: Cursor, head: bytes = b"", tail: bytes = b"", framed: bool = False
+) -> Any:
     state = request.app.state
     identity: Identity = request.scope["state"]["identity"]
     limits: ClientLimits = state.limits
     if not limits.reads.take(identity.quota):
         raise HTTPException(503, "too many reads of runs at once; retry", {"Retry-After": "2"})
     settings = state.settings
-    body = _pieces(cursor, settings.frame_bytes, head, tail)
-    return BoundedStream(body, lambda: limits.reads.give(identity.quota), settings.send_stall_s)
+    if framed:
+        body, media = _frames(cursor, settings.frame_bytes), FRAMED
+    else:
+        body, media = _pieces(cursor, settings.frame_bytes, head, tail), "application/json"
+
+    def release() -> None:
+        limits.reads.give(identity.quota)
+
+    return BoundedStream(body, release, settings.send_stall_s, media)
 
 
 def _cursor(request: Request, run_id: str, after: int, upto: int | None) -> Cursor:
@@ -137,3 +163,21 @@ async def get_events(
     _, last = await _find(request, run_id)
     cursor = _cursor(request, run_id, after, min(last, after + limit))
     return _stream(request, cursor)
+
+
+@router.get("/api/runs/{run_id}/log")
+async def get_log(run_id: str, request: Request) -> Any:
+    """The run's log as it is now, in frames (see `_frames`): what a page replays a stored run
+    from, a frame at a time, instead of the websocket (a browser reads one HTTP body several
+    times faster than the same bytes as websocket messages). A run still going is read to its
+    last event so far; the page follows the rest with `resume` over the websocket. A run this
+    server does not know answers, as `resume` does, a frame with an `unknown_run` error (not a
+    404: the page says so itself, without a console error)."""
+    try:
+        _, last = await _find(request, run_id)
+    except HTTPException as e:
+        if e.status_code != 404:
+            raise
+        frame = orjson.dumps([error_event("unknown_run", str(e.detail))])
+        return Response(b"%d\n%b" % (len(frame), frame), media_type=FRAMED)
+    return _stream(request, _cursor(request, run_id, -1, last), framed=True)

@@ -226,6 +226,21 @@ def test_share_link_reopens_the_run_after_reload(page: Page, server: str) -> Non
     shot(page, "share-reopened")
 
 
+def test_a_link_to_a_run_still_going_shows_it_and_follows_it_to_the_end(page: Page) -> None:
+    code = 'import time\nprint("first", flush=True)\ntime.sleep(2)\nprint("second")\n'
+    page.goto("/")
+    set_code(page, code)
+    press_run(page)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('run') !== null")
+    url = page.url
+    other = page.context.new_page()
+    other.goto(url)  # the log so far (read over HTTP), then the rest as it comes (the socket)
+    expect(other.get_by_test_id("console")).to_contain_text("first")
+    expect(other.get_by_test_id("status")).to_contain_text(FINISHED)
+    expect(other.get_by_test_id("console")).to_contain_text("first\nsecond")
+    other.close()
+
+
 def test_exports_and_timeline_scrub(page: Page, server: str) -> None:
     page.goto("/")
     page.get_by_test_id("examples").select_option(_exp_example(server)["id"])

@@ -73,6 +73,38 @@ def test_a_stored_run_is_served_over_rest_and_paged(server: str) -> None:
     assert httpx.get(f"http://{server}/api/runs/nope").status_code == 404
 
 
+def frames(body: bytes) -> list[list[dict[str, Any]]]:
+    """A `/log` body cut into its frames ("<length>\\n<JSON array>"), each parsed."""
+    out: list[list[dict[str, Any]]] = []
+    while body:
+        head, _, rest = body.partition(b"\n")
+        n = int(head)
+        assert len(rest) >= n, "a frame was cut short"
+        out.append(orjson.loads(rest[:n]))
+        body = rest[n:]
+    return out
+
+
+def test_a_stored_log_is_served_in_frames_of_whole_events(tmp_path: Path) -> None:
+    code = (
+        "import torch\nx = torch.ones(3, requires_grad=True)\nfor _ in range(20):\n    x = x * 2\n"
+    )
+    code += "x.sum().backward()\n"
+    with live_server(tmp_path / "runs.sqlite3", frame_bytes=1024) as base:
+        events = run(_run_snippet(base, code))
+        run_id = events[0]["run_id"]
+        r = httpx.get(f"http://{base}/api/runs/{run_id}/log")
+        unknown = httpx.get(f"http://{base}/api/runs/nope/log")
+    assert r.status_code == 200
+    got = frames(r.content)
+    assert len(got) > 3  # frames of about frame_bytes, each whole events
+    assert orjson.dumps([e for f in got for e in f]) == orjson.dumps(events)
+    # an unknown run is said in the log itself, as the websocket's resume says it
+    assert unknown.status_code == 200
+    [[error]] = frames(unknown.content)
+    assert error["type"] == "command_error" and error["message"].startswith("unknown_run")
+
+
 def test_malformed_commands_get_typed_errors_and_the_connection_survives(server: str) -> None:
     bad: list[str | bytes] = [
         "{not json",
