@@ -21,8 +21,10 @@ BIG = {"inline_limit": 100_000}
 
 
 def _array(v: dict[str, Any]) -> np.ndarray[Any, Any]:
-    vals = v["values"]
-    return np.array(vals, dtype=np.float64)
+    """A wire value's values, read at the tensor's own precision (float32 values travel as
+    float32's shortest digits), as float64."""
+    read = np.array(v["values"], dtype=np.float64)
+    return read.astype(np.float32).astype(np.float64) if v["dtype"] == "float32" else read
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

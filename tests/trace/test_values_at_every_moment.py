@@ -46,11 +46,13 @@ __bs_final()
 
 
 def _flat(value: dict[str, Any]) -> np.ndarray[Any, Any] | None:
-    """A wire value's full values as a flat float64 array (None: a summary only)."""
+    """A wire value's full values as a flat float64 array (None: a summary only), each read at
+    the tensor's own precision (float32 values travel as float32's shortest digits)."""
     if "values" not in value:
         return None
     vals = np.array(value["values"], dtype=object).reshape(-1)
-    return np.array([float(v) for v in vals], dtype=np.float64)
+    read = np.array([float(v) for v in vals], dtype=np.float64)
+    return read.astype(value["dtype"]).astype(np.float64) if value["dtype"] == "float32" else read
 
 
 def _fold(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
