@@ -356,11 +356,25 @@ export class App {
     const vis = viewRect(v, this.canvas.size.w, this.canvas.size.h);
     const all = !!whole && vis.x0 <= whole.x0 && vis.y0 <= whole.y0 && vis.x1 >= whole.x1 && vis.y1 >= whole.y1;
     this.overview.draw(this.place, whole, vis, !all && this.place.pos.size > 0);
-    this.panels.update(s, this.view);
+    // while a run streams in, the panels refresh in a task of their own: a frame's drawing and
+    // the panels' heavier refresh never add up to one long task
+    if (streaming) this.updatePanelsSoon();
+    else this.panels.update(s, this.view);
     this.metrics.frameMs = performance.now() - t0;
     if (!this.metrics.firstFullFrameAt && !streaming && !this.drawTimer && this.metrics.lastEventAt && !this.queue.length && this.layout.caughtUp && s.seq === this.log.length - 1) {
       this.metrics.firstFullFrameAt = performance.now();
     }
+  }
+
+  private panelsDue = false;
+
+  private updatePanelsSoon(): void {
+    if (this.panelsDue) return;
+    this.panelsDue = true;
+    yieldThen(() => {
+      this.panelsDue = false;
+      this.panels.update(this.log.state(), this.view);
+    });
   }
 
   /** Fit the view: the whole graph, or a readable region of a huge one (see fit.ts). */
