@@ -53,6 +53,8 @@ const yieldThen = (() => {
  *  is redrawn then. */
 const FIT_EVERY_MS = 150;
 const DRAW_EVERY_MS = 100;
+/** How often new vertices go to the layout worker while queued events are still applied. */
+const LAYOUT_EVERY_MS = 100;
 
 export class App {
   log = new RunLog();
@@ -276,9 +278,17 @@ export class App {
     }
     const head = this.headState();
     if (head.runId && location.search !== `?run=${head.runId}`) history.replaceState(null, "", `/?run=${head.runId}`);
-    this.layout.send(head, this.view);
+    // while a backlog is applied (a stored log), the layout worker gets new vertices a few
+    // times a second in larger parts rather than after every slice
+    const now = performance.now();
+    if (!this.queue.length || now - this.layoutSentAt >= LAYOUT_EVERY_MS) {
+      this.layoutSentAt = now;
+      this.layout.send(head, this.view);
+    }
     this.schedule();
   }
+
+  private layoutSentAt = 0;
 
   get shownIteration(): number | null {
     return this.layout.iteration;
