@@ -50,6 +50,9 @@ def tensor_info(
             mode = "inference_mode"
         elif t._fn is not None:
             mode = "grad"
+    name = tr.names.get(id(t))
+    if name is None and t._rg and t._fn is None:
+        tr.unnamed_leaf(t)
     return {
         "id": tid,
         "shape": v["shape"],  # one list object, serialized twice
@@ -59,7 +62,7 @@ def tensor_info(
         "version": t._ver[0],
         "grad_fn": tr.nodes.get(fn) if fn is not None else None,
         "output_nr": t._nr,
-        "name": tr.names.get(id(t)),
+        "name": name,
         "line": line,
         "grad_mode": mode,
         "backward": backward,

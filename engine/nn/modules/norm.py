@@ -13,6 +13,7 @@ from engine.nn import _functional_more as FM
 from engine.nn import init
 from engine.nn.modules.linear import empty_param
 from engine.nn.modules.module import Module
+from engine.ops._core import overwrite
 
 
 class _BatchNorm(Module):
@@ -74,8 +75,7 @@ class _BatchNorm(Module):
         self._check_input_dim(input)
         eaf = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            self.num_batches_tracked._d[...] += 1
-            self.num_batches_tracked._ver[0] += 1
+            overwrite(self.num_batches_tracked, self.num_batches_tracked._d + 1)
             # momentum=None: a cumulative moving average
             eaf = (
                 1.0 / float(self.num_batches_tracked._d) if self.momentum is None else self.momentum
@@ -155,8 +155,7 @@ class SyncBatchNorm(_BatchNorm):
         self._check_input_dim(input)
         eaf = 0.0 if self.momentum is None else self.momentum
         if self.track_running_stats and self.num_batches_tracked is not None:
-            self.num_batches_tracked._d[...] += 1
-            self.num_batches_tracked._ver[0] += 1
+            overwrite(self.num_batches_tracked, self.num_batches_tracked._d + 1)
             if self.momentum is None:
                 eaf = 1.0 / float(self.num_batches_tracked._d)
         from engine.nn.modules._functions import SyncBatchNorm as SyncBatchNormFunction
