@@ -10,16 +10,10 @@ import math
 from typing import Any
 
 from engine._tensor import Tensor
-from engine.autograd.graph import retype
 from engine.nn._functional_loss import legacy_reduction
 from engine.ops import nn_act
-
-
-def _as(name: str, t: Tensor) -> Tensor:
-    """Rename `t`'s node to the overload ATen's C++ records (add.Scalar, norm.ScalarOpt_dim)."""
-    if t._fn is not None:
-        retype(t._fn, name)
-    return t
+from engine.ops.nn_extra import add_scalar
+from engine.ops.reduce_stats import norm_overload
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -48,8 +42,8 @@ def pairwise_distance(
     x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
 ) -> Tensor:
     """||x1 - x2 + eps||_p over the last dim."""
-    diff = _as("AddBackward1", x1 - x2 + eps)
-    return _as("NormBackward1", diff.norm(p, -1, keepdim))  # type: ignore[attr-defined]
+    diff = add_scalar(x1 - x2, eps)
+    return norm_overload(diff, p, diff.ndim - 1, keepdim)
 
 
 def margin_ranking_loss(
@@ -68,7 +62,7 @@ def margin_ranking_loss(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
-    shifted = _as("AddBackward1", (-target) * (input1 - input2) + margin)
+    shifted = add_scalar((-target) * (input1 - input2), margin)
     return _reduce(shifted.clamp_min(0), red)  # type: ignore[attr-defined]
 
 
@@ -90,7 +84,7 @@ def triplet_margin_loss(
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))  # type: ignore[attr-defined]
-    return _reduce((_as("AddBackward1", margin + d_pos) - d_neg).clamp_min(0), red)  # type: ignore[attr-defined]
+    return _reduce((add_scalar(d_pos, margin) - d_neg).clamp_min(0), red)  # type: ignore[attr-defined]
 
 
 def poisson_nll_loss(

@@ -87,7 +87,7 @@ def pad_nd(x: Tensor, pad: tuple[int, ...], mode: str, value: float) -> Tensor:
     ix = np.ix_(*maps)
     name = ("Reflection" if mode == "reflect" else "Replication") + f"Pad{k}DBackward0"
     cls = _PAD_NODES[name]
-    res = record(cls, np.ascontiguousarray(a[ix]), (x,), {"padding": list(pad)})
+    res = record(cls, np.ascontiguousarray(a[ix]), (x,), {"padding": list(pad), "self": x})
     return stash(res, ix=ix, shape=a.shape)
 
 
@@ -169,6 +169,7 @@ def mul_scalar(self: Tensor, other: float) -> Tensor:
 
 class MulScalarBackward(OpNode):
     __slots__ = ()
+    _scalars = frozenset(("other",))
 
     def apply(self, grads: Grads) -> Grads:
         return [grads[0] * self.saved("other")]  # type: ignore[operator]
@@ -182,11 +183,27 @@ def div_scalar(self: Tensor, other: float) -> Tensor:
 
 class DivScalarBackward(OpNode):
     __slots__ = ()
+    _scalars = frozenset(("other",))
 
     def apply(self, grads: Grads) -> Grads:
         return [grads[0] / self.saved("other")]  # type: ignore[operator]
 
 
-# Named after class creation: the registry's "DivBackward1" entry belongs to pointwise.py.
+def add_scalar(self: Tensor, other: float) -> Tensor:
+    """self + other recorded as AddBackward1 (a C++ scalar add: it saves nothing)."""
+    out = np.asarray(self._d + other).astype(self._d.dtype)
+    return record(AddScalarBackward, out, (self,))
+
+
+class AddScalarBackward(OpNode):
+    __slots__ = ()
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0]]
+
+
+# Named after class creation: Python's `x * 2` records MulBackward0 (a wrapped number), so
+# these C++-only overloads stay out of the op registry.
 rename_class(MulScalarBackward, "MulBackward1")
 rename_class(DivScalarBackward, "DivBackward1")
+rename_class(AddScalarBackward, "AddBackward1")

@@ -352,6 +352,7 @@ class PowBackward1(OpNode):
 class PowBackward2(OpNode):
     __slots__ = ()
     _name = "PowBackward2"
+    _scalars = frozenset(("self",))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -633,6 +634,7 @@ class ClampBackward1(OpNode):
 class ClampBackward0(OpNode):
     __slots__ = ()
     _name = "ClampBackward0"
+    _tensors = frozenset(("max", "min"))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
