@@ -12,14 +12,11 @@ from engine.nn import functional as F
 from engine.nn import init
 from engine.nn.modules.attention import MultiheadAttention
 from engine.nn.modules.container import ModuleList
-from engine.nn.modules.linear import Dropout, Linear
+from engine.nn.modules.dropout import Dropout
+from engine.nn.modules.linear import Linear
 from engine.nn.modules.module import Module
-from engine.nn.modules.norm import LayerNorm
-from engine.nn.modules.transformer import (
-    _ACTIVATIONS,
-    TransformerEncoder,
-    TransformerEncoderLayer,
-)
+from engine.nn.modules.normalization import LayerNorm
+from engine.nn.modules.transformer import _ACTIVATIONS, TransformerEncoder, TransformerEncoderLayer
 
 
 class TransformerDecoderLayer(Module):
