@@ -11,7 +11,7 @@ from engine.nn.modules.batchnorm import _BatchNorm, _lazy_norm_forward, _lazy_no
 
 def _instance_forward(m: _BatchNorm, input: Tensor, batch_dims: int) -> Tensor:
     """InstanceNorm's forward: an unbatched input gets a batch dim for the call."""
-    from engine.nn._functional_extra import instance_norm
+    from engine.nn.functional.normalization import instance_norm
 
     if input.ndim not in (batch_dims, batch_dims - 1):
         raise ValueError(

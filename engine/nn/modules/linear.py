@@ -8,7 +8,6 @@ from typing import Any
 
 from engine import _creation
 from engine._tensor import Tensor
-from engine.nn import _functional_more as FM
 from engine.nn import functional as F
 from engine.nn import init
 from engine.nn.modules.module import Module
@@ -102,7 +101,7 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
-        return FM.bilinear(input1, input2, self.weight, self.bias)
+        return F.bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self) -> str:
         return (

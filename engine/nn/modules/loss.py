@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine._tensor import Tensor
-from engine.nn import _functional_loss as FL
 from engine.nn import functional as F
+from engine.nn.functional import loss as FL
 from engine.nn.modules.distance import PairwiseDistance
 from engine.nn.modules.module import Module
 
