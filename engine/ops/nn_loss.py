@@ -413,6 +413,6 @@ class NllLoss2DBackward0(NllLossBackward0):
 
 
 # reduce.py and reduce_stats.py import these two from here
-from engine.ops.nn_extra import div_scalar, mul_scalar  # noqa: E402
+from engine.ops.scalar_overloads import div_scalar, mul_scalar  # noqa: E402
 
 __all__ = ["div_scalar", "mul_scalar"]

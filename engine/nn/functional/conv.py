@@ -6,7 +6,7 @@ from typing import Any
 
 from engine._tensor import Tensor
 from engine.ops import nn_conv
-from engine.ops.nn_extra import pad_nd
+from engine.ops.nn_pad import pad_nd
 
 
 def _tup(v: Any, n: int, name: str = "") -> tuple[int, ...]:

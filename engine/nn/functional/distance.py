@@ -5,8 +5,8 @@ from __future__ import annotations
 import engine
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import no_grad
-from engine.ops.nn_extra import add_scalar
 from engine.ops.reduce_stats import norm_overload
+from engine.ops.scalar_overloads import add_scalar
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:

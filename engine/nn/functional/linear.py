@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import engine
 from engine._tensor import Tensor
-from engine.ops.nn_extra import trilinear
+from engine.ops.nn_bilinear import trilinear
 
 
 # -- linear, dropout, embedding -----------------------------------------------------------

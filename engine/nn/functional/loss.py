@@ -11,7 +11,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import no_grad
 from engine.ops import nn_loss
-from engine.ops.nn_extra import div_scalar, mul_scalar
+from engine.ops.scalar_overloads import div_scalar, mul_scalar
 
 
 def legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:

@@ -11,7 +11,7 @@ from engine._tensor import Tensor, make
 from engine.nn.functional.distance import pairwise_distance
 from engine.nn.functional.loss import _reduce, legacy_reduction
 from engine.ops import nn_loss_margin as M
-from engine.ops.nn_extra import add_scalar
+from engine.ops.scalar_overloads import add_scalar
 
 
 def margin_ranking_loss(

@@ -8,7 +8,7 @@ from typing import Any
 from engine._tensor import Tensor
 from engine.ops import nn_norm
 from engine.ops.composite import add_scalar
-from engine.ops.nn_extra import clamp_min
+from engine.ops.scalar_overloads import clamp_min
 
 
 def batch_norm(

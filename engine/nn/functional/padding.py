@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine._tensor import Tensor
-from engine.ops.nn_extra import pad_nd
+from engine.ops.nn_pad import pad_nd
 
 
 def _check_pad_mode(x: Tensor, n: int, mode: str, value: float | None) -> None:

@@ -225,7 +225,7 @@ class Transformer(Module):
     def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
         """A float mask with -inf above the diagonal (0 elsewhere)."""
         from engine._creation import full
-        from engine.ops.shape_extra import triu
+        from engine.ops.tensor_shape import triu
 
         return triu(full((sz, sz), float("-inf"), dtype=dtype), diagonal=1)
 
