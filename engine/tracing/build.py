@@ -90,8 +90,9 @@ def tensor_id(
     return tid
 
 
-def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
-    """The id of a node, emitting events for it (and unseen nodes below it) first."""
+def node_id(tr: Tracer, node: Node | None, ts: int, out: Out, rank: int = -1) -> int | None:
+    """The id of a node, emitting events for it (and unseen nodes below it) first; nodes
+    first seen below a rank's node (its leaves' AccumulateGrad) carry that rank."""
     if node is None:
         return None
     nid = tr.nodes.get(node)
@@ -106,18 +107,19 @@ def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
             stack.append((n, True))
             stack.extend((m, False) for m, _ in n.next_functions if m is not None)
             continue
-        _node_event(tr, cap.NodeMade(ts, None, None, n, (), (), "grad", None, None, None), out)
+        made = cap.NodeMade(ts, None, None, n, (), (), "grad", None, None, None, rank)
+        _node_event(tr, made, out)
     return tr.nodes.get(node)
 
 
-def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[EdgeRef]:
+def _edges(tr: Tracer, node: Node, ts: int, out: Out, rank: int) -> list[EdgeRef]:
     lo, hi = tr.nodes.lo, tr.nodes.hi
     res: list[EdgeRef] = []
     for m, nr in node.next_functions:
         nid = None
         if m is not None:
             v = m._tr_id  # Ids.get, inline
-            nid = v - lo if lo <= v < hi else node_id(tr, m, ts, out)
+            nid = v - lo if lo <= v < hi else node_id(tr, m, ts, out, rank)
         res.append({"node": nid, "input_nr": nr})
     return res
 
@@ -181,7 +183,7 @@ def _saved(
 
 def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
     node, ts, line, outputs = it.node, it.ts, it.line, it.outputs
-    nexts = _edges(tr, node, ts, out)
+    nexts = _edges(tr, node, ts, out, it.rank)
     lo, hi = tr.tensors.lo, tr.tensors.hi
     described = tr.described
     ins = []
@@ -219,6 +221,8 @@ def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
         "variable": var,
         "backward": bw,
     }
+    if it.rank >= 0:  # a torch.distributed rank's thread: each rank's graph is labelled
+        event["rank"] = it.rank
     out.append(event)
     out.extend(late)
 

@@ -23,6 +23,7 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
+from engine.distributed.world import MEMBER
 from engine.tracing import captures as cap
 from engine.tracing import values
 from engine.tracing.values import dtype_name
@@ -263,6 +264,7 @@ class Tracer:
                     self.mpath,
                     self.mcalls,
                     self.in_backward,
+                    MEMBER.rank,
                 ),
             )
         )

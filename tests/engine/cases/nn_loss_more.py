@@ -1,5 +1,5 @@
 """Rows for the rarer nn ops: engine/ops/nn_loss_margin.py, nn_fold.py, nn_weight_norm.py,
-nn_embedding_bag.py and the composite losses of engine/nn/_functional_loss_more.py."""
+nn_embedding_bag.py and the composite losses of engine/nn/functional/margin_loss.py."""
 
 from tests.engine.cases import Case
 

@@ -14,7 +14,7 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record
 from engine.ops.index import narrow
 from engine.ops.shape import _shape_arg, expand, kw_arg, reshape, unsqueeze, view
-from engine.ops.shape_extra import _diag_fn, cat, clone, flip, repeat
+from engine.ops.tensor_shape import _diag_fn, cat, clone, flip, repeat
 
 
 def tile(self: Tensor, *dims: Any, **kw: Any) -> Tensor:
@@ -184,7 +184,7 @@ class DiagEmbedBackward0(OpNode):
     _name = "DiagEmbedBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        from engine.ops.shape_extra import diagonal
+        from engine.ops.tensor_shape import diagonal
 
         g = grads[0]
         assert g is not None

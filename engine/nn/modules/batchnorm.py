@@ -1,15 +1,14 @@
-"""BatchNorm1d/2d/3d, SyncBatchNorm, LayerNorm, GroupNorm, InstanceNorm1d/2d/3d."""
+"""Batch normalization: BatchNorm1d/2d/3d, SyncBatchNorm and their lazy forms."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine import _creation
 from engine._tensor import Tensor, make
-from engine.nn import _functional_more as FM
+from engine.nn import functional as F
 from engine.nn import init
 from engine.nn.modules.linear import empty_param
 from engine.nn.modules.module import Module
@@ -82,7 +81,7 @@ class _BatchNorm(Module):
             )
         bn_training = self.training or (self.running_mean is None and self.running_var is None)
         use_stats = not self.training or self.track_running_stats
-        return FM.batch_norm(
+        return F.batch_norm(
             input,
             self.running_mean if use_stats else None,
             self.running_var if use_stats else None,
@@ -200,160 +199,57 @@ class SyncBatchNorm(_BatchNorm):
         return out
 
 
-class LayerNorm(Module):
-    def __init__(
-        self,
-        normalized_shape: Any,
-        eps: float = 1e-5,
-        elementwise_affine: bool = True,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__()
-        shape = (
-            (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-        )
-        self.normalized_shape, self.eps = shape, eps
-        self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = empty_param(*shape, dtype=dtype)
-            if bias:
-                self.bias = empty_param(*shape, dtype=dtype)
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
-
-    def forward(self, input: Tensor) -> Tensor:
-        return FM.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
-
-    def extra_repr(self) -> str:
-        return (
-            f"{self.normalized_shape}, eps={self.eps}, "
-            f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
-        )
-
-
-class GroupNorm(Module):
-    def __init__(
-        self,
-        num_groups: int,
-        num_channels: int,
-        eps: float = 1e-5,
-        affine: bool = True,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__()
-        if num_channels % num_groups != 0:
-            raise ValueError("num_channels must be divisible by num_groups")
-        self.num_groups, self.num_channels, self.eps, self.affine = (
-            num_groups,
-            num_channels,
-            eps,
-            affine,
-        )
-        if affine:
-            self.weight = empty_param(num_channels, dtype=dtype)
-            if bias:
-                self.bias = empty_param(num_channels, dtype=dtype)
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
-
-    def forward(self, input: Tensor) -> Tensor:
-        return FM.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
-
-    def extra_repr(self) -> str:
-        return (
-            f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
-            f"bias={self.bias is not None}"
-        )
-
-
-def _instance_forward(m: _BatchNorm, input: Tensor, batch_dims: int) -> Tensor:
-    """InstanceNorm's forward: an unbatched input gets a batch dim for the call."""
-    from engine.nn._functional_extra import instance_norm
-
-    if input.ndim not in (batch_dims, batch_dims - 1):
-        raise ValueError(
-            f"expected {batch_dims - 1}D or {batch_dims}D input (got {input.ndim}D input)"
-        )
-    unbatched = input.ndim == batch_dims - 1
-    dim = 0 if unbatched else 1
-    if input.shape[dim] != m.num_features:
-        if m.affine:
-            raise ValueError(
-                f"expected input's size at dim={dim} to match num_features "
-                f"({m.num_features}), but got: {input.shape[dim]}."
-            )
-        warnings.warn(
-            f"input's size at dim={dim} does not match num_features. You can silence this "
-            "warning by not passing in num_features, which is not used because affine=False",
-            stacklevel=4,
-        )
-    x = input.unsqueeze(0) if unbatched else input  # type: ignore[attr-defined]
-    out = instance_norm(
-        x, m.running_mean, m.running_var, m.weight, m.bias,
-        m.training or not m.track_running_stats, m.momentum or 0.0, m.eps,
-    )  # fmt: skip
-    return out.squeeze(0) if unbatched else out  # type: ignore[no-any-return,attr-defined]
-
-
-def _instance_init(
+def _lazy_norm_init(
     self: _BatchNorm,
-    num_features: int,
     eps: float = 1e-5,
-    momentum: float = 0.1,
-    affine: bool = False,
-    track_running_stats: bool = False,
+    momentum: float | None = 0.1,
+    affine: bool = True,
+    track_running_stats: bool = True,
     device: Any = None,
     dtype: Any = None,
 ) -> None:
-    """InstanceNorm's constructor: BatchNorm's, with no affine or running stats by default."""
-    _BatchNorm.__init__(
-        self, num_features, eps, momentum, affine, track_running_stats, device, dtype
-    )
+    """The lazy constructor: empty parameters and buffers of 0 features."""
+    _BatchNorm.__init__(self, 0, eps, momentum, affine, track_running_stats, device, dtype)
 
 
-class InstanceNorm1d(_BatchNorm):
-    """Normalise each (sample, channel) over its length; no affine or running stats by default."""
-
-    __init__ = _instance_init
-
-    def forward(self, input: Tensor) -> Tensor:
-        return _instance_forward(self, input, 3)
-
-
-class InstanceNorm2d(_BatchNorm):
-    """Normalise each (sample, channel) over its image; no affine or running stats by default."""
-
-    __init__ = _instance_init
-
-    def forward(self, input: Tensor) -> Tensor:
-        return _instance_forward(self, input, 4)
+def _lazy_norm_forward(self: _BatchNorm, input: Tensor) -> Tensor:
+    if self.num_features == 0:
+        n = int(input.shape[1])
+        names = ("weight", "bias", "running_mean", "running_var")
+        lazy = [t for t in (getattr(self, name) for name in names) if t is not None]
+        if lazy:  # with nothing to fill, PyTorch leaves num_features at 0
+            self.num_features = n
+            for t in lazy:
+                t.data = _creation.empty(n, dtype=t.dtype)
+            self.reset_parameters()
+        self.__class__ = self._becomes  # type: ignore[attr-defined]  # PyTorch's cls_to_become
+    return self.forward(input)  # type: ignore[no-any-return]
 
 
-class InstanceNorm3d(_BatchNorm):
-    """Normalise each (sample, channel) over its volume; no affine or running stats by default."""
+class LazyBatchNorm1d(BatchNorm1d):
+    _becomes = BatchNorm1d
+    __init__ = _lazy_norm_init
+    forward = _lazy_norm_forward
 
-    __init__ = _instance_init
 
-    def forward(self, input: Tensor) -> Tensor:
-        return _instance_forward(self, input, 5)
+class LazyBatchNorm2d(BatchNorm2d):
+    _becomes = BatchNorm2d
+    __init__ = _lazy_norm_init
+    forward = _lazy_norm_forward
+
+
+class LazyBatchNorm3d(BatchNorm3d):
+    _becomes = BatchNorm3d
+    __init__ = _lazy_norm_init
+    forward = _lazy_norm_forward
+
+
+__all__ = [
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "LazyBatchNorm1d",
+    "LazyBatchNorm2d",
+    "LazyBatchNorm3d",
+    "SyncBatchNorm",
+]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
 import numpy as np
 
 from engine._tensor import Tensor, make
+from engine.autograd.grad_mode import no_grad
 from engine.ops import nn_loss
-from engine.ops.nn_extra import div_scalar, mul_scalar
+from engine.ops.scalar_overloads import div_scalar, mul_scalar
 
 
 def legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
@@ -269,3 +271,95 @@ def kl_div(
             return loss.sum()  # type: ignore[attr-defined, no-any-return]
         return loss.sum() / input.shape[0]  # type: ignore[attr-defined, no-any-return]
     return _reduce(loss, red)
+
+
+def poisson_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    log_input: bool = True,
+    full: bool = False,
+    size_average: Any = None,
+    eps: float = 1e-8,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """exp(input) - target * input (log_input), else input - target * log(input + eps)."""
+    red = legacy_reduction(size_average, reduce, reduction)
+    if log_input:
+        loss = input.exp() - target * input  # type: ignore[attr-defined]
+    else:
+        loss = input - target * (input + eps).log()  # type: ignore[attr-defined]
+    if full:
+        t = target
+        stirling = t * t.log() - t + (t * (2 * math.pi)).log() * 0.5  # type: ignore[attr-defined]
+        loss = loss + stirling.masked_fill(t <= 1, 0)
+    return _reduce(loss, red)
+
+
+def gaussian_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    var: Any,
+    full: bool = False,
+    eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Tensor:
+    """0.5 * (log(var) + (input - target)^2 / var), var clamped to eps (without gradient)."""
+    from engine._creation import ones_like
+
+    x: Any = input
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * ones_like(x)
+    elif bool(np.any(var._d < 0)):
+        raise ValueError("var has negative entry/entries")
+    if tuple(var.shape) != tuple(x.shape):
+        if tuple(x.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif x.ndim != var.ndim or sum(v for s, v in zip(x.shape, var.shape) if s != v) != 1:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (x - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def _lengths(v: Any) -> list[int]:
+    if isinstance(v, Tensor):
+        return [int(a) for a in np.asarray(v._d).reshape(-1)]
+    return [int(a) for a in v]
+
+
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Any,
+    target_lengths: Any,
+    blank: int = 0,
+    reduction: str = "mean",
+    zero_infinity: bool = False,
+) -> Tensor:
+    """The CTC loss of log_probs (T, N, C) against unaligned targets, composed as ATen does:
+    `_ctc_loss`, optional zeroing of infinite losses, then the reduction."""
+    from engine._creation import tensor as _tensor
+    from engine.ops import nn_ctc
+
+    unbatched = log_probs.ndim == 2
+    lp = log_probs.unsqueeze(1) if unbatched else log_probs  # type: ignore[attr-defined]
+    tg = targets.unsqueeze(0) if unbatched and targets.ndim == 1 else targets  # type: ignore[attr-defined]
+    tl = _lengths(target_lengths)
+    res: Any = nn_ctc.ctc_loss(lp, tg, _lengths(input_lengths), tl, blank, zero_infinity)
+    if zero_infinity:
+        zero = _tensor(0.0, dtype=res.dtype)
+        res = zero.where(res == float("inf"), res)  # where(res == inf, 0, res), as ATen
+    if reduction == "mean":
+        return (res / _tensor(tl, dtype=res.dtype).clamp_min(1)).mean()  # type: ignore[no-any-return]
+    if reduction == "sum":
+        return res.sum()  # type: ignore[no-any-return]
+    return res.squeeze(0) if unbatched else res  # type: ignore[no-any-return]

@@ -1,20 +1,58 @@
-"""The rarer losses of `torch.nn.functional`: margin, embedding, multi-label and Gaussian NLL.
-
-Composite ones follow ATen's (or torch/nn/functional.py's) order of operations so the graph
-has PyTorch's nodes: `1 - cos` is a SubBackward0 (C++ `Scalar - Tensor`), clamps are in place.
-"""
+"""Margin and embedding losses: margin_ranking, triplet, hinge_embedding, cosine_embedding,
+soft_margin, multi(label)_margin."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from engine._tensor import Tensor, make
-from engine.autograd.grad_mode import no_grad
-from engine.nn._functional_loss import _reduce, legacy_reduction
+from engine.nn.functional.distance import pairwise_distance
+from engine.nn.functional.loss import _reduce, legacy_reduction
 from engine.ops import nn_loss_margin as M
+from engine.ops.scalar_overloads import add_scalar
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0.0,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """max(0, -target * (input1 - input2) + margin)."""
+    red = legacy_reduction(size_average, reduce, reduction)
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
+        )
+    shifted = add_scalar((-target) * (input1 - input2), margin)
+    return _reduce(shifted.clamp_min(0), red)  # type: ignore[attr-defined]
+
+
+def triplet_margin_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """max(0, margin + d(anchor, positive) - d(anchor, negative))."""
+    red = legacy_reduction(size_average, reduce, reduction)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))  # type: ignore[attr-defined]
+    return _reduce((add_scalar(d_pos, margin) - d_neg).clamp_min(0), red)  # type: ignore[attr-defined]
 
 
 def _scalar_minus(c: float, t: Tensor) -> Tensor:
@@ -128,7 +166,7 @@ def multilabel_soft_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Per-class binary logistic loss averaged over classes."""
-    from engine.nn.functional import logsigmoid
+    from engine.nn.functional.activation import logsigmoid
 
     red = legacy_reduction(size_average, reduce, reduction)
     x: Any = input
@@ -143,40 +181,6 @@ def multilabel_soft_margin_loss(
     return _reduce(loss, red)
 
 
-def gaussian_nll_loss(
-    input: Tensor,
-    target: Tensor,
-    var: Any,
-    full: bool = False,
-    eps: float = 1e-6,
-    reduction: str = "mean",
-) -> Tensor:
-    """0.5 * (log(var) + (input - target)^2 / var), var clamped to eps (without gradient)."""
-    from engine._creation import ones_like
-
-    x: Any = input
-    if isinstance(var, float):
-        if var < 0:
-            raise ValueError("var has negative entry/entries")
-        var = var * ones_like(x)
-    elif bool(np.any(var._d < 0)):
-        raise ValueError("var has negative entry/entries")
-    if tuple(var.shape) != tuple(x.shape):
-        if tuple(x.shape[:-1]) == tuple(var.shape):
-            var = var.unsqueeze(-1)
-        elif x.ndim != var.ndim or sum(v for s, v in zip(x.shape, var.shape) if s != v) != 1:
-            raise ValueError("var is of incorrect size")
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(reduction + " is not valid")
-    var = var.clone()
-    with no_grad():
-        var.clamp_(min=eps)
-    loss = 0.5 * (var.log() + (x - target) ** 2 / var)
-    if full:
-        loss += 0.5 * math.log(2 * math.pi)
-    return _reduce(loss, reduction)
-
-
 def triplet_margin_with_distance_loss(
     anchor: Tensor,
     positive: Tensor,
@@ -188,7 +192,7 @@ def triplet_margin_with_distance_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """max(0, margin + d(anchor, positive) - d(anchor, negative)) for any distance d."""
-    from engine.nn._functional_misc import pairwise_distance
+    from engine.nn.functional.distance import pairwise_distance
     from engine.ops.pointwise_binary import clamp_min
 
     if reduction not in ("mean", "sum", "none"):
@@ -209,15 +213,3 @@ def triplet_margin_with_distance_loss(
         d_neg = d_neg.minimum(dist(positive, negative))
     loss = clamp_min(margin + d_pos - d_neg, 0)
     return _reduce(loss, reduction)
-
-
-__all__ = [
-    "cosine_embedding_loss",
-    "gaussian_nll_loss",
-    "hinge_embedding_loss",
-    "multi_margin_loss",
-    "multilabel_margin_loss",
-    "multilabel_soft_margin_loss",
-    "soft_margin_loss",
-    "triplet_margin_with_distance_loss",
-]

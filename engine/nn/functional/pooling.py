@@ -298,7 +298,7 @@ def max_unpool3d(
 
 def _lp_pool(x: Tensor, norm_type: float, k: Any, stride: Any, ceil_mode: bool, nd: int) -> Tensor:
     """(sum of x^p over each window)^(1/p), as PyTorch composes it from avg_pool."""
-    from engine.nn.functional import relu
+    from engine.nn.functional.activation import relu
 
     kt = _tup(k, nd)
     pool = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]

@@ -1,84 +1,11 @@
-"""More schedulers: ExponentialLR, MultiStepLR, LambdaLR and ReduceLROnPlateau."""
+"""ReduceLROnPlateau: lower the lr when a metric stops improving."""
 
 from __future__ import annotations
 
 import math
-import types
-from collections import Counter
-from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine.optim.lr_scheduler import LRScheduler
 from engine.optim.optimizer import Optimizer
-
-
-class ExponentialLR(LRScheduler):
-    """Multiply the lr by `gamma` every epoch."""
-
-    def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
-        self.gamma = gamma
-        super().__init__(optimizer, last_epoch)
-
-    def get_lr(self) -> list[float]:
-        groups = self.optimizer.param_groups
-        if self._is_initial:
-            return [g["lr"] for g in groups]
-        return [g["lr"] * self.gamma for g in groups]
-
-
-class MultiStepLR(LRScheduler):
-    """Multiply the lr by `gamma` at each milestone epoch."""
-
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        milestones: Iterable[int],
-        gamma: float = 0.1,
-        last_epoch: int = -1,
-    ) -> None:
-        self.milestones = Counter(milestones)
-        self.gamma = gamma
-        super().__init__(optimizer, last_epoch)
-
-    def get_lr(self) -> list[float]:
-        groups = self.optimizer.param_groups
-        if self.last_epoch not in self.milestones:
-            return [g["lr"] for g in groups]
-        return [g["lr"] * self.gamma ** self.milestones[self.last_epoch] for g in groups]
-
-
-class LambdaLR(LRScheduler):
-    """lr = base_lr * lr_lambda(epoch) (one function, or one per group)."""
-
-    def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
-        n = len(optimizer.param_groups)
-        if not isinstance(lr_lambda, list | tuple):
-            self.lr_lambdas: list[Callable[[int], float]] = [lr_lambda] * n
-        else:
-            if len(lr_lambda) != n:
-                raise ValueError(f"Expected {n} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
-        super().__init__(optimizer, last_epoch)
-
-    def get_lr(self) -> list[float]:
-        return [b * f(self.last_epoch) for b, f in zip(self.base_lrs, self.lr_lambdas)]
-
-    def state_dict(self) -> dict[str, Any]:
-        # PyTorch stores plain functions as None (only callable objects' __dict__), at the end
-        out = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
-        out["lr_lambdas"] = [
-            None if isinstance(f, types.FunctionType) else f.__dict__.copy()
-            for f in self.lr_lambdas
-        ]
-        return out
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        state_dict["lr_lambdas"] = lambdas
-        for f, d in zip(self.lr_lambdas, lambdas):
-            if d is not None:
-                f.__dict__.update(d)
 
 
 class ReduceLROnPlateau:

@@ -1,15 +1,12 @@
-"""The layer-shaped parts of `torch.nn.functional`: convolution, pooling, normalisation,
-bilinear, padding, `normalize`, `one_hot`."""
+"""Convolutions: conv1d/2d/3d and conv_transpose1d/2d/3d."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from engine._tensor import Tensor, make
-from engine.ops import nn_conv, nn_norm
-from engine.ops.nn_extra import clamp_min, pad_nd, trilinear
+from engine._tensor import Tensor
+from engine.ops import nn_conv
+from engine.ops.nn_pad import pad_nd
 
 
 def _tup(v: Any, n: int, name: str = "") -> tuple[int, ...]:
@@ -183,122 +180,3 @@ def conv_transpose3d(
     """The adjoint of conv3d."""
     args = (stride, padding, output_padding, groups, dilation)
     return _conv_transpose(input, weight, bias, args, 3)  # type: ignore[no-any-return]
-
-
-def batch_norm(
-    input: Tensor,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    training: bool = False,
-    momentum: float = 0.1,
-    eps: float = 1e-5,
-) -> Tensor:
-    """Normalise each channel by batch statistics (training) or running ones (eval)."""
-    if training:
-        shape = input.shape
-        n = shape[0]
-        for s in shape[2:]:
-            n *= s
-        if n == 1:
-            raise ValueError(
-                f"Expected more than 1 value per channel when training, got input size {shape}"
-            )
-    elif running_mean is None or running_var is None:
-        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
-    return nn_norm.native_batch_norm(
-        input, weight, bias, running_mean, running_var, training, momentum, eps
-    )
-
-
-def layer_norm(
-    input: Tensor,
-    normalized_shape: Any,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    eps: float = 1e-5,
-) -> Tensor:
-    """Normalise over the trailing `normalized_shape` dimensions."""
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    return nn_norm.native_layer_norm(input, shape, weight, bias, eps)
-
-
-def group_norm(
-    input: Tensor,
-    num_groups: int,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    eps: float = 1e-5,
-) -> Tensor:
-    """Normalise channel groups of each sample."""
-    return nn_norm.native_group_norm(input, num_groups, weight, bias, eps)
-
-
-def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """x1^T A x2 + b for each output feature."""
-    # PyTorch flattens both inputs to 2d (reshape: views), then reshapes the result back
-    shape = (*input1.shape[:-1], weight.shape[0])
-    a = input1.reshape(-1, input1.shape[-1])  # type: ignore[attr-defined]
-    b = input2.reshape(-1, input2.shape[-1])  # type: ignore[attr-defined]
-    out = trilinear(a, weight, b).reshape(shape)
-    return out if bias is None else out + bias  # type: ignore[no-any-return]
-
-
-def _check_pad_mode(x: Tensor, n: int, mode: str, value: float | None) -> None:
-    """ATen's refusals for reflect/replicate/circular padding."""
-    if value is not None and value != 0:
-        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-    if x.ndim not in (n // 2 + 1, n // 2 + 2) or n not in (2, 4, 6):
-        raise NotImplementedError(
-            f"Padding size {n} is not supported for {x.ndim}D input tensor.\n"
-            "Supported combinations for non-constant padding:\n"
-            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
-            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
-            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
-        )
-
-
-def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
-    """Pad the last len(pad)/2 dimensions ((left, right) pairs from the last dimension)."""
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.ndim:
-        raise RuntimeError(
-            "Padding length should be less than or equal to two times the input dimension but "
-            "got padding length " + f"{len(pad)} and input of dimension {input.ndim}"
-        )
-    if mode not in ("constant", "reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if mode != "constant":
-        _check_pad_mode(input, len(pad), mode, value)
-    if mode == "circular":
-        from engine.nn._functional_layers import pad_circular
-
-        return pad_circular(input, tuple(int(p) for p in pad))
-    return pad_nd(input, tuple(int(p) for p in pad), mode, 0.0 if value is None else value)
-
-
-def normalize(
-    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None
-) -> Tensor:
-    """input / max(||input||_p along dim, eps)."""
-    denom = clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)  # type: ignore[attr-defined]
-    return input / denom  # type: ignore[no-any-return]
-
-
-def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
-    """int64 one-hot encoding along a new last dimension."""
-    a = tensor._d
-    if a.dtype != np.int64:
-        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    if num_classes == -1:
-        if a.size == 0:
-            raise RuntimeError("Can not infer total number of classes from empty tensor.")
-        num_classes = int(a.max()) + 1
-    if a.size and a.min() < 0:
-        raise RuntimeError("Class values must be non-negative.")
-    if a.size and a.max() >= num_classes:
-        raise RuntimeError("Class values must be smaller than num_classes.")
-    out = (a[..., None] == np.arange(num_classes)).astype(np.int64)
-    return make(out, False, None, 0)
