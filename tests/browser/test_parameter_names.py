@@ -10,11 +10,11 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import press_run, run_id_of, set_code, shot, stored_run
+from tests.browser.conftest import finished, press_run, run_id_of, set_code, shot, stored_run
 
 pytestmark = pytest.mark.browser
 
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 NET = """import torch
 import torch.nn as nn
