@@ -6,8 +6,9 @@ New rows go at the end of the table whatever it already holds, so saving a run c
 the run is, not what the store is. Each run names the quota key its bytes count against
 (`quota`, kept per key in `quota_bytes`). (Version 3 counted bytes per owner, and a client
 without an owner token is a new owner on every connection. Version 2 kept the chunks in a
-WITHOUT ROWID table keyed by (run_id, first_seq): each save inserted megabytes of rows at a random place of one B-tree,
-and saves slowed down with every run stored — 6 s for 2,000 small chunks on a 700 MB store.)
+WITHOUT ROWID table keyed by (run_id, first_seq): each save inserted megabytes of rows at a
+random place of one B-tree, and saves slowed down with every run stored — 6 s for 2,000 small
+chunks on a 700 MB store.)
 Version 0 kept one row per event in `events`.
 """
 
