@@ -130,6 +130,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if not self.transport.is_closing():
             self.transport.close()
 
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        # how the guard cuts off a client that stops reading (trust/guard.py)
+        self.scope["state"]["abort"] = self.transport.abort
+
     def on_headers_complete(self) -> None:
         self._disarm()
         super().on_headers_complete()

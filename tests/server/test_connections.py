@@ -113,3 +113,40 @@ def test_the_server_keeps_descriptors_for_itself(
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
+
+
+def _held_by_a_process(local_port: int, remote_port: int) -> bool:
+    """Whether a process still has a socket of this loopback connection open (an orphaned one,
+    closed by its owner while the kernel still holds unsent data, has inode 0)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, inode = fields[1], fields[2], fields[9]
+        if int(local.split(":")[1], 16) == local_port and int(remote.split(":")[1], 16) == (
+            remote_port
+        ):
+            return inode != "0"
+    return False
+
+
+def test_a_reader_that_stops_reading_a_page_file_is_cut_off(
+    tmp_path: Path, sockets: list[socket.socket]
+) -> None:
+    """Any HTTP response, not only a run's (routers/runs.py bounds those itself): a client
+    that takes nothing for `send_stall_s` loses its connection (and the file it held)."""
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    (dist / "index.html").write_text("<!doctype html><title>t</title>")
+    (dist / "big.js").write_bytes(b"x" * (32 << 20))
+    with live_server(tmp_path / "r.sqlite3", frontend_dist=dist, send_stall_s=1.0) as base:
+        host, port = base.split(":")
+        s = socket.create_connection((host, int(port)))
+        sockets.append(s)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.sendall(f"GET /big.js HTTP/1.1\r\nHost: {base}\r\n\r\n".encode())
+        assert s.recv(12) == b"HTTP/1.1 200"
+        # it reads nothing more: the server's writes stall, and it lets the connection go
+        mine = s.getsockname()[1]
+        deadline = time.monotonic() + 60
+        while _held_by_a_process(int(port), mine) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _held_by_a_process(int(port), mine)
