@@ -9,6 +9,7 @@ client (503 beyond), and a reader that takes nothing for `send_stall_s` is cut o
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -79,11 +80,12 @@ def _stream(request: Request, cursor: Cursor, head: bytes = b"", tail: bytes = b
     state = request.app.state
     identity: Identity = request.scope["state"]["identity"]
     limits: ClientLimits = state.limits
-    if not limits.reads.take(identity.quota):
+    if not limits.take_read(identity.quota, identity.address):
         raise HTTPException(503, "too many reads of runs at once; retry", {"Retry-After": "2"})
     settings = state.settings
     body = _pieces(cursor, settings.frame_bytes, head, tail)
-    return BoundedStream(body, lambda: limits.reads.give(identity.quota), settings.send_stall_s)
+    release = functools.partial(limits.give_read, identity.quota, identity.address)
+    return BoundedStream(body, release, settings.send_stall_s)
 
 
 def _cursor(request: Request, run_id: str, after: int, upto: int | None) -> Cursor:
