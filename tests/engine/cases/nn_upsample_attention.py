@@ -1,4 +1,5 @@
-"""Rows for engine/ops/nn_upsample.py, nn_attention.py, nn_pixel.py and composite.py."""
+"""Rows for engine/ops/nn_upsample.py, nn_attention.py, nn_pixel.py and composite.py:
+interpolation, attention and pixel shuffle."""
 
 from tests.engine.cases import Case
 
