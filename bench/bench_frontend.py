@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, live_server, press_run, set_code  # noqa: E402
-from tests.browser.test_walkthrough2 import LOOP  # noqa: E402
+from tests.browser.test_graph_view import LOOP  # noqa: E402
 
 # (label, figure, unit, target, True when the figure must be at most the target)
 Row = tuple[str, float, str, float, bool]

@@ -22,7 +22,7 @@ Every client parses every frame with orjson and checks that seq is dense. The se
 its own process (as deployed), so the client's parsing does not share a GIL with the server
 it measures. Loopback only; bounded in count and time.
 
-    .venv/bin/python bench/bench_server.py [--repeat N] [--storage]
+    .venv/bin/python bench/bench_server.py [--repeat N] [--storage] [--exposed]
 """
 
 from __future__ import annotations
@@ -434,6 +434,11 @@ if __name__ == "__main__":
         "--latency", action="store_true", help="only (d) and (c), without and with pre-start"
     )
     parser.add_argument("--storage", action="store_true", help="only (e) and (f)")
+    parser.add_argument(
+        "--exposed",
+        action="store_true",
+        help="only the figures of a server you can expose (issue 13): (e), (f) and (c)",
+    )
     parser.add_argument("--sessions", type=int, default=0, help="only (c), with N sessions")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as d:
@@ -443,9 +448,13 @@ if __name__ == "__main__":
                 asyncio.run(wait_up(b))
                 asyncio.run(many_sessions(b, args.sessions))
             raise SystemExit(0)
-        if args.storage:
+        if args.storage or args.exposed:
             save_ratio(db)
             stalled_readers(Path(d) / "readers.sqlite3")
+            if args.exposed:
+                with server_process(Path(d) / "sessions.sqlite3") as (b, p):
+                    asyncio.run(wait_up(b))
+                    asyncio.run(many_sessions(b, 100))
             raise SystemExit(0)
         if args.latency:
             for prestart in (False, True, False, True):

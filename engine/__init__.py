@@ -122,8 +122,8 @@ from engine.ops import (
     reduce_stats,
     scatter,
     shape,
-    shape_extra,
-    shape_more,
+    shape_composite,
+    tensor_shape,
     views,
 )
 from engine.ops import einsum as _einsum_ops
@@ -131,8 +131,8 @@ from engine.ops import index_copy as _index_copy_ops
 from engine.ops import integrate_dist as _integrate_dist_ops
 from engine.ops import linalg as _linalg_ops
 from engine.ops import linalg_decomp as _linalg_decomp_ops
-from engine.ops import linalg_more as _linalg_more_ops
 from engine.ops import linalg_pinv as _linalg_pinv_ops
+from engine.ops import linalg_products as _linalg_products_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
 from engine.ops import linalg_triangular as _linalg_triangular_ops
 from engine.ops import matmul as _matmul_ops
@@ -174,13 +174,13 @@ _OP_MODULES: list[ModuleType] = [
     _linalg_ops,
     _matmul_ops,
     _einsum_ops,
-    _linalg_more_ops,
+    _linalg_products_ops,
     _linalg_solve_ops,
     _linalg_decomp_ops,
     _linalg_pinv_ops,
     _stats_quantile_ops,
-    shape_extra,
-    shape_more,
+    tensor_shape,
+    shape_composite,
     _transpose_ops,
     index,
     scatter,

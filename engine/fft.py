@@ -113,7 +113,7 @@ class FftC2RBackward0(OpNode):
 
 
 def _pad_dim(t: Tensor, d: int, amount: int) -> Tensor:
-    from engine.ops.nn_extra import pad_nd
+    from engine.ops.nn_pad import pad_nd
 
     pad = [0] * (2 * (t._d.ndim - d))
     pad[-1] = amount
@@ -159,7 +159,7 @@ def _dims_sizes(
 def _resize(x: Tensor, dims: Sequence[int], sizes: Sequence[int]) -> Tensor:
     """Crop (SliceBackward0) or zero-pad (one ConstantPadNdBackward0) to `sizes`, as ATen."""
     from engine.ops.index import narrow
-    from engine.ops.nn_extra import pad_nd
+    from engine.ops.nn_pad import pad_nd
 
     pad = [0] * (2 * x._d.ndim)
     grow = False
@@ -288,7 +288,7 @@ def ifftshift(input: Tensor, dim: Any = None) -> Tensor:
 
 
 def _shift(x: Tensor, dim: Any, sign: int) -> Tensor:
-    from engine.ops.shape_extra import roll
+    from engine.ops.tensor_shape import roll
 
     nd = x._d.ndim
     dims = list(range(nd)) if dim is None else [dim] if isinstance(dim, int) else list(dim)

@@ -17,10 +17,10 @@ from engine.ops.linalg_decomp import linalg_qr as qr
 from engine.ops.linalg_decomp import linalg_slogdet as slogdet
 from engine.ops.linalg_decomp import linalg_svd as svd
 from engine.ops.linalg_eig import eig, eigvals
-from engine.ops.linalg_more import linalg_cross as cross
-from engine.ops.linalg_more import multi_dot
 from engine.ops.linalg_norms import cond, matrix_norm, matrix_rank, norm
 from engine.ops.linalg_pinv import lstsq, pinv
+from engine.ops.linalg_products import linalg_cross as cross
+from engine.ops.linalg_products import multi_dot
 from engine.ops.linalg_solve import LinAlgError, det, inv, matrix_power, solve
 from engine.ops.linalg_triangular import solve_triangular
 from engine.ops.matmul import matmul

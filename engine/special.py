@@ -56,7 +56,7 @@ def log_softmax(input: Any, dim: int, *, dtype: Any = None) -> Any:
 def ndtr(input: Tensor) -> Tensor:
     """The standard normal CDF, composed as ATen does: (1 + erf(x / sqrt(2))) * 0.5."""
     from engine.ops.composite import add_scalar
-    from engine.ops.nn_extra import mul_scalar
+    from engine.ops.scalar_overloads import mul_scalar
 
     return mul_scalar(add_scalar(mul_scalar(input, math.sqrt(0.5)).erf(), 1.0), 0.5)  # type: ignore[attr-defined]
 

@@ -19,7 +19,8 @@ class NodeEvent(EventBase):
     """A grad_fn node, with its edges (`next`), input and output tensors, saved values, the
     snippet line and module scope that made it. `backward`: the backward pass that made it
     (create_graph=True), else null. `module_calls`: the call number of each module on
-    `module_path` (two calls of one module are two scopes)."""
+    `module_path` (two calls of one module are two scopes). `rank`: the torch.distributed
+    rank whose thread made the node (absent outside a process group)."""
 
     type: Literal["node"]
     id: int
@@ -34,6 +35,7 @@ class NodeEvent(EventBase):
     module_calls: list[int] | None
     variable: int | None
     backward: int | None
+    rank: NotRequired[int]
 
 
 class UntrackedOp(EventBase):

@@ -88,6 +88,10 @@ def create_app(settings: Settings | None = None, runner: Runner | None = None) -
         settings.bind_host, settings.allowed_hosts, settings.allowed_origins
     )
     app.add_middleware(
-        Guard, policy=policy, identifier=state.identifier, access_token=settings.access_token
+        Guard,
+        policy=policy,
+        identifier=state.identifier,
+        access_token=settings.access_token,
+        send_stall_s=settings.send_stall_s,
     )
     return app

@@ -28,6 +28,9 @@ UVICORN_WS: dict[str, Any] = {
     # command is at most 2 MiB (Settings.max_message_bytes), and they are handled in turn
     "ws_max_size": 4 * 1024 * 1024,
     "ws_max_queue": 4,
+    # closes connections that never finish a request head, and caps open connections per
+    # address and in all (a half-sent request must not hold a file descriptor for ever)
+    "http": "server.trust.connections:GuardedHttpProtocol",
 }
 
 

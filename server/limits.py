@@ -82,6 +82,24 @@ class ClientLimits:
         self.connections = Counted(connections)
         self.reads = Counted(http_reads_per_client, http_reads)
 
+    @staticmethod
+    def keys(quota: str, address: str, factor: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The keys a client's use counts against (its quota key, and its address unless that
+        is the quota key already), each with how many times the per-client cap it may hold."""
+        by_address = f"addr:{address}"
+        if quota == by_address:
+            return (by_address,), (1,)
+        return (quota, by_address), (1, factor)
+
+    def take_read(self, quota: str, address: str) -> bool:
+        """A read of a run over HTTP may start (tokens are free, so an address holds no more
+        reads than one client: a read is short unless its client stalls it)."""
+        keys, factor = self.keys(quota, address, 1)
+        return self.reads.take(*keys, factor=factor)
+
+    def give_read(self, quota: str, address: str) -> None:
+        self.reads.give(*self.keys(quota, address, 1)[0])
+
     def allow_run(self, quota: str, address: str) -> bool:
         if quota == f"addr:{address}":  # keyed by the address already
             return self.runs.allow(quota)

@@ -55,6 +55,13 @@ class Settings(BaseSettings):
     max_message_bytes: int = 2 * 1024 * 1024
     # open websockets per client address: each holds memory and a task in the server
     max_connections_per_client: int = 256
+    # connections before the app sees them (server/trust/connections.py): a request head must
+    # be complete this long after connecting (or after the previous response); open
+    # connections from one address (trusted proxies not counted), and in all (0: the
+    # open-file limit less what the server keeps for itself)
+    request_head_s: float = Field(default=10.0, gt=0)
+    max_connections_per_address: int = Field(default=512, ge=1)
+    max_open_connections: int = Field(default=0, ge=0)
 
     # -- who may connect (Jupyter's local_hostnames / allow_origin) ------------------------
     # the address the server is bound to (`backscope serve --host`): allowed as a Host name

@@ -538,7 +538,7 @@ def _batched_grad(
     PyTorch vmaps one backward over it, the engine runs one backward per batch entry and stacks
     the results (inputs no entry reaches stay None)."""
     from engine._tensor import Tensor, make
-    from engine.ops.shape_extra import stack
+    from engine.ops.tensor_shape import stack
 
     for i, (t, g) in enumerate(zip(outs, go)):
         if isinstance(g, Tensor) and isinstance(t, Tensor) and g.shape[1:] != t.shape:

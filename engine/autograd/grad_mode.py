@@ -17,7 +17,8 @@ class _ThreadModes(threading.local):
     """
 
     def __init__(self) -> None:
-        self.enabled = True
+        self.enabled = True  # ops record: grad mode on and inference mode off
+        self.grad = True  # PyTorch's GradMode (what `is_grad_enabled()` reads in inference mode)
         self.inference = False
         # inside `vmap`: how deep, and the ids of the inputs it does not map (in_dims None)
         self.vmap_level = 0
@@ -39,8 +40,22 @@ ANOMALY = _Anomaly()
 
 
 def is_grad_enabled() -> bool:
-    """True when ops record the graph."""
-    return STATE.enabled
+    """PyTorch's grad mode (ops record when it is on, outside inference mode)."""
+    return STATE.grad if STATE.inference else STATE.enabled
+
+
+def _set_grad(mode: bool) -> tuple[bool, bool]:
+    """Set grad mode; ops record only outside inference mode (`enable_grad()` inside
+    `inference_mode()` turns grad mode on and still records nothing, as in PyTorch).
+    Returns the previous (enabled, grad) to restore with `_restore`."""
+    prev = (STATE.enabled, STATE.grad)
+    STATE.grad = mode
+    STATE.enabled = mode and not STATE.inference
+    return prev
+
+
+def _restore(prev: tuple[bool, bool]) -> None:
+    STATE.enabled, STATE.grad = prev
 
 
 def is_inference_mode_enabled() -> bool:
@@ -77,53 +92,50 @@ class no_grad(_DecoratorContextManager):
     """
 
     def __init__(self) -> None:
-        self.prev = False
+        self.prev = (True, True)
 
     def __enter__(self) -> None:
-        self.prev = STATE.enabled
-        STATE.enabled = False
+        self.prev = _set_grad(False)
 
     def __exit__(self, *exc: object) -> None:
-        STATE.enabled = self.prev
+        _restore(self.prev)
 
 
 class enable_grad(_DecoratorContextManager):
     """Ops inside record the graph, even within `no_grad`."""
 
     def __init__(self) -> None:
-        self.prev = False
+        self.prev = (True, True)
 
     def __enter__(self) -> None:
-        self.prev = STATE.enabled
-        STATE.enabled = True
+        self.prev = _set_grad(True)
 
     def __exit__(self, *exc: object) -> None:
-        STATE.enabled = self.prev
+        _restore(self.prev)
 
 
 class set_grad_enabled(_DecoratorContextManager):
     """Turn recording on or off; takes effect at once, and as a context manager restores on exit."""
 
     def __init__(self, mode: bool) -> None:
-        self.prev = STATE.enabled
         self.mode = bool(mode)
-        STATE.enabled = self.mode
+        self.prev = _set_grad(self.mode)
 
     def __call__(self, func: F) -> F:
         # as a decorator, construction must not change the mode (PyTorch restores it here)
-        STATE.enabled = self.prev
+        _restore(self.prev)
         return super().__call__(func)
 
     def __enter__(self) -> None:
-        STATE.enabled = self.mode
+        _set_grad(self.mode)
 
     def __exit__(self, *exc: object) -> None:
-        STATE.enabled = self.prev
+        _restore(self.prev)
 
     def clone(self) -> set_grad_enabled:
-        prev = STATE.enabled
+        prev = (STATE.enabled, STATE.grad)
         clone = self.__class__(self.mode)
-        STATE.enabled = prev
+        _restore(prev)
         clone.prev = prev
         return clone
 
@@ -133,7 +145,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = bool(mode)
-        self.prev = (True, False)
+        self.prev = (True, True, False)
 
     def __call__(self, func: F) -> F:
         if isinstance(func, bool):  # `@inference_mode(False)` is spelled through __init__
@@ -141,14 +153,14 @@ class inference_mode(_DecoratorContextManager):
         return super().__call__(func)
 
     def __enter__(self) -> None:
-        self.prev = (STATE.enabled, STATE.inference)
+        self.prev = (STATE.enabled, STATE.grad, STATE.inference)
         # PyTorch's InferenceMode(enabled) sets grad mode to `not enabled`: `mode=False` turns
         # recording back on, even inside no_grad
-        STATE.enabled = not self.mode
         STATE.inference = self.mode
+        _set_grad(not self.mode)
 
     def __exit__(self, *exc: object) -> None:
-        STATE.enabled, STATE.inference = self.prev
+        STATE.enabled, STATE.grad, STATE.inference = self.prev
 
     def clone(self) -> inference_mode:
         return self.__class__(self.mode)

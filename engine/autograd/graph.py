@@ -85,6 +85,43 @@ def _is_wrapped_number(key: str, value: Any) -> bool:
     return key in _OPERANDS and (value is None or isinstance(value, int | float | complex))
 
 
+def _is_raw(cls: type[Node], key: str, value: Any) -> bool:
+    """True when PyTorch keeps this saved value as a SavedVariable (`_raw_saved_<key>`): a
+    tensor, an array the engine keeps bare, an optional tensor the node declares (present
+    even as None), a list of tensors, or a number wrapped as an operand, unless the node's
+    overload takes it as a Scalar (`MulBackward1.other`)."""
+    if _is_tensor_like(value) or key in cls._tensors:
+        return True
+    if isinstance(value, tuple | list) and value and all(_is_tensor_like(v) for v in value):
+        return True
+    return _is_wrapped_number(key, value) and key not in cls._scalars
+
+
+def _is_tensor_like(value: Any) -> bool:
+    import numpy as np
+
+    from engine._tensor import Tensor
+
+    return type(value) is SavedTensor or isinstance(value, np.ndarray | Tensor)
+
+
+def _raw(value: Any) -> Any:
+    """A saved value read raw: PyTorch's SavedTensor (a list of them for a tensor list)."""
+    import numpy as np
+
+    from engine._tensor import Tensor, make
+
+    if type(value) is SavedTensor:
+        return value
+    if isinstance(value, tuple | list):
+        return [_raw(v) for v in value]
+    if isinstance(value, np.ndarray):
+        value = make(value, False, None, 0)
+    if isinstance(value, Tensor):
+        return SavedTensor(value, False)
+    return wrapped_saved(value)
+
+
 # what `dir()` of a built-in PyTorch node lists besides object's own names and saved values
 _NODE_SURFACE = (
     "_register_hook_dict",
@@ -160,6 +197,10 @@ class Node:
     _default_saved: dict[str, Any] = {}
     # saved sizes PyTorch shows (`self_sym_sizes`) that the engine keeps in `_shapes`: index
     _shape_saved: dict[str, int] = {}
+    # saved names PyTorch keeps as tensors though the engine may hold None (optional tensors)
+    _tensors: frozenset[str] = frozenset()
+    # operands PyTorch's overload takes as a Scalar, so not wrapped tensors (`MulBackward1.other`)
+    _scalars: frozenset[str] = frozenset()
 
     def __init__(self, next_functions: tuple[Edge, ...] = ()) -> None:
         self.next_functions = next_functions
@@ -212,8 +253,7 @@ class Node:
         saved = self._saved or {}
         keys = set(saved) | set(type(self)._default_saved) | set(type(self)._shape_saved)
         names = {"_saved_" + k for k in keys}
-        names |= {"_raw_saved_" + k for k, v in saved.items() if type(v) is SavedTensor}
-        names |= {"_raw_saved_" + k for k, v in saved.items() if _is_wrapped_number(k, v)}
+        names |= {"_raw_saved_" + k for k, v in saved.items() if _is_raw(type(self), k, v)}
         if type(self).__module__ == "builtins" or isinstance(self, AccumulateGrad):
             # a built-in node shows PyTorch's surface, not the engine's own methods
             public = {n for n in _NODE_SURFACE if hasattr(self, n)}
@@ -263,14 +303,16 @@ class Node:
             saved = object.__getattribute__(self, "_saved")
             key = name[11:]
             value = saved.get(key) if saved is not None else None
-            if saved is not None and key in saved and _is_wrapped_number(key, value):
-                # PyTorch saved the number as a wrapped tensor: a SavedTensor of it, made once
-                # (backward reads the number; hooks registered on this one never run)
-                value = self.__dict__.get(name)
-                if value is None:
-                    value = self.__dict__[name] = wrapped_saved(saved[key])
-            if type(value) is SavedTensor:
-                value._owner = self
+            if saved is not None and key in saved and _is_raw(type(self), key, value):
+                if type(value) is not SavedTensor:
+                    # PyTorch saved a tensor where the engine keeps a number, an array or
+                    # None: a SavedTensor of it, made once (backward reads the engine's value;
+                    # hooks registered on this one never run)
+                    value = self.__dict__.get(name)
+                    if value is None:
+                        value = self.__dict__[name] = _raw(saved[key])
+                for v in value if isinstance(value, list) else [value]:
+                    v._owner = self
                 return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 

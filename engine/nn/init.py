@@ -14,6 +14,7 @@ import numpy as np
 from engine._generator import in_memory_order, pick
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import no_grad
+from engine.ops._core import overwrite
 
 _LINEAR = (
     "linear", "conv1d", "conv2d", "conv3d",
@@ -44,8 +45,7 @@ def calculate_gain(nonlinearity: str, param: Any = None) -> float:
 
 def _fill(t: Tensor, values: np.ndarray[Any, Any]) -> Tensor:
     with no_grad():
-        t._d[...] = values
-        t._ver[0] += 1
+        overwrite(t, values)
     return t
 
 

@@ -396,6 +396,17 @@ def bump(t: Tensor) -> None:
         tracer.version_bump(t)
 
 
+def overwrite(t: Tensor, values: Any) -> None:
+    """Write `values` into `t`'s memory in place without recording (an initialiser, a state
+    dict load, running statistics), as PyTorch's in-place ops under no_grad do: the version
+    moves and a tracer sees the values before and after."""
+    tracer = observer.TRACER
+    if tracer is not None:  # events not yet built must show the values before the write
+        tracer.before_write(t)
+    t._d[...] = values
+    bump(t)
+
+
 def rebase(t: Tensor, out: Tensor) -> Tensor:
     """Make `t` (modified in place) take `out`'s data and history; returns `t`.
 

@@ -63,7 +63,7 @@ class BlockDiagBackward0(OpNode):
 
 def diagflat(input: Tensor, offset: int = 0) -> Tensor:
     """The flattened input on the `offset` diagonal of a square matrix."""
-    from engine.ops.shape_more import diag_embed
+    from engine.ops.shape_composite import diag_embed
 
     x: Any = input
     return diag_embed(x.contiguous().view(-1), offset)  # type: ignore[no-any-return]

@@ -112,7 +112,7 @@ class ViewAsRealBackward0(OpNode):
 
 
 def _contiguous(g: Tensor) -> Tensor:
-    from engine.ops.shape_extra import contiguous
+    from engine.ops.tensor_shape import contiguous
 
     return contiguous(g)
 
@@ -224,7 +224,7 @@ def resolve_conj(self: Tensor) -> Tensor:
     """A tensor without the conj bit: a clone of a conjugate view, else `self`."""
     if not self.__dict__.get("_conj"):
         return self
-    from engine.ops.shape_extra import clone
+    from engine.ops.tensor_shape import clone
 
     return clone(self)
 

@@ -136,7 +136,7 @@ def _align(o: Tensor, labels: list[Any], pos: dict[str, int], ell_dims: int) -> 
                 perm[pos[str(ell_dims - n + k)]] = j
                 j += 1
         elif c in seen:
-            from engine.ops.shape_extra import diagonal
+            from engine.ops.tensor_shape import diagonal
 
             o = movedim(diagonal(o, 0, seen[c], j), -1, seen[c])
         else:

@@ -281,6 +281,7 @@ def index(self: Tensor, indices: tuple[Any, ...]) -> Tensor:
 class IndexBackward0(OpNode):
     __slots__ = ()
     _name = "IndexBackward0"
+    _tensors = frozenset(("indices",))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -316,6 +317,7 @@ def index_put(self: Tensor, indices: Any, values: Any, accumulate: bool = False)
 class IndexPutBackward0(OpNode):
     __slots__ = ()
     _name = "IndexPutBackward0"
+    _tensors = frozenset(("indices",))
 
     def apply(self, grads: Grads) -> Grads:
         from engine.ops._core import unbroadcast

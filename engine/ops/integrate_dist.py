@@ -14,7 +14,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
-from engine.ops.nn_extra import div_scalar, mul_scalar
+from engine.ops.scalar_overloads import div_scalar, mul_scalar
 
 
 def _ends(y: Any, dim: int) -> tuple[Any, Any]:

@@ -197,6 +197,7 @@ def bmm(self: Tensor, mat2: Tensor) -> Tensor:
 class BmmBackward0(OpNode):
     __slots__ = ()
     _name = "BmmBackward0"
+    _tensors = frozenset(("mat2", "self"))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]

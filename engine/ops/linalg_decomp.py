@@ -121,7 +121,7 @@ class LinalgSvdBackward0(OpNode):
 
 
 def _diag(v: Tensor) -> Tensor:
-    from engine.ops.shape_more import diag_embed
+    from engine.ops.shape_composite import diag_embed
 
     return diag_embed(v)  # type: ignore[no-any-return]
 
@@ -199,7 +199,7 @@ class LinalgQrBackward0(OpNode):
 
     def apply(self, grads: Grads) -> Grads:
         from engine.ops.matmul import matmul
-        from engine.ops.shape_extra import tril
+        from engine.ops.tensor_shape import tril
 
         mode = self.saved("mode")
         q: Any = self.saved("Q")
@@ -268,7 +268,7 @@ def cholesky_grad(g: Any, low: Any, upper: bool) -> Tensor:
     """gA = L^{-H} Phi(L^H gL) L^{-1}, Phi = lower triangle with a halved diagonal; symmetrized."""
     from engine.ops.linalg_solve import inv
     from engine.ops.matmul import matmul
-    from engine.ops.shape_extra import tril
+    from engine.ops.tensor_shape import tril
 
     if upper:
         low, g = _mt(low), _mt(g)

@@ -71,8 +71,8 @@ class LinalgEigBackward0(OpNode):
         from engine.ops.complex_grad import real_grad
         from engine.ops.linalg_solve import solve
         from engine.ops.matmul import matmul
-        from engine.ops.shape_extra import diagonal
-        from engine.ops.shape_more import diag_embed
+        from engine.ops.shape_composite import diag_embed
+        from engine.ops.tensor_shape import diagonal
 
         gl, gv = grads
         lam: Any = self.saved("eigenvalues")

@@ -46,7 +46,7 @@ class LinalgSolveTriangularBackward0(OpNode):
 
     def apply(self, grads: Grads) -> Grads:
         from engine.ops.matmul import matmul
-        from engine.ops.shape_extra import tril, triu
+        from engine.ops.tensor_shape import tril, triu
 
         g: Any = grads[0]
         a: Any = self.saved("self")

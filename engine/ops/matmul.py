@@ -77,7 +77,7 @@ def _folded(a: Tensor, b: Tensor) -> Tensor:
         out = _unsafe_view(mm(t1f, t2), (*out_shape, t2._d.shape[1]))
         if not swap:
             return out
-        from engine.ops.shape_extra import contiguous
+        from engine.ops.tensor_shape import contiguous
 
         return contiguous(transpose(out, -1, -2))
     return _unsafe_view(mv(t1f, t2), out_shape)

@@ -19,7 +19,7 @@ from engine.ops import pointwise as pw
 from engine.ops._core import OpNode, as_tensor, bump, check_inplace, record
 from engine.ops.reduce import shown, wrap_dim
 from engine.ops.reduce_minmax import picked_backward
-from engine.ops.shape_extra import tril, triu  # noqa: F401  (bound as tril_/triu_ below)
+from engine.ops.tensor_shape import tril, triu  # noqa: F401  (bound as tril_/triu_ below)
 from engine.ops.transpose import movedim
 
 
@@ -245,7 +245,7 @@ def diff(
     """n-th forward difference along `dim` (slices and a subtraction, as PyTorch)."""
     from engine.ops.index import narrow
     from engine.ops.pointwise_binary import logical_xor
-    from engine.ops.shape_extra import cat
+    from engine.ops.tensor_shape import cat
 
     x = self
     if prepend is not None or append is not None:
@@ -322,7 +322,7 @@ def __contains__(self: Tensor, element: Any) -> bool:
 
 
 def __reversed__(self: Tensor) -> Any:
-    from engine.ops.shape_extra import flip
+    from engine.ops.tensor_shape import flip
 
     if self._d.ndim == 0:
         return self

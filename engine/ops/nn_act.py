@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from engine._tensor import Tensor
+from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, float_array, record, unbroadcast
 from engine.ops.nn_ops import Array, _Act, _sig, const
@@ -76,12 +76,19 @@ class HardsigmoidBackward0(_Act):
 
 def log_sigmoid(self: Tensor) -> Tensor:
     """log(sigmoid(x)), computed stably."""
-    return _act(LogSigmoidBackward0, lambda x: -np.logaddexp(0, -x), self)
+    x = float_array(self)
+    out = (-np.logaddexp(0, -x)).astype(x.dtype)
+    # ATen's log_sigmoid_forward also returns a buffer, exp(-|x|), that its backward saves
+    buffer = make(np.exp(-np.abs(x)).astype(x.dtype), False, None, 0)
+    return record(LogSigmoidBackward0, out, (self,), {"self": self, "buffer": buffer})
 
 
 class LogSigmoidBackward0(_Act):
     __slots__ = ()
     _name = "LogSigmoidBackward0"
+
+    def double_saved(self, g: Tensor, x: Tensor) -> dict[str, Any]:
+        return {"buffer": self.saved("buffer"), "grad_output": g, "self": x}
 
     def deriv(self, x: Array) -> Array:
         return _sig(-x)
@@ -104,6 +111,7 @@ def threshold(self: Tensor, threshold: float, value: float) -> Tensor:
 class ThresholdBackward0(_Act):
     __slots__ = ()
     _name = "ThresholdBackward0"
+    _piecewise = True
 
     def deriv(self, x: Array) -> Array:
         return np.asarray(x > self.saved("threshold"), dtype=x.dtype)
@@ -119,6 +127,7 @@ def hardshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
 class HardshrinkBackward0(_Act):
     __slots__ = ()
     _name = "HardshrinkBackward0"
+    _piecewise = True
 
     def deriv(self, x: Array) -> Array:
         return np.asarray(np.abs(x) > self.saved("lambd"), dtype=x.dtype)
@@ -137,6 +146,7 @@ def softshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
 class SoftshrinkBackward0(_Act):
     __slots__ = ()
     _name = "SoftshrinkBackward0"
+    _piecewise = True
 
     def deriv(self, x: Array) -> Array:
         return np.asarray(np.abs(x) > self.saved("lambd"), dtype=x.dtype)

@@ -85,6 +85,7 @@ class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):
 
     __slots__ = ()
     _name = "ScaledDotProductFlashAttentionForCpuBackward0"
+    _tensors = frozenset(("attn_mask",))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]

@@ -111,7 +111,7 @@ class GluBackward0(OpNode):
     _name = "GluBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        from engine.ops.shape_extra import cat
+        from engine.ops.tensor_shape import cat
 
         g = grads[0]
         assert g is not None

@@ -98,6 +98,7 @@ def embedding_bag(
 class EmbeddingBagBackward0(OpNode):
     __slots__ = ()
     _name = "EmbeddingBagBackward0"
+    _tensors = frozenset(("offsets", "per_sample_weights"))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]

@@ -204,6 +204,7 @@ def binary_cross_entropy(
 class BinaryCrossEntropyBackward0(OpNode):
     __slots__ = ()
     _name = "BinaryCrossEntropyBackward0"
+    _tensors = frozenset(("weight",))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -274,6 +275,7 @@ def binary_cross_entropy_with_logits(
 class BinaryCrossEntropyWithLogitsBackward0(OpNode):
     __slots__ = ()
     _name = "BinaryCrossEntropyWithLogitsBackward0"
+    _tensors = frozenset(("pos_weight", "weight"))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -382,6 +384,7 @@ def nll_loss(
 class NllLossBackward0(OpNode):
     __slots__ = ()
     _name = "NllLossBackward0"
+    _tensors = frozenset(("total_weight", "weight"))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -410,6 +413,6 @@ class NllLoss2DBackward0(NllLossBackward0):
 
 
 # reduce.py and reduce_stats.py import these two from here
-from engine.ops.nn_extra import div_scalar, mul_scalar  # noqa: E402
+from engine.ops.scalar_overloads import div_scalar, mul_scalar  # noqa: E402
 
 __all__ = ["div_scalar", "mul_scalar"]

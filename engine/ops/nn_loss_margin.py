@@ -106,6 +106,7 @@ def multi_margin_loss(
 class MultiMarginLossBackward0(OpNode):
     __slots__ = ()
     _name = "MultiMarginLossBackward0"
+    _tensors = frozenset(("weight",))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]

@@ -84,6 +84,7 @@ def native_batch_norm(
 class NativeBatchNormBackward0(OpNode):
     __slots__ = ()
     _name = "NativeBatchNormBackward0"
+    _tensors = frozenset(("running_mean", "running_var", "weight"))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -176,6 +177,7 @@ def native_layer_norm(
 class NativeLayerNormBackward0(OpNode):
     __slots__ = ()
     _name = "NativeLayerNormBackward0"
+    _tensors = frozenset(("bias", "weight"))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -234,6 +236,7 @@ def native_group_norm(
 class NativeGroupNormBackward0(OpNode):
     __slots__ = ()
     _name = "NativeGroupNormBackward0"
+    _tensors = frozenset(("weight",))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]

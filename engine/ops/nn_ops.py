@@ -48,6 +48,15 @@ class _Act(OpNode):
     __slots__ = ()
     _no_double = ""  # PyTorch's op name when it has no second derivative
     _double = ""  # PyTorch's name of the backward's node when not `<Name>BackwardBackward0`
+    # piecewise linear: the backward's node keeps no grad_output (its second derivative is 0)
+    _piecewise = False
+
+    def double_saved(self, g: Tensor, x: Tensor) -> dict[str, Any]:
+        """What the backward's node saves, as PyTorch's `<Name>BackwardBackward0` does: the
+        activation's own arguments (`approximate`, `beta`...) beside `self` and grad_output."""
+        saved = self._saved or {}
+        params = {k: v for k, v in saved.items() if k not in ("self", "buffer")}
+        return {"self": x, **params} if self._piecewise else {"grad_output": g, "self": x, **params}
 
     def composite(self, g: Tensor, x: Tensor) -> Tensor | None:
         """The gradient as recorded ops, for activations whose ATen backward is a composite
@@ -71,7 +80,8 @@ class _Act(OpNode):
         composed = self.composite(g, xt)
         if composed is not None:
             return [composed]
-        saved = {"grad_output": g, "self": xt}
+        # a backward PyTorch cannot differentiate (NotImplemented) saves nothing
+        saved = None if self._no_double else self.double_saved(g, xt)
         out = stash(
             record(ActBackwardBackward, (g._d * d).astype(x.dtype), (g, xt), saved), act=self
         )
@@ -93,12 +103,17 @@ class ActBackwardBackward(OpNode):
         act: _Act = self.__dict__["act"]
         if act._no_double:
             raise RuntimeError(f"derivative for aten::{act._no_double} is not implemented")
-        g, x = self.saved("grad_output"), self.saved("self")._d
+        saved = self._saved or {}
+        x = self.saved("self_or_result" if "self_or_result" in saved else "self")._d
         out: Grads = [None, None]
         if self.needs(0):
             out[0] = gg * const(act.deriv(x).astype(x.dtype, copy=False))
         if self.needs(1):
-            out[1] = gg * g * const(act.deriv2(x).astype(x.dtype, copy=False))
+            if act._piecewise:
+                out[1] = gg * const(np.zeros_like(x))
+            else:
+                g = self.saved("grad_output")
+                out[1] = gg * g * const(act.deriv2(x).astype(x.dtype, copy=False))
         return out
 
 
@@ -239,9 +254,25 @@ class LeakyReluBackward1(OpNode):
         return [g * const(d)]
 
 
+def _elu_double(g: Tensor, x: Tensor, alpha: Any, scale: Any, input_scale: Any) -> dict[str, Any]:
+    """What PyTorch's EluBackwardBackward0 saves (elu's backward from its input)."""
+    return {
+        "grad_output": g,
+        "self_or_result": x,
+        "alpha": alpha,
+        "scale": scale,
+        "input_scale": input_scale,
+        "is_result": False,
+    }
+
+
 class EluBackward0(_Act):
     __slots__ = ()
     _name = "EluBackward0"
+
+    def double_saved(self, g: Tensor, x: Tensor) -> dict[str, Any]:
+        a, s, i = self.saved("alpha"), self.saved("scale"), self.saved("input_scale")
+        return _elu_double(g, x, a, s, i)
 
     def deriv(self, x: Array) -> Array:
         a, s, i = self.saved("alpha"), self.saved("scale"), self.saved("input_scale")
@@ -256,6 +287,10 @@ class CeluBackward0(_Act):
     __slots__ = ()
     _name = "CeluBackward0"
     _double = "EluBackwardBackward0"  # ATen's celu is elu underneath
+
+    def double_saved(self, g: Tensor, x: Tensor) -> dict[str, Any]:
+        a = self.saved("alpha")
+        return _elu_double(g, x, a, 1.0, 1.0 / a)
 
     def deriv(self, x: Array) -> Array:
         a = self.saved("alpha")
@@ -278,6 +313,7 @@ def leaky_relu(self: Tensor, negative_slope: float = 0.01) -> Tensor:
 class LeakyReluBackward0(_Act):
     __slots__ = ()
     _name = "LeakyReluBackward0"
+    _piecewise = True
 
     def deriv(self, x: Array) -> Array:
         return np.where(x > 0, 1.0, self.saved("negative_slope"))
@@ -317,6 +353,7 @@ def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tenso
 class HardtanhBackward0(_Act):
     __slots__ = ()
     _name = "HardtanhBackward0"
+    _piecewise = True
 
     def deriv(self, x: Array) -> Array:
         return np.asarray(

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
-from engine.autograd.graph import Grads, retype
+from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 
 
@@ -23,30 +23,23 @@ def _norms(v: np.ndarray[Any, Any], dim: int) -> Any:
     return np.asarray(n, v.dtype)
 
 
-def _named(name: str, t: Tensor) -> Tensor:
-    """Rename `t`'s node to the overload ATen's C++ records (`norm(pow, dim)`: NormBackward1)."""
-    if t._fn is not None:
-        retype(t._fn, name)
-    return t
-
-
 def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     """The `pow`-norm of `v` over all dims but `dim`, keeping them as size 1 (as ATen does)."""
-    from engine.ops.reduce_stats import vector_norm
+    from engine.ops.reduce_stats import norm_overload
 
     x: Any = v
     nd = v._d.ndim
     if dim == -1:
-        return _named("NormBackward0", vector_norm(v, pow))
+        return norm_overload(v, pow)
     shape = [1] * nd
     if dim == 0:
         shape[0] = v._d.shape[0]
         flat = x.contiguous().view(v._d.shape[0], -1)
-        return _named("NormBackward1", vector_norm(flat, pow, 1)).view(shape)  # type: ignore[attr-defined, no-any-return]
+        return norm_overload(flat, pow, 1).view(shape)  # type: ignore[attr-defined, no-any-return]
     if dim == nd - 1:
         shape[-1] = v._d.shape[-1]
         flat = x.contiguous().view(-1, v._d.shape[-1])
-        return _named("NormBackward1", vector_norm(flat, pow, 0)).view(shape)  # type: ignore[attr-defined, no-any-return]
+        return norm_overload(flat, pow, 0).view(shape)  # type: ignore[attr-defined, no-any-return]
     return norm_except_dim(x.transpose(0, dim), pow, 0).transpose(0, dim)  # type: ignore[attr-defined, no-any-return]
 
 

@@ -352,6 +352,7 @@ class PowBackward1(OpNode):
 class PowBackward2(OpNode):
     __slots__ = ()
     _name = "PowBackward2"
+    _scalars = frozenset(("self",))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -633,6 +634,7 @@ class ClampBackward1(OpNode):
 class ClampBackward0(OpNode):
     __slots__ = ()
     _name = "ClampBackward0"
+    _tensors = frozenset(("max", "min"))
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -656,7 +658,7 @@ class ClampBackward0(OpNode):
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:
     """Pick from `input` where `condition` holds, else from `other`."""
     if input is None and other is None:  # torch.where(cond) is nonzero(cond, as_tuple=True)
-        from engine.ops.shape_more import nonzero
+        from engine.ops.shape_composite import nonzero
 
         return nonzero(as_tensor(condition), as_tuple=True)
     c = as_tensor(condition)

@@ -37,7 +37,7 @@ def _rev_cumsum(g: Tensor, d: int) -> Tensor:
         return g
     if not STATE.enabled:
         return make(np.flip(np.cumsum(np.flip(g._d, d), axis=d), d), False, None, 0)
-    from engine.ops.shape_extra import flip
+    from engine.ops.tensor_shape import flip
 
     return flip(cumsum(flip(g, [d]), d), [d])
 
@@ -189,7 +189,7 @@ class LogcumsumexpBackward0(OpNode):
 
     def apply(self, grads: Grads) -> Grads:
         from engine.ops.pointwise import where
-        from engine.ops.shape_extra import flip
+        from engine.ops.tensor_shape import flip
 
         g: Any = grads[0]
         x: Any = self.saved("self")

@@ -166,6 +166,12 @@ def vector_norm(
     x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
 ) -> Tensor:
     """`torch.linalg.vector_norm`: the `ord`-norm of `x` over `dim` (all by default)."""
+    return _vector_norm(x, ord, dim, keepdim, dtype, LinalgVectorNormBackward0)
+
+
+def _vector_norm(
+    x: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any, overload: type[OpNode]
+) -> Tensor:
     a = x._d
     if a.dtype.kind != "f" and a.dtype.kind != "c":
         raise RuntimeError(
@@ -192,8 +198,20 @@ def vector_norm(
     else:
         out = np.power(np.sum(np.power(ab, p), axis=axes, keepdims=keepdim), 1.0 / p)
     out = np.asarray(out, ab.dtype)  # real, also for complex input
+    if overload is NormBackward0:  # ATen's norm.Scalar: every dim, the order named `p`
+        return record(NormBackward0, out, (x,), {"p": ord, "self": x}, out_saved="result")
     saved = {"dim": shown_list(dim), "keepdim": keepdim, "ord": ord, "self": x}
-    return record(LinalgVectorNormBackward0, out, (x,), saved, out_saved="result")
+    if overload is NormBackward1:  # ATen's norm.ScalarOpt_dim
+        saved = {"dim": shown_list(dim), "keepdim": keepdim, "p": ord, "self": x}
+    return record(overload, out, (x,), saved, out_saved="result")
+
+
+def norm_overload(x: Tensor, p: float, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """ATen's `norm(self, p[, dim, keepdim])` as PyTorch's C++ code calls it (weight norm,
+    pairwise distance): NormBackward0 over every dim, NormBackward1 over `dim`."""
+    if dim is None:
+        return _vector_norm(x, p, None, False, None, NormBackward0)
+    return _vector_norm(x, p, dim, keepdim, None, NormBackward1)
 
 
 def norm(
@@ -219,14 +237,26 @@ class LinalgVectorNormBackward0(OpNode):
         g = grads[0]
         assert g is not None
         x, r = self.saved("self"), self.saved("result")
-        p = float(self.saved("ord"))
+        saved = self._saved or {}
+        p = float(self.saved("ord" if "ord" in saved else "p"))
         if p == 0:
             return [None]  # PyTorch returns an undefined gradient for the 0-"norm"
         shape = x._d.shape
-        axes = axes_of(self.saved("dim"), len(shape))
-        if not self.saved("keepdim") and shape and self.saved("dim") is not None:
+        dim = self.saved("dim") if "dim" in saved else None
+        axes = axes_of(dim, len(shape))
+        if dim is not None and not self.saved("keepdim") and shape:
             g, r = unsqueeze_to(g, shape, axes), unsqueeze_to(r, shape, axes)
         return [_norm_grad(x, g, r, p, axes)]
+
+
+class NormBackward0(LinalgVectorNormBackward0):
+    __slots__ = ()
+    _name = "NormBackward0"
+
+
+class NormBackward1(LinalgVectorNormBackward0):
+    __slots__ = ()
+    _name = "NormBackward1"
 
 
 def _norm_grad(x: Any, g: Any, r: Any, p: float, axes: tuple[int, ...]) -> Tensor:

@@ -181,7 +181,8 @@ def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: A
     out = self._d.copy()
     key: Any = (slice(None),) * d + (index._d.reshape(-1),)
     np.add.at(out, key, source._d * alpha if alpha != 1 else source._d)
-    saved = {"dim": d, "index": index, "alpha": alpha, "source_dim": source._d.ndim}
+    saved = {"dim": d, "index": index, "alpha": alpha, "source": source}
+    saved["source_dim"] = source._d.ndim
     return record(
         IndexAddBackward0, out, (self, source), saved, shapes=(self._d.shape, source._d.shape)
     )

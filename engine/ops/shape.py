@@ -121,7 +121,7 @@ def reshape(self: Tensor, *shape: Any, **kw: Any) -> Tensor:
         saved = {"self_sym_sizes": self._d.shape}
         out = record(ReshapeAliasBackward0, data, (self,), saved, shapes=(self._d.shape,))
         return as_view(out, self, lambda a, s=shp: a.reshape(s))
-    from engine.ops.shape_extra import clone
+    from engine.ops.tensor_shape import clone
 
     c = clone(self)
     out = record(UnsafeViewBackward0, c._d.reshape(shp), (c,), shapes=(c._d.shape,))
@@ -239,7 +239,7 @@ def ravel(self: Tensor) -> Tensor:
     """Flatten to 1-D (a view when contiguous)."""
     if self._d.flags.c_contiguous:
         return view(self, -1)
-    from engine.ops.shape_extra import clone
+    from engine.ops.tensor_shape import clone
 
     return view(clone(self), -1)
 

@@ -67,6 +67,15 @@ class _Two(OpNode):
         return out
 
 
+# (tensor inputs, operands taken as a Scalar) of overloads 0 (two tensors), 1 (a number
+# first) and 2 (a number second)
+_OVERLOADS = (
+    ((0, 1), frozenset[str]()),
+    ((1,), frozenset(("self",))),
+    ((0,), frozenset(("other",))),
+)
+
+
 def _variants(
     base: str, d0: Any, d1: Any, count: int = 3, first: int = 0
 ) -> tuple[type[OpNode], ...]:
@@ -74,8 +83,12 @@ def _variants(
     (0: two tensors, 1: a number first, 2: a number second)."""
     body = {"__slots__": (), "d0": d0, "d1": d1}
     return tuple(
-        type(f"{base}Backward{i}", (_Two,), {**body, "_name": f"{base}Backward{i}", "_which": w})
-        for i, w in enumerate(((0, 1), (1,), (0,))[:count])
+        type(
+            f"{base}Backward{i}",
+            (_Two,),
+            {**body, "_name": f"{base}Backward{i}", "_which": w, "_scalars": scalars},
+        )
+        for i, (w, scalars) in enumerate(_OVERLOADS[:count])
         if i >= first
     )
 

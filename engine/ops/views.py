@@ -166,7 +166,7 @@ class CopySlices(OpNode):
     _name = "torch::autograd::CopySlices"
 
     def apply(self, grads: Grads) -> Grads:
-        from engine.ops.shape_extra import clone
+        from engine.ops.tensor_shape import clone
 
         g = grads[0]
         assert g is not None

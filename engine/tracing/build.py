@@ -50,6 +50,9 @@ def tensor_info(
             mode = "inference_mode"
         elif t._fn is not None:
             mode = "grad"
+    name = tr.names.get(id(t))
+    if name is None and t._rg and t._fn is None:
+        tr.unnamed_leaf(t)
     return {
         "id": tid,
         "shape": v["shape"],  # one list object, serialized twice
@@ -59,7 +62,7 @@ def tensor_info(
         "version": t._ver[0],
         "grad_fn": tr.nodes.get(fn) if fn is not None else None,
         "output_nr": t._nr,
-        "name": tr.names.get(id(t)),
+        "name": name,
         "line": line,
         "grad_mode": mode,
         "backward": backward,
@@ -87,8 +90,9 @@ def tensor_id(
     return tid
 
 
-def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
-    """The id of a node, emitting events for it (and unseen nodes below it) first."""
+def node_id(tr: Tracer, node: Node | None, ts: int, out: Out, rank: int = -1) -> int | None:
+    """The id of a node, emitting events for it (and unseen nodes below it) first; nodes
+    first seen below a rank's node (its leaves' AccumulateGrad) carry that rank."""
     if node is None:
         return None
     nid = tr.nodes.get(node)
@@ -103,18 +107,19 @@ def node_id(tr: Tracer, node: Node | None, ts: int, out: Out) -> int | None:
             stack.append((n, True))
             stack.extend((m, False) for m, _ in n.next_functions if m is not None)
             continue
-        _node_event(tr, cap.NodeMade(ts, None, None, n, (), (), "grad", None, None, None), out)
+        made = cap.NodeMade(ts, None, None, n, (), (), "grad", None, None, None, rank)
+        _node_event(tr, made, out)
     return tr.nodes.get(node)
 
 
-def _edges(tr: Tracer, node: Node, ts: int, out: Out) -> list[EdgeRef]:
+def _edges(tr: Tracer, node: Node, ts: int, out: Out, rank: int) -> list[EdgeRef]:
     lo, hi = tr.nodes.lo, tr.nodes.hi
     res: list[EdgeRef] = []
     for m, nr in node.next_functions:
         nid = None
         if m is not None:
             v = m._tr_id  # Ids.get, inline
-            nid = v - lo if lo <= v < hi else node_id(tr, m, ts, out)
+            nid = v - lo if lo <= v < hi else node_id(tr, m, ts, out, rank)
         res.append({"node": nid, "input_nr": nr})
     return res
 
@@ -178,7 +183,7 @@ def _saved(
 
 def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
     node, ts, line, outputs = it.node, it.ts, it.line, it.outputs
-    nexts = _edges(tr, node, ts, out)
+    nexts = _edges(tr, node, ts, out, it.rank)
     lo, hi = tr.tensors.lo, tr.tensors.hi
     described = tr.described
     ins = []
@@ -216,6 +221,8 @@ def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
         "variable": var,
         "backward": bw,
     }
+    if it.rank >= 0:  # a torch.distributed rank's thread: each rank's graph is labelled
+        event["rank"] = it.rank
     out.append(event)
     out.extend(late)
 

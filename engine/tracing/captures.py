@@ -36,6 +36,7 @@ class NodeMade(NamedTuple):
     module_path: str | None
     module_calls: tuple[int, ...] | None
     backward: int | None
+    rank: int = -1  # the torch.distributed rank of the thread that made it (-1: none)
 
 
 class Untracked(NamedTuple):

@@ -23,6 +23,7 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
+from engine.distributed.world import MEMBER
 from engine.tracing import captures as cap
 from engine.tracing import values
 from engine.tracing.values import dtype_name
@@ -185,11 +186,17 @@ class Tracer:
         self.ncalls = 0
         self.names: dict[int, str] = {}
         self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters, as named_parameters()
-        self.indexed: dict[int, Any] = {}  # modules whose parameters are in pnames
+        # modules whose parameters are in pnames -> (the module, whether indexed at a call: a
+        # module seen in a frame may be half built, its __init__ still adding submodules)
+        self.indexed: dict[int, tuple[Any, bool]] = {}
         self.module_paths: dict[int, tuple[Any, str]] = {}  # module -> path when it last ran
         self.vcache: dict[int, tuple[Any, TensorValue]] = {}  # per flush: built values
         self.jobs: list[tuple[np.ndarray[Any, Any], TensorValue]] = []  # big summaries
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
+        # leaves that requires grad described before the snippet named them (a parameter made
+        # in its module's __init__ and initialised in place there), by id(): described again
+        # once a batch finds their name (a variable, or named_parameters() once a module ran)
+        self.unnamed: dict[int, weakref.ref[Tensor]] = {}
         self.node_lines: dict[int, int | None] = {}
         # tensors given to saved-tensor pack hooks, by id of their SavedTensor, until its node's
         # event names them
@@ -257,6 +264,7 @@ class Tracer:
                     self.mpath,
                     self.mcalls,
                     self.in_backward,
+                    MEMBER.rank,
                 ),
             )
         )
@@ -447,7 +455,7 @@ class Tracer:
     def module_enter(self, module: Any, name: str | None = None) -> None:
         """Called by nn.Module.__call__ before forward."""
         if not self.mstack:
-            self.index_parameters(module)
+            self.index_parameters(module, called=True)
         if name is None:
             name = self._child_name(module)
         call = self.ncalls
@@ -478,13 +486,15 @@ class Tracer:
         self._scope_changed()
         self._add(cap.ModuleExited(_ns(), None, None, path, call))
 
-    def index_parameters(self, module: Any) -> None:
-        """Name `module`'s parameters as its `named_parameters()` does (once per module): a
-        parameter a submodule never runs with (`self_attn.out_proj.weight`, used through
-        F.linear) is named too."""
-        if id(module) in self.indexed:
+    def index_parameters(self, module: Any, called: bool = False) -> None:
+        """Name `module`'s parameters as its `named_parameters()` does: a parameter a submodule
+        never runs with (`self_attn.out_proj.weight`, used through F.linear) is named too. Once
+        per module, and once more at its first call (`called`) if it was first seen in a frame,
+        perhaps half built."""
+        seen = self.indexed.get(id(module))
+        if seen is not None and (seen[1] or not called):
             return
-        self.indexed[id(module)] = module  # (held: its id must not be reused in the run)
+        self.indexed[id(module)] = (module, called)  # (held: its id must not be reused)
         try:
             named = list(module.named_parameters())
         except Exception:  # a snippet's own override may fail: names are a courtesy
@@ -588,6 +598,8 @@ class Tracer:
         try:
             for item in buf:
                 BUILDERS[type(item)](self, item, out)
+            if self.unnamed:
+                self._named_late(out)
             self._summarize()
             try:
                 self._deliver(out)
@@ -628,6 +640,28 @@ class Tracer:
         if out:
             self.sink(out)
         self.count += len(out)
+
+    def _named_late(self, out: list[Event]) -> None:
+        """A `tensor` event again for each unnamed leaf this batch found a name for: whether a
+        name is known at a tensor's first event must not depend on when a batch was built."""
+        from engine.tracing.build import tensor_info
+
+        # stamped as the batch's last event (a tuple held back for the next batch is older
+        # than now: the stream's times must not go back)
+        if not out:
+            return  # nothing else in the batch: the names wait for the next one
+        names, now = self.names, out[-1]["t"]
+        for key, ref in list(self.unnamed.items()):
+            t = ref()
+            if t is None or key not in names:
+                continue
+            del self.unnamed[key]
+            out.append({"type": "tensor", "t": now, "tensor": tensor_info(self, t, None)})
+
+    def unnamed_leaf(self, t: Tensor) -> None:
+        """`t`, a leaf that requires grad, was described with no name yet."""
+        unnamed, key = self.unnamed, id(t)
+        unnamed[key] = weakref.ref(t, lambda _: unnamed.pop(key, None))
 
     def _resolve_names(self, buf: list[tuple[Any, ...]]) -> None:
         # the user's names, looked up once per batch in the snippet frames seen in it

@@ -201,7 +201,7 @@ class BatchSampler(Sampler):
 def default_collate(batch: list[Any]) -> Any:
     """Stack tensors, turn numbers into tensors, and recurse into tuples, lists and dicts."""
     from engine._creation import tensor
-    from engine.ops.shape_extra import stack
+    from engine.ops.tensor_shape import stack
 
     elem = batch[0]
     if isinstance(elem, Tensor):

@@ -274,6 +274,9 @@ export class App {
       if (stop !== null) {
         this.pendingStep = false;
         this.log.seek(stop);
+        // a stop that came alone in its batch is the newest event: the cursor stays on it
+        // when the rest of the step (up to the next pause) arrives
+        this.log.following = false;
       }
     }
     const head = this.headState();
@@ -434,8 +437,10 @@ export class App {
 
   step(): void {
     const next = this.log.nextStop();
-    if (next !== null) this.log.seek(next);
-    else if (this.headState().status === "paused") {
+    if (next !== null) {
+      this.log.seek(next);
+      this.log.following = false;  // a step lands on its stop, even the newest event
+    } else if (this.headState().status === "paused") {
       // the server runs one node; the cursor moves when its events arrive (see ingest)
       this.log.following = false;
       this.pendingStep = true;

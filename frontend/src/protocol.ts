@@ -207,7 +207,7 @@ export interface NodeEnter {
   queue: (number | null)[];
   deps: DepCount[];
 }
-/** A grad_fn node, with its edges (`next`), input and output tensors, saved values, the snippet line and module scope that made it. `backward`: the backward pass that made it (create_graph=True), else null. `module_calls`: the call number of each module on `module_path` (two calls of one module are two scopes). */
+/** A grad_fn node, with its edges (`next`), input and output tensors, saved values, the snippet line and module scope that made it. `backward`: the backward pass that made it (create_graph=True), else null. `module_calls`: the call number of each module on `module_path` (two calls of one module are two scopes). `rank`: the torch.distributed rank whose thread made the node (absent outside a process group). */
 export interface NodeEvent {
   type: "node";
   t: number;
@@ -225,6 +225,7 @@ export interface NodeEvent {
   module_calls: number[] | null;
   variable: number | null;
   backward: number | null;
+  rank?: number;
 }
 export interface NodeExit {
   type: "node_exit";

@@ -10,6 +10,7 @@ client (503 beyond), and a reader that takes nothing for `send_stall_s` is cut o
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -98,17 +99,14 @@ def _stream(
     state = request.app.state
     identity: Identity = request.scope["state"]["identity"]
     limits: ClientLimits = state.limits
-    if not limits.reads.take(identity.quota):
+    if not limits.take_read(identity.quota, identity.address):
         raise HTTPException(503, "too many reads of runs at once; retry", {"Retry-After": "2"})
     settings = state.settings
     if framed:
         body, media = _frames(cursor, settings.frame_bytes), FRAMED
     else:
         body, media = _pieces(cursor, settings.frame_bytes, head, tail), "application/json"
-
-    def release() -> None:
-        limits.reads.give(identity.quota)
-
+    release = functools.partial(limits.give_read, identity.quota, identity.address)
     return BoundedStream(body, release, settings.send_stall_s, media)
 
 

@@ -18,20 +18,13 @@ router = APIRouter()
 TRY_AGAIN_LATER = 1013
 
 
-def _keys(identity: Identity) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    address = f"addr:{identity.address}"
-    if identity.quota == address:
-        return (address,), (1,)
-    return (identity.quota, address), (1, ClientLimits.ADDRESS_FACTOR)
-
-
 @router.websocket("/ws")
 async def websocket(ws: WebSocket) -> None:
     state = ws.app.state
     identity: Identity = ws.scope["state"]["identity"]
     cookie = state.identifier.cookie(identity)
     await ws.accept(headers=[(b"set-cookie", cookie.encode("latin-1"))] if cookie else None)
-    keys, factor = _keys(identity)
+    keys, factor = ClientLimits.keys(identity.quota, identity.address, ClientLimits.ADDRESS_FACTOR)
     limits: ClientLimits = state.limits
     if not limits.connections.take(*keys, factor=factor):
         cap = limits.connections.per_key

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from typing import Any
@@ -194,6 +195,7 @@ class RunManager:
             owner=run.owner,
             shared=run.shared,
             instance=self.instance,
+            quota=_quota_digest(run.quota_key),
         )
 
     async def _persist(self, run: LiveRun, final: bool) -> bool:
@@ -211,7 +213,7 @@ class RunManager:
                     await asyncio.to_thread(self.store.append, run.id, chunks)
                 run.stored_chunks += len(chunks)
                 gone = await asyncio.to_thread(
-                    self.store.evict, self.limits.retention, run.owner, 0
+                    self.store.evict, self.limits.retention, _quota_digest(run.quota_key), 0
                 )
                 if gone:
                     _log.info("storage over its caps: evicted %d runs", len(gone))
@@ -274,6 +276,11 @@ class RunManager:
                     await task
         if self.machine.state is ManagerState.DRAINING:
             self.machine.move(ManagerState.STOPPED)
+
+
+def _quota_digest(key: str) -> str:
+    """What storage keeps of a quota key (an address or a user name is not written down)."""
+    return hashlib.sha256(b"quota:" + key.encode()).hexdigest()[:32]
 
 
 def _error(run: LiveRun, source: ErrorSource, error_type: str, message: str) -> Error:

@@ -2,7 +2,8 @@
 
 Where the server may make cgroups (root on a cgroup v1 machine) the kernel counts and enforces
 them (server.sandbox.cgroup). Elsewhere (a non-root server in Docker) the server meters the
-run's processes from /proc every tick and ends a run over budget (server.sandbox.usage); that
+run's processes (and the files of its own /tmp) from /proc every tick and ends a run over
+budget (server.sandbox.usage); that
 leaves a run one tick of allocation past the limit, and each process is still held to the limit
 on its own by RLIMIT_AS. `Accounting.health()` says which is in force.
 
@@ -132,9 +133,10 @@ class Budget:
             self.memory = self.group.memory_peak()
         else:
             self.forked = len(pids) > self._alone
-            now = usage.memory_bytes(pids)
+            tmp = usage.tmp_bytes(reversed(pids))  # (the worker is the last one started)
+            now = usage.memory_bytes(pids) + tmp
             if now > self._s.memory_bytes:  # shared pages counted in full: measure again
-                now = usage.shared_memory_bytes(pids)
+                now = usage.shared_memory_bytes(pids) + tmp
             self.memory = max(self.memory, now)
             if now > self._s.memory_bytes:
                 return self.over_memory()

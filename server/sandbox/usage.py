@@ -5,7 +5,9 @@ Memory is what the run's processes hold of their own: anonymous and shared-memor
 resident or swapped (page cache of files is the host's, shared and reclaimable). The cheap count
 (/proc/<pid>/status) counts a page shared by n processes (a fork's copy-on-write pages) n
 times; only past the limit is the run measured again by proportional share (smaps_rollup,
-much slower), and ended if that too is past it. CPU time is user + system time of every live
+much slower), and ended if that too is past it. The run's own /tmp (a tmpfs bounded only in
+bytes of file data) counts too: every file, directory and extended attribute there is kernel
+memory that no process shows. CPU time is user + system time of every live
 process plus what each has collected from its reaped children, so time of exited processes is
 kept.
 """
@@ -20,6 +22,9 @@ from server.sandbox.procs import descendants
 from server.sandbox.reaper import pids_of_uid
 
 _TICK = os.sysconf("SC_CLK_TCK")
+# tmpfs counts inodes and extended attributes in units of this many bytes ("bogo inodes",
+# what statvfs reports); measured here: about 1 KiB of slab per empty file or directory
+_INODE_BYTES = 1024
 
 
 def run_pids(pid: int, uid: int | None) -> list[int]:
@@ -41,6 +46,26 @@ def memory_bytes(pids: Iterable[int]) -> int:
                 if line.startswith((b"RssAnon:", b"RssShmem:", b"VmSwap:")):
                     total += int(line.split()[1]) * 1024
     return total
+
+
+def tmp_bytes(pids: Iterable[int]) -> int:
+    """What the run's private /tmp holds (file pages, and inodes and extended attributes as
+    tmpfs counts them), read through the first of `pids` in a mount namespace of its own;
+    0 when none is (weak mode: /tmp is the host's)."""
+    try:
+        ours = os.readlink("/proc/self/ns/mnt")
+    except OSError:
+        return 0
+    for pid in pids:
+        try:
+            if os.readlink(f"/proc/{pid}/ns/mnt") == ours:
+                continue
+            st = os.statvfs(f"/proc/{pid}/root/tmp")
+        except OSError:
+            continue  # exited meanwhile, or not ours to look at
+        pages = (st.f_blocks - st.f_bfree) * st.f_frsize
+        return pages + (st.f_files - st.f_ffree) * _INODE_BYTES
+    return 0
 
 
 def shared_memory_bytes(pids: Iterable[int]) -> int:

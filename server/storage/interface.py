@@ -17,7 +17,9 @@ RUNNING = "running"
 class StoredRun:
     """A run's row: code, how it ended, its options, when, and what its log holds.
 
-    `owner` is the owner key's digest (never the cookie itself), `bytes` the log's size plus
+    `owner` is the owner key's digest (never the cookie itself), `quota` the digest of the
+    key its storage counts against (its owner token, its user, or, for a client without a
+    token, its address: see trust/identity.py; empty: the owner), `bytes` the log's size plus
     the code's, `shared` whether anyone but the owner has opened it (kept longer by eviction).
     """
 
@@ -32,6 +34,7 @@ class StoredRun:
     bytes: int = 0
     shared: bool = False
     instance: str = ""
+    quota: str = ""
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,11 @@ class Usage:
 class Retention:
     """Caps on what the store keeps, and how long (0 = no age limit).
 
-    When a save would put the store over `max_store_bytes` (or the saving owner over
-    `max_owner_bytes`), runs are evicted: the owner's own oldest first when the owner is over
-    its share, then the oldest never-shared runs, then the oldest shared ones. A run being
-    written is never evicted.
+    When a save would put the store over `max_store_bytes` (or the saving quota key over
+    `max_owner_bytes`), runs are evicted: the key's own oldest first when it is over its
+    share; then, while the store is over its cap, the oldest never-shared run of whichever key
+    holds the most, then shared ones the same way (one client storing run after run evicts its
+    own runs, not everyone's). A run being written is never evicted.
     """
 
     max_store_bytes: int
@@ -80,7 +84,7 @@ class RunStore(Protocol):
     def events(
         self, run_id: str, after: int = -1, limit: int | None = None
     ) -> list[dict[str, Any]]: ...
-    def evict(self, retention: Retention, owner: str = "", incoming: int = 0) -> list[str]: ...
+    def evict(self, retention: Retention, quota: str = "", incoming: int = 0) -> list[str]: ...
     def unfinished(self) -> list[tuple[str, str, float]]: ...
     def interrupt(self, run_id: str, status: str) -> bool: ...
     def usage(self) -> Usage: ...

@@ -1,11 +1,14 @@
 """The SQLite layout of stored runs, and the conversion of files written by older servers.
 
-Version 3 (PRAGMA user_version): a run's log is rows of `log_chunks`, one JSON array of events
+Version 4 (PRAGMA user_version): a run's log is rows of `log_chunks`, one JSON array of events
 per row with its seq range, in an ordinary rowid table with an index on (run_id, first_seq).
 New rows go at the end of the table whatever it already holds, so saving a run costs what
-the run is, not what the store is. (Version 2 kept the chunks in a WITHOUT ROWID table keyed
-by (run_id, first_seq): each save inserted megabytes of rows at a random place of one B-tree,
-and saves slowed down with every run stored — 6 s for 2,000 small chunks on a 700 MB store.)
+the run is, not what the store is. Each run names the quota key its bytes count against
+(`quota`, kept per key in `quota_bytes`). (Version 3 counted bytes per owner, and a client
+without an owner token is a new owner on every connection. Version 2 kept the chunks in a
+WITHOUT ROWID table keyed by (run_id, first_seq): each save inserted megabytes of rows at a
+random place of one B-tree, and saves slowed down with every run stored — 6 s for 2,000 small
+chunks on a 700 MB store.)
 Version 0 kept one row per event in `events`.
 """
 
@@ -14,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator
 
-VERSION = 3
+VERSION = 4
 
 RUNS = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -26,13 +29,22 @@ CREATE TABLE IF NOT EXISTS runs (
     duration_ms REAL NOT NULL,
     n_events INTEGER NOT NULL
 )"""
-# columns added by version 3 (to a version-2 `runs` table too)
+# columns added by versions 3 and 4 (to an older `runs` table too)
 RUN_COLUMNS = (
     ("owner", "TEXT NOT NULL DEFAULT ''"),
     ("bytes", "INTEGER NOT NULL DEFAULT 0"),
     ("shared", "INTEGER NOT NULL DEFAULT 0"),
     ("instance", "TEXT NOT NULL DEFAULT ''"),
     ("heartbeat", "REAL NOT NULL DEFAULT 0"),
+    ("quota", "TEXT NOT NULL DEFAULT ''"),
+)
+# what version 3 counted per owner (replaced by the same per quota key)
+_OLD = (
+    "DROP TRIGGER IF EXISTS runs_added",
+    "DROP TRIGGER IF EXISTS runs_removed",
+    "DROP TRIGGER IF EXISTS runs_grown",
+    "DROP TABLE IF EXISTS owner_bytes",
+    "DROP INDEX IF EXISTS runs_owner",
 )
 TABLES = (
     """CREATE TABLE IF NOT EXISTS log_chunks (
@@ -43,43 +55,44 @@ TABLES = (
         body BLOB NOT NULL
     )""",
     "CREATE UNIQUE INDEX IF NOT EXISTS log_chunks_seq ON log_chunks (run_id, first_seq)",
-    # eviction walks runs oldest first, never-shared before shared, or one owner's
+    # eviction walks runs oldest first, never-shared before shared, or one quota key's
     "CREATE INDEX IF NOT EXISTS runs_age ON runs (shared, created)",
-    "CREATE INDEX IF NOT EXISTS runs_owner ON runs (owner, created)",
+    "CREATE INDEX IF NOT EXISTS runs_quota ON runs (quota, created)",
     "CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running'",
-    # bytes and runs per owner, and the store's total under owner '*', kept by triggers: a
+    # bytes and runs per quota key, and the store's total under key '*', kept by triggers: a
     # save checks its caps without summing over every stored run
-    """CREATE TABLE IF NOT EXISTS owner_bytes (
-        owner TEXT PRIMARY KEY,
+    """CREATE TABLE IF NOT EXISTS quota_bytes (
+        quota TEXT PRIMARY KEY,
         bytes INTEGER NOT NULL,
         runs INTEGER NOT NULL
     )""",
     """CREATE TRIGGER IF NOT EXISTS runs_added AFTER INSERT ON runs BEGIN
-        INSERT INTO owner_bytes VALUES (new.owner, new.bytes, 1), ('*', new.bytes, 1)
-        ON CONFLICT (owner) DO UPDATE SET bytes = bytes + excluded.bytes, runs = runs + 1;
+        INSERT INTO quota_bytes VALUES (new.quota, new.bytes, 1), ('*', new.bytes, 1)
+        ON CONFLICT (quota) DO UPDATE SET bytes = bytes + excluded.bytes, runs = runs + 1;
     END""",
     """CREATE TRIGGER IF NOT EXISTS runs_removed AFTER DELETE ON runs BEGIN
-        UPDATE owner_bytes SET bytes = bytes - old.bytes, runs = runs - 1
-        WHERE owner IN (old.owner, '*');
+        UPDATE quota_bytes SET bytes = bytes - old.bytes, runs = runs - 1
+        WHERE quota IN (old.quota, '*');
     END""",
-    """CREATE TRIGGER IF NOT EXISTS runs_grown AFTER UPDATE OF bytes, owner ON runs BEGIN
-        UPDATE owner_bytes SET bytes = bytes - old.bytes, runs = runs - 1
-        WHERE owner IN (old.owner, '*');
-        INSERT INTO owner_bytes VALUES (new.owner, new.bytes, 1), ('*', new.bytes, 1)
-        ON CONFLICT (owner) DO UPDATE SET bytes = bytes + excluded.bytes, runs = runs + 1;
+    """CREATE TRIGGER IF NOT EXISTS runs_grown AFTER UPDATE OF bytes, quota ON runs BEGIN
+        UPDATE quota_bytes SET bytes = bytes - old.bytes, runs = runs - 1
+        WHERE quota IN (old.quota, '*');
+        INSERT INTO quota_bytes VALUES (new.quota, new.bytes, 1), ('*', new.bytes, 1)
+        ON CONFLICT (quota) DO UPDATE SET bytes = bytes + excluded.bytes, runs = runs + 1;
     END""",
 )
 TOTAL = "*"
 COLUMNS = (
-    "id, code, status, options, created, duration_ms, n_events, owner, bytes, shared, instance"
+    "id, code, status, options, created, duration_ms, n_events, owner, bytes, shared, instance,"
+    " quota"
 )
 # how many version-0 event rows become one chunk
 _MIGRATE_CHUNK = 1000
 
 
 def migrate(db: sqlite3.Connection) -> None:
-    """Create the tables, or bring a file of version 0 or 2 to version 3 (inside the caller's
-    transaction)."""
+    """Create the tables, or bring a file of version 0, 2 or 3 to version 4 (inside the
+    caller's transaction)."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version >= VERSION:
         return
@@ -88,7 +101,8 @@ def migrate(db: sqlite3.Connection) -> None:
     for name, decl in RUN_COLUMNS:
         if name not in have:
             db.execute(f"ALTER TABLE runs ADD COLUMN {name} {decl}")
-    for statement in TABLES:
+    db.execute("UPDATE runs SET quota = owner WHERE quota = ''")
+    for statement in (*_OLD, *TABLES):
         db.execute(statement)
     if _has_table(db, "events"):  # version 0: one row per event
         rows = db.execute("SELECT run_id, seq, body FROM events ORDER BY run_id, seq")
@@ -108,9 +122,9 @@ def migrate(db: sqlite3.Connection) -> None:
         "UPDATE runs SET bytes = length(CAST(code AS BLOB)) + coalesce((SELECT"
         " sum(length(body)) FROM log_chunks WHERE log_chunks.run_id = runs.id), 0)"
     )
-    db.execute("DELETE FROM owner_bytes")
+    db.execute("DELETE FROM quota_bytes")
     db.execute(
-        "INSERT INTO owner_bytes SELECT owner, sum(bytes), count(*) FROM runs GROUP BY owner"
+        "INSERT INTO quota_bytes SELECT quota, sum(bytes), count(*) FROM runs GROUP BY quota"
         " UNION ALL SELECT '*', coalesce(sum(bytes), 0), count(*) FROM runs"
     )
     db.execute(f"PRAGMA user_version = {VERSION}")

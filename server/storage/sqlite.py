@@ -16,6 +16,12 @@ from server.eventlog import Chunk, window
 from server.storage.interface import RUNNING, Retention, StoredRun, Usage
 from server.storage.schema import COLUMNS, TOTAL, migrate
 
+# the oldest run (shared or not, as asked) of the quota key that holds the most bytes
+_LARGEST_HOLDERS_OLDEST = (
+    "SELECT runs.id FROM runs JOIN quota_bytes ON quota_bytes.quota = runs.quota"
+    " WHERE runs.shared = ? AND runs.status != ? ORDER BY quota_bytes.bytes DESC, runs.created"
+    " LIMIT 1"
+)
 _INSERT_CHUNK = "INSERT INTO log_chunks (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)"
 
 
@@ -39,6 +45,7 @@ def _row(row: tuple[Any, ...]) -> StoredRun:
         row[8],
         bool(row[9]),
         row[10],
+        row[11],
     )
 
 
@@ -86,6 +93,7 @@ class SqliteRunStore:
             len(run.code.encode()),
             int(run.shared),
             run.instance,
+            run.quota or run.owner,
             time.time(),
         )
 
@@ -107,7 +115,7 @@ class SqliteRunStore:
 
         def write() -> None:
             self._db.execute(
-                f"INSERT INTO runs ({COLUMNS}, heartbeat) VALUES ({', '.join('?' * 12)})",
+                f"INSERT INTO runs ({COLUMNS}, heartbeat) VALUES ({', '.join('?' * 13)})",
                 self._meta(run),
             )
 
@@ -136,7 +144,7 @@ class SqliteRunStore:
         def write() -> None:
             self._delete(run.id)
             self._db.execute(
-                f"INSERT INTO runs ({COLUMNS}, heartbeat) VALUES ({', '.join('?' * 12)})",
+                f"INSERT INTO runs ({COLUMNS}, heartbeat) VALUES ({', '.join('?' * 13)})",
                 self._meta(run),
             )
             self._insert_chunks(run.id, chunks)
@@ -155,9 +163,10 @@ class SqliteRunStore:
 
         self._transaction(write)
 
-    def evict(self, retention: Retention, owner: str = "", incoming: int = 0) -> list[str]:
-        """Delete runs until the store (and `owner`) have room for `incoming` more bytes and
-        none is older than the retention allows; returns the ids deleted."""
+    def evict(self, retention: Retention, quota: str = "", incoming: int = 0) -> list[str]:
+        """Delete runs until the store (and the quota key `quota`) have room for `incoming`
+        more bytes and none is older than the retention allows (see Retention); returns the
+        ids deleted."""
         gone: list[str] = []
 
         def take(query: str, args: tuple[Any, ...]) -> bool:
@@ -176,23 +185,23 @@ class SqliteRunStore:
                     (cutoff, RUNNING),
                 ):
                     pass
-            if owner and retention.max_owner_bytes:
-                while self._held(owner) + incoming > retention.max_owner_bytes and take(
-                    "SELECT id FROM runs WHERE owner = ? AND status != ? ORDER BY created LIMIT 1",
-                    (owner, RUNNING),
+            if quota and retention.max_owner_bytes:
+                while self._held(quota) + incoming > retention.max_owner_bytes and take(
+                    "SELECT id FROM runs WHERE quota = ? AND status != ? ORDER BY created LIMIT 1",
+                    (quota, RUNNING),
                 ):
                     pass
-            while self._held(TOTAL) + incoming > retention.max_store_bytes and take(
-                "SELECT id FROM runs WHERE status != ? ORDER BY shared, created LIMIT 1",
-                (RUNNING,),
-            ):
-                pass
+            for shared in (0, 1):
+                while self._held(TOTAL) + incoming > retention.max_store_bytes and take(
+                    _LARGEST_HOLDERS_OLDEST, (shared, RUNNING)
+                ):
+                    pass
 
         self._transaction(write)
         return gone
 
-    def _held(self, owner: str) -> int:
-        row = self._db.execute("SELECT bytes FROM owner_bytes WHERE owner = ?", (owner,))
+    def _held(self, quota: str) -> int:
+        row = self._db.execute("SELECT bytes FROM quota_bytes WHERE quota = ?", (quota,))
         found = row.fetchone()
         return int(found[0]) if found else 0
 
@@ -292,7 +301,7 @@ class SqliteRunStore:
 
     def usage(self) -> Usage:
         db = self._reader()
-        row = db.execute("SELECT runs, bytes FROM owner_bytes WHERE owner = ?", (TOTAL,))
+        row = db.execute("SELECT runs, bytes FROM quota_bytes WHERE quota = ?", (TOTAL,))
         found = row.fetchone() or (0, 0)
         size = self.path.stat().st_size if self.path.exists() else 0
         return Usage(int(found[0]), int(found[1]), size)

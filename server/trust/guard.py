@@ -1,13 +1,16 @@
 """The ASGI middleware in front of every route: Host and Origin checks, the access token, and
 who the request comes from (`scope["state"]["identity"]`, plus the owner cookie to set).
 
-A refused websocket is accepted and closed at once with code 1008 and a reason saying what to
-configure (a browser shows a plain 403 handshake failure without any reason); a refused HTTP
+Every HTTP response is also held to `send_stall_s`: a client that takes nothing for that long
+loses its connection. A refused websocket is accepted and closed at once with code 1008 and a
+reason saying what to configure (a browser shows a plain 403 handshake failure without any
+reason); a refused HTTP
 request gets 403 (401 for a missing access token) with the same text.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from typing import Any
 from urllib.parse import parse_qs, urlencode
@@ -37,11 +40,13 @@ class Guard:
         policy: HostPolicy,
         identifier: Identifier,
         access_token: str | None = None,
+        send_stall_s: float = 120.0,
     ) -> None:
         self.app = app
         self.policy = policy
         self.identifier = identifier
         self.access_token = access_token
+        self.send_stall_s = send_stall_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -80,21 +85,31 @@ class Guard:
         if kind == "websocket":
             state["abort"] = aborter(send)
         cookie = self.identifier.cookie(identity)
-        if kind == "websocket" or cookie is None:
+        if kind == "websocket":
             # the websocket route sets the cookie on its accept; `send` stays the server's own
             await self.app(scope, receive, send)
             return
+        # (Starlette's outermost middleware wraps an HTTP `send`, hiding the transport: the
+        # server's protocol puts its abort in the request's state, trust/connections.py)
+        abort = state.get("abort") or aborter(send)
+        stall_s = self.send_stall_s
 
-        async def with_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
+        async def guarded(message: Message) -> None:
+            if cookie is not None and message["type"] == "http.response.start":
                 message = dict(message)
                 message["headers"] = [
                     *message.get("headers", []),
                     (b"set-cookie", cookie.encode("latin-1")),
                 ]
-            await send(message)
+            # a client that takes nothing for stall_s loses its connection (and what the
+            # response holds: a file, a read slot); the server then drops what is left unsent
+            try:
+                async with asyncio.timeout(stall_s):  # (not wait_for: see feeds.Sender)
+                    await send(message)
+            except TimeoutError:
+                abort()
 
-        await self.app(scope, receive, with_cookie)
+        await self.app(scope, receive, guarded)
 
     def _token_given(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> str | None:
         auth = header(headers, b"authorization")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -163,3 +164,136 @@ def press_run(page: Any, pause: bool = False) -> None:
     """Press Run, with the pause-in-backward toggle set as asked."""
     page.get_by_test_id("pause-backward").set_checked(pause)
     page.get_by_test_id("run").click()
+
+
+# -- what a person does on the page, and what the tests read of it -----------------------------
+
+# how a run can end (the status line's last word once it has)
+RUN_ENDS = ("ok", "error", "timeout", "limit", "killed", "stopped")
+
+
+def finished(*statuses: str) -> re.Pattern[str]:
+    """The status line of a run that ended with one of `statuses` (any end when none is given),
+    the cursor at its last event: `12 events · cursor 12/12 · ok` (group 1 is the count)."""
+    return re.compile(rf"(\d+) events · cursor \1/\1 · ({'|'.join(statuses or RUN_ENDS)})")
+
+
+def run_id_of(page: Any) -> str:
+    """The id of the run the page shows (its address says `?run=ID`)."""
+    rid = page.evaluate("() => new URLSearchParams(location.search).get('run')")
+    assert isinstance(rid, str), f"the page names no run: {page.url}"
+    return rid
+
+
+def run_anew(page: Any, previous: str | None, pause: bool = False) -> str:
+    """Press Run while the page shows the run `previous` (None: no run yet) and wait until the
+    new run has started and a frame has been drawn since; returns the new run's id.
+
+    Until then the status line may still show the previous run's end: a run of the same code
+    ends with the same status, so waiting for that text alone could pass on the old run. The
+    page asks for its frame when it takes the new run's first events, before the one waited
+    for here, so that frame draws the new run."""
+    press_run(page, pause)
+    page.wait_for_function(
+        """prev => { const r = new URLSearchParams(location.search).get('run');
+                    return r !== null && r !== prev; }""",
+        arg=previous,
+    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(null)))")
+    return run_id_of(page)
+
+
+def examples(server: str) -> list[dict[str, Any]]:
+    """The gallery the Examples menu lists."""
+    with urllib.request.urlopen(server + "/api/examples", timeout=10) as r:
+        data: list[dict[str, Any]] = json.load(r)
+    return data
+
+
+def example_with(server: str, text: str) -> str:
+    """The id of the gallery example whose code holds `text`."""
+    return str(next(e["id"] for e in examples(server) if text in e["code"]))
+
+
+def entry(page: Any, name: str) -> Any:
+    """The node list's rows named `name` (a tensor's name, else its node's)."""
+    return page.get_by_test_id("node-list").locator(f'[data-node-name="{name}"]')
+
+
+def listed_names(page: Any) -> set[str]:
+    """Every name the node list shows."""
+    rows = page.get_by_test_id("node-list").locator("[data-node-name]")
+    return set(rows.evaluate_all("els => els.map(e => e.dataset.nodeName)"))
+
+
+_CURSOR_JS = """() => /cursor (\\d+)\\//.exec(
+    document.querySelector('[data-testid=status]').textContent)?.[1] ?? null"""
+
+
+def move_cursor(page: Any, act: Callable[[], None]) -> None:
+    """Do `act` (a step, a key) and wait until the page shows the cursor somewhere else.
+
+    A step in a paused run waits for the server's events: the status line changes with the first
+    batch, and the cursor moves when the step's stop arrives. The status, the node list, the
+    timeline label and the inspector are drawn in one frame, so once the status shows the new
+    cursor each of them shows the new step."""
+    before = page.evaluate(_CURSOR_JS)
+    act()
+    page.wait_for_function(f"prev => ({_CURSOR_JS})() !== prev", arg=before)
+
+
+def step_until(page: Any, text: str, key: str = "ArrowRight", limit: int = 40) -> None:
+    """Press `key` until the timeline label shows `text` (each press waits for its step)."""
+    label = page.locator("#tl-label")
+    for _ in range(limit):
+        if text in label.inner_text():
+            return
+        move_cursor(page, lambda: page.keyboard.press(key))
+    raise AssertionError(f"no step shows {text!r}")
+
+
+# -- where things are drawn (from the page's state: `__backscope.geometry()`, not pixels) -------
+
+
+def drawn_geometry(page: Any) -> dict[str, Any]:
+    """Wait until every vertex is placed and two frames drawn since, then read where things
+    are, in screen pixels."""
+    page.wait_for_function(
+        """() => { const a = window.__backscope.app;
+                   return a.pos.size > 0 && a.pos.size === a.log.state().vertices.size; }""",
+    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    geo: dict[str, Any] = page.evaluate("() => window.__backscope.geometry()")
+    return geo
+
+
+def meets(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two screen rectangles overlap."""
+    return (
+        a["x"] < b["x"] + b["w"]
+        and b["x"] < a["x"] + a["w"]
+        and a["y"] < b["y"] + b["h"]
+        and b["y"] < a["y"] + a["h"]
+    )
+
+
+def inside(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether rectangle `a` lies within `b` (half a pixel of rounding allowed)."""
+    eps = 0.5
+    return (
+        a["x"] >= b["x"] - eps
+        and a["y"] >= b["y"] - eps
+        and a["x"] + a["w"] <= b["x"] + b["w"] + eps
+        and a["y"] + a["h"] <= b["y"] + b["h"] + eps
+    )
+
+
+def assert_clear_view(geo: dict[str, Any]) -> None:
+    """Every vertex is on the canvas, not under an overlay, and shows its whole label."""
+    canvas = geo["canvas"]
+    for v in geo["vertices"]:
+        assert inside(v, canvas), f"{v['title']} is off the canvas"
+        assert v["fits"], f"{v['title']} is cut off"
+        for name, rect in geo["overlays"].items():
+            if rect is not None:
+                assert not meets(v, rect), f"{name} covers {v['title']}"

@@ -3,16 +3,14 @@ as made by backward in the node list and the inspector, with the backward pass t
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot
+from tests.browser.conftest import finished, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 DOUBLE = """import torch
 x = torch.tensor([1., 2.], requires_grad=True)

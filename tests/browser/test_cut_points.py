@@ -9,11 +9,11 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot
+from tests.browser.conftest import finished, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 CUTS = """import torch
 u = torch.tensor([1., 2.], requires_grad=True)

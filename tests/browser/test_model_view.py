@@ -9,12 +9,13 @@ What is drawn where comes from the page's own state (`__backscope.geometry()`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import press_run, shot
+from tests.browser.conftest import inside, meets, new_context, press_run, shot
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +27,7 @@ LEGIBLE_PX = 9
 
 def _open(browser: Browser, server: str, size: tuple[int, int]) -> tuple[Page, list[str]]:
     """A page in a window of `size`, and the uncaught errors it will have thrown."""
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, base_url=server)
+    ctx = new_context(browser, server, size[0], size[1])
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -52,23 +53,13 @@ def _settle(page: Page) -> dict[str, Any]:
     return geo
 
 
-def _inside(a: dict[str, float], b: dict[str, float]) -> bool:
-    eps = 0.5
-    return (
-        a["x"] >= b["x"] - eps
-        and a["y"] >= b["y"] - eps
-        and a["x"] + a["w"] <= b["x"] + b["w"] + eps
-        and a["y"] + a["h"] <= b["y"] + b["h"] + eps
-    )
-
-
-def _meets(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["x"] < b["x"] + b["w"]
-        and b["x"] < a["x"] + a["w"]
-        and a["y"] < b["y"] + b["h"]
-        and b["y"] < a["y"] + a["h"]
-    )
+def _relaid(page: Page, act: Callable[[], None]) -> dict[str, Any]:
+    """Do `act` (an expand, a collapse, another iteration), which the layout worker answers
+    with a new layout in its own time: wait for that layout and a frame drawn with it."""
+    before = page.evaluate("() => window.__backscope.app.place.layout")
+    act()
+    page.wait_for_function("n => window.__backscope.app.place.layout !== n", arg=before)
+    return _settle(page)
 
 
 def _extent(geo: dict[str, Any]) -> dict[str, float]:
@@ -105,10 +96,10 @@ def test_a_model_starts_collapsed_whole_and_legible(
         assert not geo["partial"]
         canvas = geo["canvas"]
         for b in [*geo["vertices"], *geo["modules"]]:
-            assert _inside(b, canvas), f"{b.get('title')} is off the canvas"
+            assert inside(b, canvas), f"{b.get('title')} is off the canvas"
             for sel, rect in geo["overlays"].items():
                 if rect is not None:
-                    assert not _meets(b, rect), f"{sel} covers {b.get('title')}"
+                    assert not meets(b, rect), f"{sel} covers {b.get('title')}"
         # what is on screen is legible, module names included
         _assert_legible(geo)
         assert any(lb["kind"] == "module" for lb in geo["labels"])
@@ -142,7 +133,7 @@ def test_every_zoom_shows_legible_names(browser: Browser, server: str, name: str
         geo = _settle(page)
         assert not geo["partial"]
         for b in [*geo["vertices"], *geo["modules"]]:
-            assert _inside(b, geo["canvas"]), f"{b.get('title')} is off the canvas after Fit"
+            assert inside(b, geo["canvas"]), f"{b.get('title')} is off the canvas after Fit"
         assert not errors
     finally:
         page.context.close()
@@ -160,8 +151,9 @@ def test_expanding_a_module_opens_it_in_place_and_collapsing_compacts(
             # a collapsed module is one ordinary-sized box (two lines: name, shapes)
             assert m["h"] <= 1.6 * ordinary, m
         attn = next(m for m in before["modules"] if m["title"].startswith("self_attn"))
-        page.mouse.click(attn["x"] + attn["w"] / 2, attn["y"] + attn["h"] / 2)
-        opened = _settle(page)
+        opened = _relaid(
+            page, lambda: page.mouse.click(attn["x"] + attn["w"] / 2, attn["y"] + attn["h"] / 2)
+        )
         paths = [b["path"] for b in opened["boxes"]]
         assert any(p.endswith("layers.0.self_attn") for p in paths), paths
         assert len(opened["modules"]) == len(before["modules"]) - 1
@@ -169,20 +161,18 @@ def test_expanding_a_module_opens_it_in_place_and_collapsing_compacts(
         assert opened["zoom"] <= before["zoom"]
         # collapse it again from its frame's title: the layout compacts back to what it was
         frame = next(b for b in opened["boxes"] if b["path"].endswith("layers.0.self_attn"))
-        page.mouse.click(frame["x"] + 12, frame["y"] + 6)
-        closed = _settle(page)
+        closed = _relaid(page, lambda: page.mouse.click(frame["x"] + 12, frame["y"] + 6))
         assert len(closed["modules"]) == len(before["modules"])
         assert len(closed["vertices"]) == len(before["vertices"])
         assert closed["zoom"] == pytest.approx(before["zoom"], rel=0.01)
         ext0, ext1 = _extent(before), _extent(closed)
         assert ext1["h"] == pytest.approx(ext0["h"], rel=0.02)
         # Expand all opens every module; Collapse goes back to the default
-        page.get_by_test_id("expand-all").click()
-        every = _settle(page)
+        every = _relaid(page, lambda: page.get_by_test_id("expand-all").click())
         assert every["modules"] == []
         assert len(every["vertices"]) > 3 * len(before["vertices"])
-        page.get_by_test_id("collapse-all").click()
-        assert len(_settle(page)["modules"]) == len(before["modules"])
+        again = _relaid(page, lambda: page.get_by_test_id("collapse-all").click())
+        assert len(again["modules"]) == len(before["modules"])
         assert not errors
     finally:
         page.context.close()
@@ -201,14 +191,12 @@ def test_a_training_loop_is_drawn_one_iteration_at_a_time(browser: Browser, serv
             return [v["id"] for v in geo["vertices"] if v["title"].endswith("NllLossBackward0")]
 
         assert len(losses(last)) == 1
-        page.get_by_test_id("iter-prev").click()
+        second = _relaid(page, lambda: page.get_by_test_id("iter-prev").click())
         expect(label).to_have_text("iteration 2 / 3")
-        second = _settle(page)
         assert len(losses(second)) == 1 and losses(second) != losses(last)
         expect(page.get_by_test_id("iter-follow")).to_be_visible()
         # opened up, each parameter is drawn once (not once per iteration)
-        page.get_by_test_id("expand-all").click()
-        geo = _settle(page)
+        geo = _relaid(page, lambda: page.get_by_test_id("expand-all").click())
         titles = [v["title"] for v in geo["vertices"]]
         for p in ("conv1.weight", "conv1.bias", "bn1.weight"):
             assert titles.count(p) == 1, (p, titles)

@@ -4,16 +4,14 @@ them, and the timeline names each firing (not only the console)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot
+from tests.browser.conftest import finished, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 HOOKS = """import torch
 import torch.nn as nn

@@ -4,16 +4,14 @@ tensor's summary, at the version current at the cursor."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot
+from tests.browser.conftest import finished, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 CODE = """import torch
 x = torch.tensor([float('nan'), 2.])

@@ -1,6 +1,7 @@
 """named_parameters() names everywhere, in Chromium against the real server: every parameter
 is listed under its named_parameters() name (no "Net.conv2 param 8×4×3×3" stand-ins, no two
-alike), also one touched in place before its module first ran."""
+alike), also one touched in place before its module first ran, and a non-leaf tensor under its
+variable's name."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot
+from tests.browser.conftest import finished, press_run, run_id_of, set_code, shot, stored_run
 
 pytestmark = pytest.mark.browser
 
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 NET = """import torch
 import torch.nn as nn
@@ -55,3 +56,34 @@ def test_parameters_carry_their_named_parameters_names(page: Page) -> None:
     feeds = page.get_by_test_id("node-list").locator(".nl-var").all_inner_texts()
     assert sorted(f.removeprefix("→ ") for f in feeds) == sorted(names), feeds
     shot(page, "parameter-names")
+
+
+MLP = """import torch
+import torch.nn as nn
+
+net = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+x = torch.ones(2, 3)
+h = net(x)
+loss = h.sum()
+loss.backward()
+"""
+
+
+def test_parameters_and_non_leaf_tensors_are_named(page: Page, server: str) -> None:
+    page.goto("/")
+    set_code(page, MLP)
+    press_run(page)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
+    names = page.get_by_test_id("node-list").locator("[data-node-name]")
+    shown = set(names.evaluate_all("els => els.map(e => e.dataset.nodeName)"))
+    events = stored_run(server, run_id_of(page))["events"]
+    linears = [e["module_path"] for e in events if e.get("name") == "AddmmBackward0"]
+    assert len(linears) == 2
+    # parameters are named as named_parameters() names them, never just "tensor"
+    assert "tensor" not in shown, shown
+    assert {"0.weight", "0.bias", "2.weight", "2.bias"} <= shown, shown
+    loss = page.get_by_test_id("node-list").locator('[data-node-name="SumBackward0"]').first
+    expect(loss.locator(".nl-label")).to_have_text("loss")
+    loss.click()
+    expect(page.get_by_test_id("inspector")).to_contain_text("non-leaf")
+    shot(page, "mlp-named")

@@ -4,16 +4,14 @@ at window widths where the timeline strip is a fractional number of pixels wide 
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import new_context, press_run, set_code, shot
+from tests.browser.conftest import finished, move_cursor, new_context, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 CHAIN = """import torch
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -47,9 +45,9 @@ def test_a_long_run_raises_no_page_error(browser: Browser, server: str, width: i
         for at in (count // 3, count // 2, count - 1):
             timeline.fill(str(at))
             expect(page.get_by_test_id("status")).to_contain_text(f"cursor {at + 1}/{count}")
-        page.get_by_test_id("restart").click()
-        for _ in range(5):
-            page.get_by_test_id("step").click()
+        move_cursor(page, lambda: page.get_by_test_id("restart").click())
+        for _ in range(5):  # each step drawn before the next (and before errors are counted)
+            move_cursor(page, lambda: page.get_by_test_id("step").click())
         shot(page, f"run-size-{width}")
         assert not errors, errors[:3]
     finally:

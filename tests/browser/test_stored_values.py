@@ -4,16 +4,14 @@ share link opened in a fresh page (the bounded full values stored with the run).
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import new_context, press_run, set_code, shot
+from tests.browser.conftest import finished, new_context, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 WEIGHT = """import torch
 w = torch.linspace(-1, 1, 256).reshape(16, 16).requires_grad_()

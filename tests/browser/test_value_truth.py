@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,12 +21,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ROOT, press_run, set_code
+from tests.browser.conftest import ROOT, finished, press_run, set_code
 
 pytestmark = pytest.mark.browser
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · (ok|error)")
+FINISHED = finished("ok", "error")
 
 
 def _engine_values(code: str) -> dict[str, Any]:

@@ -9,12 +9,12 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import press_run, set_code, shot
+from tests.browser.conftest import finished, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
 # the run finished and the cursor is at its last event
-FINISHED = re.compile(r"(\d+) events · cursor \1/\1 · ok")
+FINISHED = finished("ok")
 
 
 def _finish(page: Page, code: str) -> None:

@@ -265,6 +265,7 @@ def reset_engine() -> None:
 
     STATE.enabled = True
     STATE.inference = False
+    STATE.grad = True
     ANOMALY.anomaly = False
     ANOMALY.anomaly_nan = True
     _dtype.set_default_dtype(_dtype.float32)

@@ -164,3 +164,24 @@ def test_a_runs_processes_are_found_also_without_children_lists() -> None:
         for pid in descendants(tree.pid):
             os.kill(pid, signal.SIGKILL)
         tree.wait()
+
+
+# files in the run's /tmp (a tmpfs bounded only in bytes of file data) holding user xattrs:
+# kernel memory that no process's RSS shows (each 60 KB; 360 MB in all, the limit is 256 MiB)
+TMP_XATTRS = """import os, time
+for i in range(6000):
+    path = f"/tmp/f{i}"
+    open(path, "w").close()
+    os.setxattr(path, "user.a", b"x" * 60000)
+print("all written", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("accounting", ACCOUNTING)
+def test_memory_the_runs_tmp_holds_counts_toward_its_limit(accounting: str) -> None:
+    sandbox = Sandbox(short_settings(memory_bytes=256 * MiB, accounting=accounting))
+    result = run_sync(sandbox, TMP_XATTRS)
+    assert result.status == "limit", (result.summary, result.text(), result.text("stderr"))
+    assert "memory limit of 256 MiB reached" in result.summary["message"]
+    assert leftover_pids(sandbox) == []

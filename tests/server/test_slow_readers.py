@@ -18,7 +18,15 @@ import websockets
 
 from server.eventlog import Chunk
 from server.storage import SqliteRunStore, StoredRun
-from tests.server.live import Client, connect, rss_kib, run_to_end, server_process
+from server.trust.tokens import COOKIE
+from tests.server.live import (
+    Client,
+    connect,
+    live_server,
+    rss_kib,
+    run_to_end,
+    server_process,
+)
 
 MiB = 1024
 # ~120k events, then a sleep that keeps the run live (the server's clock is set far away)
@@ -144,3 +152,27 @@ def test_stalled_http_readers_of_a_large_run_hold_bounded_memory(
             time.sleep(0.2)
         assert [e["seq"] for e in page.json()] == [0, 1, 2, 3, 4]
     assert grown < 128 * MiB, f"server grew {grown / MiB:.0f} MiB"
+
+
+def test_owner_tokens_do_not_multiply_one_addresss_reads(tmp_path: Path) -> None:
+    """Tokens are free (a page load mints one): stalled reads under several tokens from one
+    address still count against that address, and another address is served."""
+    db = tmp_path / "runs.sqlite3"
+    run_id = _big_run(db, 20)
+    with live_server(db, max_http_reads=32, max_http_reads_per_client=4) as base:
+        host, port = base.split(":")
+        socks = []
+        for _ in range(3):
+            cookie = httpx.get(f"http://{base}/", headers={"Accept": "text/html"}).cookies[COOKIE]
+            for _ in range(4):
+                s = socket.create_connection((host, int(port)), source_address=("127.0.3.1", 0))
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.sendall(
+                    f"GET /api/runs/{run_id} HTTP/1.1\r\nHost: {base}\r\n"
+                    f"Cookie: {COOKIE}={cookie}\r\n\r\n".encode()
+                )
+                socks.append(s)
+        statuses = [s.recv(64).split(b" ")[1] for s in socks]
+        for s in socks:
+            s.close()
+    assert statuses.count(b"200") <= 4, statuses

@@ -20,9 +20,13 @@ def _run(code: str, **options: Any) -> list[dict[str, Any]]:
 
 
 def _infos(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Each tensor's description: a later `tensor` event for an id (a leaf described again once
+    a batch found its name) replaces the earlier one."""
     out: dict[int, dict[str, Any]] = {}
     for e in events:
-        for info in [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", []):
+        if e["type"] == "tensor":
+            out[e["tensor"]["id"]] = e["tensor"]
+        for info in e.get("outputs", []):
             out.setdefault(info["id"], info)
     return out
 

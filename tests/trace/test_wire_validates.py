@@ -156,7 +156,8 @@ def test_a_run_stopped_while_it_runs_keeps_its_graph_and_names_its_line(short: s
     # whichever comes first, the user's stop or the clock, the run says where it was
     assert events[-1]["status"] in ("killed", "timeout")
     (halted,) = [e for e in events if e["type"] == "halted"]
-    assert halted["line"] in (5, 6)
+    # the stop may land while print() is still flushing 'started' (line 4), or in the loop
+    assert halted["line"] in (4, 5, 6)
     assert any(e["type"] == "node" and e["name"] == "MulBackward0" for e in events)
 
 

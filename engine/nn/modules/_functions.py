@@ -12,6 +12,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.autograd.function import Function, once_differentiable
 from engine.distributed.world import MEMBER, World
+from engine.ops._core import overwrite
 
 Array = np.ndarray[Any, Any]
 
@@ -57,10 +58,8 @@ class SyncBatchNorm(Function):
         if running_mean is not None and running_var is not None:
             unbiased = g_var * total / max(total - 1, 1)
             rm, rv = running_mean._d, running_var._d
-            rm[...] = (1 - momentum) * rm + momentum * g_mean
-            rv[...] = (1 - momentum) * rv + momentum * unbiased
-            running_mean._ver[0] += 1
-            running_var._ver[0] += 1
+            overwrite(running_mean, (1 - momentum) * rm + momentum * g_mean)
+            overwrite(running_var, (1 - momentum) * rv + momentum * unbiased)
         dt = x.dtype
         out = (x - _chan(g_mean, x.ndim)) * _chan(invstd, x.ndim)
         if weight is not None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import no_grad
+from engine.ops._core import overwrite
 
 if TYPE_CHECKING:
     from engine.nn.modules.module import Module
@@ -95,8 +96,7 @@ def _load_from_state_dict(
             )
             continue
         with no_grad():
-            param._d[...] = value._d
-            param._ver[0] += 1
+            overwrite(param, value._d)
     if strict:
         for key in state:
             if key.startswith(prefix):

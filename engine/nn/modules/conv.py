@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from engine._tensor import Tensor
-from engine.nn import _functional_more as FM
+from engine.nn import functional as F
 from engine.nn import init
 from engine.nn.modules.linear import empty_param
 from engine.nn.modules.module import Module
@@ -106,7 +106,7 @@ class _ConvNd(Module):
         pads: list[int] = []
         for p in reversed(self.padding):
             pads += [p, p]
-        return FM.pad(input, pads, mode=self.padding_mode), 0
+        return F.pad(input, pads, mode=self.padding_mode), 0
 
 
 def _conv_init(
@@ -130,7 +130,7 @@ def _conv_init(
 
 def _conv_forward(self: _ConvNd, input: Tensor) -> Tensor:
     x, pad = self._padded(input)
-    fn = (FM.conv1d, FM.conv2d, FM.conv3d)[self._nd - 1]
+    fn = (F.conv1d, F.conv2d, F.conv3d)[self._nd - 1]
     return fn(x, self.weight, self.bias, self.stride, pad, self.dilation, self.groups)
 
 
@@ -169,7 +169,7 @@ def _convt_forward(self: _ConvNd, input: Tensor, output_size: Any = None) -> Ten
             for i in range(nd)
         ]
         op = tuple(int(size[i]) - least[i] for i in range(nd))
-    fn = (FM.conv_transpose1d, FM.conv_transpose2d, FM.conv_transpose3d)[self._nd - 1]
+    fn = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[self._nd - 1]
     args = (self.stride, self.padding, op, self.groups, self.dilation)
     return fn(input, self.weight, self.bias, *args)
 

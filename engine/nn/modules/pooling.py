@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine._tensor import Tensor
-from engine.nn import _functional_pool as FP
+from engine.nn.functional import pooling as FP
 from engine.nn.modules.module import Module
 
 

@@ -20,7 +20,7 @@ _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
 def _stack(ts: list[Tensor], dim: int = 0) -> Tensor:
-    from engine.ops.shape_extra import stack
+    from engine.ops.tensor_shape import stack
 
     return stack(ts, dim)
 

@@ -13,9 +13,10 @@ from engine._tensor import Tensor
 from engine.nn import functional as F
 from engine.nn.modules.attention import MultiheadAttention
 from engine.nn.modules.container import ModuleList
-from engine.nn.modules.linear import Dropout, Linear
+from engine.nn.modules.dropout import Dropout
+from engine.nn.modules.linear import Linear
 from engine.nn.modules.module import Module
-from engine.nn.modules.norm import LayerNorm
+from engine.nn.modules.normalization import LayerNorm
 
 _ACTIVATIONS: dict[str, Callable[..., Tensor]] = {"relu": F.relu, "gelu": F.gelu}
 

@@ -12,14 +12,11 @@ from engine.nn import functional as F
 from engine.nn import init
 from engine.nn.modules.attention import MultiheadAttention
 from engine.nn.modules.container import ModuleList
-from engine.nn.modules.linear import Dropout, Linear
+from engine.nn.modules.dropout import Dropout
+from engine.nn.modules.linear import Linear
 from engine.nn.modules.module import Module
-from engine.nn.modules.norm import LayerNorm
-from engine.nn.modules.transformer import (
-    _ACTIVATIONS,
-    TransformerEncoder,
-    TransformerEncoderLayer,
-)
+from engine.nn.modules.normalization import LayerNorm
+from engine.nn.modules.transformer import _ACTIVATIONS, TransformerEncoder, TransformerEncoderLayer
 
 
 class TransformerDecoderLayer(Module):
@@ -228,7 +225,7 @@ class Transformer(Module):
     def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
         """A float mask with -inf above the diagonal (0 elsewhere)."""
         from engine._creation import full
-        from engine.ops.shape_extra import triu
+        from engine.ops.tensor_shape import triu
 
         return triu(full((sz, sz), float("-inf"), dtype=dtype), diagonal=1)
 

@@ -76,7 +76,7 @@ def clip_grad_value_(parameters: Params, clip_value: float, foreach: Any = None)
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """All parameters flattened into one vector (recorded: a cat of views)."""
-    from engine.ops.shape_extra import cat
+    from engine.ops.tensor_shape import cat
 
     return cat([p.view(-1) for p in parameters])  # type: ignore[attr-defined, no-any-return]
 

@@ -1,5 +1,6 @@
-"""Rows for engine/ops/nn_channel.py (channel shuffle, rrelu, glu) and _functional_layers.py
-(seeded random layers use PyTorch's CPU random stream, which the engine reproduces)."""
+"""Rows for engine/ops/nn_channel.py (channel shuffle, rrelu, glu) and engine/nn/functional/
+(dropout, vision, loss); seeded random layers use PyTorch's CPU random stream, which the
+engine reproduces."""
 
 from tests.engine.cases import Case
 

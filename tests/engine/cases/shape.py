@@ -1,4 +1,4 @@
-"""Rows for engine/ops/shape.py and shape_extra.py: views, copies, joins and splits."""
+"""Rows for engine/ops/shape.py and tensor_shape.py: views, copies, joins and splits."""
 
 from tests.engine.cases import Case
 

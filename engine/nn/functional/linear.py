@@ -1,0 +1,33 @@
+"""linear and bilinear."""
+
+from __future__ import annotations
+
+import engine
+from engine._tensor import Tensor
+from engine.ops.nn_bilinear import trilinear
+
+
+# -- linear, dropout, embedding -----------------------------------------------------------
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """input @ weight.T + bias, recorded as PyTorch records it."""
+    wt = weight.t()  # type: ignore[attr-defined]
+    if input.ndim == 2:
+        if bias is None:
+            return input.mm(wt)  # type: ignore[attr-defined, no-any-return]
+        return engine.addmm(bias, input, wt)  # type: ignore[attr-defined, no-any-return]
+    if bias is not None and input.ndim >= 1 and input.is_contiguous():
+        lead = tuple(input.shape[:-1])
+        flat = engine.addmm(bias, input.view(-1, input.shape[-1]), wt)  # type: ignore[attr-defined]
+        return flat.view(*lead, weight.shape[0])  # type: ignore[no-any-return]
+    out = engine.matmul(input, wt)  # type: ignore[attr-defined]
+    return out if bias is None else out + bias  # type: ignore[no-any-return]
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """x1^T A x2 + b for each output feature."""
+    # PyTorch flattens both inputs to 2d (reshape: views), then reshapes the result back
+    shape = (*input1.shape[:-1], weight.shape[0])
+    a = input1.reshape(-1, input1.shape[-1])  # type: ignore[attr-defined]
+    b = input2.reshape(-1, input2.shape[-1])  # type: ignore[attr-defined]
+    out = trilinear(a, weight, b).reshape(shape)
+    return out if bias is None else out + bias  # type: ignore[no-any-return]

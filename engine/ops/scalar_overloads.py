@@ -1,0 +1,79 @@
+"""ATen's Scalar overloads as PyTorch's C++ code calls them (clamp_min, mul/div/add.Scalar):
+nodes Python code never records (`x * 2` is MulBackward0, a wrapped number)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine._tensor import Tensor
+from engine.autograd.graph import Grads, rename_class
+from engine.ops._core import OpNode, record
+from engine.ops.nn_ops import const
+
+
+def clamp_min(self: Tensor, min: float) -> Tensor:
+    """max(self, min) with a scalar bound, as F.normalize calls it (ClampMinBackward0)."""
+    out = np.maximum(self._d, min).astype(self._d.dtype)
+    return record(ClampMinBackward0, out, (self,), {"self": self, "min": min})
+
+
+class ClampMinBackward0(OpNode):
+    __slots__ = ()
+    _name = "ClampMinBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        x = self.saved("self")
+        # the gradient passes where self >= min (at the bound too), as PyTorch
+        mask = const((x._d >= self.saved("min")).astype(g._d.dtype))
+        return [g * mask]
+
+
+# -- tensor-by-scalar ops as PyTorch's C++ losses call them (mul.Scalar / div.Scalar) --------
+def mul_scalar(self: Tensor, other: float) -> Tensor:
+    """self * other recorded as MulBackward1 (a C++ scalar multiply)."""
+    out = (self._d * other).astype(self._d.dtype)
+    return record(MulScalarBackward, out, (self,), {"other": other})
+
+
+class MulScalarBackward(OpNode):
+    __slots__ = ()
+    _scalars = frozenset(("other",))
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0] * self.saved("other")]  # type: ignore[operator]
+
+
+def div_scalar(self: Tensor, other: float) -> Tensor:
+    """self / other recorded as DivBackward1 (a C++ scalar divide)."""
+    out = (self._d / other).astype(self._d.dtype)
+    return record(DivScalarBackward, out, (self,), {"other": other})
+
+
+class DivScalarBackward(OpNode):
+    __slots__ = ()
+    _scalars = frozenset(("other",))
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0] / self.saved("other")]  # type: ignore[operator]
+
+
+def add_scalar(self: Tensor, other: float) -> Tensor:
+    """self + other recorded as AddBackward1 (a C++ scalar add: it saves nothing)."""
+    out = np.asarray(self._d + other).astype(self._d.dtype)
+    return record(AddScalarBackward, out, (self,))
+
+
+class AddScalarBackward(OpNode):
+    __slots__ = ()
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0]]
+
+
+# Named after class creation: Python's `x * 2` records MulBackward0 (a wrapped number), so
+# these C++-only overloads stay out of the op registry.
+rename_class(MulScalarBackward, "MulBackward1")
+rename_class(DivScalarBackward, "DivBackward1")
+rename_class(AddScalarBackward, "AddBackward1")

@@ -1,0 +1,277 @@
+"""Shape helpers PyTorch composes from primitives (so the graph shows those primitives):
+tile, atleast_*d, broadcast_*, meshgrid, repeat_interleave, take_along_dim, flipud/fliplr,
+tensor_split/hsplit/vsplit, dstack/column_stack, nonzero/argwhere; plus the diag family,
+rot90 and index_fill, which PyTorch records as nodes of their own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, _wrap_dim, make
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, as_tensor, record
+from engine.ops.index import narrow
+from engine.ops.shape import _shape_arg, expand, kw_arg, reshape, unsqueeze, view
+from engine.ops.tensor_shape import _diag_fn, cat, clone, flip, repeat
+
+
+def tile(self: Tensor, *dims: Any, **kw: Any) -> Tensor:
+    """`repeat` with missing leading repeats taken as 1 (RepeatBackward0)."""
+    if kw:
+        dims = kw_arg(dims, kw, "dims")
+    reps = _shape_arg(dims)
+    return repeat(self, (1,) * (self._d.ndim - len(reps)) + reps)
+
+
+def atleast_1d(self: Tensor) -> Tensor:
+    return reshape(self, (1,)) if self._d.ndim == 0 else self
+
+
+def atleast_2d(self: Tensor) -> Tensor:
+    nd = self._d.ndim
+    return reshape(self, (1, 1)) if nd == 0 else unsqueeze(self, 0) if nd == 1 else self
+
+
+def atleast_3d(self: Tensor) -> Tensor:
+    nd = self._d.ndim
+    if nd == 0:
+        return reshape(self, (1, 1, 1))
+    if nd == 1:
+        return unsqueeze(unsqueeze(self, 0), -1)
+    return unsqueeze(self, -1) if nd == 2 else self
+
+
+def broadcast_to(self: Tensor, size: Any) -> Tensor:
+    return expand(self, tuple(size))
+
+
+def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
+    """Every tensor expanded to the common shape (ExpandBackward0 each)."""
+    shape = np.broadcast_shapes(*(t._d.shape for t in tensors))
+    return tuple(t if t._d.shape == shape else expand(t, shape) for t in tensors)
+
+
+def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
+    """Coordinate grids: each 1-D input viewed along its axis, then expanded."""
+    ts = (
+        list(tensors[0])
+        if len(tensors) == 1 and isinstance(tensors[0], list | tuple)
+        else list(tensors)
+    )
+    n = len(ts)
+    swap = indexing == "xy" and n >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(int(t._d.size) for t in ts)
+    outs = []
+    for i, t in enumerate(ts):
+        s = [1] * n
+        s[i] = -1
+        outs.append(expand(view(t, tuple(s)), shape))
+    if swap:
+        outs[0], outs[1] = outs[1], outs[0]
+    return tuple(outs)
+
+
+def repeat_interleave(
+    self: Tensor, repeats: Any = None, dim: int | None = None, *, output_size: int | None = None
+) -> Tensor:
+    """Each element repeated: expand + clone + view for an int, index_select for a tensor."""
+    if repeats is None:  # torch.repeat_interleave(counts): indices repeated by counts
+        return as_tensor(np.repeat(np.arange(self._d.size), self._d))
+    src, d = (reshape(self, (-1,)), 0) if dim is None else (self, _wrap_dim(dim, self._d.ndim))
+    if isinstance(repeats, Tensor) and repeats._d.ndim:
+        from engine.ops.scatter import index_select
+
+        idx = np.repeat(np.arange(src._d.shape[d]), repeats._d)
+        return index_select(src, d, make(idx, False, None, 0))
+    r = int(repeats)
+    shp = src._d.shape
+    e = expand(unsqueeze(src, d + 1), (*shp[: d + 1], r, *shp[d + 1 :]))
+    return view(clone(e), (*shp[:d], shp[d] * r, *shp[d + 1 :]))
+
+
+def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """`gather` after broadcasting self and indices except along `dim`."""
+    from engine.ops.scatter import gather
+
+    if dim is None:
+        return gather(reshape(self, (-1,)), 0, reshape(indices, (-1,)))
+    d = _wrap_dim(dim, self._d.ndim)
+    s, i = list(self._d.shape), list(indices._d.shape)
+    s[d] = i[d] = 1
+    common = list(np.broadcast_shapes(tuple(s), tuple(i)))
+    self_shape = (*common[:d], self._d.shape[d], *common[d + 1 :])
+    idx_shape = (*common[:d], indices._d.shape[d], *common[d + 1 :])
+    idx = indices if indices._d.shape == idx_shape else expand(indices, idx_shape)
+    return gather(expand(self, self_shape), d, idx)
+
+
+def flipud(self: Tensor) -> Tensor:
+    return flip(self, 0)
+
+
+def fliplr(self: Tensor) -> Tensor:
+    return flip(self, 1)
+
+
+def tensor_split(self: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Independent slices (SliceBackward0 each), like numpy.array_split."""
+    d = _wrap_dim(dim, self._d.ndim)
+    n = self._d.shape[d]
+    if isinstance(indices_or_sections, int):
+        k = indices_or_sections
+        sizes = [n // k + (1 if i < n % k else 0) for i in range(k)]
+        bounds, off = [], 0
+        for s in sizes:
+            bounds.append((off, off + s))
+            off += s
+    else:
+        cuts = [0, *(min(int(c), n) for c in indices_or_sections), n]
+        bounds = [(cuts[i], max(cuts[i], cuts[i + 1])) for i in range(len(cuts) - 1)]
+    return tuple(narrow(self, d, a, b - a) for a, b in bounds)
+
+
+def hsplit(self: Tensor, sections: Any) -> tuple[Tensor, ...]:
+    return tensor_split(self, sections, 1 if self._d.ndim > 1 else 0)
+
+
+def vsplit(self: Tensor, sections: Any) -> tuple[Tensor, ...]:
+    return tensor_split(self, sections, 0)
+
+
+def dstack(tensors: Any) -> Tensor:
+    return cat([atleast_3d(t) for t in tensors], 2)
+
+
+def column_stack(tensors: Any) -> Tensor:
+    ts = [reshape(t, (t._d.size, 1)) if t._d.ndim <= 1 else t for t in tensors]
+    return cat(ts, 1)
+
+
+def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
+    """Indices of the non-zero entries (not differentiable)."""
+    nz = np.nonzero(self._d) if self._d.ndim else np.nonzero(self._d.reshape(1))
+    if as_tuple:
+        return tuple(make(np.asarray(i, np.int64), False, None, 0) for i in nz)
+    return make(np.stack(nz, axis=1).astype(np.int64), False, None, 0)
+
+
+def argwhere(self: Tensor) -> Tensor:
+    return nonzero(self)  # type: ignore[no-any-return]
+
+
+# -- ops with nodes of their own -----------------------------------------------------------
+def diag_embed(self: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """Last dim placed on a diagonal of a new square pair of dims (DiagEmbedBackward0)."""
+    n = self._d.shape[-1] + abs(offset)
+    nd = self._d.ndim + 1
+    d1, d2 = _wrap_dim(dim1, nd), _wrap_dim(dim2, nd)
+    batch = list(self._d.shape[:-1])
+    shape = batch[:]
+    for d in sorted((d1, d2)):
+        shape.insert(d, n)
+    out = np.zeros(shape, self._d.dtype)
+    _diag_fn(offset, d1, d2)(out)[...] = self._d
+    saved = {"offset": offset, "dim1": d1, "dim2": d2}
+    return record(DiagEmbedBackward0, out, (self,), saved)
+
+
+class DiagEmbedBackward0(OpNode):
+    __slots__ = ()
+    _name = "DiagEmbedBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.tensor_shape import diagonal
+
+        g = grads[0]
+        assert g is not None
+        s = self.saved
+        return [diagonal(g, s("offset"), s("dim1"), s("dim2"))]
+
+
+def diag(self: Tensor, diagonal: int = 0) -> Tensor:
+    """1-D: a square matrix with it on a diagonal; 2-D: a copy of a diagonal."""
+    if self._d.ndim == 1:
+        return diag_embed(self, diagonal, 0, 1)
+    if self._d.ndim != 2:
+        raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{self._d.ndim}D")
+    data = np.diagonal(self._d, diagonal).copy()
+    saved = {"offset": diagonal, "dim1": 0, "dim2": 1, "self_sym_sizes": self._d.shape}
+    return record(DiagonalBackward0Copy, data, (self,), saved, shapes=(self._d.shape,))
+
+
+class DiagonalBackward0Copy(OpNode):
+    __slots__ = ()
+    _name = "DiagonalBackward0_copy"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.views import embed
+
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        return [embed(g, self._shapes[0], _diag_fn(self.saved("offset"), 0, 1))]
+
+
+def rot90(self: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+    """Rotate by 90 degrees `k` times in the plane `dims` (Rot90Backward0)."""
+    ds = tuple(_wrap_dim(d, self._d.ndim) for d in dims)
+    data = np.rot90(self._d, k, (ds[0], ds[1])).copy()
+    return record(Rot90Backward0, data, (self,), {"k": k, "dims": ds})
+
+
+class Rot90Backward0(OpNode):
+    __slots__ = ()
+    _name = "Rot90Backward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [rot90(grads[0], -self.saved("k"), self.saved("dims"))]  # type: ignore[arg-type]
+
+
+def index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """`value` at `index` along `dim` (IndexFillBackward0)."""
+    d = _wrap_dim(dim, self._d.ndim)
+    out = self._d.copy()
+    key: Any = (slice(None),) * d + (index._d.reshape(-1),)
+    out[key] = value._d if isinstance(value, Tensor) else value
+    return record(IndexFillBackward0, out, (self,), {"dim": d, "index": index})
+
+
+class IndexFillBackward0(OpNode):
+    __slots__ = ()
+    _name = "IndexFillBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        return [index_fill(grads[0], self.saved("dim"), self.saved("index"), 0.0)]  # type: ignore[arg-type]
+
+
+TENSOR_METHODS = (
+    "tile",
+    "broadcast_to",
+    "repeat_interleave",
+    "take_along_dim",
+    "flipud",
+    "fliplr",
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "nonzero",
+    "argwhere",
+    "diag_embed",
+    "diag",
+    "rot90",
+    "index_fill",
+)
+INPLACE = ("index_fill",)
+TORCH_FUNCTIONS = (
+    *TENSOR_METHODS,
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "broadcast_tensors",
+    "meshgrid",
+    "dstack",
+    "column_stack",
+)
