@@ -51,8 +51,13 @@ def tensor_info(
         elif t._fn is not None:
             mode = "grad"
     name = tr.names.get(id(t))
-    if name is None and t._rg and t._fn is None:
-        tr.unnamed_leaf(t)
+    if tr.unnamed and line is None:  # the line that made a leaf described late
+        line = tr.unnamed.get(id(t), (None, None))[1]
+    if name is None:
+        if t._rg and t._fn is None:
+            tr.unnamed_leaf(t, line)
+    elif tr.unnamed:
+        tr.unnamed.pop(id(t), None)  # described with its name: nothing left to tell
     return {
         "id": tid,
         "shape": v["shape"],  # one list object, serialized twice
@@ -228,7 +233,14 @@ def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
 
 
 def _b_tensor(tr: Tracer, it: cap.TensorMade, out: Out) -> None:
-    tensor_id(tr, it.tensor, it.ts, it.line, out, it.mode, it.backward)
+    t = it.tensor
+    if t._rg and t._fn is None and id(t) not in tr.names and tr.tensors.get(t) is None:
+        # a leaf that requires grad and has no name yet (a parameter in its module's
+        # __init__): described once a batch finds its name, or when an op first uses it, so
+        # its box is drawn with the name it will keep
+        tr.unnamed_leaf(t, it.line)
+        return
+    tensor_id(tr, t, it.ts, it.line, out, it.mode, it.backward)
 
 
 def _b_node(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
@@ -287,6 +299,8 @@ def _b_retain(tr: Tracer, it: cap.GradRetained, out: Out) -> None:
 
 
 def _b_bump(tr: Tracer, it: cap.Bumped, out: Out) -> None:
+    if id(it.tensor) in tr.unnamed and tr.tensors.get(it.tensor) is None:
+        return  # a leaf not shown yet (above): its first description has its version then
     tid = tensor_id(tr, it.tensor, it.ts, it.line, out)
     fn = node_id(tr, it.grad_fn, it.ts, out)
     event: VersionBump = {

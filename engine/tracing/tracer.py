@@ -193,10 +193,11 @@ class Tracer:
         self.vcache: dict[int, tuple[Any, TensorValue]] = {}  # per flush: built values
         self.jobs: list[tuple[np.ndarray[Any, Any], TensorValue]] = []  # big summaries
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
-        # leaves that requires grad described before the snippet named them (a parameter made
-        # in its module's __init__ and initialised in place there), by id(): described again
-        # once a batch finds their name (a variable, or named_parameters() once a module ran)
-        self.unnamed: dict[int, weakref.ref[Tensor]] = {}
+        # leaves that require grad made before the snippet named them (a parameter made in its
+        # module's __init__ and initialised in place there), by id() -> (a weak ref, the line
+        # that made it): described (again, if something described it meanwhile) once a batch
+        # finds their name (a variable, or named_parameters() once a module ran)
+        self.unnamed: dict[int, tuple[weakref.ref[Tensor], int | None]] = {}
         self.node_lines: dict[int, int | None] = {}
         # tensors given to saved-tensor pack hooks, by id of their SavedTensor, until its node's
         # event names them
@@ -297,6 +298,9 @@ class Tracer:
         """`t` was written in place. A view shares its base's storage and version counter:
         the base's new values are reported too (the view's own only when it was described
         before: the engine makes views to write through, `m[0, 0] = 1`)."""
+        if self.unnamed and id(t) in self.unnamed and self.tensors.get(t) is None:
+            return  # a leaf not shown yet (nn.init in its module's __init__): its first
+            # description, once it is named or used, has the version and values of then
         line, frame = self._site()
         base = t._base
         if base is None or self.tensors.get(t) is not None:
@@ -651,17 +655,18 @@ class Tracer:
         if not out:
             return  # nothing else in the batch: the names wait for the next one
         names, now = self.names, out[-1]["t"]
-        for key, ref in list(self.unnamed.items()):
+        for key, (ref, line) in list(self.unnamed.items()):
             t = ref()
             if t is None or key not in names:
                 continue
             del self.unnamed[key]
-            out.append({"type": "tensor", "t": now, "tensor": tensor_info(self, t, None)})
+            out.append({"type": "tensor", "t": now, "tensor": tensor_info(self, t, line)})
 
-    def unnamed_leaf(self, t: Tensor) -> None:
-        """`t`, a leaf that requires grad, was described with no name yet."""
+    def unnamed_leaf(self, t: Tensor, line: int | None) -> None:
+        """`t`, a leaf that requires grad, has no name yet."""
         unnamed, key = self.unnamed, id(t)
-        unnamed[key] = weakref.ref(t, lambda _: unnamed.pop(key, None))
+        if key not in unnamed:
+            unnamed[key] = (weakref.ref(t, lambda _: unnamed.pop(key, None)), line)
 
     def _resolve_names(self, buf: list[tuple[Any, ...]]) -> None:
         # the user's names, looked up once per batch in the snippet frames seen in it

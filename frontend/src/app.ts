@@ -22,6 +22,10 @@ import { byId } from "./ui/dom";
 import { Panels } from "./ui/panels";
 import { initialView, reduceView, type ViewAction, type ViewState } from "./view/state";
 
+/** The largest code the server runs: its command frames are at most 2 MiB (the server's
+ *  max_message_bytes), with room for the command around the code. */
+const MAX_CODE_BYTES = 2 * 2 ** 20 - 64 * 1024;
+
 export interface Metrics {
   lastEventAt: number;
   /** When a frame was first drawn with every event applied and every vertex placed (0 until
@@ -208,7 +212,15 @@ export class App {
     this.conn.reset();
     this.reset();
     const pause = byId<HTMLInputElement>("pause-backward").checked;
-    this.conn.send({ type: "run", code: this.editor.code, options: { pause_in_backward: pause, breakpoints: this.breakpointList() } });
+    const code = this.editor.code;
+    const bytes = new TextEncoder().encode(code).length;
+    if (bytes > MAX_CODE_BYTES) {
+      // the server refuses a command this large (and closes a socket that sends a far larger
+      // one): say so here rather than lose the connection
+      this.panels.status(`the code is too large to run: ${(bytes / 2 ** 20).toFixed(1)} MiB (the server takes up to ${MAX_CODE_BYTES / 2 ** 20} MiB)`);
+      return;
+    }
+    this.conn.send({ type: "run", code, options: { pause_in_backward: pause, breakpoints: this.breakpointList() } });
     history.replaceState(null, "", "/");
     this.panels.status("starting…");
   }

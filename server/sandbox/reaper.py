@@ -12,8 +12,9 @@ from pathlib import Path
 SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 
 
-def pids_of_uid(uid: int) -> list[int]:
-    """Live processes whose real uid is `uid`, from /proc."""
+def pids_of_uid(uid: int, zombies: bool = False) -> list[int]:
+    """Live processes whose real uid is `uid`, from /proc (`zombies`: those not yet reaped
+    too, which still count toward the uid's RLIMIT_NPROC)."""
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -24,10 +25,23 @@ def pids_of_uid(uid: int) -> list[int]:
             continue  # exited meanwhile
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
         # a zombie holds nothing but its pid; init reaps it (it still counts toward NPROC)
-        alive = not fields.get("State", "").strip().startswith(("Z", "X"))
+        alive = zombies or not fields.get("State", "").strip().startswith(("Z", "X"))
         if alive and int(fields.get("Uid", "-1").split()[0]) == uid:
             found.append(int(entry.name))
     return found
+
+
+async def wait_reaped(uid: int, within_s: float) -> bool:
+    """Wait until no process of `uid` is left in the process table, zombies included: a killed
+    fork loop's orphans are reaped by init in its own time, and until then they count toward
+    the uid's RLIMIT_NPROC (the slot's next run could not start a thread). False if some are
+    still there after `within_s`."""
+    end = asyncio.get_running_loop().time() + within_s
+    while pids_of_uid(uid, zombies=True):
+        if asyncio.get_running_loop().time() > end:
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 async def kill_uid(uid: int, gid: int) -> None:

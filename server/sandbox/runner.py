@@ -26,7 +26,7 @@ from server.sandbox.meter import LimitExceeded, Meter
 from server.sandbox.pause import PauseCheck, access_problem
 from server.sandbox.prestart import WarmPool, Worker, spawn, wait_exit, worker_key, write_all
 from server.sandbox.procs import classify, read_end, read_socket, unreported_error
-from server.sandbox.reaper import kill_uid, remove_files_of
+from server.sandbox.reaper import kill_uid, remove_files_of, wait_reaped
 from server.sandbox.settings import SandboxSettings
 from server.sandbox.slots import QueueFull, SlotPool, claim_uids
 
@@ -34,6 +34,8 @@ _log = logging.getLogger(__name__)
 # How long a worker told to halt (time limit, the user's stop) may take to send what it has
 # and say where it is, before it is killed all the same
 HALT_GRACE_SECONDS = 1.0
+# how long a slot waits for init to reap its last run's killed processes before the next run
+REAP_WITHIN_S = 30.0
 # Ends after which the worker is asked to halt first (a limit or a broken stream: killed now)
 HALTING = frozenset({"timeout", "killed"})
 
@@ -260,6 +262,8 @@ class RunHandle:
                     await kill_uid(uid, uid)
                     if self._sb.mode.name == "weak":
                         remove_files_of(uid)
+                    if not await wait_reaped(uid, REAP_WITHIN_S):
+                        _log.warning("slot %d: processes of uid %d not reaped yet", slot, uid)
                 except Exception:
                     _log.exception("could not clean up slot %d", slot)
             self._sb._prestart(slot)  # the slot is clean: its next worker can start importing

@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from server.app import create_app
 from server.sandbox.command import APP_ROOT, ENV
@@ -139,18 +140,40 @@ def test_hostile_run_ends_cleanly_and_others_are_served(servers: Servers, name: 
         case.check(bad)
 
 
-def test_ten_megabytes_of_code_is_refused_before_it_runs(servers: Servers) -> None:
+def test_three_megabytes_of_code_is_refused_before_it_runs(servers: Servers) -> None:
     base, _ = servers.get("none")
 
-    async def go() -> Events:
+    async def go() -> tuple[Events, Events]:
         async with await connect(base) as ws:
             c = Client(ws)
-            await c.send({"type": "run", "code": "x = 1\n" * (10 * 1024 * 1024 // 6)})
-            return await c.next_batch(timeout=30)
+            await c.send({"type": "run", "code": "x = 1\n" * (3 * 1024 * 1024 // 6)})
+            refused = await c.next_batch(timeout=30)
+            # the socket stays usable: the next run on it is served
+            await c.send({"type": "run", "code": GOOD})
+            await c.until("run_finished", timeout=FINISH_WITHIN_S)
+            return refused, c.events[len(refused) :]
 
-    batch = asyncio.run(go())
-    assert [e["type"] for e in batch] == ["command_error"]
-    assert "too large" in batch[0]["message"]
+    refused, good = asyncio.run(go())
+    assert [e["type"] for e in refused] == ["command_error"]
+    assert "too large" in refused[0]["message"]
+    assert (good[-1]["status"], out(good)) == ("ok", GOOD_OUT)
+
+
+def test_ten_megabytes_in_one_frame_closes_that_socket_and_only_it(servers: Servers) -> None:
+    base, application = servers.get("none")
+
+    async def go() -> int | None:
+        async with await connect(base) as ws:
+            try:  # the close may come while the frame is still being sent
+                await ws.send(json.dumps({"type": "run", "code": "x = 1\n" * (10 * 2**20 // 6)}))
+                while True:
+                    await ws.recv()
+            except websockets.exceptions.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd is not None else None
+
+    # the frame is refused by the websocket layer before it is buffered whole: 1009
+    assert asyncio.run(go()) == 1009
+    assert_serving(base, application)
 
 
 def test_code_over_the_sandbox_limit_ends_its_run_with_status_limit(servers: Servers) -> None:

@@ -71,7 +71,7 @@ def test_weak_mode_removes_files_the_run_left_in_shared_tmp(weak: Sandbox) -> No
     name = f"backscope-weak-leftover-{uuid.uuid4().hex}"
     assert not Path("/tmp", name).exists()
     result = check(weak, f"open('/tmp/{name}', 'w').write('x')\nprint('written')\n")
-    assert result.text() == "written\n", result.summary
+    assert result.text() == "written\n", (result.summary, result.text("stderr"), result.events[-6:])
     assert not Path("/tmp", name).exists()
 
 
