@@ -234,7 +234,7 @@ def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
 
 def _b_tensor(tr: Tracer, it: cap.TensorMade, out: Out) -> None:
     t = it.tensor
-    if t._rg and t._fn is None and id(t) not in tr.names and tr.tensors.get(t) is None:
+    if t._rg and t._fn is None and id(t) not in tr.names and tr.tensors.get(t) not in tr.described:
         # a leaf that requires grad and has no name yet (a parameter in its module's
         # __init__): described once a batch finds its name, or when an op first uses it, so
         # its box is drawn with the name it will keep
@@ -299,7 +299,8 @@ def _b_retain(tr: Tracer, it: cap.GradRetained, out: Out) -> None:
 
 
 def _b_bump(tr: Tracer, it: cap.Bumped, out: Out) -> None:
-    if id(it.tensor) in tr.unnamed and tr.tensors.get(it.tensor) is None:
+    t = it.tensor
+    if id(t) in tr.unnamed and id(t) not in tr.names and tr.tensors.get(t) not in tr.described:
         return  # a leaf not shown yet (above): its first description has its version then
     tid = tensor_id(tr, it.tensor, it.ts, it.line, out)
     fn = node_id(tr, it.grad_fn, it.ts, out)

@@ -238,6 +238,9 @@ class Tracer:
             self.flush(keep_last=True)
 
     def tensor_made(self, t: Tensor) -> None:
+        # its id now, in the order the snippet makes tensors: two runs of one snippet give the
+        # same ids however their batches fall (a leaf may be described later, once named)
+        self.tensors.of(t)
         self.unbuilt.add(id(t._ver))
         line, frame = self._site()
         self._add(cap.TensorMade(_ns(), line, frame, t, _mode(), self.in_backward))
@@ -298,12 +301,17 @@ class Tracer:
         """`t` was written in place. A view shares its base's storage and version counter:
         the base's new values are reported too (the view's own only when it was described
         before: the engine makes views to write through, `m[0, 0] = 1`)."""
-        if self.unnamed and id(t) in self.unnamed and self.tensors.get(t) is None:
+        line, frame = self._site()
+        if (
+            self.unnamed
+            and id(t) in self.unnamed
+            and self.tensors.get(t) not in self.described
+            and not self._named_in(t, frame)
+        ):
             return  # a leaf not shown yet (nn.init in its module's __init__): its first
             # description, once it is named or used, has the version and values of then
-        line, frame = self._site()
         base = t._base
-        if base is None or self.tensors.get(t) is not None:
+        if base is None or self.tensors.get(t) in self.described:
             self._bumped(t, line, frame)
         if base is not None:
             self._bumped(base, line, frame)
@@ -661,6 +669,22 @@ class Tracer:
                 continue
             del self.unnamed[key]
             out.append({"type": "tensor", "t": now, "tensor": tensor_info(self, t, line)})
+
+    def _named_in(self, t: Tensor, frame: FrameType | None) -> bool:
+        """Whether the snippet's `frame` names `t` now: a variable, or a parameter of a module
+        it holds (`lin.weight.copy_(...)` names lin's weight before any op used it)."""
+        if frame is None:
+            return False
+        module = None
+        for k, v in list(frame.f_locals.items()):
+            if v is t and not k.startswith("__"):
+                return True
+            if isinstance(v, Tensor) or not hasattr(v, "_parameters"):
+                continue
+            module = module or _module_class()
+            if isinstance(v, module):
+                self.index_parameters(v)
+        return id(t) in self.pnames
 
     def unnamed_leaf(self, t: Tensor, line: int | None) -> None:
         """`t`, a leaf that requires grad, has no name yet."""
