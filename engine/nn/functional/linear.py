@@ -10,16 +10,18 @@ from engine.ops.nn_bilinear import trilinear
 # -- linear, dropout, embedding -----------------------------------------------------------
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias, recorded as PyTorch records it."""
-    wt = weight.t()  # type: ignore[attr-defined]
     if input.ndim == 2:
+        wt = weight.t()  # type: ignore[attr-defined]
         if bias is None:
             return input.mm(wt)  # type: ignore[attr-defined, no-any-return]
         return engine.addmm(bias, input, wt)  # type: ignore[attr-defined, no-any-return]
     if bias is not None and input.ndim >= 1 and input.is_contiguous():
         lead = tuple(input.shape[:-1])
-        flat = engine.addmm(bias, input.view(-1, input.shape[-1]), wt)  # type: ignore[attr-defined]
+        # PyTorch views the input before it transposes the weight (the nodes' order)
+        rows = input.view(-1, input.shape[-1])  # type: ignore[attr-defined]
+        flat = engine.addmm(bias, rows, weight.t())  # type: ignore[attr-defined]
         return flat.view(*lead, weight.shape[0])  # type: ignore[no-any-return]
-    out = engine.matmul(input, wt)  # type: ignore[attr-defined]
+    out = engine.matmul(input, weight.t())  # type: ignore[attr-defined]
     return out if bias is None else out + bias  # type: ignore[no-any-return]
 
 
