@@ -58,7 +58,12 @@ def scaled_dot_product_attention(
         s = s + mask
     s = np.exp(s - s.max(-1, keepdims=True))
     p = s / s.sum(-1, keepdims=True)
-    out = np.matmul(p, value._d).astype(dt)
+    # laid out in memory as the query is, as ATen's CPU flash kernel does (multi-head
+    # attention's permute(2, 0, 1, 3) of it is then contiguous: no copy, no CloneBackward0)
+    res = np.matmul(p, value._d).astype(dt)
+    out = np.empty_like(query._d, dtype=dt) if query._d.shape == res.shape else res
+    if out is not res:
+        out[...] = res
     saved = {"query": query, "key": key, "value": value, "attn_mask": attn_mask,
              "dropout_p": dropout_p, "is_causal": is_causal, "scale": scale}  # fmt: skip
     return record(ScaledDotProductFlashAttentionForCpuBackward0, out, (query, key, value), saved)

@@ -118,9 +118,11 @@ class MultiheadAttention(Module):
                 value = key
             else:
                 query, key, value = (x.transpose(1, 0) for x in (query, key, value))  # type: ignore[attr-defined]
-        out, weights = _mha_forward(self, query, key, value, key_padding_mask, attn_mask)
-        if not need_weights:
-            weights = None
+        out, weights = _mha_forward(
+            self, query, key, value, key_padding_mask, attn_mask, need_weights, is_causal
+        )
+        if weights is None:
+            pass
         elif average_attn_weights:
             weights = weights.mean(dim=1)
         if not batched:
@@ -132,9 +134,17 @@ class MultiheadAttention(Module):
 
 
 def _mha_forward(
-    m: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor, kpm: Any, attn_mask: Any
+    m: MultiheadAttention,
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    kpm: Any,
+    attn_mask: Any,
+    need_weights: bool = True,
+    is_causal: bool = False,
 ) -> tuple[Any, Any]:
-    """`F.multi_head_attention_forward`'s need_weights path; weights come back per head."""
+    """`F.multi_head_attention_forward`: with need_weights, the explicit path (weights come
+    back per head); without, scaled_dot_product_attention, as PyTorch records it."""
     if query.dim() == 2:  # type: ignore[attr-defined]
         query, key, value = (t.unsqueeze(1) for t in (query, key, value))  # type: ignore[attr-defined]
         kpm = kpm.unsqueeze(0) if kpm is not None else None
@@ -154,6 +164,21 @@ def _mha_forward(
             kpm.view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len)
         )
         attn_mask = kpm if attn_mask is None else attn_mask + kpm
+    if not need_weights:
+        if attn_mask is not None:
+            if attn_mask.size(0) == 1 and attn_mask.dim() == 3:
+                attn_mask = attn_mask.unsqueeze(0)
+            else:
+                attn_mask = attn_mask.view(bsz, heads, -1, src_len)
+        dropout_p = m.dropout if m.training else 0.0
+        q4 = q.view(bsz, heads, tgt_len, hd)
+        k4 = k.view(bsz, heads, src_len, hd)
+        v4 = v.view(bsz, heads, src_len, hd)
+        causal = is_causal and attn_mask is None
+        o = F.scaled_dot_product_attention(q4, k4, v4, attn_mask, dropout_p, causal)
+        o = o.permute(2, 0, 1, 3).contiguous().view(bsz * tgt_len, embed_dim)
+        o = F.linear(o, m.out_proj.weight, m.out_proj.bias)
+        return o.view(tgt_len, bsz, o.size(1)), None
     q_scaled = q * math.sqrt(1.0 / float(hd))
     if attn_mask is not None:
         w = torch.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
