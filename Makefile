@@ -58,9 +58,9 @@ pytest:
 TORCH_VENV := .venv-torch
 TORCH_STAMP := $(TORCH_VENV)/.installed
 
-$(TORCH_STAMP): pyproject.toml
+$(TORCH_STAMP): pyproject.toml Makefile
 	$(PY) -m venv $(TORCH_VENV)
-	$(TORCH_VENV)/bin/pip install -q torch==2.13.0
+	$(TORCH_VENV)/bin/pip install -q torch==2.13.0 torchvision==0.28.0
 	$(TORCH_VENV)/bin/pip install -q -e '.[dev,torch,notebook,torch-test]'
 	touch $(TORCH_STAMP)
 
