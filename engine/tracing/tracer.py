@@ -272,9 +272,10 @@ class Tracer:
                 ),
             )
         )
-        add = self.unbuilt.add
+        add, of = self.unbuilt.add, self.tensors.of
         for t in outputs:
             add(id(t._ver))
+            of(t)  # ids in the order the run makes tensors, however batches fall
         for t in inputs:
             if t is not None:
                 add(id(t._ver))
@@ -290,10 +291,12 @@ class Tracer:
                 break
         else:
             return
-        add = self.unbuilt.add
+        add, of = self.unbuilt.add, self.tensors.of
         for t in (*outputs, *inputs):
             if t is not None:
                 add(id(t._ver))
+        for t in outputs:
+            of(t)
         line, frame = self._site()
         self._add(cap.Untracked(_ns(), line, frame, name, outputs, inputs, _mode()))
 
