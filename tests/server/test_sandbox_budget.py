@@ -84,9 +84,15 @@ def test_a_worker_starts_inside_its_runs_cgroup_which_goes_with_the_run() -> Non
     assert root is not None
 
     async def groups_of_a_running_worker() -> dict[str, str]:
-        handle = await sandbox.run("import time\ntime.sleep(60)\n")
-        while handle.status != "running":
-            await asyncio.sleep(0.01)
+        # the snippet's first line is the moment to look: the run is handed over before a
+        # fresh worker has even joined its group (a write to cgroup.procs can take a while),
+        # but no code of the run's can start before the join
+        handle = await sandbox.run("print('in', flush=True)\nimport time\ntime.sleep(60)\n")
+        async for batch in handle.events():
+            if any(e["type"] == "stdout" and e["text"] == "in\n" for e in batch):
+                break
+        else:
+            raise AssertionError("the run ended before its first line")
         assert handle.worker_pid is not None
         memberships = Path(f"/proc/{handle.worker_pid}/cgroup").read_text().splitlines()
         await handle.kill("test over")

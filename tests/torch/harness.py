@@ -15,7 +15,8 @@ EXAMPLES = sorted(ROOT.glob("examples/*.py"))
 
 # The engine's side runs in an interpreter of its own (its runs make `import torch` mean the
 # engine for the rest of the process), all scripts in one go; real torch runs in the test's
-# process. Both are seeded alike before each script (the engine draws PyTorch's numbers).
+# process. Both are seeded alike and start in float32 before each script (the engine draws
+# PyTorch's numbers).
 _ENGINE_DRIVER = """
 import sys
 import engine
@@ -23,6 +24,7 @@ from server.cli import main
 pairs = sys.argv[1:]
 for src, out in zip(pairs[::2], pairs[1::2]):
     engine.manual_seed(0)
+    engine.set_default_dtype(engine.float32)  # as a fresh process starts
     main(["trace", src, "-o", out])
 """
 
@@ -50,7 +52,11 @@ def torch_trace(src: Path, out: Path) -> tuple[int, list[dict[str, Any]]]:
     from server.cli import main
 
     torch.manual_seed(0)
-    rc = main(["trace", "--torch", str(src), "-o", str(out)])
+    torch.set_default_dtype(torch.float32)  # as a fresh process starts
+    try:
+        rc = main(["trace", "--torch", str(src), "-o", str(out)])
+    finally:
+        torch.set_default_dtype(torch.float32)
     return rc, _read(out)
 
 

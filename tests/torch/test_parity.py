@@ -25,6 +25,17 @@ from tests.trace.snippets import FAILING, RUNNABLE
 
 CASES = {p.stem: p.read_text(encoding="utf-8") for p in EXAMPLES} | RUNNABLE | FAILING
 
+# Cases whose float32 gradients say more about rounding than about the engine: both sides run
+# them in float64 (the engine draws PyTorch's float64 numbers too), where they must agree.
+IN_FLOAT64 = {
+    # one 224x224 image through 20 batch norms, the last over 7x7 maps: PyTorch's own float32
+    # gradients differ from its float64 ones by up to 19% of their scale (the engine's float32
+    # ones by 6% from PyTorch's), while the engine and PyTorch agree to 1e-6 in float64
+    "05_profiler_resnet",
+}
+assert IN_FLOAT64.issubset(CASES)
+FLOAT64_PRELUDE = "import torch; torch.set_default_dtype(torch.float64)\n"
+
 
 def _close(a: list[float], b: list[float]) -> bool:
     if len(a) != len(b):
@@ -44,7 +55,8 @@ def scripts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for name, code in CASES.items():
         out[name] = root / f"{name}.py"
-        out[name].write_text(code, encoding="utf-8")
+        prelude = FLOAT64_PRELUDE if name in IN_FLOAT64 else ""
+        out[name].write_text(prelude + code, encoding="utf-8")
     return out
 
 
