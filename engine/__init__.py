@@ -105,6 +105,7 @@ from engine.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from engine.ops import as_strided as _as_strided_ops
 from engine.ops import block_diag as _block_diag_ops
 from engine.ops import complex as _complex_ops
 from engine.ops import complex_polar as _complex_polar_ops
@@ -136,16 +137,19 @@ from engine.ops import linalg_products as _linalg_products_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
 from engine.ops import linalg_triangular as _linalg_triangular_ops
 from engine.ops import matmul as _matmul_ops
+from engine.ops import matrix_exp as _matrix_exp_ops
 from engine.ops import nn_pdist as _nn_pdist_ops
 from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
 from engine.ops import pointwise_binary_more as _pointwise_binary_more_ops
 from engine.ops import remainder as _remainder_ops
+from engine.ops import scatter_reduce as _scatter_reduce_ops
 from engine.ops import softmax as _softmax_ops
 from engine.ops import special_binary as _special_binary_ops
 from engine.ops import special_ops as _special_ops
 from engine.ops import stats_quantile as _stats_quantile_ops
 from engine.ops import transpose as _transpose_ops
+from engine.ops import vander as _vander_ops
 
 __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
 
@@ -202,6 +206,10 @@ _OP_MODULES: list[ModuleType] = [
     _index_copy_ops,
     _complex_ops,
     _complex_polar_ops,  # after pointwise_unary: its `sgn` handles complex input
+    _matrix_exp_ops,
+    _scatter_reduce_ops,
+    _as_strided_ops,
+    _vander_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
 misc.add_out_params(globals())

@@ -148,13 +148,29 @@ def embed(g: Tensor, shape: tuple[int, ...], vf: ViewFn) -> Tensor:
 
 
 class AsStridedBackward0(OpNode):
-    __slots__ = ("view_fn",)
+    """A view's node over its base; made by `torch.as_strided` it also holds `flat`, the
+    input element each output element reads (elements may be read several times)."""
+
+    __slots__ = ("flat", "view_fn")
     view_fn: ViewFn
     _name = "AsStridedBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        assert grads[0] is not None and self._shapes is not None
-        return [embed(grads[0], self._shapes[0], self.view_fn)]
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        flat = getattr(self, "flat", None)
+        if flat is None:
+            return [embed(g, self._shapes[0], self.view_fn)]
+        from engine.ops.index import index_put, narrow
+        from engine.ops.shape import reshape
+
+        shape = self._shapes[0]
+        n = int(np.prod(shape))
+        extra = int(flat.size > 0 and int(flat.max()) >= n)  # a slot for reads outside the input
+        z = make(np.zeros(n + extra, g._d.dtype), False, None, 0)
+        key = make(flat.reshape(-1), False, None, 0)
+        summed = index_put(z, (key,), reshape(g, (-1,)), True)
+        return [reshape(narrow(summed, 0, 0, n) if extra else summed, shape)]
 
 
 class CopySlices(OpNode):
