@@ -171,7 +171,11 @@ def heaviside(self: Tensor, values: Any) -> Tensor:
     v = as_tensor(values)
     if v._d.dtype != self._d.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
-    return _t(np.heaviside(self._d, v._d).astype(self._d.dtype))
+    from engine.ops.remainder import _not_implemented
+
+    out = np.heaviside(self._d, v._d).astype(self._d.dtype)
+    # PyTorch defines no derivative: a NotImplemented node with an edge per input needing grad
+    return _not_implemented(out, tuple(t for t in (self, v) if t._rg), "heaviside")
 
 
 def is_nonzero(self: Tensor) -> bool:

@@ -21,4 +21,12 @@ CASES = [
     Case("unfold_error", "a.unfold(1, 4, 1)", {"a": S}, raises=True),
     Case("where_method", "a.where(a > 0, b)", {"a": S, "b": S}),
     Case("positive_msort", "+torch.msort(a)", {"a": S}),
+    # PyTorch defines no derivative: a NotImplemented node, its backward raises
+    Case("heaviside", "torch.heaviside(a, b)", {"a": S, "b": S}, gradcheck=False),
+    Case(
+        "heaviside_const",
+        "a.heaviside(torch.tensor([0.5], dtype=torch.float64))",
+        {"a": S},
+        gradcheck=False,
+    ),
 ]
