@@ -118,15 +118,16 @@ from engine.ops import (
     pointwise_unary,
     reduce,
     reduce_cum,
-    reduce_extra,
     reduce_minmax,
     reduce_stats,
     scatter,
     shape,
     shape_composite,
+    sorting,
     tensor_shape,
     views,
 )
+from engine.ops import copysign as _copysign_ops
 from engine.ops import einsum as _einsum_ops
 from engine.ops import index_copy as _index_copy_ops
 from engine.ops import integrate_dist as _integrate_dist_ops
@@ -141,7 +142,6 @@ from engine.ops import matrix_exp as _matrix_exp_ops
 from engine.ops import nn_pdist as _nn_pdist_ops
 from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
-from engine.ops import pointwise_binary_more as _pointwise_binary_more_ops
 from engine.ops import remainder as _remainder_ops
 from engine.ops import scatter_reduce as _scatter_reduce_ops
 from engine.ops import softmax as _softmax_ops
@@ -173,7 +173,7 @@ _OP_MODULES: list[ModuleType] = [
     reduce_minmax,
     reduce_stats,
     reduce_cum,
-    reduce_extra,
+    sorting,
     _softmax_ops,
     _linalg_ops,
     _matmul_ops,
@@ -199,7 +199,7 @@ _OP_MODULES: list[ModuleType] = [
     _integrate_dist_ops,
     _linalg_triangular_ops,
     _block_diag_ops,
-    _pointwise_binary_more_ops,
+    _copysign_ops,
     _special_ops,
     _special_binary_ops,
     _nn_pdist_ops,

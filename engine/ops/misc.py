@@ -1,9 +1,8 @@
 """Commonly used odds and ends: unique, isin, bucketize/searchsorted, bincount, histc,
-tril/triu indices, kthvalue/mode, diff, fill_diagonal_, signbit, heaviside, broadcast_shapes.
+tril/triu indices, diff, fill_diagonal_, signbit, heaviside, broadcast_shapes.
 
-Most are not differentiable (integer or boolean results); `kthvalue`/`mode` route the gradient
-to the picked index as `max(dim)` does, and `diff` is composed of slices and a subtraction, so
-its graph is PyTorch's (SubBackward0 over two SliceBackward0).
+Most are not differentiable (integer or boolean results); `diff` is composed of slices and a
+subtraction, so its graph is PyTorch's (SubBackward0 over two SliceBackward0).
 """
 
 from __future__ import annotations
@@ -12,13 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from engine import return_types
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops import pointwise as pw
 from engine.ops._core import OpNode, as_tensor, bump, check_inplace, record
-from engine.ops.reduce import shown, wrap_dim
-from engine.ops.reduce_minmax import picked_backward
+from engine.ops.reduce import wrap_dim
 from engine.ops.tensor_shape import tril, triu  # noqa: F401  (bound as tril_/triu_ below)
 from engine.ops.transpose import movedim
 
@@ -187,61 +184,6 @@ def is_nonzero(self: Tensor) -> bool:
     return bool(self._d.reshape(()))
 
 
-# -- kthvalue / mode -------------------------------------------------------------------------
-class KthvalueBackward0(OpNode):
-    __slots__ = ()
-    _name = "KthvalueBackward0"
-
-    apply = picked_backward
-
-
-class ModeBackward0(KthvalueBackward0):
-    __slots__ = ()
-    _name = "ModeBackward0"
-
-
-def _pick(node: type[OpNode], rt: Any, self: Tensor, idx: Any, dim: int, d: int, keep: bool) -> Any:
-    a = self._d
-    vals = np.take_along_axis(a, idx, d) if a.ndim else a.copy()
-    if not keep and a.ndim:
-        idx, vals = idx.squeeze(d), vals.squeeze(d)
-    it = _i64(idx)
-    saved = {"dim": shown(dim), "indices": it, "keepdim": keep, "self_sym_sizes": a.shape}
-    return rt((record(node, vals, (self,), saved), it))
-
-
-def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
-    """The k-th smallest value along `dim` and its index."""
-    a = self._d
-    d = wrap_dim(dim, a.ndim) if a.ndim else 0
-    n = a.shape[d] if a.ndim else 1
-    if not 1 <= k <= n:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    idx = (
-        np.take(np.argsort(a, axis=d, kind="stable"), [k - 1], axis=d)
-        if a.ndim
-        else np.zeros((), np.int64)
-    )
-    return _pick(KthvalueBackward0, return_types.kthvalue, self, idx, dim, d, keepdim)
-
-
-def _mode_1d(row: np.ndarray[Any, Any]) -> int:
-    vals, counts = np.unique(row, return_counts=True)
-    v = vals[np.argmax(counts)]  # the smallest of the most frequent values
-    return int(np.flatnonzero(row == v)[-1])
-
-
-def mode(self: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
-    """The most frequent value along `dim` (the smallest on ties) and its last index."""
-    a = self._d
-    d = wrap_dim(dim, a.ndim) if a.ndim else 0
-    if a.ndim == 0:
-        idx = np.zeros((), np.int64)
-    else:
-        idx = np.expand_dims(np.apply_along_axis(_mode_1d, d, a), d)
-    return _pick(ModeBackward0, return_types.mode, self, idx, dim, d, keepdim)
-
-
 # -- composites --------------------------------------------------------------------------------
 def diff(
     self: Tensor, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None
@@ -367,17 +309,9 @@ def where(self: Tensor, condition: Any, y: Any) -> Tensor:
     return out
 
 
-def msort(self: Tensor) -> Tensor:
-    """Sorted along dim 0 (values only)."""
-    from engine.ops.reduce_minmax import sort
-
-    out: Tensor = sort(self, 0).values
-    return out
-
-
 TENSOR_METHODS = (
     "unique", "unique_consecutive", "bincount", "histc", "signbit", "heaviside", "is_nonzero",
-    "kthvalue", "mode", "diff", "fill_diagonal_", "moveaxis", "msort", "where",
+    "diff", "fill_diagonal_", "moveaxis", "where",
     "unfold", "__contains__", "__reversed__", "sum_to_size", "get_device", "is_signed",
     "itemsize", "nbytes",
 )  # fmt: skip
@@ -385,7 +319,7 @@ INPLACE = ("tril", "triu")
 TORCH_FUNCTIONS = (
     "unique", "unique_consecutive", "isin", "searchsorted", "bucketize", "bincount", "histc",
     "tril_indices", "triu_indices", "broadcast_shapes", "signbit", "heaviside", "is_nonzero",
-    "kthvalue", "mode", "diff", "moveaxis", "msort",
+    "diff", "moveaxis",
 )  # fmt: skip
 
 

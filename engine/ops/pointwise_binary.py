@@ -159,6 +159,22 @@ def logaddexp(self: Tensor, other: Any) -> Tensor:
     return _two(LogaddexpBackward0, np.logaddexp, self, other)
 
 
+def logaddexp2(self: Tensor, other: Any) -> Tensor:
+    """log2(2**self + 2**other), without overflow."""
+    return _two(Logaddexp2Backward0, np.logaddexp2, self, other)
+
+
+class Logaddexp2Backward0(_Binary):
+    __slots__ = ()
+    _name = "Logaddexp2Backward0"
+
+    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g / (pw.pow(2.0, o - s) + 1)  # type: ignore[no-any-return]
+
+    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g / (pw.pow(2.0, s - o) + 1)  # type: ignore[no-any-return]
+
+
 def fmax(self: Tensor, other: Any) -> Tensor:
     return _two(FmaxBackward0, np.fmax, self, other)
 
@@ -394,7 +410,7 @@ def random_(
     return _fill(self, UniformBackward0, g.randint(self._d.size, lo, hi))
 
 
-_BIN = ("atan2", "hypot", "xlogy", "logaddexp", "fmax", "fmin", "float_power")
+_BIN = ("atan2", "hypot", "xlogy", "logaddexp", "logaddexp2", "fmax", "fmin", "float_power")
 TENSOR_METHODS = (
     *_BIN,
     "logical_xor",

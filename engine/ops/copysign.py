@@ -1,5 +1,5 @@
-"""`logaddexp2` and `copysign` (CopysignBackward0 for a tensor sign, CopysignBackward1 for a
-number)."""
+"""`copysign`: |self| with the sign of `other` (CopysignBackward0 for a tensor sign,
+CopysignBackward1 for a number)."""
 
 from __future__ import annotations
 
@@ -9,25 +9,8 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
-from engine.ops import pointwise as pw
 from engine.ops._core import OpNode, bshapes, in_shape, record, unbroadcast
-from engine.ops.pointwise_binary import _Binary, _floats, _two
-
-
-def logaddexp2(self: Tensor, other: Any) -> Tensor:
-    """log2(2**self + 2**other), without overflow."""
-    return _two(Logaddexp2Backward0, np.logaddexp2, self, other)
-
-
-class Logaddexp2Backward0(_Binary):
-    __slots__ = ()
-    _name = "Logaddexp2Backward0"
-
-    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return g / (pw.pow(2.0, o - s) + 1)  # type: ignore[no-any-return]
-
-    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return g / (pw.pow(2.0, s - o) + 1)  # type: ignore[no-any-return]
+from engine.ops.pointwise_binary import _floats
 
 
 def copysign(self: Tensor, other: Any) -> Tensor:
@@ -81,6 +64,6 @@ class CopysignBackward1(OpNode):
         return [_sign_grad(self, g)]
 
 
-TENSOR_METHODS = ("logaddexp2", "copysign")
+TENSOR_METHODS = ("copysign",)
 INPLACE = ("copysign",)
-TORCH_FUNCTIONS = ("logaddexp2", "copysign")
+TORCH_FUNCTIONS = ("copysign",)
