@@ -106,13 +106,14 @@ from engine.autograd.grad_mode import (
     set_grad_enabled,
 )
 from engine.ops import as_strided as _as_strided_ops
+from engine.ops import binning as _binning_ops
 from engine.ops import block_diag as _block_diag_ops
 from engine.ops import complex as _complex_ops
 from engine.ops import complex_polar as _complex_polar_ops
 from engine.ops import (
     convert,
     index,
-    misc,
+    out_params,
     pointwise,
     pointwise_binary,
     pointwise_unary,
@@ -124,10 +125,10 @@ from engine.ops import (
     shape,
     shape_composite,
     sorting,
+    tensor_protocol,
     tensor_shape,
     views,
 )
-from engine.ops import copysign as _copysign_ops
 from engine.ops import einsum as _einsum_ops
 from engine.ops import index_copy as _index_copy_ops
 from engine.ops import integrate_dist as _integrate_dist_ops
@@ -144,11 +145,14 @@ from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
 from engine.ops import remainder as _remainder_ops
 from engine.ops import scatter_reduce as _scatter_reduce_ops
+from engine.ops import sign as _sign_ops
 from engine.ops import softmax as _softmax_ops
 from engine.ops import special_binary as _special_binary_ops
 from engine.ops import special_ops as _special_ops
 from engine.ops import stats_quantile as _stats_quantile_ops
 from engine.ops import transpose as _transpose_ops
+from engine.ops import tri_indices as _tri_indices_ops
+from engine.ops import unique as _unique_ops
 from engine.ops import vander as _vander_ops
 
 __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
@@ -193,13 +197,16 @@ _OP_MODULES: list[ModuleType] = [
     _remainder_ops,
     pointwise_unary,
     pointwise_binary,
-    misc,
+    tensor_protocol,
     _nn_pixel_ops,
     _nn_weight_norm_ops,
     _integrate_dist_ops,
     _linalg_triangular_ops,
     _block_diag_ops,
-    _copysign_ops,
+    _sign_ops,
+    _unique_ops,
+    _binning_ops,
+    _tri_indices_ops,
     _special_ops,
     _special_binary_ops,
     _nn_pdist_ops,
@@ -212,7 +219,7 @@ _OP_MODULES: list[ModuleType] = [
     _vander_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
-misc.add_out_params(globals())
+out_params.add_out_params(globals())
 autograd.Variable = Tensor  # type: ignore[assignment]
 
 # `torch.nn`, `torch.optim`, ... need the ops bound first

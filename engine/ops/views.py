@@ -1,5 +1,5 @@
 """In place on views: `CopySlices` and the regenerated `AsStridedBackward0`, plus `zero_`,
-`fill_` and `copy_`.
+`fill_`, `copy_` and `fill_diagonal_`.
 
 PyTorch's model: after `v = b[1:]; v.mul_(2)` the base `b` takes a `CopySlices` node that
 wraps the in-place op's node (its first edge goes to `b`'s old history, the rest are the
@@ -320,5 +320,22 @@ class CopyBackwards(OpNode):
         return [_zeros(g) if self.needs(0) else None, gs]
 
 
-TENSOR_METHODS = ("zero_", "fill_", "copy_")
+# -- fill_diagonal_ ----------------------------------------------------------------------
+def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
+    """Write `fill_value` on the main diagonal in place."""
+    check_inplace(self)
+    a = self._d
+    if a.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if a.ndim > 2 and len(set(a.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    if a.ndim == 2:
+        np.fill_diagonal(a, fill_value, wrap=wrap)
+    else:
+        a[(np.arange(a.shape[0]),) * a.ndim] = fill_value
+    bump(self)
+    return self
+
+
+TENSOR_METHODS = ("zero_", "fill_", "copy_", "fill_diagonal_")
 TORCH_FUNCTIONS: tuple[str, ...] = ()
