@@ -11,7 +11,7 @@ import numpy as np
 
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.scatter import _along
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
@@ -121,7 +121,28 @@ class ScatterReduceBackward0(OpNode):
             self.saved("include_self"),
             self.saved("result"),
         )
+        if self.needs(1):
+            gsrc = _checked(self, gsrc)
         return [gs if self.needs(0) else None, gsrc if self.needs(1) else None]
+
+
+def _checked(node: OpNode, g: Any) -> Any:
+    """PyTorch's check of a node's output gradient: src's gradient has index's shape, which
+    PyTorch refuses when src is larger than index."""
+    assert node._shapes is not None
+    want = node._shapes[1]
+    if g._d.shape == want:
+        return g
+    try:
+        fits = np.broadcast_shapes(want, g._d.shape) == g._d.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index 1 - got "
+            f"{list(g._d.shape)} but expected shape compatible with {list(want)}"
+        )
+    return unbroadcast(g, want)
 
 
 def _backward(
