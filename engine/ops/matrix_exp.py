@@ -53,7 +53,8 @@ def _block_grad(A: Tensor, g: Tensor) -> Tensor:
     from engine.ops.tensor_shape import cat
 
     n = A._d.shape[-1]
-    ah: Any = A.mH  # type: ignore[attr-defined]
+    a_: Any = A  # the Tensor surface bound at import (mH)
+    ah = a_.mH
     zero = make(np.zeros(A._d.shape, g._d.dtype), False, None, 0)
     top = cat([ah, g], -1)
     bottom = cat([zero, ah], -1)

@@ -31,15 +31,15 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
             raise RuntimeError("N must be non-negative.")
     # cumprod promotes integers to long: so does the result
     dt = _dtype.promote_types(x.dtype, _dtype.int64)
+    x_: Any = x  # the Tensor surface bound at import (unsqueeze, cumprod, flip)
     result: Any = make(np.empty((x._d.shape[0], n), dt.np), False, None, 0)
     if n > 0:
         result.select(1, 0).fill_(1)
         if n > 1:
-            result[:, 1:].copy_(x.unsqueeze(1))  # type: ignore[attr-defined]
+            result[:, 1:].copy_(x_.unsqueeze(1))
             result[:, 1:].copy_(result[:, 1:].cumprod(1))
-    if not increasing:
-        return result.flip(1)  # type: ignore[no-any-return]
-    return result  # type: ignore[no-any-return]
+    out: Tensor = result.flip(1) if not increasing else result
+    return out
 
 
 def linalg_vander(x: Tensor, *, N: int | None = None) -> Tensor:
@@ -50,7 +50,8 @@ def linalg_vander(x: Tensor, *, N: int | None = None) -> Tensor:
             "linalg.vander supports floating point, complex, and integer tensors, but got "
             f"{type_name(t)}"
         )
-    x_: Any = x.unsqueeze(-1) if x._d.ndim == 0 else x  # type: ignore[attr-defined]
+    xa: Any = x
+    x_: Any = xa.unsqueeze(-1) if x._d.ndim == 0 else xa
     shape = list(x_._d.shape)
     n = shape[-1] if N is None else int(N)
     if n <= 1:
