@@ -114,23 +114,29 @@ def _regenerate(t: Tensor, base: Tensor, vf: ViewFn) -> None:
     asn: AsStridedBackward0 = new_node(AsStridedBackward0, (base,))  # type: ignore[assignment]
     asn.view_fn = vf
     asn._shapes = (base._d.shape,)
-    item = t._d.itemsize or 1
-    off = t._d.__array_interface__["data"][0] - base._d.__array_interface__["data"][0]
-    asn._saved = {
-        "size": t._d.shape,
-        "stride": tuple(s // item for s in t._d.strides),
-        "storage_offset": off // item,
-    }
+    asn._saved = geometry(t._d, base._d)
     t._fn, t._nr, t._rg = asn, 0, True
     tracer = observer.TRACER
     if tracer is not None:
         tracer.node_made(asn, (t,), (base,))
 
 
+def geometry(view: np.ndarray[Any, Any], base: np.ndarray[Any, Any]) -> dict[str, Any]:
+    """What PyTorch's AsStridedBackward0 saves: the view's size, stride and storage offset."""
+    item = view.itemsize or 1
+    off = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return {
+        "size": view.shape,
+        "stride": tuple(s // item for s in view.strides),
+        "storage_offset": off // item,
+    }
+
+
 def replay(base: Tensor, vf: ViewFn) -> Tensor:
     """The view `vf` of `base` as an engine view (AsStridedBackward0 when recorded)."""
     data = vf(base._d)
-    out = record(AsStridedBackward0, data, (base,), shapes=(base._d.shape,))
+    saved = geometry(data, base._d)
+    out = record(AsStridedBackward0, data, (base,), saved, shapes=(base._d.shape,))
     if out._fn is not None:
         out._fn.view_fn = vf  # type: ignore[attr-defined]
     return as_view(out, base, vf)

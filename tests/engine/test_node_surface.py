@@ -26,7 +26,6 @@ STALE_IN_PYTORCH = frozenset(("CumprodBackward0",))
 STALE = "one of the variables needed for gradient computation has been modified by an inplace"
 # where the engine still differs; each entry must still differ (the test fails once it is fixed)
 KNOWN: dict[str, str] = {
-    "AsStridedBackward0": "size/stride/storage_offset not saved",
     "AvgPool2DBackwardBackward0": "pooling arguments not saved on the double-backward node",
     "AvgPool3DBackwardBackward0": "pooling arguments not saved on the double-backward node",
     "ConstantPadNdBackwardBackward0": "PyTorch records a ConstantPadNdBackward0 here",
