@@ -32,7 +32,6 @@ KNOWN: dict[str, str] = {
     "LinalgDetBackward0": "LU and pivots not saved",
     "LinalgInvExBackward0": "the saved inverse reads as modified in place after create_graph",
     "LinalgSolveExBackward0": "LU and pivots not saved",
-    "LinalgSvdBackward0": "S_sym_argsize_minus_1 not saved",
     "MaxPool2DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
     "MaxPool3DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
     "ScaledDotProductFlashAttentionForCpuBackward0": "logsumexp and output not saved",
