@@ -29,7 +29,6 @@ KNOWN: dict[str, str] = {
     "AvgPool2DBackwardBackward0": "pooling arguments not saved on the double-backward node",
     "AvgPool3DBackwardBackward0": "pooling arguments not saved on the double-backward node",
     "ConstantPadNdBackwardBackward0": "PyTorch records a ConstantPadNdBackward0 here",
-    "LinalgDetBackward0": "LU and pivots not saved",
     "LinalgInvExBackward0": "the saved inverse reads as modified in place after create_graph",
     "LinalgSolveExBackward0": "LU and pivots not saved",
     "MaxPool2DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
