@@ -6,6 +6,7 @@ import contextlib
 import functools
 import os
 import shutil
+import site
 import subprocess
 import sys
 import sysconfig
@@ -102,24 +103,25 @@ def _python_layout() -> (
             return None
         # libpython is found through the build's absolute run path, which is not there inside
         env = (("LD_LIBRARY_PATH", str(root / "lib")),)
-    site = Path(sysconfig.get_path("purelib")).resolve()
-    if Path(sysconfig.get_path("platlib")).resolve() != site:
+    packages = Path(sysconfig.get_path("purelib")).resolve()
+    if Path(sysconfig.get_path("platlib")).resolve() != packages:
         return None
-    masks: list[Path] = []
     if Path(sys.prefix).resolve() != base:
         # a venv: its packages become the plain install's site-packages (that directory must
         # exist to be mounted over); the venv itself (pyvenv.cfg names the host's Python) stays
-        inside = Path(sysconfig.get_path("purelib", "posix_prefix", {"base": str(base)}))
-        if not inside.is_dir() or _under(base, Path("/usr")):
+        found = [Path(p) for p in site.getsitepackages([str(base)]) if Path(p).is_dir()]
+        if not found or not _under(found[0], base):
             return None
-        target = root / inside.relative_to(base)
-        binds.append((site, target))
+        target = root / found[0].relative_to(base)
+        binds.append((packages, target))
     elif root == base:
         return [], (), exe, env
+    elif _under(packages, base):
+        target = root / packages.relative_to(base)
     else:
-        target = root / site.relative_to(base) if _under(site, base) else site
-    masks = [target / p.relative_to(site) for p in _naming_host_paths(site)]
-    return binds, tuple(masks), root / exe.relative_to(base), env
+        return None
+    masks = tuple(target / p.relative_to(packages) for p in _naming_host_paths(packages))
+    return binds, masks, root / exe.relative_to(base), env
 
 
 def _naming_host_paths(site: Path) -> list[Path]:
