@@ -124,12 +124,12 @@ def _python_layout() -> (
     return binds, masks, root / exe.relative_to(base), env
 
 
-def _naming_host_paths(site: Path) -> list[Path]:
+def _naming_host_paths(packages: Path) -> list[Path]:
     """Files of an installed package that name where it was installed from: an editable
     install's finder and .pth, and the direct_url.json of a package installed from a path."""
     found: list[Path] = []
     with contextlib.suppress(OSError):
-        for entry in os.scandir(site):
+        for entry in os.scandir(packages):
             if entry.name.startswith("__editable__"):
                 found.append(Path(entry.path))
             elif entry.name.endswith(".dist-info"):
