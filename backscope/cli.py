@@ -8,22 +8,13 @@ import webbrowser
 from typing import Any
 
 
-class AutoStep:
-    """A controller that answers every pause with `step` (a stepped run, unattended)."""
-
-    def wait(self) -> dict[str, Any]:
-        return {"type": "step"}
-
-    def poll(self) -> dict[str, Any] | None:
-        return None
-
-
 def trace_torch(
     file: str, output: str, pause_backward: bool = False, max_events: int | None = None
 ) -> int:
     """Run `file` with real torch, write its events as JSON Lines (exit 1 on an error)."""
     from backscope.capture import run_file
     from backscope.live import engine_name
+    from protocol.stepping import AutoStep
     from server.tracecli import Sink, write_trace
 
     with open(file, encoding="utf-8") as f:
