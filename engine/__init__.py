@@ -227,6 +227,7 @@ from engine import (  # noqa: E402
     accelerator,
     amp,
     backends,
+    compiler,
     cuda,
     distributed,
     distributions,
@@ -240,6 +241,7 @@ from engine import (  # noqa: E402
     special,
     utils,
 )
+from engine.compiler import compile  # noqa: E402
 from engine.serialization import load, save  # noqa: E402
 
 _public.rename_classes()
