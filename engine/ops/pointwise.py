@@ -239,17 +239,23 @@ def div(self: Tensor, other: Any, *, rounding_mode: str | None = _TRUE_DIVISION)
     return record(DivBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
 
 
-class DivBackward0(OpNode):
+class _DivNode(OpNode):
+    """What a division node keeps: `other` always (d/dself = 1/other), `self` only when
+    `other` needs a gradient (d/dother)."""
+
     __slots__ = ()
-    _name = "DivBackward0"
 
     def __getattr__(self, name: str) -> Any:
-        # `other` is always needed (d/dself = 1/other); `self` only for d/dother
         if name == "_saved_self":
             return _operand(self, "self", self.needs(1))
         if name == "_saved_other":
             return _operand(self, "other", True)
         return super().__getattr__(name)
+
+
+class DivBackward0(_DivNode):
+    __slots__ = ()
+    _name = "DivBackward0"
 
     def apply(self, grads: Grads) -> Grads:
         return _true_div_grads(self, grads)
@@ -268,19 +274,11 @@ def _true_div_grads(node: OpNode, grads: Grads) -> Grads:
     return [ga, gb]
 
 
-class DivBackward2(OpNode):
+class DivBackward2(_DivNode):
     """Division with rounding: zero gradient almost everywhere, as PyTorch."""
 
     __slots__ = ()
     _name = "DivBackward2"
-
-    def __getattr__(self, name: str) -> Any:
-        # as DivBackward0: `self` is kept only when `other` needs a gradient
-        if name == "_saved_self":
-            return _operand(self, "self", self.needs(1))
-        if name == "_saved_other":
-            return _operand(self, "other", True)
-        return super().__getattr__(name)
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
