@@ -16,6 +16,7 @@ from engine import (
     _dtype,
     _methods,
     _public,
+    _random,
     _runtime,
     autograd,
     linalg,
@@ -53,7 +54,6 @@ from engine._finfo import can_cast, finfo, iinfo
 from engine._generator import Generator, default_generator
 from engine._printing import set_printoptions
 from engine._random import (
-    bernoulli,
     get_rng_state,
     initial_seed,
     manual_seed,
@@ -171,6 +171,7 @@ complex128 = cdouble = _dtype.complex128
 complex32 = chalf = _dtype.complex32
 
 _OP_MODULES: list[ModuleType] = [
+    _random,
     pointwise,
     reduce,
     shape,
