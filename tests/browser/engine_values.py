@@ -1,8 +1,9 @@
 """What the engine's own objects hold, for the page's property test: run a snippet traced (as
-the sandbox worker does) in this process and print, as JSON, each in-place version's value (as
-the tracer took it at that moment) and, at exit, the values of every tensor the snippet names
-(its variables, and the parameters and buffers of its modules), keyed by the tracer's tensor
-ids (the ids the page knows).
+the sandbox worker does) in this process and print, as JSON, the values at exit of every tensor
+the snippet names (its variables, and the parameters and buffers of its modules), each with the
+key the page can find it by: the name the tracer gave it and its rank among the tensors given
+that name, in the order the run made them (see `tensor_keys`). Ids of this run are not the page
+run's ids by assumption: the key is what the two runs must share.
 
 Run as `python -m tests.browser.engine_values < snippet.py` (it installs the engine as `torch`,
 so it runs in its own process)."""
@@ -29,6 +30,38 @@ def _plain(a: Any) -> list[Any]:
     return out
 
 
+def tensor_keys(names: dict[str, str]) -> dict[str, tuple[str, int]]:
+    """Each tensor id's key: (its name, how many tensors of that name the run made before it).
+    `names` maps every described tensor id to its name as the page keeps it (the last name a
+    description gave, "" if none). Ids count up in the order the run makes tensors, so the key
+    is the same in two runs of one snippet whatever ids each gave."""
+    seen: dict[str, int] = {}
+    keys: dict[str, tuple[str, int]] = {}
+    for tid in sorted(names, key=int):
+        name = names[tid]
+        keys[tid] = (name, seen.get(name, 0))
+        seen[name] = keys[tid][1] + 1
+    return keys
+
+
+def described_names(events: list[dict[str, Any]]) -> dict[str, str]:
+    """Tensor id -> name, folded as the page folds tensor descriptions (a later description
+    without a name keeps the earlier name)."""
+    names: dict[str, str] = {}
+    for e in events:
+        infos = (
+            [e["tensor"]]
+            if e["type"] == "tensor"
+            else e["outputs"]
+            if e["type"] in ("node", "untracked_op")
+            else []
+        )
+        for info in infos:
+            tid = str(info["id"])
+            names[tid] = info.get("name") or names.get(tid, "")
+    return names
+
+
 def main() -> None:
     code = sys.stdin.read()
     from engine._tensor import Tensor
@@ -40,7 +73,7 @@ def main() -> None:
 
     def dump(ns: dict[str, Any]) -> None:
         tr = observer.TRACER
-        tr.flush()  # ids are given when a batch is built: build the last one first
+        tr.flush()  # the last batch's descriptions (and names) before the ids are read
         named: list[tuple[str, Any]] = []
         for k, v in ns.items():
             if isinstance(v, Tensor):
@@ -58,18 +91,14 @@ def main() -> None:
 
     events: list[dict[str, Any]] = []
     setattr(builtins, DUMP, dump)
-    # the sandbox's options, so ids are given in the same order as in the page's run (a large
-    # gradient gets an id); a large version's value is then a summary, compared by its stats
     run_snippet(code + f"\n{DUMP}(globals())\n", events.extend)
     failed = [e for e in events if e["type"] == "error" and DUMP in str(e.get("traceback"))]
     if failed:
         raise RuntimeError(f"the dump of final values failed: {failed[-1].get('traceback')}")
-    bumps = [
-        {"tensor": str(e["tensor"]), "version": e["version"], "value": e["value"]}
-        for e in events
-        if e["type"] == "version_bump" and e["tensor"] is not None
-    ]
-    json.dump({"final": final, "bumps": bumps}, sys.stdout)
+    keys = tensor_keys(described_names(events))
+    for tid, t in final.items():
+        t["key"] = keys[tid]
+    json.dump({"final": list(final.values())}, sys.stdout)
 
 
 if __name__ == "__main__":
