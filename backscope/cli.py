@@ -4,22 +4,8 @@ command line and calls these): FILE runs with real PyTorch in this process."""
 from __future__ import annotations
 
 import sys
-import time
-import uuid
 import webbrowser
-from typing import IO, Any
-
-from protocol import PROTOCOL_VERSION, RunFinished, RunOptions, RunStarted
-
-
-class AutoStep:
-    """A controller that answers every pause with `step` (a stepped run, unattended)."""
-
-    def wait(self) -> dict[str, Any]:
-        return {"type": "step"}
-
-    def poll(self) -> dict[str, Any] | None:
-        return None
+from typing import Any
 
 
 def trace_torch(
@@ -28,45 +14,24 @@ def trace_torch(
     """Run `file` with real torch, write its events as JSON Lines (exit 1 on an error)."""
     from backscope.capture import run_file
     from backscope.live import engine_name
-    from server.tracecli import _Writer
+    from protocol.stepping import AutoStep
+    from server.tracecli import Sink, write_trace
 
     with open(file, encoding="utf-8") as f:
         code = f.read()
-    opts: RunOptions = {"pause_in_backward": pause_backward, "max_events": max_events}
-    out: IO[bytes] = sys.stdout.buffer if output == "-" else open(output, "wb")  # noqa: SIM115
-    try:
-        w = _Writer(out, uuid.uuid4().hex[:12], max_events)
-        start = time.perf_counter_ns()
-        started: RunStarted = {
-            "type": "run_started",
-            "t": 0,
-            "version": PROTOCOL_VERSION,
-            "code": code,
-            "options": opts,
-            "engine": engine_name(),
-        }
-        w.write([dict(started)])
-        inner = None if max_events is None else max(0, max_events - 2)
-        summary = run_file(
-            file,
-            w.write,
-            controller=AutoStep() if pause_backward else None,
-            options={**opts, "max_events": inner},
-        )
-        finished: RunFinished = {
-            "type": "run_finished",
-            "t": time.perf_counter_ns() - start,
-            "status": summary["status"],
-            "events": w.seq + 1,
-            "duration_ns": summary["duration_ns"],
-        }
-        w.write([dict(finished)])
-    finally:
-        if out is not sys.stdout.buffer:
-            out.close()
-        else:
-            out.flush()
-    return 1 if summary["status"] == "error" else 0
+
+    def produce(sink: Sink, options: dict[str, Any]) -> dict[str, Any]:
+        controller = AutoStep() if pause_backward else None
+        return run_file(file, sink, controller=controller, options=options)
+
+    return write_trace(
+        output,
+        code,
+        produce,
+        pause_backward=pause_backward,
+        max_events=max_events,
+        engine=engine_name(),
+    )
 
 
 def run_torch(

@@ -12,7 +12,7 @@ import orjson
 import torch
 
 from backscope.capture import Capture
-from backscope.cli import AutoStep
+from protocol.stepping import AutoStep
 
 STEPS = 20
 

@@ -8,6 +8,8 @@ literals typed by these classes, checked by mypy and free at run time (the trace
 them (`tools/gen_ts_types.py`). Event types are the `type` literals of the classes below; the
 name sets the server and the client need (`WORKER_EVENT_TYPES`, `TEXT_EVENT_TYPES`,
 `RUN_COMMAND_TYPES`, `STEP_EVENT_TYPES`) are derived from them, never written out again.
+One behaviour lives here too, because both producers share it and neither may import the
+other: `protocol.stepping`, what the stepping commands mean (not imported by this module).
 
 >>> ev: Stdout = {"type": "stdout", "t": 0, "text": "hi"}
 >>> type_of(Stdout), "stdout" in WORKER_EVENT_TYPES, "run_finished" in WORKER_EVENT_TYPES

@@ -24,7 +24,8 @@ class RunOptions(TypedDict):
 
     pause_in_backward: NotRequired[Annotated[bool, Default(False)]]
     breakpoints: NotRequired[Annotated[list[Breakpoint], Default([])]]
-    max_events: NotRequired[Int64 | None]
+    # fewer events than the server's limit (the run_started event alone is one)
+    max_events: NotRequired[Annotated[int, Range(ge=1, le=2**63 - 1)] | None]
     inline_limit: NotRequired[Annotated[int, Range(ge=0, le=1 << 20), Default(64)]]
 
 

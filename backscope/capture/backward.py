@@ -183,7 +183,7 @@ class Backward:
             self._enter_event(p, nid, grad_outputs)
             p.enter_grads[nid] = grad_outputs
             p.current = nid
-        self.stepper.at_node(nid, rec.node_object(nid), grad_outputs, p.bid)
+        self.stepper.at_node(nid, p.bid, grad_outputs)
 
     def _enter_event(self, p: Pass, nid: int, grad_outputs: Any) -> None:
         rec = self.rec

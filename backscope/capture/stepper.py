@@ -8,12 +8,13 @@ gradients of an uninterrupted one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import torch
 
 from backscope.capture.recorder import Recorder, RunStopped
-from protocol import VALUES_CHUNK, PauseWhy
+from protocol import VALUES_CHUNK
+from protocol.stepping import Stepping
 
 
 def has_nan(gs: Any) -> bool:
@@ -23,109 +24,38 @@ def has_nan(gs: Any) -> bool:
     return False
 
 
-class Stepper:
-    """A controller has `wait() -> dict` (blocking) and `poll() -> dict | None`, returning
-    commands (`step`, `continue`, `pause`, `stop`, `set_breakpoints`, `tensor_values`)."""
+class Stepper(Stepping):
+    """When to pause is `protocol.stepping`'s (shared with the engine's tracer); this says what
+    only the capture knows. A controller has `wait() -> dict` (blocking) and `poll() -> dict |
+    None`, returning commands (`step`, `continue`, `pause`, `stop`, `set_breakpoints`,
+    `tensor_values`). Nodes are named by their wire ids here."""
 
     def __init__(self, rec: Recorder, controller: Any, options: dict[str, Any]) -> None:
+        super().__init__(rec, controller, options)
         self.rec = rec
-        self.ctl = controller
-        self.stepping = bool(options.get("pause_in_backward"))
-        self.breakpoints: list[dict[str, Any]] = list(options.get("breakpoints") or [])
         self.request_cap = int(options.get("values_request_cap", 1_000_000))
         self.answer_left = int(options.get("values_answer_budget", 2_000_000))
 
-    def at_node(self, nid: int, node: Any, grads: Any, bid: int) -> None:
-        """Called as a node is entered: take pending commands, pause if asked to."""
-        if self.ctl is None:
-            return
-        why: PauseWhy | None = None
-        cmd = self.ctl.poll()
-        while cmd is not None:
-            if cmd.get("type") == "pause":
-                why = "pause"
-            else:
-                self.command(cmd)
-            cmd = self.ctl.poll()
-        if why is None:
-            why = "step" if self.stepping else self._breakpoint(nid, node, grads)
-        if why is not None:
-            self.pause(nid, bid, why)
+    def node_id(self, node: Any) -> int | None:
+        return int(node) if node is not None else None
 
-    def _breakpoint(self, nid: int, node: Any, grads: Any) -> PauseWhy | None:
-        line = self.rec.node_lines.get(nid)
-        for bp in self.breakpoints:
-            if bp.get("node_id") is not None and bp["node_id"] == nid:
-                return "breakpoint"
-            if bp.get("op") and node is not None and bp["op"] == node.name():
-                return "breakpoint"
-            if bp.get("line") is not None and bp["line"] == line:
-                return "breakpoint"
-            if bp.get("on_nan"):
-                with self.rec.quiet():
-                    if has_nan(grads):
-                        return "nan"
-        return None
+    def node_name(self, node: Any) -> str | None:
+        obj = self.rec.node_object(node)
+        return str(obj.name()) if obj is not None else None
 
-    def pause(self, nid: int | None, bid: int | None, why: PauseWhy) -> None:
-        rec = self.rec
-        rec.flush()
-        rec.emit(
-            {
-                "type": "paused",
-                "t": rec.now(),
-                "node": nid,
-                "backward": bid,
-                "where": "before_node" if nid is not None else "end",
-                "why": why,
-            }
-        )
-        rec.flush()
-        while True:
-            cmd = self.ctl.wait()
-            kind = cmd.get("type")
-            if kind == "step":
-                self.stepping = True
-                return
-            if kind == "continue":
-                self.stepping = False
-                return
-            self.command(cmd)
-            rec.flush()
+    def node_line(self, nid: int | None) -> int | None:
+        return self.rec.node_lines.get(nid) if nid is not None else None
 
-    def command(self, cmd: dict[str, Any]) -> None:
-        kind = cmd.get("type")
-        if kind in ("stop", "halt"):
-            self.rec.stopped = True
-            raise RunStopped(kind)
-        if kind == "set_breakpoints":
-            self.breakpoints = list(cmd.get("breakpoints") or [])
-        elif kind == "tensor_values":
-            for chunk in self.tensor_values(cmd.get("tensor_id")):
-                self.rec.emit(chunk)
-                self.rec.flush()
+    def has_nan(self, grads: Any) -> bool:
+        with self.rec.quiet():
+            return has_nan(grads)
 
-    def linger(self) -> None:
-        """After the user's code: answer `tensor_values` until any other command comes."""
-        if self.ctl is None:
-            return
-        rec = self.rec
-        rec.emit(
-            {
-                "type": "paused",
-                "t": rec.now(),
-                "node": None,
-                "backward": None,
-                "where": "end",
-                "why": "finished",
-            }
-        )
-        rec.flush()
-        while True:
-            cmd = self.ctl.wait()
-            if cmd.get("type") != "tensor_values":
-                return
-            self.command(cmd)
+    def answer(self, tensor_id: Any) -> list[Any]:
+        return self.tensor_values(tensor_id)
+
+    def stop(self, cmd: dict[str, Any]) -> NoReturn:
+        self.rec.stopped = True
+        raise RunStopped(str(cmd.get("type")))
 
     def tensor_values(self, tid: Any) -> list[dict[str, Any]]:
         """A live tensor's full values, flat, in chunks (or one answer with an `error` and no

@@ -11,7 +11,7 @@ import itertools
 import operator
 import queue
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -29,11 +29,10 @@ from protocol import (
     GradAccumulated,
     NodeEnter,
     NodeExit,
-    PauseWhere,
-    PauseWhy,
     TensorValues,
 )
 from protocol import BackwardFinished as BackwardFinishedEvent
+from protocol.stepping import AutoStep, Stepping
 
 if TYPE_CHECKING:
     from engine.tracing.tracer import Tracer
@@ -68,16 +67,6 @@ class QueueController:
             return None
 
 
-class AutoStep:
-    """A controller that answers every pause with `step` (records a stepped run unattended)."""
-
-    def wait(self) -> dict[str, Any]:
-        return {"type": "step"}
-
-    def poll(self) -> dict[str, Any] | None:
-        return None
-
-
 def _has_nan(gs: list[Any]) -> bool:
     for g in gs:
         if isinstance(g, Tensor) and g._d.dtype.kind == "f" and np.isnan(g._d).any():
@@ -85,14 +74,12 @@ def _has_nan(gs: list[Any]) -> bool:
     return False
 
 
-class Backward:
-    """Traces backward passes and runs the stepper."""
+class Backward(Stepping):
+    """Traces backward passes and runs the stepper (`protocol.stepping`: when to pause)."""
 
     def __init__(self, tracer: Tracer, controller: Any, options: dict[str, Any]) -> None:
+        super().__init__(tracer, controller, options)
         self.tr = tracer
-        self.ctl = controller
-        self.stepping = bool(options.get("pause_in_backward"))
-        self.breakpoints: list[dict[str, Any]] = list(options.get("breakpoints") or [])
         self.bid = -1
         self.current: Node | None = None
         self.failed: Node | None = None
@@ -152,7 +139,7 @@ class Backward:
                         )
                     )
                     if watch:
-                        self._check(node, live)
+                        self.at_node(node, bid, live)
                     continue
                 n += 1
                 freed = had_saved and node._freed
@@ -169,107 +156,26 @@ class Backward:
         # else autograd.grad (or backward(inputs=...)): its results are about to be bound to the
         # user's names, which the next flush reads (pauses and in-place writes flush anyway)
 
-    # -- the stepper ---------------------------------------------------------------------
-    def _check(self, node: Node, grads: list[Any]) -> None:
-        why: PauseWhy | None = None
-        if self.ctl is not None:
-            cmd = self.ctl.poll()
-            while cmd is not None:
-                if cmd.get("type") == "pause":
-                    why = "pause"
-                else:
-                    self._command(cmd)
-                cmd = self.ctl.poll()
-        if why is None:
-            why = "step" if self.stepping else self._breakpoint(node, grads)
-        if why is not None:
-            self._pause(node, why)
+    # -- what the stepper asks of the engine's tracer -------------------------------------
+    def node_id(self, node: Any) -> int | None:
+        return self.tr.nodes.get(node)
 
-    def _breakpoint(self, node: Node, grads: list[Any]) -> PauseWhy | None:
-        nid = self.tr.nodes.get(node)
-        for bp in self.breakpoints:
-            if bp.get("node_id") is not None and bp["node_id"] == nid:
-                return "breakpoint"
-            if bp.get("op") and bp["op"] == node.name():
-                return "breakpoint"
-            line = self.tr.node_lines.get(nid) if nid is not None else None
-            if bp.get("line") is not None and bp["line"] == line:
-                return "breakpoint"
-            if bp.get("on_nan") and _has_nan(grads):
-                return "nan"
-        return None
+    def node_name(self, node: Any) -> str | None:
+        return str(node.name())
 
-    def _pause(self, node: Node | None, why: PauseWhy) -> None:
-        tr = self.tr
-        if self.ctl is None:
-            return
-        tr.flush()
-        nid = tr.nodes.get(node) if node is not None else None
-        where: PauseWhere = "before_node" if node is not None else "end"
-        backward = self.bid if node is not None else None
-        tr.emit(
-            {
-                "type": "paused",
-                "t": tr.now(),
-                "node": nid,
-                "backward": backward,
-                "where": where,
-                "why": why,
-            }
-        )
-        tr.flush()
-        while True:
-            cmd = self.ctl.wait()
-            kind = cmd.get("type")
-            if kind == "step":
-                self.stepping = True
-                return
-            if kind == "continue":
-                self.stepping = False
-                return
-            self._command(cmd)
-            tr.flush()
+    def node_line(self, nid: int | None) -> int | None:
+        return self.tr.node_lines.get(nid) if nid is not None else None
 
-    def _command(self, cmd: dict[str, Any]) -> None:
-        kind = cmd.get("type")
-        if kind == "stop":
-            raise RunStopped("stopped")
-        if kind == "halt":  # (the signal that came with it was missed: a snippet's handler)
+    def has_nan(self, grads: Any) -> bool:
+        return _has_nan(grads)
+
+    def answer(self, tensor_id: Any) -> list[Any]:
+        return tensor_values(self.tr, tensor_id)
+
+    def stop(self, cmd: dict[str, Any]) -> NoReturn:
+        if cmd.get("type") == "halt":  # (the signal that came with it was missed: a handler)
             raise RunHalted(cmd.get("why") or "killed")
-        if kind == "set_breakpoints":
-            self.breakpoints = list(cmd.get("breakpoints") or [])
-        elif kind == "tensor_values":
-            self._answer(cmd.get("tensor_id"))
-
-    def _answer(self, tid: Any) -> None:
-        """Send a tensor's values in chunks, each flushed as its own batch (frame)."""
-        for chunk in tensor_values(self.tr, tid):
-            self.tr.emit(chunk)
-            self.tr.flush()
-
-    def linger(self) -> None:
-        """After the snippet: answer `tensor_values` until any other command arrives."""
-        if self.ctl is None:
-            return
-        tr = self.tr
-        tr.emit(
-            {
-                "type": "paused",
-                "t": tr.now(),
-                "node": None,
-                "backward": None,
-                "where": "end",
-                "why": "finished",
-            }
-        )
-        tr.flush()
-        while True:
-            cmd = self.ctl.wait()
-            if cmd.get("type") != "tensor_values":
-                if cmd.get("type") == "halt":
-                    raise RunHalted(cmd.get("why") or "killed")
-                return
-            self._answer(cmd.get("tensor_id"))
+        raise RunStopped("stopped")
 
 
 def _captured(task: Any) -> list[tuple[Any, int]]:

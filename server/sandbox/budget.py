@@ -134,6 +134,8 @@ class Budget:
         else:
             self.forked = len(pids) > self._alone
             tmp = usage.tmp_bytes(reversed(pids))  # (the worker is the last one started)
+            if tmp is None:
+                return self.unmeasured()
             now = usage.memory_bytes(pids) + tmp
             if now > self._s.memory_bytes:  # shared pages counted in full: measure again
                 now = usage.shared_memory_bytes(pids) + tmp
@@ -157,6 +159,13 @@ class Budget:
     def over_memory(self) -> tuple[str, str]:
         limit = self._s.memory_bytes / MiB
         return "limit", f"memory limit of {limit:g} MiB reached (all of the run's processes)"
+
+    def unmeasured(self) -> tuple[str, str]:
+        # fail closed: what a run keeps in its /tmp is memory, and unseen it would be unbounded
+        return "limit", (
+            "the run's /tmp could not be measured (the server may not look into any of the "
+            "run's processes), so its memory limit could not be held"
+        )
 
     def over_cpu(self) -> tuple[str, str]:
         limit = self._s.cpu_seconds

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import shutil
+import site
 import subprocess
 import sys
+import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,12 +21,11 @@ from server.sandbox.settings import SandboxSettings
 APP_ROOT = Path(__file__).resolve().parent.parent.parent
 # Only the code a worker runs is bound from the app, not the whole checkout: the repository
 # (.git), tests, deploy files, a database or an .env someone keeps there stay out of reach.
-APP_BINDS = (
-    APP_ROOT / "engine",
-    APP_ROOT / "protocol",
-    APP_ROOT / "server" / "__init__.py",
-    APP_ROOT / "server" / "sandbox",
-)
+APP_PARTS = ("engine", "protocol", "server/__init__.py", "server/sandbox")
+# Where the app and a Python installed outside /usr appear inside bubblewrap: a snippet sees
+# these neutral paths (sys.path, __file__, tracebacks), not the host's checkout or home.
+SANDBOX_APP = Path("/app")
+SANDBOX_PYTHON = Path("/opt/python")
 # BLAS threads would multiply the process count and fight over the 2 cores
 ENV = {
     "PATH": "/usr/bin:/bin",
@@ -46,15 +49,98 @@ class Mode:
     separate_uid: bool
 
 
-def python_paths() -> list[Path]:
-    """Directories the interpreter needs: the venv, the base install, the real executable's."""
+@dataclass(frozen=True)
+class Layout:
+    """Where the worker's interpreter and code are, and what is bound where (host -> inside)."""
+
+    executable: str  # the interpreter, as the worker is started
+    app: str  # the directory holding the app's packages, first on the worker's sys.path
+    binds: tuple[tuple[Path, Path], ...] = ()  # read-only, host path -> path inside
+    masks: tuple[Path, ...] = ()  # files inside that read as empty (they name host paths)
+    env: tuple[tuple[str, str], ...] = ()  # set inside besides ENV
+
+
+def host_layout() -> Layout:
+    """The worker as the host sees it (weak mode: no namespaces, nothing is moved)."""
+    return Layout(os.path.abspath(sys.executable), str(APP_ROOT))
+
+
+@functools.cache
+def sandbox_layout() -> Layout:
+    """The worker inside bubblewrap: the app at /app and a Python installed outside /usr at
+    /opt/python (the venv's packages bound as its site-packages, so the interpreter there is a
+    plain install), so nothing a snippet can print names the host's paths. Falls back to the
+    host's paths for a Python whose layout this cannot place."""
+    usr = Path("/usr")
+    binds: list[tuple[Path, Path]] = []
+    app = APP_ROOT if _under(APP_ROOT, usr) else SANDBOX_APP  # (the image installs under /usr)
+    if app != APP_ROOT:
+        binds += [(APP_ROOT / part, app / part) for part in APP_PARTS]
+    python = _python_layout()
+    if python is None:
+        paths = [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()]
+        paths.append(Path(os.path.realpath(sys.executable)).parent.parent)
+        binds += [(p, p) for p in _outermost([p for p in paths if not _under(p, usr)])]
+        return Layout(os.path.abspath(sys.executable), str(app), tuple(binds))
+    python_binds, masks, executable, env = python
+    return Layout(str(executable), str(app), (*binds, *python_binds), masks, env)
+
+
+def _python_layout() -> (
+    tuple[list[tuple[Path, Path]], tuple[Path, ...], Path, tuple[tuple[str, str], ...]] | None
+):
+    """Binds, masks, executable and environment that place this Python at a neutral path."""
+    base = Path(sys.base_prefix).resolve()
     exe = Path(os.path.realpath(sys.executable))
-    found = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), exe.parent.parent}
-    return sorted(p for p in found if not _under(p, Path("/usr")))
+    if not _under(exe, base):
+        return None
+    root = base if _under(base, Path("/usr")) else SANDBOX_PYTHON
+    binds = [] if root == base else [(base, root)]
+    env: tuple[tuple[str, str], ...] = ()
+    lib = sysconfig.get_config_var("INSTSONAME")
+    if root != base and sysconfig.get_config_var("Py_ENABLE_SHARED") and lib:
+        if not (base / "lib" / lib).exists():
+            return None
+        # libpython is found through the build's absolute run path, which is not there inside
+        env = (("LD_LIBRARY_PATH", str(root / "lib")),)
+    packages = Path(sysconfig.get_path("purelib")).resolve()
+    if Path(sysconfig.get_path("platlib")).resolve() != packages:
+        return None
+    if Path(sys.prefix).resolve() != base:
+        # a venv: its packages become the plain install's site-packages (that directory must
+        # exist to be mounted over); the venv itself (pyvenv.cfg names the host's Python) stays
+        found = [Path(p) for p in site.getsitepackages([str(base)]) if Path(p).is_dir()]
+        if not found or not _under(found[0], base):
+            return None
+        target = root / found[0].relative_to(base)
+        binds.append((packages, target))
+    elif root == base:
+        return [], (), exe, env
+    elif _under(packages, base):
+        target = root / packages.relative_to(base)
+    else:
+        return None
+    masks = tuple(target / p.relative_to(packages) for p in _naming_host_paths(packages))
+    return binds, masks, root / exe.relative_to(base), env
+
+
+def _naming_host_paths(packages: Path) -> list[Path]:
+    """Files of an installed package that name where it was installed from: an editable
+    install's finder and .pth, and the direct_url.json of a package installed from a path."""
+    found: list[Path] = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(packages):
+            if entry.name.startswith("__editable__"):
+                found.append(Path(entry.path))
+            elif entry.name.endswith(".dist-info"):
+                url = Path(entry.path) / "direct_url.json"
+                if url.is_file():
+                    found.append(url)
+    return sorted(found)
 
 
 def _outermost(paths: list[Path]) -> list[Path]:
-    """Drop paths inside another one (a venv inside the app is bound with the app)."""
+    """Drop paths inside another one."""
     out: list[Path] = []
     for path in sorted(set(paths)):
         if not any(_under(path, kept) for kept in out):
@@ -88,23 +174,25 @@ def bwrap_argv(settings: SandboxSettings, bwrap: str, privileged: bool) -> list[
     argv += ["--perms", "0755", "--dir", "/etc"]
     argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     argv += ["--perms", "1777", "--size", str(settings.tmp_size_bytes), "--tmpfs", "/tmp"]
-    usr = Path("/usr")
-    made: set[Path] = {Path("/"), usr, Path("/tmp")}
-    # (an app installed under /usr, as in the image, is visible through /usr already)
-    for path in _outermost([*python_paths(), *(p for p in APP_BINDS if not _under(p, usr))]):
-        for parent in reversed(path.parents):
-            if parent not in made:
+    layout = sandbox_layout()
+    made: set[Path] = {Path("/"), Path("/tmp")}
+    bound = [Path("/usr")]  # (directories inside a bind exist: a bind over one is a mount)
+    for source, inside in layout.binds:
+        for parent in reversed(inside.parents):
+            if parent not in made and not any(_under(parent, b) for b in bound):
                 # privileged bwrap creates missing parents 0700, unreadable once the uid drops
                 argv += ["--perms", "0755", "--dir", str(parent)]
                 made.add(parent)
-        argv += ["--ro-bind", str(path), str(path)]
-        made.add(path)
+        argv += ["--ro-bind", str(source), str(inside)]
+        bound.append(inside)
+    for mask in layout.masks:
+        argv += ["--ro-bind", "/dev/null", str(mask)]
     # The root (a tmpfs bwrap made, with the directories above) and /dev (another, /dev/shm
     # in it) become read-only: without a user namespace the slot uid cannot write them anyway,
     # but with one (a non-root server, as in the image) they belong to the run's own uid and
     # have no size limit, so a run could fill the host's memory. Only /tmp can be written.
     argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--clearenv", "--chdir", "/tmp"]
-    for key, value in ENV.items():
+    for key, value in [*ENV.items(), *layout.env]:
         argv += ["--setenv", key, value]
     return argv
 
@@ -112,15 +200,18 @@ def bwrap_argv(settings: SandboxSettings, bwrap: str, privileged: bool) -> list[
 def host_details(mode: Mode) -> str:
     """What /healthz says about what a run can see of the host."""
     if mode.name == "bwrap":
-        return "hidden: no /proc in the sandbox, its own hostname, only /usr, Python and the app"
+        return (
+            "hidden: no /proc in the sandbox, its own hostname, only /usr, Python and the app "
+            "(at /opt/python and /app unless under /usr); the kernel release (uname) is visible"
+        )
     if mode.name == "weak":
         return "visible: weak mode shares the host's filesystem and /proc"
     return "no code runs"
 
 
-def worker_argv() -> list[str]:
+def worker_argv(layout: Layout) -> list[str]:
     """The interpreter (absolute path, isolated mode) and the worker entry point."""
-    return [os.path.abspath(sys.executable), "-I", "-c", BOOT, str(APP_ROOT)]
+    return [layout.executable, "-I", "-c", BOOT, layout.app]
 
 
 def worker_boot(settings: SandboxSettings, fd: int, uid: int | None) -> bytes:
@@ -174,7 +265,9 @@ def probe_bwrap(settings: SandboxSettings, privileged: bool) -> str | None:
     if bwrap is None:
         return f"{settings.bwrap_path!r} not found on PATH"
     argv = bwrap_argv(settings, bwrap, privileged)
-    argv += [os.path.abspath(sys.executable), "-I", "-c", "import sys; sys.exit(7)"]
+    # the worker's own imports too: numpy and the engine must be found where they are bound
+    check = "import sys; sys.path.insert(0, sys.argv[1]); import numpy, engine; sys.exit(7)"
+    argv += [sandbox_layout().executable, "-I", "-c", check, sandbox_layout().app]
     try:
         done = subprocess.run(argv, capture_output=True, timeout=20, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -24,7 +24,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.sandbox.cgroup import RunGroup
-from server.sandbox.command import ENV, Mode, bwrap_argv, worker_argv, worker_boot
+from server.sandbox.command import (
+    ENV,
+    Mode,
+    bwrap_argv,
+    host_layout,
+    sandbox_layout,
+    worker_argv,
+    worker_boot,
+)
 from server.sandbox.pause import channel_inode
 from server.sandbox.procs import alive, descendants, gone, kill_tree
 from server.sandbox.settings import SandboxSettings
@@ -104,9 +112,9 @@ def spawn(
     boot = worker_boot(settings, theirs.fileno(), uid if mode.separate_uid else None)
     rundir: str | None = None
     if mode.name == "bwrap":
-        argv = bwrap_argv(settings, bwrap, mode.separate_uid) + worker_argv()
+        argv = bwrap_argv(settings, bwrap, mode.separate_uid) + worker_argv(sandbox_layout())
     else:
-        argv = worker_argv()
+        argv = worker_argv(host_layout())
         rundir = tempfile.mkdtemp(prefix="backscope-run-")
         os.chown(rundir, uid, uid)
     if group is not None:

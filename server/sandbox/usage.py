@@ -48,24 +48,30 @@ def memory_bytes(pids: Iterable[int]) -> int:
     return total
 
 
-def tmp_bytes(pids: Iterable[int]) -> int:
+def tmp_bytes(pids: Iterable[int]) -> int | None:
     """What the run's private /tmp holds (file pages, and inodes and extended attributes as
-    tmpfs counts them), read through the first of `pids` in a mount namespace of its own;
-    0 when none is (weak mode: /tmp is the host's)."""
+    tmpfs counts them), read through the first of `pids` in a mount namespace of its own whose
+    root the server may look into; 0 when none is in another namespace (weak mode: /tmp is the
+    host's); None when some are but none of them can be looked into (a non-root server, and a
+    run that made its processes non-dumpable): the caller must not take that for empty."""
     try:
         ours = os.readlink("/proc/self/ns/mnt")
     except OSError:
-        return 0
+        return None
+    hidden = False
     for pid in pids:
         try:
             if os.readlink(f"/proc/{pid}/ns/mnt") == ours:
                 continue
             st = os.statvfs(f"/proc/{pid}/root/tmp")
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # exited meanwhile
         except OSError:
-            continue  # exited meanwhile, or not ours to look at
+            hidden = True  # not ours to look at: another of the run's processes may be
+            continue
         pages = (st.f_blocks - st.f_bfree) * st.f_frsize
         return pages + (st.f_files - st.f_ffree) * _INODE_BYTES
-    return 0
+    return None if hidden else 0
 
 
 def shared_memory_bytes(pids: Iterable[int]) -> int:

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
+
+from server.sandbox.command import sandbox_layout
 
 Events = list[dict[str, Any]]
 Check = Callable[[Events], None]
@@ -233,7 +236,9 @@ hostile(
 def _shell(events: Events) -> None:
     uid, *listing = out(events).split()
     assert int(uid) >= 1000  # the slot's uid, not root
-    assert not {"home", "var", "run", "srv", "opt"} & set(listing)  # host dirs are not bound
+    # host dirs are not bound (/opt holds only the Python bound at /opt/python, if any)
+    ours = {Path(inside).parts[1] for _, inside in sandbox_layout().binds}
+    assert not ({"home", "var", "run", "srv", "opt", "work"} - ours) & set(listing)
 
 
 # -- memory ------------------------------------------------------------------------------------ --

@@ -41,6 +41,9 @@ BAD_FRAMES = [
     '{"type": "set_breakpoints", "breakpoints": [{"node_id": 9223372036854775808}]}',
     '{"type": "run", "code": "print(1)", "options": {"inline_limit": 1000000000}}',
     '{"type": "run", "code": "print(1)", "options": {"max_events": 9223372036854775808}}',
+    '{"type": "run", "code": "print(1)", "options": {"max_events": -5}}',
+    '{"type": "run", "code": "print(1)", "options": {"max_events": 0}}',
+    '{"type": "run", "code": "print(1)", "options": {"max_events": "5"}}',
     '{"type": "run", "code": "x", "options": ' + "[" * 100_000 + "]" * 100_000 + "}",
 ]
 

@@ -21,7 +21,7 @@ import pytest
 import websockets
 
 from server.app import create_app
-from server.sandbox.command import APP_ROOT, ENV
+from server.sandbox.command import APP_ROOT, ENV, sandbox_layout
 from server.sandbox.settings import SandboxSettings
 from server.settings import Settings
 from tests.server.hostile_snippets import (
@@ -275,11 +275,12 @@ print(json.dumps(found))
 def test_secrets_of_the_host_and_the_server_are_out_of_reach(servers: Servers) -> None:
     """/proc/self/environ, other processes' command lines, the database, the repository."""
     base, _ = servers.get("none")
+    app = Path(sandbox_layout().app)  # the app inside the sandbox; its host path is not there
     paths = {
         "DB": str(servers.root / "none.sqlite3"),
-        "GIT": str(APP_ROOT / ".git" / "HEAD"),
-        "TESTS": str(Path(__file__)),
-        "SETTINGS": str(APP_ROOT / "server" / "settings.py"),
+        "GIT": str(app / ".git" / "HEAD"),
+        "TESTS": str(app / Path(__file__).relative_to(APP_ROOT)),
+        "SETTINGS": str(app / "server" / "settings.py"),
     }
     code = "".join(f"{k} = {v!r}\n" for k, v in paths.items()) + SNOOP
     events = asyncio.run(_run(base, code))

@@ -5,6 +5,7 @@ Docker; forced here with accounting="meter")."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -14,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from server.sandbox import Sandbox
+from server.sandbox.budget import Budget
 from server.sandbox.procs import _descendants_by_parent, descendants
 from server.sandbox.settings import GiB, MiB
-from server.sandbox.usage import run_pids, shared_memory_bytes
+from server.sandbox.usage import run_pids, shared_memory_bytes, tmp_bytes
 from tests.server.sandbox_helpers import (
     NORMAL,
     NORMAL_OUT,
@@ -191,3 +193,44 @@ def test_memory_the_runs_tmp_holds_counts_toward_its_limit(accounting: str) -> N
     assert result.status == "limit", (result.summary, result.text(), result.text("stderr"))
     assert "memory limit of 256 MiB reached" in result.summary["message"]
     assert leftover_pids(sandbox) == []
+
+
+NOBODY = 65534
+
+
+def test_a_runs_tmp_that_cannot_be_looked_into_ends_the_run() -> None:
+    # A non-root server (Docker's) may look into a run's processes only while they are
+    # dumpable, and a snippet can make its own processes non-dumpable. The meter then must not
+    # count the run's /tmp as empty: here a server as `nobody` meters a run of root's.
+    usr = ("--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib")
+    libs = ("--symlink", "usr/lib64", "/lib64", "--tmpfs", "/tmp", "/usr/bin/sleep", "60")
+    run = subprocess.Popen(["bwrap", "--unshare-all", "--die-with-parent", *usr, *libs])
+    settings = short_settings(accounting="meter")
+    r, w = os.pipe()
+    try:
+        while not any(tmp_bytes([pid]) for pid in descendants(run.pid)):
+            assert run.poll() is None
+            time.sleep(0.01)  # (until bwrap's child is in its namespace, with /tmp mounted)
+        assert isinstance(tmp_bytes([run.pid, *descendants(run.pid)]), int)  # root may look
+        child = os.fork()
+        if child == 0:  # pragma: no cover (the forked child)
+            try:
+                os.setgroups([])
+                os.setresgid(NOBODY, NOBODY, NOBODY)
+                os.setresuid(NOBODY, NOBODY, NOBODY)
+                budget = Budget(settings, None, uid=None)
+                budget.started(run.pid)
+                seen = [tmp_bytes([run.pid, *descendants(run.pid)]), budget.check()]
+                os.write(w, json.dumps(seen).encode())
+            finally:
+                os._exit(0)
+        os.close(w)
+        with os.fdopen(r, "rb") as f:
+            seen = json.loads(f.read())
+        os.waitpid(child, 0)
+    finally:
+        run.kill()
+        run.wait()
+    assert seen[0] is None
+    status, message = seen[1]
+    assert status == "limit" and "/tmp could not be measured" in message

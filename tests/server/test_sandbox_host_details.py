@@ -1,16 +1,18 @@
 """What a run can learn about the host: not its kernel command line, its mounts (devices, paths,
-a Docker host's overlay directories), its kernel build or its hostname; while Python, numpy and
-the engine still have all they need."""
+a Docker host's overlay directories), its kernel build, its hostname or where the app and Python
+live on it; while Python, numpy and the engine still have all they need."""
 
 from __future__ import annotations
 
 import json
 import socket
+import sys
 from pathlib import Path
 
 import pytest
 
 from server.sandbox import Sandbox
+from server.sandbox.command import APP_ROOT
 from tests.server.sandbox_helpers import NORMAL, NORMAL_OUT, run_sync, short_settings
 
 HOST_FILES = (
@@ -44,7 +46,23 @@ for path in {HOST_FILES!r}:
         found[path] = type(e).__name__
 found["/proc listing"] = sorted(os.listdir("/proc"))
 found["hostname"] = socket.gethostname()
+found["nodename"] = os.uname().nodename
 print(json.dumps(found))
+"""
+
+# everything a snippet is likely to print about where it runs, and a traceback through the
+# engine (its frames name the engine's files)
+WHERE = """import os, sys, sysconfig, traceback, site, numpy, engine, torch
+seen = [*sys.path, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.executable, *sys.orig_argv]
+seen += [engine.__file__, torch.__file__, numpy.__file__, os.getcwd(), sysconfig.get_paths()]
+seen += [*site.getsitepackages(), os.environ, *sys.meta_path, *sys.path_importer_cache]
+seen += [getattr(m, "__file__", None) for m in list(sys.modules.values())]
+print(*seen, sep="\\n")
+try:
+    torch.zeros(2) @ torch.zeros(3)
+except RuntimeError:
+    traceback.print_exc(file=sys.stdout)
+torch.ones(2).view(3)
 """
 
 
@@ -60,7 +78,7 @@ def test_host_files_are_not_readable(sandbox: Sandbox) -> None:
     readable = {p: v for p, v in found.items() if p in HOST_FILES and v != "FileNotFoundError"}
     assert readable == {}
     assert found["/proc listing"] == []
-    assert found["hostname"] != socket.gethostname()
+    assert found["hostname"] == found["nodename"] == "sandbox" != socket.gethostname()
     # nothing the run printed holds the host's kernel command line
     assert Path("/proc/cmdline").read_text().strip() not in result.text()
 
@@ -82,3 +100,23 @@ def test_python_numpy_and_the_engine_work_without_proc(sandbox: Sandbox) -> None
 
 def test_health_says_host_details_are_hidden(sandbox: Sandbox) -> None:
     assert sandbox.health()["limits"]["host_details"].startswith("hidden")
+
+
+def _host_paths() -> set[str]:
+    """Where the app and Python are on this host, unless under /usr (as in the image: nothing
+    of this host's own there)."""
+    paths = {APP_ROOT, Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent}
+    paths |= {p.resolve() for p in paths} | {Path.home()}
+    return {str(p) for p in paths if p.parts[1:2] != ("usr",) and p != Path("/")}
+
+
+def test_paths_a_run_sees_are_not_the_hosts(sandbox: Sandbox) -> None:
+    result = run_sync(sandbox, WHERE)
+    assert result.status == "error", result.summary
+    out = result.text() + result.text("stderr") + json.dumps(result.events)
+    assert "/app/engine/__init__.py" in out or str(APP_ROOT).startswith("/usr")
+    assert 'File "<snippet>", line 8' in out and "engine/ops/" in out  # both tracebacks
+    error = result.errors()[0]
+    assert error["line"] == 11 and 'File "<snippet>", line 11' in error["traceback"]
+    leaked = {p: out.count(p) for p in _host_paths() if p in out}
+    assert leaked == {}, sorted(_host_paths())

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from server.sandbox import RunRefused, Sandbox
-from server.sandbox.command import APP_ROOT
+from server.sandbox.command import APP_ROOT, sandbox_layout
 from tests.server.sandbox_helpers import (
     NORMAL,
     NORMAL_OUT,
@@ -222,15 +222,15 @@ def test_pid_1_environment_is_unreadable(sandbox: Sandbox) -> None:
 
 
 def test_app_source_is_readable_but_not_writable(sandbox: Sandbox) -> None:
+    app = Path(sandbox_layout().app)  # where the app is inside the sandbox
     target = APP_ROOT / "backscope_sandbox_probe.txt"
-    code = f"""src = open({str(APP_ROOT / "server/sandbox/worker.py")!r}).read()
+    code = f"""src = open({str(app / "server/sandbox/worker.py")!r}).read()
 print(len(src) > 0)
-open({str(target)!r}, 'w').write('pwned')
+open({str(app / target.name)!r}, 'w').write('pwned')
 """
     result = check(sandbox, code)
     assert result.text() == "True\n"
-    # EROFS where the app's directory lies on the read-only root; EACCES when it lies under
-    # /tmp (a clean clone in CI), where bwrap made it, root-owned, on the run's own /tmp
+    # EROFS: the app's directory lies on the read-only root
     assert error_type(result) in ("OSError", "PermissionError")
     assert not target.exists()
 
@@ -242,7 +242,8 @@ def test_usr_is_read_only(sandbox: Sandbox) -> None:
 
 
 def test_only_tmp_is_writable(sandbox: Sandbox) -> None:
-    dirs = ["/", "/dev", "/dev/shm", "/etc", str(APP_ROOT), str(APP_ROOT / "engine"), "/tmp"]
+    app = sandbox_layout().app
+    dirs = ["/", "/dev", "/dev/shm", "/etc", app, f"{app}/engine", f"{app}/server", "/tmp"]
     code = f"""import os
 for d in {dirs!r}:
     try:

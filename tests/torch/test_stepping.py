@@ -12,8 +12,8 @@ from typing import Any
 import torch
 
 from backscope.capture import run_file
-from backscope.cli import AutoStep
 from backscope.live import Commands
+from protocol.stepping import AutoStep
 from tests.torch.harness import accumulated, exit_grads, of
 from tests.trace.snippets import RUNNABLE
 

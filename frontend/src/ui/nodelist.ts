@@ -8,7 +8,7 @@ import { hookTitle, hooksOn, shortName } from "../render/scene";
 import type { HookInfo } from "../model/types";
 import { accumulatedName } from "../model/explain";
 import { savedHookText, unpackedNow } from "../model/saved";
-import { leafUse, whyGradNone, type GradNone } from "../model/gradnone";
+import { leafUse, whyGradNone, type GradNone, type LeafUse } from "../model/gradnone";
 import { madeByText } from "../model/naming";
 
 /** "hook", "2 hooks", "hook fired" (firing now), "hook ×3" (fired three times so far). */
@@ -62,17 +62,24 @@ function leafTag(why: GradNone | null): HTMLElement | null {
 }
 
 /** Why a listed leaf has no gradient after backward (null for other vertices). */
-function noGrad(s: RunState, v: Vertex, use: ReturnType<typeof leafUse>): GradNone | null {
+function noGrad(s: RunState, v: Vertex, use: LeafUse): GradNone | null {
   const t = v.kind === "leaf" && v.tensor !== null ? s.tensors.get(v.tensor) : undefined;
   return t && s.backwards > 0 ? whyGradNone(s, t, use) : null;
 }
 
-/** The ids the list shows, in order: matching vertices, then (from `unusedFrom`) leaves no op
- *  used before backward. */
-export function listedIds(s: RunState, filter: string): { ids: string[]; unusedFrom: number } {
+/** The list's rows: the ids it shows, in order (matching vertices, then from `unusedFrom` leaves
+ *  no op used before backward), and how leaves are used (null before any backward), found in
+ *  the same pass: rows read it rather than walk every vertex again. */
+export interface Listed {
+  ids: string[];
+  unusedFrom: number;
+  use: LeafUse | null;
+}
+
+export function listedIds(s: RunState, filter: string): Listed {
   const f = filter.trim().toLowerCase();
   const order = vertexOrder(s);
-  if (!f && s.backwards === 0) return { ids: order, unusedFrom: order.length };
+  if (!f && s.backwards === 0) return { ids: order, unusedFrom: order.length, use: null };
   const match = (v: Vertex): boolean => !f || v.name.toLowerCase().includes(f) || v.label.toLowerCase().includes(f) || String(v.line ?? "") === f
     || (v.kind === "accumulate" && accumulatedName(s, v).toLowerCase().includes(f));
   // leaves no op used (a module's parameters it never called) go last, marked; leaves used
@@ -84,11 +91,11 @@ export function listedIds(s: RunState, filter: string): { ids: string[]; unusedF
     if (!v || !match(v)) continue;
     (noGrad(s, v, use)?.code === "unused" ? last : first).push(id);
   }
-  return { ids: first.concat(last), unusedFrom: first.length };
+  return { ids: first.concat(last), unusedFrom: first.length, use };
 }
 
-/** One row of the list. */
-export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick: (id: string) => void): HTMLElement {
+/** One row of the list; `use` is the list's (leafUse of the same vertices), else found here. */
+export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick: (id: string) => void, use: LeafUse | null = null): HTMLElement {
   const id = v.id;
   const st = stateText(s, v);
   const name = v.kind === "fn" || v.kind === "accumulate" ? shortName(v.name) : v.label || v.name;
@@ -113,7 +120,7 @@ export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick:
     savedBadge(s, v),
     v.madeBy !== undefined ? h("span", { class: "nl-madeby", title: madeByText(s, v) }, `by backward #${v.madeBy}`) : null,
     st ? h("span", { class: "nl-state" }, st) : null,
-    v.kind === "leaf" && s.backwards > 0 ? leafTag(noGrad(s, v, leafUse(s))) : null,
+    v.kind === "leaf" && s.backwards > 0 ? leafTag(noGrad(s, v, use ?? leafUse(s))) : null,
     v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
   );
   li.addEventListener("click", () => onPick(id));

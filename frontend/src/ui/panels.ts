@@ -5,7 +5,7 @@ import { download, toJSON, toPNG, toSVG } from "../export";
 import { fetchExamples } from "../net";
 import { byId, h } from "./dom";
 import { renderInspector } from "./inspector";
-import { listedIds, nodeRow } from "./nodelist";
+import { listedIds, nodeRow, type Listed } from "./nodelist";
 import { VirtualList } from "./virtuallist";
 import type { ViewState } from "../view/state";
 import { iterationCount } from "../view/model";
@@ -64,7 +64,7 @@ const SLOW_MS = 250;
 export class Panels {
   private app: App;
   private list: VirtualList;
-  private listed: { ids: string[]; unusedFrom: number } = { ids: [], unusedFrom: 0 };
+  private listed: Listed = { ids: [], unusedFrom: 0, use: null };
   private listedKey = "";
   private listKey = "";
   private slowAt = 0;
@@ -164,14 +164,14 @@ export class Panels {
       this.listedOrder = s.order;
       this.listed = listedIds(s, view.filter);
     }
-    const { ids } = this.listed;
+    const { ids, use } = this.listed;
     const key = `${s.seq}|${view.selected}|${s.vertices.size}|${ids.length}`;
     if (key === this.listKey) return;
     this.listKey = key;
     this.list.set(ids.length, key, (i) => {
       const id = ids[i] as string;
       const v = s.vertices.get(id);
-      return v ? nodeRow(s, v, view.selected, (x) => this.app.select(x, true)) : document.createElement("li");
+      return v ? nodeRow(s, v, view.selected, (x) => this.app.select(x, true), use) : document.createElement("li");
     });
     // stepping moves the current entry: keep it in sight in a long list
     if (s.current !== this.listCurrent && s.current !== null) {
