@@ -1,9 +1,8 @@
 """What the engine's own objects hold, for the page's property test: run a snippet traced (as
 the sandbox worker does) in this process and print, as JSON, the values at exit of every tensor
 the snippet names (its variables, and the parameters and buffers of its modules), each with the
-key the page can find it by: the name the tracer gave it and its rank among the tensors given
-that name, in the order the run made them (see `tensor_keys`). Ids of this run are not the page
-run's ids by assumption: the key is what the two runs must share.
+tracer's id for it and the name the tracer gave it (as the page folds names), so the test can
+check that its match with the page's tensors is the right one.
 
 Run as `python -m tests.browser.engine_values < snippet.py` (it installs the engine as `torch`,
 so it runs in its own process)."""
@@ -28,20 +27,6 @@ def _plain(a: Any) -> list[Any]:
         else:
             out.append(x)
     return out
-
-
-def tensor_keys(names: dict[str, str]) -> dict[str, tuple[str, int]]:
-    """Each tensor id's key: (its name, how many tensors of that name the run made before it).
-    `names` maps every described tensor id to its name as the page keeps it (the last name a
-    description gave, "" if none). Ids count up in the order the run makes tensors, so the key
-    is the same in two runs of one snippet whatever ids each gave."""
-    seen: dict[str, int] = {}
-    keys: dict[str, tuple[str, int]] = {}
-    for tid in sorted(names, key=int):
-        name = names[tid]
-        keys[tid] = (name, seen.get(name, 0))
-        seen[name] = keys[tid][1] + 1
-    return keys
 
 
 def described_names(events: list[dict[str, Any]]) -> dict[str, str]:
@@ -95,9 +80,10 @@ def main() -> None:
     failed = [e for e in events if e["type"] == "error" and DUMP in str(e.get("traceback"))]
     if failed:
         raise RuntimeError(f"the dump of final values failed: {failed[-1].get('traceback')}")
-    keys = tensor_keys(described_names(events))
+    names = described_names(events)
     for tid, t in final.items():
-        t["key"] = keys[tid]
+        t["id"] = tid
+        t["traced_name"] = names[tid]
     json.dump({"final": list(final.values())}, sys.stdout)
 
 

@@ -5,12 +5,13 @@ snippet's own objects hold at exit, and at every version_bump of the run the pag
 cursor moved there) the value shown for that tensor is the version and value the bump carries.
 
 The values at exit come from a separate traced run of the same code in this checkout's engine
-(tests/browser/engine_values.py). Its tensors are matched to the page's by key, not by id: the
-name the tracer gave a tensor and its rank among the tensors of that name in the order the run
-made them, a key both runs share; the match must be one-to-one, with equal shapes. The bumps
-are the page's own run's (its log), so nothing is matched across runs for them. What the page
-shows is read through its read-only test hook `window.__backscope.shown(id)`, the function the
-inspector renders from."""
+(tests/browser/engine_values.py). Its tensors are matched to the page's by the tracer's id,
+which the tracer gives when a capture first holds a tensor (in the order the run makes and
+uses tensors, whenever batches are built); the match is checked: one-to-one, same shape, same
+traced name. The bumps are the page's own run's (its log): nothing is matched across runs for
+them (which init writes inside a module's __init__ are reported depends on where a batch
+ends). What the page shows is read through its read-only test hook
+`window.__backscope.shown(id)`, the function the inspector renders from."""
 
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ROOT, finished, press_run, set_code
-from tests.browser.engine_values import tensor_keys
 
 pytestmark = pytest.mark.browser
 
@@ -91,20 +91,25 @@ def _agrees(shown: dict[str, Any] | None, values: list[float]) -> str:
 
 def _page_ids(page: Page, final: list[dict[str, Any]]) -> dict[int, str]:
     """The page's tensor id for each of the reference's tensors at exit (by its index in
-    `final`), matched by key (name, rank by creation): one-to-one, shapes equal."""
+    `final`). The tracer gives a tensor its id when a capture first holds it, in the order the
+    run makes and uses tensors, so both runs give the same ids whenever their batches are
+    built; the match is checked, not assumed: one-to-one, equal shapes, and the page's name
+    for the tensor is the reference run's (the tracer's name, "" for none)."""
     described = page.evaluate(
         """() => { const log = window.__backscope.app.log;
             return [...log.stateAt(log.length - 1).tensors.values()]
                 .map(t => [t.id, t.name, t.shape]); }"""
     )
-    keys = tensor_keys({tid: name for tid, name, _ in described})
-    by_key = {key: tid for tid, key in keys.items()}
-    shapes = {tid: shape for tid, _, shape in described}
+    page_tensors = {tid: (name, shape) for tid, name, shape in described}
     ids: dict[int, str] = {}
     for i, t in enumerate(final):
-        tid = by_key.get(tuple(t["key"]))
-        assert tid is not None, f"{t['name']}: the page has no tensor {t['key']}"
-        assert shapes[tid] == t["shape"], f"{t['name']} is tensor {tid}: shape {shapes[tid]}"
+        tid = t["id"]
+        assert tid in page_tensors, f"{t['name']}: the page has no tensor {tid}"
+        name, shape = page_tensors[tid]
+        assert (name, shape) == (t["traced_name"], t["shape"]), (
+            f"{t['name']} is tensor {tid} with name {t['traced_name']!r}, shape {t['shape']} "
+            f"in the reference run; the page's tensor {tid} is {name!r}, shape {shape}"
+        )
         ids[i] = tid
     assert len(set(ids.values())) == len(ids), "two of the snippet's tensors matched one"
     return ids
