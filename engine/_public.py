@@ -59,6 +59,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.autograd.profiler.profile",
         "engine.autograd.profiler.record_function",
     ),
+    "torch._dynamo.eval_frame": ("engine.compiler.OptimizedModule",),
     "torch.autograd.profiler_util": (
         "engine.autograd.profiler_util.EventList",
         "engine.autograd.profiler_util.FunctionEvent",

@@ -328,6 +328,13 @@ class Module:
             )
         return self._apply_tensors(lambda t: t.to(dt) if t.is_floating_point() else t)  # type: ignore[attr-defined]
 
+    def compile(self, *args: Any, **kwargs: Any) -> None:
+        """`Module.compile()`: compiles in place in PyTorch; here the module runs eagerly as
+        it is (the arguments are checked as `torch.compile` checks them)."""
+        from engine.compiler import compile as compile_
+
+        compile_(self.__call__, *args, **kwargs)
+
     def float(self) -> Module:
         from engine._dtype import float32
 
