@@ -36,6 +36,14 @@ class device:
     def __hash__(self) -> int:
         return hash((self.type, self.index))
 
+    def __enter__(self) -> device:
+        """`with torch.device(...)`: tensors made inside go there; only the CPU exists."""
+        check(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
 
 CPU = device("cpu")
 

@@ -53,6 +53,37 @@ def set_num_interop_threads(n: int) -> None:
     _THREADS["inter"] = int(n)
 
 
+_SETTINGS = {"matmul_precision": "highest", "warn_always": False}
+
+
+def set_float32_matmul_precision(precision: str) -> None:
+    """Recorded only: the engine's float32 matmuls are always full precision."""
+    if precision not in ("highest", "high", "medium"):
+        import warnings
+
+        warnings.warn(
+            f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+            "setFloat32MatmulPrecision call has no effect. (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/Context.cpp:458.)",
+            UserWarning,
+            stacklevel=2,
+        )
+        return
+    _SETTINGS["matmul_precision"] = precision
+
+
+def get_float32_matmul_precision() -> str:
+    return str(_SETTINGS["matmul_precision"])
+
+
+def set_warn_always(b: bool) -> None:
+    _SETTINGS["warn_always"] = bool(b)
+
+
+def is_warn_always_enabled() -> bool:
+    return bool(_SETTINGS["warn_always"])
+
+
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
     """Recorded only: every engine kernel is deterministic already."""
     _THREADS["deterministic"] = bool(mode)

@@ -901,6 +901,18 @@ def isfinite(self: Tensor) -> Tensor:
     return make(np.isfinite(self._d), False, None, 0)
 
 
+def isposinf(self: Tensor) -> Tensor:
+    if self._d.dtype.kind == "c":
+        raise RuntimeError("isposinf does not support complex inputs.")
+    return make(np.isposinf(self._d), False, None, 0)
+
+
+def isneginf(self: Tensor) -> Tensor:
+    if self._d.dtype.kind == "c":
+        raise RuntimeError("isneginf does not support complex inputs.")
+    return make(np.isneginf(self._d), False, None, 0)
+
+
 _UNARY = (
     "neg",
     "exp",
@@ -944,6 +956,8 @@ _LOGIC = (
     "isnan",
     "isinf",
     "isfinite",
+    "isposinf",
+    "isneginf",
     "equal",
     "isclose",
     "allclose",
