@@ -37,24 +37,54 @@ def _zeros(*shape: int, like: Tensor) -> Tensor:
     return zeros(*shape, dtype=like.dtype)
 
 
+def _unsafe_chunk(t: Tensor, n: int) -> tuple[Tensor, ...]:
+    """ATen's cells split their gates with unsafe_chunk: one UnsafeSplitBackward0 node."""
+    parts: tuple[Tensor, ...] = t.chunk(n, 1)  # type: ignore[attr-defined]
+    if parts[0]._fn is not None:
+        retype(parts[0]._fn, "UnsafeSplitBackward0")
+    return parts
+
+
+def _hidden_slice(h: Any, start: int, end: int) -> Any:
+    if isinstance(h, tuple):
+        return tuple(t.narrow(0, start, end - start) for t in h)
+    return h.narrow(0, start, end - start)
+
+
+def _hidden_cat(hs: list[Any]) -> Any:
+    if isinstance(hs[0], tuple):
+        return tuple(_cat(list(parts), 0) for parts in zip(*hs, strict=True))
+    return _cat(hs, 0)
+
+
+def _permute(hx: Any, index: Tensor) -> Any:
+    """PyTorch's permute_hidden: the batch dimension (1) reordered by index_select."""
+    if isinstance(hx, tuple):
+        return tuple(h.index_select(1, index) for h in hx)
+    return hx.index_select(1, index)
+
+
 def rnn_step(mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Tensor | None) -> Any:
-    """One time step given the input projection `gi`; h is a tensor, or (h, c) for LSTM."""
+    """One time step given the input projection `gi`; h is a tensor, or (h, c) for LSTM.
+
+    Operand order as ATen's cells (`linear_hh(h).add_(gi)`), so next_functions match.
+    """
     if mode == "LSTM":
         hx, cx = h
-        gates = gi + F.linear(hx, w_hh, b_hh)
-        i, f, g, o = gates.chunk(4, 1)  # type: ignore[attr-defined]
+        gates = F.linear(hx, w_hh, b_hh) + gi
+        i, f, g, o = _unsafe_chunk(gates, 4)
         i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
         cy = f * cx + i * g
         return o * cy.tanh(), cy
     if mode == "GRU":
         gh = F.linear(h, w_hh, b_hh)
-        i_r, i_z, i_n = gi.chunk(3, 1)  # type: ignore[attr-defined]
-        h_r, h_z, h_n = gh.chunk(3, 1)  # type: ignore[attr-defined]
-        r = (i_r + h_r).sigmoid()
-        z = (i_z + h_z).sigmoid()
-        n = (i_n + r * h_n).tanh()
+        i_r, i_z, i_n = _unsafe_chunk(gi, 3)
+        h_r, h_z, h_n = _unsafe_chunk(gh, 3)
+        r = (h_r + i_r).sigmoid()
+        z = (h_z + i_z).sigmoid()
+        n = (i_n + h_n * r).tanh()
         return (h - n) * z + n
-    pre = gi + F.linear(h, w_hh, b_hh)
+    pre = F.linear(h, w_hh, b_hh) + gi
     return pre.tanh() if mode == "RNN_TANH" else pre.relu()  # type: ignore[attr-defined]
 
 
@@ -239,7 +269,75 @@ class RNNBase(Module):
             retype(out._fn, "MkldnnRnnLayerBackward0")
         return out, h
 
-    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:
+    def _packed_direction(
+        self, data: Tensor, sizes: list[int], h: Any, layer: int, d: int
+    ) -> tuple[Tensor, Any]:
+        """ATen's PackedLayer (d=0) / ReversedPackedLayer (d=1): at step t only the first
+        sizes[t] rows advance; finished rows' states are sliced off (forward) or joined in
+        (reverse) as the batch shrinks or grows."""
+        w_ih, w_hh, b_ih, b_hh = self._weights(layer, d)
+        gi_all = F.linear(data, w_ih, b_ih)
+        outs: list[Tensor] = []
+        if d == 0:
+            offset, last, done = 0, sizes[0], []
+            for b in sizes:
+                if b < last:
+                    done.append(_hidden_slice(h, b, last))
+                    h = _hidden_slice(h, 0, b)
+                h = rnn_step(self.mode, gi_all.narrow(0, offset, b), h, w_hh, b_hh)  # type: ignore[attr-defined]
+                outs.append(h[0] if self.mode == "LSTM" else h)
+                offset, last = offset + b, b
+            done.append(h)
+            return _cat(outs, 0), _hidden_cat(done[::-1])
+        h_in, offset, last = h, data.shape[0], sizes[-1]
+        h = _hidden_slice(h_in, 0, last)
+        for b in reversed(sizes):
+            if b > last:
+                h = _hidden_cat([h, _hidden_slice(h_in, last, b)])
+            h = rnn_step(self.mode, gi_all.narrow(0, offset - b, b), h, w_hh, b_hh)  # type: ignore[attr-defined]
+            outs.append(h[0] if self.mode == "LSTM" else h)
+            offset, last = offset - b, b
+        return _cat(outs[::-1], 0), h
+
+    def _forward_packed(self, packed: Any, hx: Any) -> tuple[Any, Any]:
+        """PyTorch's packed path: hx permuted into sorted order, h_n back out of it."""
+        from engine.nn.rnn_utils import PackedSequence
+
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        sizes = [int(n) for n in batch_sizes.tolist()]
+        dirs = 2 if self.bidirectional else 1
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            z = _zeros(self.num_layers * dirs, sizes[0], self.hidden_size, like=data)
+            hx = (z, z) if lstm else z
+        elif sorted_indices is not None:
+            hx = _permute(hx, sorted_indices)
+        h_all = [list(hx[0].unbind(0)), list(hx[1].unbind(0))] if lstm else [list(hx.unbind(0))]
+        finals: list[list[Tensor]] = [[] for _ in h_all]
+        x = data
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                k = layer * dirs + d
+                h0 = (h_all[0][k], h_all[1][k]) if lstm else h_all[0][k]
+                out, hn = self._packed_direction(x, sizes, h0, layer, d)
+                outs.append(out)
+                for j, t in enumerate(hn if lstm else (hn,)):
+                    finals[j].append(t)
+            x = outs[0] if dirs == 1 else _cat(outs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        hs = tuple(_stack(f, 0) for f in finals)
+        hn_all = (hs[0], hs[1]) if lstm else hs[0]
+        if unsorted_indices is not None:
+            hn_all = _permute(hn_all, unsorted_indices)
+        return PackedSequence(x, batch_sizes, sorted_indices, unsorted_indices), hn_all
+
+    def forward(self, input: Any, hx: Any = None) -> tuple[Any, Any]:
+        from engine.nn.rnn_utils import PackedSequence
+
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         batched = input.ndim == 3
         x = input if batched else input.unsqueeze(1)  # type: ignore[attr-defined]
         if batched and self.batch_first:
