@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from engine._tensor import Tensor
+from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.nn_ops import Array, linear_grad, stash
@@ -143,11 +144,26 @@ class PackPaddedSequenceBackward0(OpNode):
         g = grads[0]
         assert g is not None
         bs, bf, shape = self.__dict__["batch_sizes"], self.__dict__["bf"], self.__dict__["shape"]
+        if STATE.enabled and g._rg:
+            return [_pack_padded_backward(g, bs, bf, shape)]
         return [
             linear_grad(
                 self._name, g, lambda a: _unpack(a, bs, bf, shape), lambda a: _pack(a, bs, bf)
             )
         ]
+
+
+def _pack_padded_backward(
+    g: Tensor, batch_sizes: list[int], batch_first: bool, shape: tuple[int, ...]
+) -> Tensor:
+    """ATen's composite backward, recorded under create_graph: a copy per step, transposed."""
+    dims = (shape[1], shape[0], *shape[2:]) if batch_first else shape
+    out = torch.zeros(dims, dtype=g.dtype)
+    offset = 0
+    for i, b in enumerate(batch_sizes):
+        out.select(0, i).narrow(0, 0, b).copy_(g.narrow(0, offset, b))  # type: ignore[attr-defined]
+        offset += b
+    return out.transpose(0, 1) if batch_first else out  # type: ignore[no-any-return]
 
 
 def _pack_padded(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[Tensor, Tensor]:

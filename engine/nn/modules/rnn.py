@@ -269,6 +269,48 @@ class RNNBase(Module):
             retype(out._fn, "MkldnnRnnLayerBackward0")
         return out, h
 
+    def _check_dims(self, input: Tensor, hx: Any) -> None:
+        """PyTorch's forward: 2-D or 3-D input, and an hx of the same kind."""
+        lstm = self.mode == "LSTM"
+        if input.ndim not in (2, 3):
+            name = {"LSTM": "LSTM", "GRU": "GRU"}.get(self.mode, "RNN")
+            tail = " tensor instead" if name == "RNN" else " instead"
+            raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.ndim}D{tail}")
+        if hx is None:
+            return
+        want, kind = (3, "batched 3-D") if input.ndim == 3 else (2, "unbatched 2-D")
+        if lstm and (hx[0].ndim != want or hx[1].ndim != want):
+            raise RuntimeError(
+                f"For {kind} input, hx and cx should also be {want}-D but got "
+                f"({hx[0].ndim}-D, {hx[1].ndim}-D) tensors"
+            )
+        if not lstm and hx.ndim != want:
+            raise RuntimeError(
+                f"For {kind} input, hx should also be {want}-D but got {hx.ndim}-D tensor"
+            )
+
+    def _check_forward_args(self, input: Tensor, hx: Any, batch: int) -> None:
+        """PyTorch's check_forward_args: dtype, input size, then hidden sizes (hx as given)."""
+        w = self.weight_ih_l0
+        if input.dtype != w.dtype:
+            raise ValueError(
+                f"RNN input dtype ({input.dtype}) does not match weight dtype ({w.dtype}). "
+                f"Convert input: input.to({w.dtype}), or convert model: model.to({input.dtype})"
+            )
+        if self.input_size != input.shape[-1]:
+            raise RuntimeError(
+                "input.size(-1) must be equal to input_size. "
+                f"Expected {self.input_size}, got {input.shape[-1]}"
+            )
+        if hx is None:
+            return
+        want = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
+        named = [("hidden[0]", hx[0]), ("hidden[1]", hx[1])] if self.mode == "LSTM" else []
+        for name, h in named or [("hidden", hx)]:
+            shape = tuple(h.shape) if h.ndim == 3 else (*h.shape[:1], 1, *h.shape[1:])
+            if shape != want:
+                raise RuntimeError(f"Expected {name} size {want}, got {list(shape)}")
+
     def _packed_direction(
         self, data: Tensor, sizes: list[int], h: Any, layer: int, d: int
     ) -> tuple[Tensor, Any]:
@@ -337,7 +379,12 @@ class RNNBase(Module):
         from engine.nn.rnn_utils import PackedSequence
 
         if isinstance(input, PackedSequence):
+            if self.mode != "LSTM":  # PyTorch's LSTM checks nothing of a packed input
+                self._check_forward_args(input.data, hx, int(input.batch_sizes[0]))
             return self._forward_packed(input, hx)
+        self._check_dims(input, hx)
+        batch = 1 if input.ndim == 2 else input.shape[0 if self.batch_first else 1]
+        self._check_forward_args(input, hx, batch)
         batched = input.ndim == 3
         x = input if batched else input.unsqueeze(1)  # type: ignore[attr-defined]
         if batched and self.batch_first:

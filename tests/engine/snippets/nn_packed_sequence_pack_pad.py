@@ -53,6 +53,16 @@ print(p.float() is p, p.double().data.dtype, p.to(torch.float64).sorted_indices,
 print(PackedSequence(p.data, p.batch_sizes).unsorted_indices)
 print(PackedSequence((p.data, p.batch_sizes), None, torch.tensor([2, 0, 1])).unsorted_indices)
 
+# a second derivative through the packing: ATen's backward is made of copies (then transposed)
+g = torch.linspace(-1, 1, 24, dtype=torch.float64).view(3, 4, 2).requires_grad_()
+for packed in (pack_padded_sequence(g, [4, 2, 1], batch_first=True),
+               pack_padded_sequence(g.transpose(0, 1), [4, 2, 1])):
+    (gg,) = torch.autograd.grad((packed.data * packed.data).sum(), g, create_graph=True)
+    walk(gg.grad_fn)
+    gg.sum().backward()
+    print(g.grad)
+    g.grad = None
+
 for bad in (
     lambda: pack_padded_sequence(torch.zeros(3, 2), [1, 2]),
     lambda: pack_padded_sequence(torch.zeros(3, 2), [3]),
