@@ -187,12 +187,13 @@ def _pack_padded(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[
             "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence to "
             "sidestep this requirement if you do not need ONNX exportability."
         )
-    steps = min(lengths[0], input.shape[1 if batch_first else 0])
-    batch_sizes = [sum(1 for n in lengths if n > t) for t in range(steps)]
-    data = _pack(input._d, batch_sizes, batch_first)
+    batch_sizes = [sum(1 for n in lengths if n > t) for t in range(lengths[0])]
+    # lengths beyond the padded length: ATen's slices stop at its end, batch_sizes do not
+    rows = batch_sizes[: input.shape[1 if batch_first else 0]]
+    data = _pack(input._d, rows, batch_first)
     saved = {"batch_first": batch_first, "input_sym_sizes": tuple(input.shape)}
     out = record(PackPaddedSequenceBackward0, data, (input,), saved)
-    stash(out, batch_sizes=batch_sizes, bf=batch_first, shape=tuple(input.shape))
+    stash(out, batch_sizes=rows, bf=batch_first, shape=tuple(input.shape))
     return out, torch.tensor(batch_sizes, dtype=torch.int64)
 
 

@@ -269,6 +269,9 @@ class RNNBase(Module):
             retype(out._fn, "MkldnnRnnLayerBackward0")
         return out, h
 
+    def flatten_parameters(self) -> None:
+        """cuDNN's packed weight buffer; on CPU PyTorch does nothing either."""
+
     def _check_dims(self, input: Tensor, hx: Any) -> None:
         """PyTorch's forward: 2-D or 3-D input, and an hx of the same kind."""
         lstm = self.mode == "LSTM"
@@ -386,8 +389,9 @@ class RNNBase(Module):
         batch = 1 if input.ndim == 2 else input.shape[0 if self.batch_first else 1]
         self._check_forward_args(input, hx, batch)
         batched = input.ndim == 3
-        x = input if batched else input.unsqueeze(1)  # type: ignore[attr-defined]
-        if batched and self.batch_first:
+        bdim = 0 if self.batch_first else 1  # PyTorch unsqueezes unbatched input there
+        x = input if batched else input.unsqueeze(bdim)  # type: ignore[attr-defined]
+        if self.batch_first:
             x = x.transpose(0, 1)  # type: ignore[attr-defined]
         dirs = 2 if self.bidirectional else 1
         lstm = self.mode == "LSTM"
@@ -410,11 +414,11 @@ class RNNBase(Module):
             x = outs[0] if dirs == 1 else _cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
-        if batched and self.batch_first:  # ATen's RNN/GRU transpose back in place, LSTM not
+        if self.batch_first:  # ATen's RNN/GRU transpose back in place, LSTM not
             x = x.transpose(0, 1) if lstm else x.transpose_(0, 1)  # type: ignore[attr-defined]
         hs = [_stack(f, 0) for f in finals]
         if not batched:
-            x, hs = x.squeeze(1), [h.squeeze(1) for h in hs]  # type: ignore[attr-defined]
+            x, hs = x.squeeze(bdim), [h.squeeze(1) for h in hs]  # type: ignore[attr-defined]
         return x, (hs[0], hs[1]) if lstm else hs[0]
 
 

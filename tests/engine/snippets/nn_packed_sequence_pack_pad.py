@@ -53,6 +53,14 @@ print(p.float() is p, p.double().data.dtype, p.to(torch.float64).sorted_indices,
 print(PackedSequence(p.data, p.batch_sizes).unsorted_indices)
 print(PackedSequence((p.data, p.batch_sizes), None, torch.tensor([2, 0, 1])).unsorted_indices)
 
+# lengths as a tuple, a list of tensors, a float tensor; beyond the padded length
+for lens in ((3, 2), [torch.tensor(3), torch.tensor(2)], torch.tensor([3.0, 2.0])):
+    print(pack_padded_sequence(torch.ones(3, 2, 1), lens).batch_sizes)
+long = pack_padded_sequence(torch.arange(6.0).view(3, 2), torch.tensor([3, 5]), enforce_sorted=False)
+print(long)
+print(p.to("cpu") is p, p.cpu() is p, p.to(torch.float32) is p, p.is_pinned())
+print(p._replace(sorted_indices=None).sorted_indices, p.data.device, p.batch_sizes.device)
+
 # a second derivative through the packing: ATen's backward is made of copies (then transposed)
 g = torch.linspace(-1, 1, 24, dtype=torch.float64).view(3, 4, 2).requires_grad_()
 for packed in (pack_padded_sequence(g, [4, 2, 1], batch_first=True),

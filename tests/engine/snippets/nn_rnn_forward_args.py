@@ -38,4 +38,15 @@ for m, args in cases:
         print("ok", type(out[0]).__name__)
     except Exception as e:
         print(type(m).__name__, type(e).__name__, e)
+
+# unbatched input with batch_first: unsqueezed at dim 0, transposed in and out
+seq = torch.randn(4, 2, requires_grad=True)
+for m in (nn.LSTM(2, 3, batch_first=True), nn.GRU(2, 3, batch_first=True), nn.RNN(2, 3)):
+    m.flatten_parameters()
+    out, h = m(seq)
+    h = h[0] if isinstance(h, tuple) else h
+    print(out.shape, out.grad_fn, out.grad_fn.next_functions, h.grad_fn.next_functions)
+    out.sum().backward()
+    print(seq.grad)
+    seq.grad = None
 nn.GRU(2, 3)(x, torch.zeros(1, 4, 3))
