@@ -8,14 +8,23 @@ the engine draws as its parts instead.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
+from engine._dtype import float32
 from engine._tensor import Tensor
+from engine.autograd.engine import WARNED
 from engine.autograd.graph import retype
 from engine.nn import functional as F
 from engine.nn.modules.module import Module
 from engine.nn.parameter import Parameter
 
+# ATen's CPU LSTM runs float32 in oneDNN's fused layer (MkldnnRnnLayerBackward0), other dtypes
+# and projecting LSTMs cell by cell (the latter with a warning)
+_PROJ_WARNING = (
+    "LSTM with projections is not supported with oneDNN. Using default implementation. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)"
+)
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
@@ -64,8 +73,11 @@ def _permute(hx: Any, index: Tensor) -> Any:
     return hx.index_select(1, index)
 
 
-def rnn_step(mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Tensor | None) -> Any:
-    """One time step given the input projection `gi`; h is a tensor, or (h, c) for LSTM.
+def rnn_step(
+    mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None = None
+) -> Any:
+    """One time step given the input projection `gi`; h is a tensor, or (h, c) for LSTM
+    (whose h is projected by `w_hr` when the LSTM has proj_size).
 
     Operand order as ATen's cells (`linear_hh(h).add_(gi)`), so next_functions match.
     """
@@ -75,7 +87,8 @@ def rnn_step(mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Tensor | None) -
         i, f, g, o = _unsafe_chunk(gates, 4)
         i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
         cy = f * cx + i * g
-        return o * cy.tanh(), cy
+        hy = o * cy.tanh()
+        return (hy if w_hr is None else hy.matmul(w_hr.t())), cy  # type: ignore[attr-defined]
     if mode == "GRU":
         gh = F.linear(h, w_hh, b_hh)
         i_r, i_z, i_n = _unsafe_chunk(gi, 3)
@@ -208,20 +221,30 @@ class RNNBase(Module):
         super().__init__()
         self.mode, self.input_size, self.hidden_size = mode, input_size, hidden_size
         self.num_layers, self.bias, self.batch_first = num_layers, bias, batch_first
-        self.dropout, self.bidirectional, self.proj_size = float(dropout), bidirectional, 0
+        if proj_size < 0:
+            raise ValueError(
+                "proj_size should be a positive integer or zero to disable projections"
+            )
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        self.dropout, self.bidirectional = float(dropout), bidirectional
+        self.proj_size = proj_size
+        real = proj_size or hidden_size
         dirs = 2 if bidirectional else 1
         n = _GATES[mode] * hidden_size
         self._flat_weights_names: list[str] = []
         for layer in range(num_layers):
             for d in range(dirs):
                 sfx = f"_l{layer}" + ("_reverse" if d else "")
-                in_size = input_size if layer == 0 else hidden_size * dirs
+                in_size = input_size if layer == 0 else real * dirs
                 shapes: list[tuple[str, tuple[int, ...]]] = [
                     ("weight_ih", (n, in_size)),
-                    ("weight_hh", (n, hidden_size)),
+                    ("weight_hh", (n, real)),
                 ]
                 if bias:
                     shapes += [("bias_ih", (n,)), ("bias_hh", (n,))]
+                if proj_size:
+                    shapes.append(("weight_hr", (proj_size, hidden_size)))
                 for name, shape in shapes:
                     setattr(self, name + sfx, Parameter(empty(*shape, dtype=dtype)))
                     self._flat_weights_names.append(name + sfx)
@@ -236,6 +259,8 @@ class RNNBase(Module):
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
         if self.num_layers != 1:
             s += f", num_layers={self.num_layers}"
         if self.bias is not True:
@@ -248,24 +273,31 @@ class RNNBase(Module):
             s += f", bidirectional={self.bidirectional}"
         return s
 
-    def _weights(self, layer: int, d: int) -> tuple[Tensor, Tensor, Any, Any]:
+    def _weights(self, layer: int, d: int) -> tuple[Tensor, Tensor, Any, Any, Any]:
         sfx = f"_l{layer}" + ("_reverse" if d else "")
         b_ih = getattr(self, "bias_ih" + sfx) if self.bias else None
         b_hh = getattr(self, "bias_hh" + sfx) if self.bias else None
-        return getattr(self, "weight_ih" + sfx), getattr(self, "weight_hh" + sfx), b_ih, b_hh
+        w_hr = getattr(self, "weight_hr" + sfx) if self.proj_size else None
+        w_ih, w_hh = getattr(self, "weight_ih" + sfx), getattr(self, "weight_hh" + sfx)
+        return w_ih, w_hh, b_ih, b_hh, w_hr
+
+    def _zero_hx(self, batch: int, like: Tensor) -> Any:
+        n = self.num_layers * (2 if self.bidirectional else 1)
+        h = _zeros(n, batch, self.proj_size or self.hidden_size, like=like)
+        return (h, _zeros(n, batch, self.hidden_size, like=like)) if self.mode == "LSTM" else h
 
     def _direction(self, x: Tensor, h: Any, layer: int, d: int) -> tuple[Tensor, Any]:
-        w_ih, w_hh, b_ih, b_hh = self._weights(layer, d)
+        w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
         steps = list(F.linear(x, w_ih, b_ih).unbind(0))  # type: ignore[attr-defined]
         outs = []
         for gi in reversed(steps) if d else steps:
-            h = rnn_step(self.mode, gi, h, w_hh, b_hh)
+            h = rnn_step(self.mode, gi, h, w_hh, b_hh, w_hr)
             outs.append(h[0] if self.mode == "LSTM" else h)
         if d:
             outs.reverse()
         out = _stack(outs, 0)
-        if self.mode == "LSTM" and out._fn is not None:
-            # PyTorch's CPU LSTM layer is one fused node; its output carries that name
+        if self.mode == "LSTM" and w_hr is None and x.dtype == float32 and out._fn is not None:
+            # PyTorch's CPU float32 LSTM layer is one fused node; its output carries that name
             retype(out._fn, "MkldnnRnnLayerBackward0")
         return out, h
 
@@ -307,9 +339,13 @@ class RNNBase(Module):
             )
         if hx is None:
             return
-        want = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
-        named = [("hidden[0]", hx[0]), ("hidden[1]", hx[1])] if self.mode == "LSTM" else []
-        for name, h in named or [("hidden", hx)]:
+        n = self.num_layers * (2 if self.bidirectional else 1)
+        h_size = (n, batch, self.proj_size or self.hidden_size)
+        c_size = (n, batch, self.hidden_size)
+        named = [("hidden", hx, h_size)]
+        if self.mode == "LSTM":
+            named = [("hidden[0]", hx[0], h_size), ("hidden[1]", hx[1], c_size)]
+        for name, h, want in named:
             shape = tuple(h.shape) if h.ndim == 3 else (*h.shape[:1], 1, *h.shape[1:])
             if shape != want:
                 raise RuntimeError(f"Expected {name} size {want}, got {list(shape)}")
@@ -320,7 +356,7 @@ class RNNBase(Module):
         """ATen's PackedLayer (d=0) / ReversedPackedLayer (d=1): at step t only the first
         sizes[t] rows advance; finished rows' states are sliced off (forward) or joined in
         (reverse) as the batch shrinks or grows."""
-        w_ih, w_hh, b_ih, b_hh = self._weights(layer, d)
+        w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
         gi_all = F.linear(data, w_ih, b_ih)
         outs: list[Tensor] = []
         if d == 0:
@@ -329,7 +365,7 @@ class RNNBase(Module):
                 if b < last:
                     done.append(_hidden_slice(h, b, last))
                     h = _hidden_slice(h, 0, b)
-                h = rnn_step(self.mode, gi_all.narrow(0, offset, b), h, w_hh, b_hh)  # type: ignore[attr-defined]
+                h = rnn_step(self.mode, gi_all.narrow(0, offset, b), h, w_hh, b_hh, w_hr)  # type: ignore[attr-defined]
                 outs.append(h[0] if self.mode == "LSTM" else h)
                 offset, last = offset + b, b
             done.append(h)
@@ -339,7 +375,7 @@ class RNNBase(Module):
         for b in reversed(sizes):
             if b > last:
                 h = _hidden_cat([h, _hidden_slice(h_in, last, b)])
-            h = rnn_step(self.mode, gi_all.narrow(0, offset - b, b), h, w_hh, b_hh)  # type: ignore[attr-defined]
+            h = rnn_step(self.mode, gi_all.narrow(0, offset - b, b), h, w_hh, b_hh, w_hr)  # type: ignore[attr-defined]
             outs.append(h[0] if self.mode == "LSTM" else h)
             offset, last = offset - b, b
         return _cat(outs[::-1], 0), h
@@ -353,8 +389,7 @@ class RNNBase(Module):
         dirs = 2 if self.bidirectional else 1
         lstm = self.mode == "LSTM"
         if hx is None:
-            z = _zeros(self.num_layers * dirs, sizes[0], self.hidden_size, like=data)
-            hx = (z, z) if lstm else z
+            hx = self._zero_hx(sizes[0], data)
         elif sorted_indices is not None:
             hx = _permute(hx, sorted_indices)
         h_all = [list(hx[0].unbind(0)), list(hx[1].unbind(0))] if lstm else [list(hx.unbind(0))]
@@ -396,10 +431,12 @@ class RNNBase(Module):
         dirs = 2 if self.bidirectional else 1
         lstm = self.mode == "LSTM"
         if hx is None:
-            z = _zeros(self.num_layers * dirs, x.shape[1], self.hidden_size, like=x)
-            hx = (z, z) if lstm else z
+            hx = self._zero_hx(x.shape[1], x)
         elif not batched:
             hx = tuple(h.unsqueeze(1) for h in hx) if lstm else hx.unsqueeze(1)
+        if lstm and self.proj_size and x.dtype == float32 and "lstm_proj" not in WARNED:
+            WARNED.add("lstm_proj")  # TORCH_WARN_ONCE: once per process
+            warnings.warn(_PROJ_WARNING, UserWarning, stacklevel=2)
         h_all = [list(hx[0].unbind(0)), list(hx[1].unbind(0))] if lstm else [list(hx.unbind(0))]
         finals: list[list[Tensor]] = [[] for _ in h_all]
         for layer in range(self.num_layers):
@@ -429,6 +466,8 @@ class RNN(RNNBase):
         nl = kwargs.pop("nonlinearity", "tanh")
         if nl not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nl}'. Select from 'tanh' or 'relu'.")
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         super().__init__("RNN_TANH" if nl == "tanh" else "RNN_RELU", *args, **kwargs)
         self.nonlinearity = nl
 
@@ -444,6 +483,8 @@ class GRU(RNNBase):
     """Gated recurrent unit; returns output, h_n."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         super().__init__("GRU", *args, **kwargs)
 
 
