@@ -16,6 +16,7 @@ from engine import (
     _dtype,
     _methods,
     _public,
+    _random,
     _runtime,
     autograd,
     linalg,
@@ -53,7 +54,6 @@ from engine._finfo import can_cast, finfo, iinfo
 from engine._generator import Generator, default_generator
 from engine._printing import set_printoptions
 from engine._random import (
-    bernoulli,
     get_rng_state,
     initial_seed,
     manual_seed,
@@ -105,24 +105,27 @@ from engine.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from engine.ops import as_strided as _as_strided_ops
+from engine.ops import binning as _binning_ops
 from engine.ops import block_diag as _block_diag_ops
 from engine.ops import complex as _complex_ops
 from engine.ops import complex_polar as _complex_polar_ops
 from engine.ops import (
     convert,
     index,
-    misc,
+    out_params,
     pointwise,
     pointwise_binary,
     pointwise_unary,
     reduce,
     reduce_cum,
-    reduce_extra,
     reduce_minmax,
     reduce_stats,
     scatter,
     shape,
     shape_composite,
+    sorting,
+    tensor_protocol,
     tensor_shape,
     views,
 )
@@ -136,16 +139,21 @@ from engine.ops import linalg_products as _linalg_products_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
 from engine.ops import linalg_triangular as _linalg_triangular_ops
 from engine.ops import matmul as _matmul_ops
+from engine.ops import matrix_exp as _matrix_exp_ops
 from engine.ops import nn_pdist as _nn_pdist_ops
 from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
-from engine.ops import pointwise_binary_more as _pointwise_binary_more_ops
 from engine.ops import remainder as _remainder_ops
+from engine.ops import scatter_reduce as _scatter_reduce_ops
+from engine.ops import sign as _sign_ops
 from engine.ops import softmax as _softmax_ops
 from engine.ops import special_binary as _special_binary_ops
 from engine.ops import special_ops as _special_ops
 from engine.ops import stats_quantile as _stats_quantile_ops
 from engine.ops import transpose as _transpose_ops
+from engine.ops import tri_indices as _tri_indices_ops
+from engine.ops import unique as _unique_ops
+from engine.ops import vander as _vander_ops
 
 __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
 
@@ -163,13 +171,14 @@ complex128 = cdouble = _dtype.complex128
 complex32 = chalf = _dtype.complex32
 
 _OP_MODULES: list[ModuleType] = [
+    _random,
     pointwise,
     reduce,
     shape,
     reduce_minmax,
     reduce_stats,
     reduce_cum,
-    reduce_extra,
+    sorting,
     _softmax_ops,
     _linalg_ops,
     _matmul_ops,
@@ -189,22 +198,29 @@ _OP_MODULES: list[ModuleType] = [
     _remainder_ops,
     pointwise_unary,
     pointwise_binary,
-    misc,
+    tensor_protocol,
     _nn_pixel_ops,
     _nn_weight_norm_ops,
     _integrate_dist_ops,
     _linalg_triangular_ops,
     _block_diag_ops,
-    _pointwise_binary_more_ops,
+    _sign_ops,
+    _unique_ops,
+    _binning_ops,
+    _tri_indices_ops,
     _special_ops,
     _special_binary_ops,
     _nn_pdist_ops,
     _index_copy_ops,
     _complex_ops,
     _complex_polar_ops,  # after pointwise_unary: its `sgn` handles complex input
+    _matrix_exp_ops,
+    _scatter_reduce_ops,
+    _as_strided_ops,
+    _vander_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
-misc.add_out_params(globals())
+out_params.add_out_params(globals())
 autograd.Variable = Tensor  # type: ignore[assignment]
 
 # `torch.nn`, `torch.optim`, ... need the ops bound first

@@ -1,4 +1,4 @@
-"""Random tensors: `rand`, `randn`, `randint`, `randperm`, `normal`, `bernoulli`,
+"""Random tensors: `rand`, `randn`, `randint`, `randperm`, `normal`,
 `multinomial`, and the default generator's seed and state (PyTorch's streams, see
 engine/_generator.py).
 
@@ -16,6 +16,8 @@ from engine import _dtype
 from engine._creation import _finish, _like, _np_dtype, _size
 from engine._generator import Generator, default_generator, pick
 from engine._tensor import Tensor, make
+
+TENSOR_METHODS = ("multinomial",)  # (bernoulli and the in-place fills: ops/pointwise_binary)
 
 
 def manual_seed(seed: int) -> Generator:
@@ -143,10 +145,6 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     # a tensor std: standard normals, then `mul_(std).add_(mean)`
     z = g.normal(n, dt).reshape(shape)
     return _finish((z * np.asarray(s, dt) + np.asarray(m, dt)).astype(dt), False)
-
-
-def bernoulli(p: Tensor, *, generator: Any = None) -> Tensor:
-    return make(pick(generator).bernoulli_tensor(p._d).astype(p._d.dtype), False, None, 0)
 
 
 def multinomial(

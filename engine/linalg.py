@@ -24,7 +24,9 @@ from engine.ops.linalg_products import multi_dot
 from engine.ops.linalg_solve import LinAlgError, det, inv, matrix_power, solve
 from engine.ops.linalg_triangular import solve_triangular
 from engine.ops.matmul import matmul
+from engine.ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from engine.ops.reduce_stats import vector_norm
+from engine.ops.vander import linalg_vander as vander
 
 
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
@@ -50,6 +52,7 @@ __all__ = [
     "inv_ex",
     "lstsq",
     "matmul",
+    "matrix_exp",
     "matrix_norm",
     "matrix_power",
     "matrix_rank",
@@ -63,6 +66,7 @@ __all__ = [
     "solve_triangular",
     "svd",
     "svdvals",
+    "vander",
     "vdot",
     "vecdot",
     "vector_norm",

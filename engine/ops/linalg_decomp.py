@@ -55,7 +55,8 @@ def _svd(A: Tensor, full_matrices: bool) -> list[Tensor]:
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
     datas = [u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)]
     outs = record_multi(LinalgSvdBackward0, datas, (A,))
-    _save_outputs(outs, ("U", "S", "Vh"), {"full_matrices": full_matrices})
+    extra = {"S_sym_argsize_minus_1": s.shape[-1], "full_matrices": full_matrices}
+    _save_outputs(outs, ("U", "S", "Vh"), extra)
     return outs
 
 

@@ -202,6 +202,64 @@ class BaddbmmBackward0(OpNode):
         return [ga, g1, g2]
 
 
+def addbmm(
+    self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
+) -> Tensor:
+    """beta * self + alpha * (sum over the batch of bmm(batch1, batch2)), one node."""
+    from engine.ops.linalg import _check_expand, bmm
+
+    for b in (batch1, batch2):  # ATen reads size(2) of each first
+        if b._d.ndim != 3:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [-{max(b._d.ndim, 1)}, "
+                f"{max(b._d.ndim, 1) - 1}], but got 2)"
+            )
+    if batch1._d.shape[0] != batch2._d.shape[0]:
+        raise RuntimeError(
+            f"batch1 and batch2 must have same number of batches, got {batch1._d.shape[0]} and "
+            f"{batch2._d.shape[0]}"
+        )
+    target = (batch1._d.shape[1], batch2._d.shape[2])
+    _check_expand(self._d.shape, target)
+    prod = bmm(_plain(batch1), _plain(batch2))._d.sum(axis=0)
+    out = _scaled_sum(prod, self._d, beta, alpha)
+    saved = {
+        "alpha": alpha,
+        "batch1": batch1,
+        "batch1_sym_argsize_0": batch1._d.shape[0],
+        "batch1_sym_argsize_1": batch1._d.shape[1],
+        "batch2": batch2,
+        "batch2_sym_argsize_2": batch2._d.shape[2],
+        "beta": beta,
+    }
+    return record(AddbmmBackward0, out, (self, batch1, batch2), saved, shapes=(self._d.shape,))
+
+
+class AddbmmBackward0(OpNode):
+    __slots__ = ()
+    _name = "AddbmmBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.linalg import bmm
+        from engine.ops.shape import expand, transpose, unsqueeze
+
+        g: Any = grads[0]
+        assert self._shapes is not None
+        alpha, beta = self.saved("alpha"), self.saved("beta")
+        ga = unbroadcast(g if beta == 1 else g * beta, self._shapes[0]) if self.needs(0) else None
+        n = self.saved("batch1_sym_argsize_0")
+        # PyTorch: grad.unsqueeze(0).expand(n, ...).bmm(batch2.transpose(1, 2)) * alpha
+        ge = expand(unsqueeze(g, 0), (n, *g._d.shape))
+        g1 = g2 = None
+        if self.needs(1):
+            g1 = bmm(ge, transpose(self.saved("batch2"), 1, 2))
+            g1 = g1 if alpha == 1 else g1 * alpha
+        if self.needs(2):
+            g2 = bmm(transpose(self.saved("batch1"), 1, 2), ge)
+            g2 = g2 if alpha == 1 else g2 * alpha
+        return [ga, g1, g2]
+
+
 def addr(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """beta * self + alpha * outer(vec1, vec2)."""
     for name, v in (("vec1", vec1), ("vec2", vec2)):
@@ -286,5 +344,6 @@ def _chain(ms: list[Tensor], split: list[list[int]], i: int, j: int) -> Tensor:
     return mm(_chain(ms, split, i, k), _chain(ms, split, k + 1, j))
 
 
-TENSOR_METHODS = ("cross", "inner", "kron", "baddbmm", "addr")
-TORCH_FUNCTIONS = ("cross", "tensordot", "inner", "kron", "baddbmm", "addr")
+TENSOR_METHODS = ("cross", "inner", "kron", "baddbmm", "addbmm", "addr")
+INPLACE = ("addbmm",)
+TORCH_FUNCTIONS = ("cross", "tensordot", "inner", "kron", "baddbmm", "addbmm", "addr")

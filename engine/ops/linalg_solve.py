@@ -12,7 +12,7 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record, unbroadcast
+from engine.ops._core import OpNode, record, unbroadcast, wants_grad
 
 
 class _LinAlgError(RuntimeError):
@@ -97,7 +97,29 @@ def det(A: Tensor) -> Tensor:
     a = A._d
     _square("linalg.det", a)
     out = np.asarray(_det(a), a.dtype)
-    return record(LinalgDetBackward0, out, (A,), {"A": A}, "result")
+    saved: dict[str, Any] = {"A": A}
+    if wants_grad(A):  # PyTorch keeps the LU factors its kernel computed (of A.mT)
+        saved["LU"], saved["pivots"] = _lu_of_transpose(a)
+    return record(LinalgDetBackward0, out, (A,), saved, "result")
+
+
+def _lu_of_transpose(a: np.ndarray[Any, Any]) -> tuple[Tensor, Tensor]:
+    """LAPACK getrf of each A.mT (as PyTorch's det kernel factors A): packed LU, 1-based
+    int32 pivots."""
+    import scipy.linalg  # type: ignore[import-untyped]  # on first use: most runs never need it
+
+    mats = np.swapaxes(a, -1, -2).reshape(-1, *a.shape[-2:])
+    lus, pivs = [], []
+    for m in mats:
+        if m.size:
+            lu, piv = scipy.linalg.lu_factor(m, check_finite=False)
+        else:
+            lu, piv = m.copy(), np.zeros(0, np.int32)
+        lus.append(lu)
+        pivs.append(piv + 1)
+    lu_all = np.asarray(lus, a.dtype).reshape(a.shape)
+    piv_all = np.asarray(pivs, np.int32).reshape(*a.shape[:-2], a.shape[-1])
+    return make(lu_all, False, None, 0), make(piv_all, False, None, 0)
 
 
 def _det(a: np.ndarray[Any, Any]) -> Any:

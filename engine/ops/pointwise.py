@@ -198,10 +198,17 @@ def _operand(node: OpNode, key: str, kept: bool) -> Any:
     return make(np.asarray(value, dtype=dt), False, None, 0)
 
 
-def div(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
-    """self / other (true division; `rounding_mode` 'trunc' or 'floor' is not differentiable)."""
+_TRUE_DIVISION = "true"  # `rounding_mode` not given at all
+
+
+def div(self: Tensor, other: Any, *, rounding_mode: str | None = _TRUE_DIVISION) -> Tensor:
+    """self / other (true division; `rounding_mode` 'trunc' or 'floor' is not differentiable).
+
+    Passing `rounding_mode=None` selects PyTorch's other overload: the same true division,
+    recorded as DivBackward2 (as the `div.Tensor_mode` kernel is) instead of DivBackward0.
+    """
     a, b, bt, rt = binary_arrays(self, other)
-    if rounding_mode is not None:
+    if rounding_mode is not None and rounding_mode is not _TRUE_DIVISION:
         q = np.floor_divide(a, b) if rounding_mode == "floor" else np.trunc(np.true_divide(a, b))
         if rt.kind != "f":
             q = (
@@ -225,36 +232,49 @@ def div(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor
         raise broadcast_error(a, b, e) from None
     if out.dtype != rt:
         out = out.astype(rt)
+    if rounding_mode is None:
+        saved = {"other": other, "rounding_mode": None, "self": self}
+        return record(DivBackward2, out, (self, bt), saved, shapes=bshapes(self, bt, out))
     saved = {"self": self, "other": other}
     return record(DivBackward0, out, (self, bt), saved, shapes=bshapes(self, bt, out))
 
 
-class DivBackward0(OpNode):
+class _DivNode(OpNode):
+    """What a division node keeps: `other` always (d/dself = 1/other), `self` only when
+    `other` needs a gradient (d/dother)."""
+
     __slots__ = ()
-    _name = "DivBackward0"
 
     def __getattr__(self, name: str) -> Any:
-        # `other` is always needed (d/dself = 1/other); `self` only for d/dother
         if name == "_saved_self":
             return _operand(self, "self", self.needs(1))
         if name == "_saved_other":
             return _operand(self, "other", True)
         return super().__getattr__(name)
 
+
+class DivBackward0(_DivNode):
+    __slots__ = ()
+    _name = "DivBackward0"
+
     def apply(self, grads: Grads) -> Grads:
-        g = grads[0]
-        (f0, _), (f1, _) = self.next_functions
-        other = self.saved("other")
-        ga = gb = None
-        if f0 is not None:
-            ga = unbroadcast(g / other, in_shape(self, 0, g))  # type: ignore[operator, arg-type]
-        if f1 is not None:
-            s = self.saved("self")
-            gb = unbroadcast(-g * s / (other * other), in_shape(self, 1, g))  # type: ignore[operator, arg-type]
-        return [ga, gb]
+        return _true_div_grads(self, grads)
 
 
-class DivBackward2(OpNode):
+def _true_div_grads(node: OpNode, grads: Grads) -> Grads:
+    g = grads[0]
+    (f0, _), (f1, _) = node.next_functions
+    other = node.saved("other")
+    ga = gb = None
+    if f0 is not None:
+        ga = unbroadcast(g / other, in_shape(node, 0, g))  # type: ignore[operator, arg-type]
+    if f1 is not None:
+        s = node.saved("self")
+        gb = unbroadcast(-g * s / (other * other), in_shape(node, 1, g))  # type: ignore[operator, arg-type]
+    return [ga, gb]
+
+
+class DivBackward2(_DivNode):
     """Division with rounding: zero gradient almost everywhere, as PyTorch."""
 
     __slots__ = ()
@@ -263,6 +283,8 @@ class DivBackward2(OpNode):
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         assert g is not None
+        if self.saved("rounding_mode") is None:  # true division (rounding_mode=None given)
+            return _true_div_grads(self, grads)
         ga = unbroadcast(g * 0, in_shape(self, 0, g)) if self.needs(0) else None
         gb = unbroadcast(g * 0, in_shape(self, 1, g)) if self.needs(1) else None
         return [ga, gb]

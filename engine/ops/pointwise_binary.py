@@ -159,6 +159,22 @@ def logaddexp(self: Tensor, other: Any) -> Tensor:
     return _two(LogaddexpBackward0, np.logaddexp, self, other)
 
 
+def logaddexp2(self: Tensor, other: Any) -> Tensor:
+    """log2(2**self + 2**other), without overflow."""
+    return _two(Logaddexp2Backward0, np.logaddexp2, self, other)
+
+
+class Logaddexp2Backward0(_Binary):
+    __slots__ = ()
+    _name = "Logaddexp2Backward0"
+
+    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g / (pw.pow(2.0, o - s) + 1)  # type: ignore[no-any-return]
+
+    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
+        return g / (pw.pow(2.0, s - o) + 1)  # type: ignore[no-any-return]
+
+
 def fmax(self: Tensor, other: Any) -> Tensor:
     return _two(FmaxBackward0, np.fmax, self, other)
 
@@ -383,6 +399,24 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     return _fill(self, UniformBackward0, g.bernoulli_scalar(self._d.size, p))
 
 
+class BernoulliBackward0(UniformBackward0):
+    __slots__ = ()
+    _name = "BernoulliBackward0"
+
+
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
+    """0/1 draws with the probabilities in `input` (a zero gradient flows back to them), or
+    each with probability `p` (ATen: `empty_like(input).bernoulli_(p)`, no derivative)."""
+    g = _generator.pick(generator)
+    d = input._d
+    if p is None:
+        return record(BernoulliBackward0, g.bernoulli_tensor(d).astype(d.dtype), (input,))
+    from engine.ops.remainder import _not_implemented
+
+    drawn = g.bernoulli_scalar(d.size, p).astype(d.dtype).reshape(d.shape)
+    return _not_implemented(drawn, (input,), "bernoulli")
+
+
 def random_(
     self: Tensor, start: int = 0, to: int | None = None, *, generator: Any = None
 ) -> Tensor:
@@ -394,7 +428,7 @@ def random_(
     return _fill(self, UniformBackward0, g.randint(self._d.size, lo, hi))
 
 
-_BIN = ("atan2", "hypot", "xlogy", "logaddexp", "fmax", "fmin", "float_power")
+_BIN = ("atan2", "hypot", "xlogy", "logaddexp", "logaddexp2", "fmax", "fmin", "float_power")
 TENSOR_METHODS = (
     *_BIN,
     "logical_xor",
@@ -406,8 +440,18 @@ TENSOR_METHODS = (
     "uniform_",
     "normal_",
     "exponential_",
+    "bernoulli",
     "bernoulli_",
     "random_",
 )
 INPLACE = ("atan2", "hypot", "xlogy", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv")
-TORCH_FUNCTIONS = (*_BIN, "logical_xor", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv")
+TORCH_FUNCTIONS = (
+    *_BIN,
+    "logical_xor",
+    "clamp_min",
+    "clamp_max",
+    "lerp",
+    "addcmul",
+    "addcdiv",
+    "bernoulli",
+)

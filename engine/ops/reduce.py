@@ -1,4 +1,5 @@
-"""Sum-like reductions: sum, nansum, mean, prod, and the dim helpers other reductions share.
+"""Sum-like reductions: sum, nansum, mean, nanmean, prod, count_nonzero, and the dim helpers
+other reductions share.
 
 `dim` follows PyTorch: an int, a tuple/list (empty or None means every dim) or absent. An absent
 `dim` makes the full-reduction node (`SumBackward0`); any explicit `dim`, even None, makes the
@@ -323,5 +324,21 @@ class ProdBackward1(OpNode):
         return [_prod_grad(g, x, r, axes[0])]
 
 
-TENSOR_METHODS = ("sum", "nansum", "mean", "prod")
+# -- nanmean, count_nonzero -------------------------------------------------------------
+def nanmean(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Mean ignoring NaN: `nansum / count`, as PyTorch composes it."""
+    a = self._d
+    count = (~np.isnan(a)).sum(axis=dims_of(dim, a.ndim), keepdims=keepdim) if a.ndim else 1
+    total: Any = nansum(self, dim, keepdim, dtype=dtype)
+    return total / make(np.asarray(count, np.int64), False, None, 0)  # type: ignore[no-any-return]
+
+
+def count_nonzero(self: Tensor, dim: Any = None) -> Tensor:
+    """Number of non-zero elements (over `dim`)."""
+    a = self._d
+    out = np.count_nonzero(a, axis=dims_of(dim, a.ndim) if a.ndim else None)
+    return make(np.asarray(out, np.int64), False, None, 0)
+
+
+TENSOR_METHODS = ("sum", "nansum", "mean", "prod", "nanmean", "count_nonzero")
 TORCH_FUNCTIONS = TENSOR_METHODS

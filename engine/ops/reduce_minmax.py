@@ -1,5 +1,5 @@
-"""Selecting reductions: max/min (full and with dim), amax/amin, argmax/argmin, all/any,
-sort and topk.
+"""Selecting reductions: max/min (full and with dim), amax/amin, aminmax, argmax/argmin,
+all/any, sort and topk.
 
 PyTorch's gradients here: a full max/min splits the gradient evenly among tied maxima
 (`evenly_distribute_backward`), amax/amin do the same per reduced slice, and max/min with
@@ -15,8 +15,8 @@ import numpy as np
 from engine import return_types
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.autograd.graph import Grads, SavedTensor
+from engine.ops._core import OpNode, record, record_multi
 from engine.ops.reduce import (
     ALL,
     axes_of,
@@ -344,6 +344,44 @@ class TopkBackward0(SortBackward0):
     _name = "TopkBackward0"
 
 
+# -- aminmax ---------------------------------------------------------------------------
+def aminmax(self: Tensor, *, dim: Any = None, keepdim: bool = False) -> Any:
+    """(min, max) over `dim` (all dims by default), from one node."""
+    a = self._d
+    axes = dims_of(dim, a.ndim)
+    _check_nonempty("aminmax", a, axes if dim is not None else None)
+    if a.ndim == 0:
+        lo, hi = a.copy(), a.copy()
+    else:
+        lo_fn: Any = np.minimum.reduce
+        hi_fn: Any = np.maximum.reduce
+        lo = np.asarray(lo_fn(a, axis=axes, keepdims=keepdim))
+        hi = np.asarray(hi_fn(a, axis=axes, keepdims=keepdim))
+    saved = {"dim": shown(dim) if dim is not None else None, "keepdim": keepdim, "self": self}
+    outs = record_multi(AminmaxBackward0, [lo, hi], (self,), saved)
+    node = outs[0]._fn
+    if node is not None and node._saved is not None:
+        node._saved["min"] = SavedTensor(outs[0], True)
+        node._saved["max"] = SavedTensor(outs[1], True)
+    return return_types.aminmax((outs[0], outs[1]))
+
+
+class AminmaxBackward0(OpNode):
+    __slots__ = ()
+    _name = "AminmaxBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        x = self.saved("self")
+        axes = axes_of(self.saved("dim"), x._d.ndim)
+        keep = self.saved("keepdim")
+        out: Any = None
+        for g, key in zip(grads, ("min", "max")):
+            if g is not None:
+                part = amax_grad(g, x, self.saved(key), axes, keep)
+                out = part if out is None else out + part
+        return [out]
+
+
 TENSOR_METHODS = (
     "max",
     "min",
@@ -356,5 +394,6 @@ TENSOR_METHODS = (
     "sort",
     "argsort",
     "topk",
+    "aminmax",
 )
 TORCH_FUNCTIONS = TENSOR_METHODS

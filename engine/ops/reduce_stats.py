@@ -1,4 +1,4 @@
-"""Statistical reductions: var, std and vector norms.
+"""Statistical reductions: var, std, var_mean/std_mean and vector norms.
 
 Points where PyTorch is particular: `var`/`std` take `unbiased=` or `correction=` (and a bare
 bool as the first argument means `unbiased`); the gradient of a norm or std at zero is 0, not
@@ -16,9 +16,9 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
-from engine.ops.reduce import axes_of, dims_of, shown_list, unsqueeze_to
+from engine.autograd.graph import Grads, SavedTensor
+from engine.ops._core import OpNode, record, record_multi, zeros_for
+from engine.ops.reduce import axes_of, dims_of, expand_back, shown_list, unsqueeze_to
 
 # ufunc reductions called directly (np.sum & co. add ~1 us of Python per call); typed loosely
 # because NumPy's stubs reject a runtime `keepdims: bool`
@@ -282,9 +282,89 @@ def _norm_grad(x: Any, g: Any, r: Any, p: float, axes: tuple[int, ...]) -> Tenso
     return scaled * masked_fill(g / r ** (p - 1), rzero, 0.0)  # type: ignore[no-any-return]
 
 
+# -- var_mean / std_mean -----------------------------------------------------------------
+def _mean_of(a: np.ndarray[Any, Any], axes: tuple[int, ...], keepdim: bool) -> Any:
+    if a.ndim == 0:
+        return a.copy()
+    return np.asarray(np.mean(a, axis=axes, keepdims=keepdim), a.dtype)
+
+
+def var_mean(
+    self: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple[Tensor, ...]:
+    """(variance, mean) over `dim` in one node."""
+    dim, corr = _var_args(dim, unbiased, correction)
+    var = _var("var_mean", self, dim, corr, keepdim)
+    mean = _mean_of(self._d, dims_of(dim, self._d.ndim), keepdim)
+    saved = {"correction": corr, "dim": shown_list(dim), "keepdim": keepdim, "self": self}
+    return tuple(record_multi(VarMeanBackward0, [var, mean], (self,), saved))
+
+
+def std_mean(
+    self: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple[Tensor, ...]:
+    """(standard deviation, mean) over `dim` in one node."""
+    dim, corr = _var_args(dim, unbiased, correction)
+    std = np.sqrt(_var("std_mean", self, dim, corr, keepdim))
+    mean = _mean_of(self._d, dims_of(dim, self._d.ndim), keepdim)
+    saved = {"correction": corr, "dim": shown_list(dim), "keepdim": keepdim, "self": self}
+    outs = record_multi(StdMeanBackward0, [std, mean], (self,), saved)
+    node = outs[0]._fn
+    if node is not None and node._saved is not None:
+        node._saved["result0"] = SavedTensor(outs[0], True)
+    return tuple(outs)
+
+
+def _mean_back(node: OpNode, g: Tensor) -> Tensor:
+    x = node.saved("self")
+    shape = x._d.shape
+    axes = axes_of(node.saved("dim"), len(shape))
+    n = 1
+    for ax in axes:
+        n *= shape[ax]
+    gm: Any = g
+    return expand_back(gm / n, shape, axes, node.saved("keepdim"))
+
+
+class VarMeanBackward0(OpNode):
+    __slots__ = ()
+    _name = "VarMeanBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        gv, gm = zeros_for(self, grads)
+        out: Any = _var_back(self, gv)
+        return [out + _mean_back(self, gm)]
+
+
+class StdMeanBackward0(OpNode):
+    __slots__ = ()
+    _name = "StdMeanBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.pointwise import where
+
+        gs, gm = zeros_for(self, grads)
+        r: Any = self.saved("result0")
+        gv = where(make(r._d == 0, False, None, 0), 0.0, gs / (r * 2))  # type: ignore[operator]
+        out: Any = _var_back(self, gv)
+        return [out + _mean_back(self, gm)]
+
+
 TENSOR_METHODS = (
     "var",
     "std",
     "norm",
+    "var_mean",
+    "std_mean",
 )
 TORCH_FUNCTIONS = TENSOR_METHODS

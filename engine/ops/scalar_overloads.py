@@ -72,8 +72,22 @@ class AddScalarBackward(OpNode):
         return [grads[0]]
 
 
+def sub_scalar(self: Tensor, other: float) -> Tensor:
+    """self - other recorded as SubBackward1 (a C++ scalar sub: it saves nothing)."""
+    out = np.asarray(self._d - other).astype(self._d.dtype)
+    return record(SubScalarBackward, out, (self,))
+
+
+class SubScalarBackward(OpNode):
+    __slots__ = ()
+
+    def apply(self, grads: Grads) -> Grads:
+        return [grads[0]]
+
+
 # Named after class creation: Python's `x * 2` records MulBackward0 (a wrapped number), so
 # these C++-only overloads stay out of the op registry.
 rename_class(MulScalarBackward, "MulBackward1")
 rename_class(DivScalarBackward, "DivBackward1")
 rename_class(AddScalarBackward, "AddBackward1")
+rename_class(SubScalarBackward, "SubBackward1")

@@ -1,5 +1,5 @@
 """Index-driven ops: gather, scatter, scatter_add, index_select, index_add, masked_fill,
-masked_select and take."""
+masked_select, take and put."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.index import index_put
+from engine.ops.inplace import type_name
 
 
 def _long(index_t: Tensor, op: str) -> np.ndarray[Any, Any]:
@@ -298,6 +299,55 @@ class TakeBackward0(OpNode):
         return [reshape(flat, self._shapes[0])]
 
 
+def put(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy with `source` written (or added) at flat positions `index` (PutBackward0)."""
+    if index._d.dtype != np.int64:
+        raise RuntimeError(
+            f"put_(): Expected a long tensor for index, but got {type_name(index.dtype)}"
+        )
+    if self.dtype is not source.dtype:
+        raise RuntimeError(
+            "put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{type_name(self.dtype)} and source.dtype = {type_name(source.dtype)}"
+        )
+    if source._d.size != index._d.size:
+        raise IndexError(
+            "put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {source._d.size}, index.numel() = {index._d.size}"
+        )
+    out = self._d.copy()
+    flat = out.reshape(-1)
+    n = flat.size
+    idx = index._d.reshape(-1)
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = int(idx.max()) if idx.max() >= n else int(idx.min())
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    if accumulate:
+        np.add.at(flat, idx, source._d.reshape(-1))
+    else:
+        flat[idx] = source._d.reshape(-1)
+    saved = {"accumulate": bool(accumulate), "index": index, "source": source}
+    return record(PutBackward0, out, (self, source), saved)
+
+
+class PutBackward0(OpNode):
+    __slots__ = ()
+    _name = "PutBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.shape import reshape
+
+        g = grads[0]
+        assert g is not None
+        index, source = self.saved("index"), self.saved("source")
+        gs = None
+        if self.needs(0):
+            zeros = _zeros(source._d.shape, g)
+            gs = g if self.saved("accumulate") else put(g, index, zeros, False)
+        gsrc = reshape(take(g, index), source._d.shape) if self.needs(1) else None
+        return [gs, gsrc]
+
+
 TENSOR_METHODS = (
     "gather",
     "scatter",
@@ -307,8 +357,9 @@ TENSOR_METHODS = (
     "masked_fill",
     "masked_select",
     "take",
+    "put",
 )
-INPLACE = ("scatter", "scatter_add", "index_add", "masked_fill")
+INPLACE = ("scatter", "scatter_add", "index_add", "masked_fill", "put")
 TORCH_FUNCTIONS = (
     "gather",
     "scatter",
@@ -318,4 +369,5 @@ TORCH_FUNCTIONS = (
     "masked_fill",
     "masked_select",
     "take",
+    "put",
 )

@@ -1,4 +1,5 @@
-"""Shape ops: view, reshape, expand and friends. Views share storage and version counter."""
+"""Shape ops: view, reshape, expand and friends (and `broadcast_shapes`). Views share storage
+and version counter."""
 
 from __future__ import annotations
 
@@ -312,6 +313,26 @@ class UnsqueezeBackward0(OpNode):
         return [squeeze(grads[0], self.saved("dim"))]  # type: ignore[arg-type]
 
 
+def broadcast_shapes(*shapes: Any) -> Any:
+    """The shape all `shapes` broadcast to, with PyTorch's error naming the first misfit."""
+    from engine._size import Size
+
+    out: list[int] = []
+    for i, s in enumerate(shapes):
+        shape = (s,) if isinstance(s, int) else tuple(s)
+        out = [1] * (len(shape) - len(out)) + out
+        for k in range(1, len(shape) + 1):
+            n, m = shape[-k], out[-k]
+            if n != m and n != 1 and m != 1:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {n} at {-k}! Mismatching "
+                    f"argument at index {i} had {shape}; but expected shape should be "
+                    f"broadcastable to {out}"
+                )
+            out[-k] = m if n == 1 else n
+    return Size(out)
+
+
 TENSOR_METHODS = (
     "view",
     "reshape",
@@ -325,7 +346,9 @@ TENSOR_METHODS = (
     "squeeze",
     "unsqueeze",
 )
-TORCH_FUNCTIONS = ("reshape", "flatten", "unflatten", "ravel", "squeeze", "unsqueeze")
+TORCH_FUNCTIONS = (
+    "reshape", "flatten", "unflatten", "ravel", "squeeze", "unsqueeze", "broadcast_shapes",
+)  # fmt: skip
 
 # re-exported: other op modules import these from here (defined in ops/transpose.py)
 from engine.ops.transpose import movedim, permute, swapaxes, swapdims, t, transpose  # noqa: E402

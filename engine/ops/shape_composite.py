@@ -1,7 +1,8 @@
 """Shape helpers PyTorch composes from primitives (so the graph shows those primitives):
 tile, atleast_*d, broadcast_*, meshgrid, repeat_interleave, take_along_dim, flipud/fliplr,
-tensor_split/hsplit/vsplit, dstack/column_stack, nonzero/argwhere; plus the diag family,
-rot90 and index_fill, which PyTorch records as nodes of their own."""
+tensor_split/hsplit/vsplit, dstack/column_stack, nonzero/argwhere, diff (slices and a
+subtraction), moveaxis, sum_to_size; plus the diag family, rot90, index_fill and unfold,
+which PyTorch records as nodes of their own."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record
 from engine.ops.index import narrow
+from engine.ops.reduce import wrap_dim
 from engine.ops.shape import _shape_arg, expand, kw_arg, reshape, unsqueeze, view
 from engine.ops.tensor_shape import _diag_fn, cat, clone, flip, repeat
+from engine.ops.transpose import movedim
 
 
 def tile(self: Tensor, *dims: Any, **kw: Any) -> Tensor:
@@ -247,7 +250,80 @@ class IndexFillBackward0(OpNode):
         return [index_fill(grads[0], self.saved("dim"), self.saved("index"), 0.0)]  # type: ignore[arg-type]
 
 
-TENSOR_METHODS = (
+def diff(
+    self: Tensor, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None
+) -> Tensor:
+    """n-th forward difference along `dim` (slices and a subtraction, as PyTorch)."""
+    from engine.ops.index import narrow
+    from engine.ops.pointwise import sub
+    from engine.ops.pointwise_binary import logical_xor
+    from engine.ops.tensor_shape import cat
+
+    x = self
+    if prepend is not None or append is not None:
+        parts = [p for p in (prepend, self, append) if p is not None]
+        x = cat([as_tensor(p) for p in parts], dim)
+    for _ in range(n):
+        size = x.shape[dim]
+        hi, lo = narrow(x, dim, 1, size - 1), narrow(x, dim, 0, size - 1)
+        x = logical_xor(hi, lo) if x._d.dtype.kind == "b" else sub(hi, lo)
+    return x
+
+
+moveaxis = movedim
+
+
+def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """Windows of `size` every `step` along `dimension`, as a new last dim (UnfoldBackward0)."""
+    a = self._d
+    d = wrap_dim(dimension, a.ndim) if a.ndim else 0
+    n = a.shape[d] if a.ndim else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    win = np.lib.stride_tricks.sliding_window_view(a.reshape(a.shape or (1,)), size, axis=d)
+    out = np.ascontiguousarray(np.take(win, np.arange(0, n - size + 1, step), axis=d))
+    saved = {"dimension": d, "self_sym_sizes": a.shape, "size": size, "step": step}
+    return record(UnfoldBackward0, out if a.ndim else out.reshape(size), (self,), saved)
+
+
+class UnfoldBackward0(OpNode):
+    __slots__ = ()
+    _name = "UnfoldBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        shape, d = self.saved("self_sym_sizes"), self.saved("dimension")
+        size, step = self.saved("size"), self.saved("step")
+        gd = g._d.reshape(g._d.shape if shape else (1, size))
+        acc = np.zeros(shape or (1,), gd.dtype)
+        for i in range(gd.shape[d]):
+            win = np.moveaxis(np.take(gd, i, axis=d), -1, d)  # the window back in place
+            sl = [slice(None)] * acc.ndim
+            sl[d] = slice(i * step, i * step + size)
+            acc[tuple(sl)] += win
+        return [make(acc.reshape(shape), False, None, 0)]
+
+
+def sum_to_size(self: Tensor, *size: Any) -> Tensor:
+    """Sum broadcast dims away so the result has `size` (self itself when it already does)."""
+    from engine.ops.reduce import sum as _sum
+
+    shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else tuple(size)
+    a = self._d.shape
+    lead = len(a) - len(shape)
+    if lead < 0 or any(s not in (1, a[lead + i]) for i, s in enumerate(shape)):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(a)}}}.")
+    dims = [*range(lead), *(lead + i for i, s in enumerate(shape) if s == 1 and a[lead + i] != 1)]
+    if not dims:
+        return self
+    out: Tensor = _sum(self, dims, keepdim=True)
+    return out.reshape(shape) if lead else out  # type: ignore[attr-defined, no-any-return]
+
+
+TENSOR_METHODS: tuple[str, ...] = (
     "tile",
     "broadcast_to",
     "repeat_interleave",
@@ -263,8 +339,12 @@ TENSOR_METHODS = (
     "diag",
     "rot90",
     "index_fill",
+    "diff",
+    "moveaxis",
 )
 INPLACE = ("index_fill",)
+# Tensor methods with no torch.* function
+METHODS_ONLY = ("unfold", "sum_to_size")
 TORCH_FUNCTIONS = (
     *TENSOR_METHODS,
     "atleast_1d",
@@ -275,3 +355,4 @@ TORCH_FUNCTIONS = (
     "dstack",
     "column_stack",
 )
+TENSOR_METHODS = (*TENSOR_METHODS, *METHODS_ONLY)

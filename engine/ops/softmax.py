@@ -12,6 +12,7 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, float_array, record
+from engine.ops.convert import _convert
 from engine.ops.reduce import ALL, axes_of, dims_of, shown, shown_list, unsqueeze_to, wrap_dim
 from engine.ops.reduce_stats import _type_name
 
@@ -42,6 +43,8 @@ def _softmax_arrays(self: Tensor, dim: Any, dtype: Any) -> tuple[np.ndarray[Any,
 def softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
     """exp(x) / sum(exp(x)) along `dim`, computed stably."""
     need_dim("softmax", dim)
+    if dtype is not None:  # PyTorch converts first: a ToCopyBackward0 when the dtype changes
+        self, dtype = _convert(self, dtype, False), None
     a, d = _softmax_arrays(self, dim, dtype)
     if a.ndim == 0:
         out = np.ones((), a.dtype)
@@ -55,6 +58,8 @@ def softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
 def log_softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
     """x - logsumexp(x) along `dim`, computed stably."""
     need_dim("log_softmax", dim)
+    if dtype is not None:  # PyTorch converts first: a ToCopyBackward0 when the dtype changes
+        self, dtype = _convert(self, dtype, False), None
     a, d = _softmax_arrays(self, dim, dtype)
     if a.ndim == 0:
         out = np.zeros((), a.dtype)

@@ -1,5 +1,5 @@
 """In place on views: `CopySlices` and the regenerated `AsStridedBackward0`, plus `zero_`,
-`fill_` and `copy_`.
+`fill_`, `copy_` and `fill_diagonal_`.
 
 PyTorch's model: after `v = b[1:]; v.mul_(2)` the base `b` takes a `CopySlices` node that
 wraps the in-place op's node (its first edge goes to `b`'s old history, the rest are the
@@ -114,23 +114,29 @@ def _regenerate(t: Tensor, base: Tensor, vf: ViewFn) -> None:
     asn: AsStridedBackward0 = new_node(AsStridedBackward0, (base,))  # type: ignore[assignment]
     asn.view_fn = vf
     asn._shapes = (base._d.shape,)
-    item = t._d.itemsize or 1
-    off = t._d.__array_interface__["data"][0] - base._d.__array_interface__["data"][0]
-    asn._saved = {
-        "size": t._d.shape,
-        "stride": tuple(s // item for s in t._d.strides),
-        "storage_offset": off // item,
-    }
+    asn._saved = geometry(t._d, base._d)
     t._fn, t._nr, t._rg = asn, 0, True
     tracer = observer.TRACER
     if tracer is not None:
         tracer.node_made(asn, (t,), (base,))
 
 
+def geometry(view: np.ndarray[Any, Any], base: np.ndarray[Any, Any]) -> dict[str, Any]:
+    """What PyTorch's AsStridedBackward0 saves: the view's size, stride and storage offset."""
+    item = view.itemsize or 1
+    off = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return {
+        "size": view.shape,
+        "stride": tuple(s // item for s in view.strides),
+        "storage_offset": off // item,
+    }
+
+
 def replay(base: Tensor, vf: ViewFn) -> Tensor:
     """The view `vf` of `base` as an engine view (AsStridedBackward0 when recorded)."""
     data = vf(base._d)
-    out = record(AsStridedBackward0, data, (base,), shapes=(base._d.shape,))
+    saved = geometry(data, base._d)
+    out = record(AsStridedBackward0, data, (base,), saved, shapes=(base._d.shape,))
     if out._fn is not None:
         out._fn.view_fn = vf  # type: ignore[attr-defined]
     return as_view(out, base, vf)
@@ -148,13 +154,29 @@ def embed(g: Tensor, shape: tuple[int, ...], vf: ViewFn) -> Tensor:
 
 
 class AsStridedBackward0(OpNode):
-    __slots__ = ("view_fn",)
+    """A view's node over its base; made by `torch.as_strided` it also holds `flat`, the
+    input element each output element reads (elements may be read several times)."""
+
+    __slots__ = ("flat", "view_fn")
     view_fn: ViewFn
     _name = "AsStridedBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        assert grads[0] is not None and self._shapes is not None
-        return [embed(grads[0], self._shapes[0], self.view_fn)]
+        g = grads[0]
+        assert g is not None and self._shapes is not None
+        flat = getattr(self, "flat", None)
+        if flat is None:
+            return [embed(g, self._shapes[0], self.view_fn)]
+        from engine.ops.index import index_put, narrow
+        from engine.ops.shape import reshape
+
+        shape = self._shapes[0]
+        n = int(np.prod(shape))
+        extra = int(flat.size > 0 and int(flat.max()) >= n)  # a slot for reads outside the input
+        z = make(np.zeros(n + extra, g._d.dtype), False, None, 0)
+        key = make(flat.reshape(-1), False, None, 0)
+        summed = index_put(z, (key,), reshape(g, (-1,)), True)
+        return [reshape(narrow(summed, 0, 0, n) if extra else summed, shape)]
 
 
 class CopySlices(OpNode):
@@ -304,5 +326,22 @@ class CopyBackwards(OpNode):
         return [_zeros(g) if self.needs(0) else None, gs]
 
 
-TENSOR_METHODS = ("zero_", "fill_", "copy_")
+# -- fill_diagonal_ ----------------------------------------------------------------------
+def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
+    """Write `fill_value` on the main diagonal in place."""
+    check_inplace(self)
+    a = self._d
+    if a.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if a.ndim > 2 and len(set(a.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    if a.ndim == 2:
+        np.fill_diagonal(a, fill_value, wrap=wrap)
+    else:
+        a[(np.arange(a.shape[0]),) * a.ndim] = fill_value
+    bump(self)
+    return self
+
+
+TENSOR_METHODS = ("zero_", "fill_", "copy_", "fill_diagonal_")
 TORCH_FUNCTIONS: tuple[str, ...] = ()

@@ -20,16 +20,17 @@ FIXTURE = harness.FIXTURES / "node_classes.json"
 HINT = "re-record with: /work/torchenv/bin/python tests/fixtures/record_node_classes.py"
 # nodes PyTorch makes in Python (autograd.Function subclasses), so not in torch._C._functions
 PYTHON_NODES = frozenset(("BackwardHookFunctionBackward",))
+# nodes whose saved tensor a case modifies in place, so PyTorch's reads as stale too:
+# torch.vander's own CumprodBackward0 saved a view of the result that its next copy_ overwrites
+STALE_IN_PYTORCH = frozenset(("CumprodBackward0",))
+STALE = "one of the variables needed for gradient computation has been modified by an inplace"
 # where the engine still differs; each entry must still differ (the test fails once it is fixed)
 KNOWN: dict[str, str] = {
-    "AsStridedBackward0": "size/stride/storage_offset not saved",
     "AvgPool2DBackwardBackward0": "pooling arguments not saved on the double-backward node",
     "AvgPool3DBackwardBackward0": "pooling arguments not saved on the double-backward node",
     "ConstantPadNdBackwardBackward0": "PyTorch records a ConstantPadNdBackward0 here",
-    "LinalgDetBackward0": "LU and pivots not saved",
     "LinalgInvExBackward0": "the saved inverse reads as modified in place after create_graph",
     "LinalgSolveExBackward0": "LU and pivots not saved",
-    "LinalgSvdBackward0": "S_sym_argsize_minus_1 not saved",
     "MaxPool2DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
     "MaxPool3DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
     "ScaledDotProductFlashAttentionForCpuBackward0": "logsumexp and output not saved",
@@ -89,7 +90,10 @@ def divergence(fn: Any) -> list[str]:
     for key in set(saved) & set(want["saved"]):
         try:
             getattr(fn, "_saved_" + key)
-        except Exception as e:  # a listed value must be readable
+        except RuntimeError as e:  # a listed value must be readable ...
+            if not (name in STALE_IN_PYTORCH and str(e).startswith(STALE)):  # or stale in both
+                found.append(f"_saved_{key}: {type(e).__name__}: {e}")
+        except Exception as e:
             found.append(f"_saved_{key}: {type(e).__name__}: {e}")
     return found
 

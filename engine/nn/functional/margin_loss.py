@@ -113,6 +113,7 @@ def cosine_embedding_loss(
 ) -> Tensor:
     """1 - cos(x1, x2) where target is 1, max(0, cos - margin) where it is -1."""
     from engine.ops.pointwise import where
+    from engine.ops.scalar_overloads import sub_scalar
 
     red = legacy_reduction(size_average, reduce, reduction)
     tdim = target.dim()  # type: ignore[attr-defined]
@@ -132,7 +133,7 @@ def cosine_embedding_loss(
     cos = prod_sum / (mag1 * mag2).sqrt_()
     zeros = make(np.zeros(cos._d.shape, cos._d.dtype), False, None, 0)
     pos = _scalar_minus(1, cos)
-    neg = (cos - margin).clamp_min_(0)
+    neg = sub_scalar(cos, margin).clamp_min_(0)  # C++ `cos - margin`: SubBackward1
     tg: Any = target
     out = where(tg == 1, pos, zeros) + where(tg == -1, neg, zeros)
     return _reduce(out, red)

@@ -163,6 +163,23 @@ GATHER = [
         {"a": S},
     ),
     Case("take", "a.take(torch.tensor([0, 5, 5]))", {"a": S}),
+    Case("put", "a.put(torch.tensor([0, 4, -1]), t)", {"a": S, "t": (3,)}),
+    Case("put_fn", "torch.put(a, torch.tensor([[1], [4]]), t)", {"a": S, "t": (2, 1)}),
+    Case(
+        "put_accumulate",
+        "a.put(torch.tensor([1, 1, 4]), t, accumulate=True)",
+        {"a": S, "t": (3,)},
+    ),
+    Case("put_", "a.clone().put_(torch.tensor([2, 0]), t)", {"a": S, "t": (2,)}),
+    Case("put_out_of_range", "a.put(torch.tensor([6]), t)", {"a": S, "t": (1,)}, raises=True),
+    Case("put_numel_mismatch", "a.put(torch.tensor([0, 1]), t)", {"a": S, "t": (1,)}, raises=True),
+    Case("put_float_index", "a.put(torch.tensor([0.0]), t)", {"a": S, "t": (1,)}, raises=True),
+    Case(
+        "put_dtype_mismatch",
+        "a.put(torch.tensor([0]), t.float())",
+        {"a": S, "t": (1,)},
+        raises=True,
+    ),
     Case("index_put", "a.index_put((torch.tensor([0, 1]),), t)", {"a": S, "t": (3,)}),
     Case(
         "index_put_accumulate",

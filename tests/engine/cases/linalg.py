@@ -88,6 +88,37 @@ PRODUCTS_MORE = [
     Case("baddbmm_broadcast", "c.baddbmm(a, b)", {"c": (4,), "a": (2, 2, 3), "b": (2, 3, 4)}),
     Case("addr", "torch.addr(c, v, w, beta=2, alpha=3)", {"c": (2, 3), "v": (2,), "w": (3,)}),
     Case(
+        "addbmm",
+        "torch.addbmm(c, a, b, beta=0.5, alpha=2)",
+        {"c": (2, 4), "a": (3, 2, 3), "b": (3, 3, 4)},
+    ),
+    Case("addbmm_broadcast", "c.addbmm(a, b)", {"c": (4,), "a": (2, 2, 3), "b": (2, 3, 4)}),
+    Case(
+        "addbmm_beta0",
+        "torch.addbmm(c, a, b, beta=0)",
+        {"c": (2, 4), "a": (1, 2, 3), "b": (1, 3, 4)},
+    ),
+    Case(
+        "addbmm_",
+        "c.clone().addbmm_(a, b, alpha=0.5)",
+        {"c": (2, 4), "a": (2, 2, 3), "b": (2, 3, 4)},
+    ),
+    Case(
+        "addbmm_bad_self",
+        "torch.addbmm(c, a, b)",
+        {"c": (3, 4), "a": (2, 2, 3), "b": (2, 3, 4)},
+        raises=True,
+    ),
+    Case(
+        "addbmm_batches",
+        "torch.addbmm(c, a, b)",
+        {"c": (2, 4), "a": (2, 2, 3), "b": (3, 3, 4)},
+        raises=True,
+    ),
+    Case(
+        "addbmm_2d", "torch.addbmm(c, a, b)", {"c": (2, 4), "a": (2, 3), "b": (3, 4)}, raises=True
+    ),
+    Case(
         "multi_dot_three",
         "torch.linalg.multi_dot([a, b, c])",
         {"a": (2, 3), "b": (3, 4), "c": (4, 2)},

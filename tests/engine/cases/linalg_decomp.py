@@ -1,5 +1,6 @@
 """Rows for engine/ops/linalg_decomp.py, linalg_pinv.py, linalg_norms.py, linalg_triangular.py,
-stats_quantile.py, integrate_dist.py, block_diag.py and pointwise_binary_more.py.
+stats_quantile.py, integrate_dist.py, block_diag.py, copysign.py and pointwise_binary.py's
+logaddexp2.
 
 Singular vectors, eigenvectors and Q are unique only up to sign, so rows use their `abs()`.
 """

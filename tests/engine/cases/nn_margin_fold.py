@@ -27,6 +27,12 @@ CASES = [
         setup=ML,
         gradcheck=False,
     ),
+    Case(  # deep enough to show C++'s `cos - margin` (SubBackward1)
+        "cosine_embedding_none",
+        "F.cosine_embedding_loss(a, b, torch.tensor([-1, 1]), margin=0.1, reduction='none')",
+        {"a": (2, 3), "b": (2, 3)},
+        setup=F,
+    ),
     Case(
         "cosine_embedding",
         "F.cosine_embedding_loss(a, b, torch.tensor([1, -1]), margin=0.1)",

@@ -59,6 +59,14 @@ CASES += [
         gradcheck=False,
     ),
     Case("div_trunc_scalar", "torch.div(a, 2, rounding_mode='trunc')", {"a": S}, gradcheck=False),
+    # rounding_mode=None given: the div.Tensor_mode overload, true division as DivBackward2
+    Case("div_rounding_none", "torch.div(a, b, rounding_mode=None)", {"a": S, "b": (3,)}),
+    Case("div_rounding_none_scalar", "a.div(2, rounding_mode=None)", {"a": S}),
+    Case(
+        "div_rounding_none_const",
+        "a.clone().div_(torch.tensor([1.5, -2.0, 4.0], dtype=torch.float64), rounding_mode=None)",
+        {"a": S},
+    ),
     Case("sub_alpha", "torch.sub(a, b, alpha=3)", {"a": S, "b": S}),
     Case("mul_int_tensor", "a * i", {"a": S}, setup="i = torch.arange(3)"),
     Case("add_int_tensors", "i + j * 2", setup="i = torch.arange(3)\nj = torch.tensor([1, 2, 3])"),

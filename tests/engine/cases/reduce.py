@@ -127,6 +127,20 @@ STATS = [
     Case("softmax_0d", "a.softmax(0)", {"a": ()}),
     Case("log_softmax", "a.log_softmax(0)", {"a": S3}),
     Case("log_softmax_fn", "torch.log_softmax(a, 1)", {"a": S}),
+    # a dtype converts first (ToCopyBackward0); from float32 so float64 values are exact
+    Case(
+        "log_softmax_dtype",
+        "a.float().log_softmax(1, dtype=torch.float64)",
+        {"a": S},
+        gradcheck=False,
+    ),
+    Case(
+        "softmax_dtype",
+        "torch.softmax(a.float(), 0, dtype=torch.float64)",
+        {"a": S},
+        gradcheck=False,
+    ),
+    Case("log_softmax_same_dtype", "a.log_softmax(1, dtype=torch.float64)", {"a": S}),
     Case("log_softmax_large", "(a * 1000).log_softmax(1)", {"a": S}, gradcheck=False),
     Case("logsumexp", "a.logsumexp(1)", {"a": S3}),
     Case("logsumexp_dims_keepdim", "torch.logsumexp(a, (0, 1), keepdim=True)", {"a": S3}),

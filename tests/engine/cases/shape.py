@@ -132,4 +132,14 @@ MORE = [
     Case("nonzero_tuple", "torch.nonzero(a > 0, as_tuple=True)", {"a": S}),
 ]
 
-CASES = VIEWS + COPIES + MORE
+# diff, unfold (engine/ops/shape_composite.py)
+COMPOSITE = [
+    Case("diff", "torch.diff(a)", {"a": S}),
+    Case("diff_dim0", "a.diff(dim=0)", {"a": S}),
+    Case("diff_n2_prepend", "torch.diff(a, n=2, prepend=b)", {"a": S, "b": (2, 1)}),
+    Case("unfold", "a.unfold(1, 2, 1)", {"a": S}),
+    Case("unfold_step", "(a * 1).unfold(0, 1, 2)", {"a": (3, 2)}),
+    Case("unfold_error", "a.unfold(1, 4, 1)", {"a": S}, raises=True),
+]
+
+CASES = VIEWS + COPIES + MORE + COMPOSITE

@@ -1,5 +1,6 @@
-"""`logaddexp2` and `copysign` (CopysignBackward0 for a tensor sign, CopysignBackward1 for a
-number)."""
+"""Signs: `copysign` (|self| with the sign of `other`: CopysignBackward0 for a tensor sign,
+CopysignBackward1 for a number), `signbit`, and `heaviside` (the step at 0, which PyTorch
+does not differentiate)."""
 
 from __future__ import annotations
 
@@ -9,25 +10,8 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
-from engine.ops import pointwise as pw
-from engine.ops._core import OpNode, bshapes, in_shape, record, unbroadcast
-from engine.ops.pointwise_binary import _Binary, _floats, _two
-
-
-def logaddexp2(self: Tensor, other: Any) -> Tensor:
-    """log2(2**self + 2**other), without overflow."""
-    return _two(Logaddexp2Backward0, np.logaddexp2, self, other)
-
-
-class Logaddexp2Backward0(_Binary):
-    __slots__ = ()
-    _name = "Logaddexp2Backward0"
-
-    def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return g / (pw.pow(2.0, o - s) + 1)  # type: ignore[no-any-return]
-
-    def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return g / (pw.pow(2.0, s - o) + 1)  # type: ignore[no-any-return]
+from engine.ops._core import OpNode, as_tensor, bshapes, in_shape, record, unbroadcast
+from engine.ops.pointwise_binary import _floats
 
 
 def copysign(self: Tensor, other: Any) -> Tensor:
@@ -81,6 +65,21 @@ class CopysignBackward1(OpNode):
         return [_sign_grad(self, g)]
 
 
-TENSOR_METHODS = ("logaddexp2", "copysign")
+def signbit(self: Tensor) -> Tensor:
+    return make(np.signbit(self._d), False, None, 0)
+
+
+def heaviside(self: Tensor, values: Any) -> Tensor:
+    v = as_tensor(values)
+    if v._d.dtype != self._d.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
+    from engine.ops.remainder import _not_implemented
+
+    out = np.heaviside(self._d, v._d).astype(self._d.dtype)
+    # PyTorch defines no derivative: a NotImplemented node with an edge per input needing grad
+    return _not_implemented(out, tuple(t for t in (self, v) if t._rg), "heaviside")
+
+
+TENSOR_METHODS = ("copysign", "signbit", "heaviside")
 INPLACE = ("copysign",)
-TORCH_FUNCTIONS = ("logaddexp2", "copysign")
+TORCH_FUNCTIONS = ("copysign", "signbit", "heaviside")

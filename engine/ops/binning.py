@@ -1,0 +1,74 @@
+"""Values into bins: searchsorted, bucketize (insertion indices), bincount and histc
+(counts); integer results, so not differentiable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor, make
+from engine.ops._core import as_tensor
+
+
+def _t(a: Any) -> Tensor:
+    return make(np.asarray(a), False, None, 0)
+
+
+def _i64(a: Any) -> Tensor:
+    return _t(np.asarray(a, np.int64))
+
+
+def searchsorted(
+    sorted_sequence: Tensor, input: Any, *, out_int32: bool = False, right: bool = False,
+    side: str | None = None, sorter: Any = None,
+) -> Tensor:  # fmt: skip
+    """Insertion indices into the innermost dim of `sorted_sequence`."""
+    seq, x = sorted_sequence._d, as_tensor(input)._d
+    how: Any = side if side is not None else ("right" if right else "left")
+    if seq.ndim <= 1:
+        idx = np.searchsorted(seq, x, side=how)
+    else:
+        flat = zip(seq.reshape(-1, seq.shape[-1]), x.reshape(-1, x.shape[-1]), strict=True)
+        rows = [np.searchsorted(s, v, side=how) for s, v in flat]
+        idx = np.stack(rows).reshape(x.shape)
+    return _t(np.asarray(idx, np.int32 if out_int32 else np.int64))
+
+
+def bucketize(
+    input: Any, boundaries: Tensor, *, out_int32: bool = False, right: bool = False
+) -> Tensor:
+    """Bucket index of each value; `right=False` means boundaries[i-1] < x <= boundaries[i]."""
+    x = as_tensor(input)._d
+    idx = np.searchsorted(boundaries._d, x, side="right" if right else "left")
+    return _t(np.asarray(idx, np.int32 if out_int32 else np.int64))
+
+
+def bincount(self: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    a = self._d
+    if a.ndim != 1 or a.dtype.kind not in "iu":
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if a.size and a.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return _i64(np.bincount(a, minlength=minlength))
+    w = weights._d
+    out = np.bincount(a, weights=w, minlength=minlength)
+    return _t(out.astype(w.dtype if w.dtype.kind == "f" else np.float64))
+
+
+def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+    """Equal-width histogram over [min, max] (the data's range when both are 0)."""
+    a = self._d
+    lo, hi = float(min), float(max)
+    if lo == hi and a.size:
+        lo, hi = float(a.min()), float(a.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    inside = a[(a >= lo) & (a <= hi)]
+    counts, _ = np.histogram(inside, bins=bins, range=(lo, hi))
+    return _t(counts.astype(a.dtype))
+
+
+TENSOR_METHODS = ("bincount", "histc")
+TORCH_FUNCTIONS = ("searchsorted", "bucketize", "bincount", "histc")

@@ -1,0 +1,71 @@
+"""PyTorch's `out=` parameter for the common `torch.*` functions: the result written into the
+given tensor in place (resized with PyTorch's warning when its shape differs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine._tensor import Tensor
+from engine.ops._core import as_tensor, bump
+
+OUT_FUNCTIONS = (
+    "add", "sub", "mul", "div", "matmul", "mm", "bmm", "cat", "stack", "exp", "log", "sqrt",
+    "abs", "neg", "pow", "clamp", "sum", "mean", "prod", "cumsum", "where", "maximum", "minimum",
+)  # fmt: skip
+
+
+def with_out(fn: Any, name: str) -> Any:
+    """`fn` accepting PyTorch's `out=` tensor, written in place (resized with a warning)."""
+    import functools
+    import warnings
+
+    from engine.autograd.grad_mode import STATE
+    from engine.ops.inplace import type_name
+
+    scalars = name in ("add", "sub", "mul", "div")
+
+    @functools.wraps(fn)
+    def op(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if scalars and args and not isinstance(args[0], Tensor):
+            args = (as_tensor(args[0]), *args[1:])  # torch.add(5, 5) is tensor(10)
+        if out is None:
+            return fn(*args, **kwargs)
+        r = fn(*args, **kwargs)
+        if STATE.enabled and r._rg:
+            raise RuntimeError(
+                f"{name}(): functions with out=... arguments don't support automatic "
+                "differentiation, but one of the arguments requires grad."
+            )
+        if r.dtype.category > out.dtype.category:
+            raise RuntimeError(
+                f"result type {type_name(r.dtype)} can't be cast to the desired output type "
+                f"{type_name(out.dtype)}"
+            )
+        if out._d.shape == r._d.shape:
+            np.copyto(out._d, r._d, casting="unsafe")
+        else:
+            if out._d.size:
+                warnings.warn(_RESIZED.format(list(out._d.shape), list(r._d.shape)), stacklevel=2)
+            out._d = r._d.astype(out._d.dtype)
+        bump(out)
+        return out
+
+    return op
+
+
+_RESIZED = (
+    "An output with one or more elements was resized since it had shape {}, which does not "
+    "match the required output shape {}. This behavior is deprecated, and in a future PyTorch "
+    "release outputs will not be resized unless they have zero elements. You can explicitly "
+    "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0). "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)"
+)
+
+
+def add_out_params(namespace: dict[str, Any]) -> None:
+    """Give the common `torch.*` functions their `out=` parameter."""
+    for name in OUT_FUNCTIONS:
+        if name in namespace:
+            namespace[name] = with_out(namespace[name], name)
