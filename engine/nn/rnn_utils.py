@@ -191,10 +191,11 @@ def _pack_padded(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[
     # lengths beyond the padded length: ATen's slices stop at its end, batch_sizes do not
     rows = batch_sizes[: input.shape[1 if batch_first else 0]]
     data = _pack(input._d, rows, batch_first)
-    saved = {"batch_first": batch_first, "input_sym_sizes": tuple(input.shape)}
+    sizes_t = torch.tensor(batch_sizes, dtype=torch.int64)
+    saved = {"batch_first": batch_first, "input_sym_sizes": tuple(input.shape), "result1": sizes_t}
     out = record(PackPaddedSequenceBackward0, data, (input,), saved)
     stash(out, batch_sizes=rows, bf=batch_first, shape=tuple(input.shape))
-    return out, torch.tensor(batch_sizes, dtype=torch.int64)
+    return out, sizes_t
 
 
 def pack_padded_sequence(

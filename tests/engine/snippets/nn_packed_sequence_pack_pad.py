@@ -24,6 +24,9 @@ print(type(p).__name__, isinstance(p, tuple), p._fields, len(p))
 data, batch_sizes, sorted_indices, unsorted_indices = p
 print(batch_sizes.dtype, sorted_indices, unsorted_indices)
 walk(p.data.grad_fn)
+node = p.data.grad_fn
+print([a for a in dir(node) if a.startswith(("_saved", "_raw_saved"))])
+print(node._saved_batch_first, node._saved_input_sym_sizes, node._saved_result1)
 out, lengths = pad_packed_sequence(p, batch_first=True, padding_value=-1.0, total_length=5)
 print(out, lengths, lengths.dtype)
 walk(out.grad_fn)
