@@ -233,6 +233,7 @@ class RNNBase(Module):
         dirs = 2 if bidirectional else 1
         n = _GATES[mode] * hidden_size
         self._flat_weights_names: list[str] = []
+        self._all_weights: list[list[str]] = []
         for layer in range(num_layers):
             for d in range(dirs):
                 sfx = f"_l{layer}" + ("_reverse" if d else "")
@@ -247,8 +248,18 @@ class RNNBase(Module):
                     shapes.append(("weight_hr", (proj_size, hidden_size)))
                 for name, shape in shapes:
                     setattr(self, name + sfx, Parameter(empty(*shape, dtype=dtype)))
-                    self._flat_weights_names.append(name + sfx)
+                self._all_weights.append([name + sfx for name, _ in shapes])
+                self._flat_weights_names.extend(self._all_weights[-1])
         self.reset_parameters()
+
+    @property
+    def _flat_weights(self) -> list[Tensor]:
+        return [getattr(self, name) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> list[list[Parameter]]:
+        """The parameters of each layer and direction, in PyTorch's order."""
+        return [[getattr(self, name) for name in names] for names in self._all_weights]
 
     def reset_parameters(self) -> None:
         from engine.nn import init

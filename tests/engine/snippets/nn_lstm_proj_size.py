@@ -36,4 +36,7 @@ try:
     nn.GRU(2, 3, proj_size=1)
 except ValueError as e:
     print(e)
+m = nn.LSTM(2, 3, num_layers=2, proj_size=1)
+print(m._flat_weights_names, m._all_weights, len(m._flat_weights))
+print([[tuple(w.shape) for w in ws] for ws in m.all_weights])
 nn.LSTM(2, 3, proj_size=2)(x, (torch.zeros(1, 3, 3), torch.zeros(1, 3, 3)))
