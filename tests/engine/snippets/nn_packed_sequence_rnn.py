@@ -61,3 +61,11 @@ print(out.data.shape, hn, cn, cn.grad_fn)
 cell = nn.GRUCell(2, 3)
 hc = cell(x[0], torch.zeros(4, 3))
 walk(hc.grad_fn, limit=5)
+
+# dropout between layers (training mode) acts on the packed data
+torch.manual_seed(0)
+m = nn.GRU(2, 3, num_layers=2, dropout=0.5)
+xs = torch.randn(3, 2, 2)
+o, h = m(pack_padded_sequence(xs, [3, 1]))
+walk(o.data.grad_fn.next_functions[-1][0], limit=7)
+print(o.data, h)
