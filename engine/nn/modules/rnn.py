@@ -335,7 +335,9 @@ class RNNBase(Module):
                 f"For {kind} input, hx should also be {want}-D but got {hx.ndim}-D tensor"
             )
 
-    def _check_forward_args(self, input: Tensor, hx: Any, batch: int) -> None:
+    def _check_forward_args(
+        self, input: Tensor, hx: Any, batch: int, unbatched: bool = False
+    ) -> None:
         """PyTorch's check_forward_args: dtype, input size, then hidden sizes (hx as given)."""
         w = self.weight_ih_l0
         if input.dtype != w.dtype:
@@ -357,7 +359,8 @@ class RNNBase(Module):
         if self.mode == "LSTM":
             named = [("hidden[0]", hx[0], h_size), ("hidden[1]", hx[1], c_size)]
         for name, h, want in named:
-            shape = tuple(h.shape) if h.ndim == 3 else (*h.shape[:1], 1, *h.shape[1:])
+            # an unbatched hx is checked as PyTorch sees it, unsqueezed at dim 1
+            shape = (h.shape[0], 1, *h.shape[1:]) if unbatched else tuple(h.shape)
             if shape != want:
                 raise RuntimeError(f"Expected {name} size {want}, got {list(shape)}")
 
@@ -433,7 +436,7 @@ class RNNBase(Module):
             return self._forward_packed(input, hx)
         self._check_dims(input, hx)
         batch = 1 if input.ndim == 2 else input.shape[0 if self.batch_first else 1]
-        self._check_forward_args(input, hx, batch)
+        self._check_forward_args(input, hx, batch, unbatched=input.ndim == 2)
         batched = input.ndim == 3
         bdim = 0 if self.batch_first else 1  # PyTorch unsqueezes unbatched input there
         x = input if batched else input.unsqueeze(bdim)  # type: ignore[attr-defined]

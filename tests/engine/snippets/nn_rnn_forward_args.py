@@ -31,6 +31,8 @@ cases = [
     (nn.RNN(2, 3), (x.double(),)),
     (nn.GRU(2, 3), (x[0], torch.zeros(1, 3))),
     (nn.LSTM(2, 3), (x[0], (torch.zeros(1, 3), torch.zeros(1, 3)))),
+    (nn.GRU(2, 3), (packed, torch.zeros(1, 3))),
+    (nn.GRU(2, 3), (x[:, 0], torch.zeros(2, 3))),
 ]
 for m, args in cases:
     try:
