@@ -1,8 +1,9 @@
-"""RNN, LSTM, GRU and their cells, composed of engine primitives.
+"""RNN, LSTM and GRU layers: stacked, optionally bidirectional, over a whole sequence or a
+PackedSequence, with PyTorch's argument checks.
 
-The cells follow ATen's formulas term by term (e.g. GRU's `(h - n) * z + n`), so values match
-PyTorch's CPU kernels; PyTorch's LSTM layer is one fused MkldnnRnnLayerBackward0 node, which
-the engine draws as its parts instead.
+ATen's CPU float32 LSTM layer is one fused node (MkldnnRnnLayerBackward0); the engine computes its
+steps and gives the stacked output that name. Other dtypes, projections and packed input run
+cell by cell in PyTorch too.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from engine.autograd.engine import WARNED
 from engine.autograd.graph import retype
 from engine.nn import functional as F
 from engine.nn.modules.module import Module
+from engine.nn.modules.rnn.cell import GATES, cat, rnn_step, stack, zeros
+from engine.nn.modules.rnn.packed import packed_direction, permute
 from engine.nn.parameter import Parameter
 
 # ATen's CPU LSTM runs float32 in oneDNN's fused layer (MkldnnRnnLayerBackward0), other dtypes
@@ -25,178 +28,6 @@ _PROJ_WARNING = (
     "LSTM with projections is not supported with oneDNN. Using default implementation. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)"
 )
-_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
-
-
-def _stack(ts: list[Tensor], dim: int = 0) -> Tensor:
-    from engine.ops.tensor_shape import stack
-
-    return stack(ts, dim)
-
-
-def _cat(ts: list[Tensor], dim: int) -> Tensor:
-    import engine
-
-    return engine.cat(ts, dim)  # type: ignore[attr-defined, no-any-return]
-
-
-def _zeros(*shape: int, like: Tensor) -> Tensor:
-    from engine._creation import zeros
-
-    return zeros(*shape, dtype=like.dtype)
-
-
-def _unsafe_chunk(t: Tensor, n: int) -> tuple[Tensor, ...]:
-    """ATen's cells split their gates with unsafe_chunk: one UnsafeSplitBackward0 node."""
-    parts: tuple[Tensor, ...] = t.chunk(n, 1)  # type: ignore[attr-defined]
-    if parts[0]._fn is not None:
-        retype(parts[0]._fn, "UnsafeSplitBackward0")
-    return parts
-
-
-def _hidden_slice(h: Any, start: int, end: int) -> Any:
-    if isinstance(h, tuple):
-        return tuple(t.narrow(0, start, end - start) for t in h)
-    return h.narrow(0, start, end - start)
-
-
-def _hidden_cat(hs: list[Any]) -> Any:
-    if isinstance(hs[0], tuple):
-        return tuple(_cat(list(parts), 0) for parts in zip(*hs, strict=True))
-    return _cat(hs, 0)
-
-
-def _permute(hx: Any, index: Tensor) -> Any:
-    """PyTorch's permute_hidden: the batch dimension (1) reordered by index_select."""
-    if isinstance(hx, tuple):
-        return tuple(h.index_select(1, index) for h in hx)
-    return hx.index_select(1, index)
-
-
-def rnn_step(
-    mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None = None
-) -> Any:
-    """One time step given the input projection `gi`; h is a tensor, or (h, c) for LSTM
-    (whose h is projected by `w_hr` when the LSTM has proj_size).
-
-    Operand order as ATen's cells (`linear_hh(h).add_(gi)`), so next_functions match.
-    """
-    if mode == "LSTM":
-        hx, cx = h
-        gates = F.linear(hx, w_hh, b_hh) + gi
-        i, f, g, o = _unsafe_chunk(gates, 4)
-        i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
-        cy = f * cx + i * g
-        hy = o * cy.tanh()
-        return (hy if w_hr is None else hy.matmul(w_hr.t())), cy  # type: ignore[attr-defined]
-    if mode == "GRU":
-        gh = F.linear(h, w_hh, b_hh)
-        i_r, i_z, i_n = _unsafe_chunk(gi, 3)
-        h_r, h_z, h_n = _unsafe_chunk(gh, 3)
-        r = (h_r + i_r).sigmoid()
-        z = (h_z + i_z).sigmoid()
-        n = (i_n + h_n * r).tanh()
-        return (h - n) * z + n
-    pre = F.linear(h, w_hh, b_hh) + gi
-    return pre.tanh() if mode == "RNN_TANH" else pre.relu()  # type: ignore[attr-defined]
-
-
-class _CellBase(Module):
-    _mode = "RNN_TANH"
-
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-        mode: str | None = None,
-    ) -> None:
-        from engine._creation import empty
-
-        super().__init__()
-        if mode is not None:
-            self._mode = mode
-        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
-        n = _GATES[self._mode] * hidden_size
-        self.weight_ih = Parameter(empty(n, input_size, dtype=dtype))
-        self.weight_hh = Parameter(empty(n, hidden_size, dtype=dtype))
-        if bias:
-            self.bias_ih = Parameter(empty(n, dtype=dtype))
-            self.bias_hh = Parameter(empty(n, dtype=dtype))
-        else:
-            self.register_parameter("bias_ih", None)
-            self.register_parameter("bias_hh", None)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        from engine.nn import init
-
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for w in self.parameters():
-            init.uniform_(w, -stdv, stdv)
-
-    def extra_repr(self) -> str:
-        s = f"{self.input_size}, {self.hidden_size}"
-        if not self.bias:
-            s += f", bias={self.bias}"
-        nl = getattr(self, "nonlinearity", "tanh")
-        if nl != "tanh":
-            s += f", nonlinearity={nl}"
-        return s
-
-    def _run(self, input: Tensor, hx: Any) -> Any:
-        batched = input.ndim == 2
-        x = input if batched else input.unsqueeze(0)  # type: ignore[attr-defined]
-        if hx is None:
-            h0 = _zeros(x.shape[0], self.hidden_size, like=x)
-            hx = (h0, h0) if self._mode == "LSTM" else h0
-        elif not batched:
-            hx = tuple(h.unsqueeze(0) for h in hx) if self._mode == "LSTM" else hx.unsqueeze(0)
-        gi = F.linear(x, self.weight_ih, self.bias_ih)
-        out = rnn_step(self._mode, gi, hx, self.weight_hh, self.bias_hh)
-        if not batched:
-            out = tuple(o.squeeze(0) for o in out) if self._mode == "LSTM" else out.squeeze(0)
-        return out
-
-
-class RNNCell(_CellBase):
-    """h' = tanh(W_ih x + b_ih + W_hh h + b_hh) (or relu)."""
-
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        nonlinearity: str = "tanh",
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
-        super().__init__(input_size, hidden_size, bias, device, dtype, mode)
-        self.nonlinearity = nonlinearity
-
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
-        return self._run(input, hx)  # type: ignore[no-any-return]
-
-
-class LSTMCell(_CellBase):
-    """One LSTM step: returns (h', c')."""
-
-    _mode = "LSTM"
-
-    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Tensor]:
-        return self._run(input, hx)  # type: ignore[no-any-return]
-
-
-class GRUCell(_CellBase):
-    """One GRU step: returns h'."""
-
-    _mode = "GRU"
-
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
-        return self._run(input, hx)  # type: ignore[no-any-return]
 
 
 class RNNBase(Module):
@@ -231,7 +62,7 @@ class RNNBase(Module):
         self.proj_size = proj_size
         real = proj_size or hidden_size
         dirs = 2 if bidirectional else 1
-        n = _GATES[mode] * hidden_size
+        n = GATES[mode] * hidden_size
         self._flat_weights_names: list[str] = []
         self._all_weights: list[list[str]] = []
         for layer in range(num_layers):
@@ -294,8 +125,8 @@ class RNNBase(Module):
 
     def _zero_hx(self, batch: int, like: Tensor) -> Any:
         n = self.num_layers * (2 if self.bidirectional else 1)
-        h = _zeros(n, batch, self.proj_size or self.hidden_size, like=like)
-        return (h, _zeros(n, batch, self.hidden_size, like=like)) if self.mode == "LSTM" else h
+        h = zeros(n, batch, self.proj_size or self.hidden_size, like=like)
+        return (h, zeros(n, batch, self.hidden_size, like=like)) if self.mode == "LSTM" else h
 
     def _direction(self, x: Tensor, h: Any, layer: int, d: int) -> tuple[Tensor, Any]:
         w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
@@ -306,7 +137,7 @@ class RNNBase(Module):
             outs.append(h[0] if self.mode == "LSTM" else h)
         if d:
             outs.reverse()
-        out = _stack(outs, 0)
+        out = stack(outs, 0)
         if self.mode == "LSTM" and w_hr is None and x.dtype == float32 and out._fn is not None:
             # PyTorch's CPU float32 LSTM layer is one fused node; its output carries that name
             retype(out._fn, "MkldnnRnnLayerBackward0")
@@ -364,36 +195,6 @@ class RNNBase(Module):
             if shape != want:
                 raise RuntimeError(f"Expected {name} size {want}, got {list(shape)}")
 
-    def _packed_direction(
-        self, data: Tensor, sizes: list[int], h: Any, layer: int, d: int
-    ) -> tuple[Tensor, Any]:
-        """ATen's PackedLayer (d=0) / ReversedPackedLayer (d=1): at step t only the first
-        sizes[t] rows advance; finished rows' states are sliced off (forward) or joined in
-        (reverse) as the batch shrinks or grows."""
-        w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
-        gi_all = F.linear(data, w_ih, b_ih)
-        outs: list[Tensor] = []
-        if d == 0:
-            offset, last, done = 0, sizes[0], []
-            for b in sizes:
-                if b < last:
-                    done.append(_hidden_slice(h, b, last))
-                    h = _hidden_slice(h, 0, b)
-                h = rnn_step(self.mode, gi_all.narrow(0, offset, b), h, w_hh, b_hh, w_hr)  # type: ignore[attr-defined]
-                outs.append(h[0] if self.mode == "LSTM" else h)
-                offset, last = offset + b, b
-            done.append(h)
-            return _cat(outs, 0), _hidden_cat(done[::-1])
-        h_in, offset, last = h, data.shape[0], sizes[-1]
-        h = _hidden_slice(h_in, 0, last)
-        for b in reversed(sizes):
-            if b > last:
-                h = _hidden_cat([h, _hidden_slice(h_in, last, b)])
-            h = rnn_step(self.mode, gi_all.narrow(0, offset - b, b), h, w_hh, b_hh, w_hr)  # type: ignore[attr-defined]
-            outs.append(h[0] if self.mode == "LSTM" else h)
-            offset, last = offset - b, b
-        return _cat(outs[::-1], 0), h
-
     def _forward_packed(self, packed: Any, hx: Any) -> tuple[Any, Any]:
         """PyTorch's packed path: hx permuted into sorted order, h_n back out of it."""
         from engine.nn.rnn_utils import PackedSequence
@@ -405,7 +206,7 @@ class RNNBase(Module):
         if hx is None:
             hx = self._zero_hx(sizes[0], data)
         elif sorted_indices is not None:
-            hx = _permute(hx, sorted_indices)
+            hx = permute(hx, sorted_indices)
         h_all = [list(hx[0].unbind(0)), list(hx[1].unbind(0))] if lstm else [list(hx.unbind(0))]
         finals: list[list[Tensor]] = [[] for _ in h_all]
         x = data
@@ -414,17 +215,17 @@ class RNNBase(Module):
             for d in range(dirs):
                 k = layer * dirs + d
                 h0 = (h_all[0][k], h_all[1][k]) if lstm else h_all[0][k]
-                out, hn = self._packed_direction(x, sizes, h0, layer, d)
+                out, hn = packed_direction(self.mode, self._weights(layer, d), x, sizes, h0, d)
                 outs.append(out)
                 for j, t in enumerate(hn if lstm else (hn,)):
                     finals[j].append(t)
-            x = outs[0] if dirs == 1 else _cat(outs, -1)
+            x = outs[0] if dirs == 1 else cat(outs, -1)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
-        hs = tuple(_stack(f, 0) for f in finals)
+        hs = tuple(stack(f, 0) for f in finals)
         hn_all = (hs[0], hs[1]) if lstm else hs[0]
         if unsorted_indices is not None:
-            hn_all = _permute(hn_all, unsorted_indices)
+            hn_all = permute(hn_all, unsorted_indices)
         return PackedSequence(x, batch_sizes, sorted_indices, unsorted_indices), hn_all
 
     def forward(self, input: Any, hx: Any = None) -> tuple[Any, Any]:
@@ -462,12 +263,12 @@ class RNNBase(Module):
                 outs.append(out)
                 for j, t in enumerate(hn if lstm else (hn,)):
                     finals[j].append(t)
-            x = outs[0] if dirs == 1 else _cat(outs, 2)
+            x = outs[0] if dirs == 1 else cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
         if self.batch_first:  # ATen's RNN/GRU transpose back in place, LSTM not
             x = x.transpose(0, 1) if lstm else x.transpose_(0, 1)  # type: ignore[attr-defined]
-        hs = [_stack(f, 0) for f in finals]
+        hs = [stack(f, 0) for f in finals]
         if not batched:
             x, hs = x.squeeze(bdim), [h.squeeze(1) for h in hs]  # type: ignore[attr-defined]
         return x, (hs[0], hs[1]) if lstm else hs[0]
@@ -502,4 +303,4 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
 
-__all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell"]
+__all__ = ["GRU", "LSTM", "RNN", "RNNBase"]
