@@ -53,7 +53,7 @@ print(pack_sequence([a, c, b]).batch_sizes)
 pd = torch.tensor([[1.0, 2.0, 3.0], [4.0, 0.0, 0.0]]).t()
 print(unpad_sequence(pd, torch.tensor([3, 1])), pd.shape)
 print(p.float() is p, p.double().data.dtype, p.to(torch.float64).sorted_indices, p.is_cuda)
-print(PackedSequence(p.data, p.batch_sizes).unsorted_indices)
+print(PackedSequence(p.data, p.batch_sizes).unsorted_indices, PackedSequence, type(p).__mro__[1])
 print(PackedSequence((p.data, p.batch_sizes), None, torch.tensor([2, 0, 1])).unsorted_indices)
 
 # lengths as a tuple, a list of tensors, a float tensor; beyond the padded length

@@ -197,7 +197,7 @@ class RNNBase(Module):
 
     def _forward_packed(self, packed: Any, hx: Any) -> tuple[Any, Any]:
         """PyTorch's packed path: hx permuted into sorted order, h_n back out of it."""
-        from engine.nn.rnn_utils import PackedSequence
+        from engine.nn.utils.rnn import PackedSequence
 
         data, batch_sizes, sorted_indices, unsorted_indices = packed
         sizes = [int(n) for n in batch_sizes.tolist()]
@@ -229,7 +229,7 @@ class RNNBase(Module):
         return PackedSequence(x, batch_sizes, sorted_indices, unsorted_indices), hn_all
 
     def forward(self, input: Any, hx: Any = None) -> tuple[Any, Any]:
-        from engine.nn.rnn_utils import PackedSequence
+        from engine.nn.utils.rnn import PackedSequence
 
         if isinstance(input, PackedSequence):
             if self.mode != "LSTM":  # PyTorch's LSTM checks nothing of a packed input
