@@ -217,13 +217,18 @@ def pack_padded_sequence(
     return PackedSequence(data, batch_sizes, sorted_indices, None)
 
 
+def _full(dims: tuple[int, ...], value: float, dtype: Any) -> Tensor:
+    """ATen's at::full inside a composite op: empty then fill_, so the version starts at 1."""
+    return torch.empty(dims, dtype=dtype).fill_(value)  # type: ignore[no-any-return]
+
+
 def _pad_packed(
     data: Tensor, batch_sizes: list[int], batch_first: bool, value: float, total: int
 ) -> tuple[Tensor, Tensor]:
     """ATen's `_pad_packed_sequence`: a filled tensor, each run of equal batch size copied in."""
     steps = len(batch_sizes)
     top = batch_sizes[0]
-    out = torch.full((max(total, steps), top, *data.shape[1:]), value, dtype=data.dtype)
+    out = _full((max(total, steps), top, *data.shape[1:]), value, data.dtype)
     lengths = [0] * top
     offset, prev_b, prev_i = 0, top, 0
     for i in range(steps + 1):
@@ -285,7 +290,7 @@ def pad_sequence(
     longest = max(s.shape[0] for s in seqs)
     trailing = tuple(seqs[0].shape[1:])
     dims = (len(seqs), longest, *trailing) if batch_first else (longest, len(seqs), *trailing)
-    out = torch.full(dims, padding_value, dtype=seqs[0].dtype)
+    out = _full(dims, padding_value, seqs[0].dtype)
     for i, s in enumerate(seqs):
         n = s.shape[0]
         start = longest - n if padding_side == "left" else 0

@@ -4,6 +4,7 @@ from torch.nn.utils.rnn import (
     pack_padded_sequence,
     pack_sequence,
     pad_packed_sequence,
+    pad_sequence,
     unpack_sequence,
     unpad_sequence,
 )
@@ -51,7 +52,10 @@ print(s)
 print(unpack_sequence(s))
 print(pack_sequence([a, c, b]).batch_sizes)
 pd = torch.tensor([[1.0, 2.0, 3.0], [4.0, 0.0, 0.0]]).t()
-print(unpad_sequence(pd, torch.tensor([3, 1])), pd.shape)
+print(pd._version, unpad_sequence(pd, torch.tensor([3, 1])), pd.shape, pd._version)
+# ATen fills its padded result in place (empty + fill_) before the copies
+print(pad_packed_sequence(q)[0]._version, pad_packed_sequence(q, batch_first=True)[0]._version)
+print(pad_packed_sequence(p)[0]._version, pad_sequence([a, b, c])._version)
 print(p.float() is p, p.double().data.dtype, p.to(torch.float64).sorted_indices, p.is_cuda)
 print(PackedSequence(p.data, p.batch_sizes).unsorted_indices, PackedSequence, type(p).__mro__[1])
 print(PackedSequence((p.data, p.batch_sizes), None, torch.tensor([2, 0, 1])).unsorted_indices)
