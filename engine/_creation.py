@@ -73,11 +73,34 @@ def _infer_array(data: Any) -> np.ndarray[Any, Any]:
         arr = arr.astype(_dtype.get_default_dtype().np)
     elif arr.dtype.kind == "c":  # Python complex numbers: complex64 (or complex128 by default)
         arr = arr.astype(_dtype.default_complex().np)
-    elif arr.dtype.kind in "iu":
+    elif arr.dtype.kind == "u":  # Python ints only come out unsigned past int64's range
+        raise ValueError(_LONG_OVERFLOW)
+    elif arr.dtype.kind == "i":
         arr = arr.astype(np.int64)
+    elif arr.dtype.kind == "O" and any(_past_int64(x) for x in _leaves(data)):
+        raise ValueError(_LONG_OVERFLOW)
     elif arr.dtype.kind == "O" or arr.dtype.kind in "US":
         raise _infer_error(data)
     return arr
+
+
+# PyTorch reads every Python int as a C long long first
+_LONG_OVERFLOW = "Overflow when unpacking long long"
+
+
+def _past_int64(x: Any) -> bool:
+    return isinstance(x, int) and not -(2**63) <= x < 2**63
+
+
+def _overflow(data: Any, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """`data` (Python numbers) as `dtype` where NumPy refused a value: PyTorch's errors, and
+    its uint8, which takes any negative int modulo 256."""
+    ints = [x for x in _leaves(_unwrap(data)) if isinstance(x, int)]
+    if any(_past_int64(x) for x in ints):
+        raise ValueError(_LONG_OVERFLOW)
+    if dtype == np.uint8 and all(x <= 255 for x in ints):
+        return np.array(_unwrap(data), dtype=np.int64).astype(np.uint8)
+    raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
 def _infer_numpy_scalars(data: list[Any] | tuple[Any, ...]) -> np.ndarray[Any, Any]:
@@ -155,6 +178,8 @@ def tensor(
             arr = np.array(_unwrap(data), dtype=_np_dtype(dtype))
         except ValueError:
             raise _ragged_error(data) from None
+        except OverflowError:
+            arr = _overflow(data, np.dtype(_np_dtype(dtype)))
         except TypeError:
             if not any(isinstance(x, complex) for x in _leaves(data)):
                 raise

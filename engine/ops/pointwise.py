@@ -321,11 +321,36 @@ def pow(self: Any, exponent: Any) -> Tensor:
     if rt.kind in "iu" and isinstance(b, int) and b < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     try:
-        out = np.power(a, b)
+        out = _scalar_power(a, b) if rt in _FAST_POW_DTYPES else np.power(a, b)
     except ValueError as e:
         raise broadcast_error(a, b, e) from None
     saved = {"self": self, "exponent": exponent}
     return record(PowBackward0, out.astype(rt, copy=False), (self,), saved)
+
+
+_FAST_POW_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _scalar_power(a: Any, b: Any) -> Any:
+    """ATen's CPU kernel for a float tensor to a scalar power: products for 2, 3 and -2,
+    sqrt, 1/sqrt and 1/x for 0.5, -0.5 and -1, std::pow otherwise (`x ** 3` is x*x*x there,
+    which can differ from pow in the last bit)."""
+    e = complex(b)
+    if e.imag:
+        return np.power(a, b)
+    if e.real == 2:
+        return a * a
+    if e.real == 3:
+        return a * a * a
+    if e.real == -2:
+        return 1 / (a * a)
+    if e.real == 0.5:
+        return np.sqrt(a)
+    if e.real == -0.5:
+        return 1 / np.sqrt(a)
+    if e.real == -1:
+        return 1 / a
+    return np.power(a, b)
 
 
 def _power(a: Any, b: Any) -> Any:
@@ -349,7 +374,7 @@ class PowBackward0(OpNode):
         if e == 0:
             return [g * 0]  # type: ignore[operator, list-item]
         s = self.saved("self")
-        return [g * e * s ** (e - 1)]  # type: ignore[operator]
+        return [g * (e * s ** (e - 1))]  # type: ignore[operator]  # ATen's order
 
 
 class PowBackward1(OpNode):
@@ -362,7 +387,7 @@ class PowBackward1(OpNode):
         ga = gb = None
         if self.needs(0):
             # where exponent == 0 the gradient is 0 even when self == 0 (PyTorch's masking)
-            ga = unbroadcast(where(e == 0, 0.0, g * e * s ** (e - 1)), in_shape(self, 0, g))  # type: ignore[operator, arg-type]
+            ga = unbroadcast(where(e == 0, 0.0, g * (e * s ** (e - 1))), in_shape(self, 0, g))  # type: ignore[operator, arg-type]
         if self.needs(1):
             r = self.saved("result")
             # a complex exponent: PyTorch tests its real part

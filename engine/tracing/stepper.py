@@ -93,19 +93,19 @@ class Backward(Stepping):
         bid = self.bid
         line, frame = tr._site()
         inputs = [t for t, _ in _captured(task)]
-        tr.buf.append(
-            cap.BackwardStarted(
-                _ns(),
-                line,
-                frame,
-                bid,
-                list(loc["roots"]),
-                list(loc["grads"]),
-                task.keep_graph,
-                task.create_graph,
-                inputs,
-            )
+        started = cap.BackwardStarted(
+            _ns(),
+            line,
+            frame,
+            bid,
+            list(loc["roots"]),
+            list(loc["grads"]),
+            task.keep_graph,
+            task.create_graph,
+            inputs,
         )
+        tr.number(started)
+        tr.buf.append(started)
         tr.flush()
         outer = tr.in_backward  # (a backward run inside another one's hook)
         tr.in_backward = bid

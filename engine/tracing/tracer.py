@@ -1,8 +1,9 @@
 """The tracer: an engine observer that captures named tuples (`captures.py`) on the hot path
 and turns them into events (`build.py`) in batches (`flush`), off the hot path.
 
-Ids are assigned at flush time (tensors and nodes each count from 0); the id lives on the
-object itself, so a recycled `id()` never inherits one.
+Tensors and nodes each count ids from 0; the id lives on the object itself, so a recycled `id()`
+never inherits one. A tensor gets its id when a capture first holds it (`Tracer.number`), a node
+when its event is built: both in the order the run makes them, whenever batches are built.
 """
 
 from __future__ import annotations
@@ -232,10 +233,31 @@ class Tracer:
         return (f.f_lineno, f) if f is not None else (None, None)
 
     def _add(self, item: tuple[Any, ...]) -> None:
+        self.number(item)
         buf = self.buf
         buf.append(item)
         if len(buf) >= self.batch or item[0] - self.flushed_at > FLUSH_EVERY:
             self.flush(keep_last=True)
+
+    def number(self, item: tuple[Any, ...]) -> None:
+        """Give every tensor a capture holds (a field, or inside a tuple or list field, two
+        levels deep: a module hook's grad tuples) its id now. Ids follow the order the run makes
+        and uses tensors, never the moment a batch is built: a batch is also built when
+        FLUSH_EVERY has passed, so an id given at build time would depend on the machine's
+        speed, and two runs of one snippet would number its tensors differently (a tensor an
+        untraced op made, `x = (torch.arange(4) * 0.5).sin()`, is first seen in a capture)."""
+        of = self.tensors.of
+        for f in item[3:]:  # (ts, line, frame) first
+            if isinstance(f, Tensor):
+                of(f)
+            elif isinstance(f, tuple | list):
+                for g in f:
+                    if isinstance(g, Tensor):
+                        of(g)
+                    elif isinstance(g, tuple | list):
+                        for h in g:
+                            if isinstance(h, Tensor):
+                                of(h)
 
     def tensor_made(self, t: Tensor) -> None:
         # its id now, in the order the snippet makes tensors: two runs of one snippet give the
@@ -275,10 +297,11 @@ class Tracer:
         add, of = self.unbuilt.add, self.tensors.of
         for t in outputs:
             add(id(t._ver))
-            of(t)  # ids in the order the run makes tensors, however batches fall
+            of(t)  # ids in the order the run makes tensors, however batches fall (`number`)
         for t in inputs:
             if t is not None:
                 add(id(t._ver))
+                of(t)
         if len(buf) >= self.batch or ts - self.flushed_at > FLUSH_EVERY:
             self.flush(keep_last=True)
 
@@ -291,12 +314,10 @@ class Tracer:
                 break
         else:
             return
-        add, of = self.unbuilt.add, self.tensors.of
+        add = self.unbuilt.add
         for t in (*outputs, *inputs):
             if t is not None:
                 add(id(t._ver))
-        for t in outputs:
-            of(t)
         line, frame = self._site()
         self._add(cap.Untracked(_ns(), line, frame, name, outputs, inputs, _mode()))
 
@@ -356,6 +377,7 @@ class Tracer:
                 outs = tuple(t if o is out else o for o in item.outputs)
                 buf[i] = item._replace(outputs=outs)
                 self.unbuilt.add(id(t._ver))
+                self.tensors.of(t)
                 return
 
     def before_write(self, t: Tensor) -> None:
@@ -456,6 +478,7 @@ class Tracer:
 
     def saved_packed(self, saved: SavedTensor, tensor: Tensor) -> None:
         """A saved-tensor pack hook ran: the tensor it was given, for the node's event."""
+        self.tensors.of(tensor)
         self.packed[id(saved)] = (saved, tensor)
 
     def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None:

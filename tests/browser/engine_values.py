@@ -1,8 +1,8 @@
 """What the engine's own objects hold, for the page's property test: run a snippet traced (as
-the sandbox worker does) in this process and print, as JSON, each in-place version's value (as
-the tracer took it at that moment) and, at exit, the values of every tensor the snippet names
-(its variables, and the parameters and buffers of its modules), keyed by the tracer's tensor
-ids (the ids the page knows).
+the sandbox worker does) in this process and print, as JSON, the values at exit of every tensor
+the snippet names (its variables, and the parameters and buffers of its modules), each with the
+tracer's id for it and the name the tracer gave it (as the page folds names), so the test can
+check that its match with the page's tensors is the right one.
 
 Run as `python -m tests.browser.engine_values < snippet.py` (it installs the engine as `torch`,
 so it runs in its own process)."""
@@ -29,6 +29,24 @@ def _plain(a: Any) -> list[Any]:
     return out
 
 
+def described_names(events: list[dict[str, Any]]) -> dict[str, str]:
+    """Tensor id -> name, folded as the page folds tensor descriptions (a later description
+    without a name keeps the earlier name)."""
+    names: dict[str, str] = {}
+    for e in events:
+        infos = (
+            [e["tensor"]]
+            if e["type"] == "tensor"
+            else e["outputs"]
+            if e["type"] in ("node", "untracked_op")
+            else []
+        )
+        for info in infos:
+            tid = str(info["id"])
+            names[tid] = info.get("name") or names.get(tid, "")
+    return names
+
+
 def main() -> None:
     code = sys.stdin.read()
     from engine._tensor import Tensor
@@ -40,7 +58,7 @@ def main() -> None:
 
     def dump(ns: dict[str, Any]) -> None:
         tr = observer.TRACER
-        tr.flush()  # ids are given when a batch is built: build the last one first
+        tr.flush()  # the last batch's descriptions (and names) before the ids are read
         named: list[tuple[str, Any]] = []
         for k, v in ns.items():
             if isinstance(v, Tensor):
@@ -58,18 +76,15 @@ def main() -> None:
 
     events: list[dict[str, Any]] = []
     setattr(builtins, DUMP, dump)
-    # the sandbox's options, so ids are given in the same order as in the page's run (a large
-    # gradient gets an id); a large version's value is then a summary, compared by its stats
     run_snippet(code + f"\n{DUMP}(globals())\n", events.extend)
     failed = [e for e in events if e["type"] == "error" and DUMP in str(e.get("traceback"))]
     if failed:
         raise RuntimeError(f"the dump of final values failed: {failed[-1].get('traceback')}")
-    bumps = [
-        {"tensor": str(e["tensor"]), "version": e["version"], "value": e["value"]}
-        for e in events
-        if e["type"] == "version_bump" and e["tensor"] is not None
-    ]
-    json.dump({"final": final, "bumps": bumps}, sys.stdout)
+    names = described_names(events)
+    for tid, t in final.items():
+        t["id"] = tid
+        t["traced_name"] = names[tid]
+    json.dump({"final": list(final.values())}, sys.stdout)
 
 
 if __name__ == "__main__":

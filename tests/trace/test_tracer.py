@@ -232,3 +232,52 @@ def test_captures_are_sent_at_least_every_quarter_second() -> None:
     assert run_snippet(code, batches.append)["status"] == "ok"
     lines = [sorted(e["line"] for e in b if e["type"] == "node" and e["line"]) for b in batches]
     assert [ln for ln in lines if ln] == [[3], [5], [7]]
+
+
+def test_two_runs_of_one_snippet_give_its_tensors_the_same_ids_however_batches_fall() -> None:
+    # a batch is also built when FLUSH_EVERY has passed, so where batches end depends on the
+    # machine's speed; ids must not. x and the BatchNorm's num_batches_tracked are made by ops
+    # the engine does not record (no node, no tracer call), first seen in a later capture
+    from engine.tracing import run_snippet
+
+    code = (
+        "import torch\n"
+        "x = (torch.arange(6, dtype=torch.float32) * 0.37).sin().reshape(2, 3).requires_grad_()\n"
+        "w = torch.ones(3, requires_grad=True)\n"
+        "bn = torch.nn.BatchNorm1d(3)\n"
+        "y = bn(x * w)\n"
+        "y.sum().backward()\n"
+        "g = w.grad\n"
+    )
+
+    def ids(batch: int) -> dict[str, int | None]:
+        # the ids the tracer gave the snippet's own objects (names are found when a batch is
+        # built, so they may differ; ids may not)
+        import builtins
+
+        from engine.autograd import observer
+
+        got: dict[str, int | None] = {}
+
+        def dump(ns: dict[str, Any]) -> None:
+            tr = observer.TRACER
+            assert isinstance(tr, Tracer)
+            tensors = {k: v for k, v in ns.items() if isinstance(v, engine.Tensor)}
+            bn = ns["bn"]
+            tensors |= {f"bn.{k}": v for k, v in [*bn.named_parameters(), *bn.named_buffers()]}
+            got.update({k: tr.tensors.get(v) for k, v in tensors.items()})
+
+        hook = "__ids_dump__"
+        setattr(builtins, hook, dump)
+        try:
+            run_snippet(
+                code + "__ids_dump__(globals())\n", lambda _: None, options={"batch": batch}
+            )
+        finally:
+            delattr(builtins, hook)
+        return got
+
+    every_capture, one_batch = ids(1), ids(1 << 20)
+    assert every_capture == one_batch
+    assert None not in one_batch.values()
+    assert {"x", "w", "y", "g", "bn.num_batches_tracked"} <= set(one_batch)
