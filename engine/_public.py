@@ -200,6 +200,10 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.nn.modules.rnn.RNNBase",
         "engine.nn.modules.rnn.RNNCell",
     ),
+    "torch.nn.utils.rnn": (
+        "engine.nn.utils.rnn.PackedSequence",
+        "engine.nn.utils.rnn.PackedSequence_",
+    ),
     "torch.nn.modules.sparse": (
         "engine.nn.modules.sparse.EmbeddingBag",
         "engine.nn.modules.sparse.Embedding",

@@ -94,21 +94,10 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         i += n
 
 
-def _bind_rnn() -> None:
-    """`torch.nn.utils.rnn` is a submodule there; here it lives in engine/nn/rnn_utils.py."""
-    import sys
-
-    from engine.nn import rnn_utils
-
-    sys.modules.setdefault(__name__ + ".rnn", rnn_utils)
-    globals()["rnn"] = rnn_utils
-
-
-_bind_rnn()
-
-# submodules PyTorch exposes as `torch.nn.utils.parametrize` / `.parametrizations`
+# submodules PyTorch exposes as `torch.nn.utils.parametrize` / `.parametrizations` / `.rnn`
 from engine.nn.utils import parametrizations as parametrizations  # noqa: E402
 from engine.nn.utils import parametrize as parametrize  # noqa: E402
+from engine.nn.utils import rnn as rnn  # noqa: E402
 from engine.nn.utils.weight_norm import remove_weight_norm as remove_weight_norm  # noqa: E402
 from engine.nn.utils.weight_norm import weight_norm as weight_norm  # noqa: E402
 
