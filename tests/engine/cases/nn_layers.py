@@ -6,6 +6,7 @@ from tests.engine.cases import Case
 
 F = "torch.nn.functional."
 SEED = "torch.manual_seed(0)\n"
+RNN = "torch.nn.utils.rnn."
 
 CASES = [
     Case("channel_shuffle", F + "channel_shuffle(x, 3)", {"x": (2, 6, 2, 1)}),
@@ -89,4 +90,15 @@ CASES = [
         setup="t = torch.tensor([[1, 1, 1], [3, 1, 0]])\n",
     ),
     Case("dropout3d", F + "dropout3d(x, 0.5)", {"x": (2, 3, 2, 1, 2)}, setup=SEED),
+    # torch.nn.utils.rnn: packing pads out (PackPaddedSequenceBackward0), sorted or not
+    Case(
+        "pack_padded",
+        RNN + "pack_padded_sequence(x, [3, 2, 1], batch_first=True).data",
+        {"x": (3, 3, 2)},
+    ),
+    Case(
+        "pack_padded_unsorted",
+        RNN + "pack_padded_sequence(x, [2, 3, 1], enforce_sorted=False).data",
+        {"x": (3, 3, 2)},
+    ),
 ]
