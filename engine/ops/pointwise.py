@@ -373,8 +373,12 @@ class PowBackward0(OpNode):
         e = self.saved("exponent")
         if e == 0:
             return [g * 0]  # type: ignore[operator, list-item]
+        from engine.ops.scalar_overloads import mul_scalar
+
         s = self.saved("self")
-        return [g * (e * s ** (e - 1))]  # type: ignore[operator]  # ATen's order
+        # ATen's `grad * (exp * self.pow(exp - 1))`: a C++ double times a tensor is the scalar
+        # overload, so under create_graph PowBackward0, MulBackward1, MulBackward0
+        return [g * mul_scalar(s ** (e - 1), e)]  # type: ignore[operator, arg-type]
 
 
 class PowBackward1(OpNode):

@@ -29,9 +29,10 @@ def test_nodes_made_by_backward_are_marked_with_their_pass(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     expect(page.get_by_test_id("console")).to_contain_text("tensor([ 6., 12.])")
     nodes = page.get_by_test_id("node-list")
-    # PowBackward0's backward formula records a PowBackward0 and a MulBackward0 (line 4)
+    # PowBackward0's backward formula, grad * (3 * x.pow(2)), records a PowBackward0, a
+    # MulBackward1 (the exponent, a scalar, times it) and a MulBackward0 (line 4), as PyTorch's
     marked = nodes.locator("li", has=page.locator(".nl-madeby"))
-    expect(marked).to_have_count(2)
+    expect(marked).to_have_count(3)
     expect(marked.locator(".nl-madeby").first).to_have_text("by backward #1")
     # the forward's own nodes are not marked
     expect(nodes.locator('[data-node-name="PowBackward0"]').first).not_to_contain_text(

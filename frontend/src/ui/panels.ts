@@ -165,7 +165,7 @@ export class Panels {
       this.listed = listedIds(s, view.filter);
     }
     const { ids, use } = this.listed;
-    const key = `${s.seq}|${view.selected}|${s.vertices.size}|${ids.length}`;
+    const key = `${s.seq}|${s.current}|${view.selected}|${s.vertices.size}|${ids.length}`;
     if (key === this.listKey) return;
     this.listKey = key;
     this.list.set(ids.length, key, (i) => {
