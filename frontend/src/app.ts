@@ -94,7 +94,8 @@ export class App {
   private breakSet = new Set<string>();
 
   constructor() {
-    this.layout = new LayoutLink(() => this.log, this.measure, (m) => this.onPlaced(m));
+    // a worker that fails (its script not loaded, an exception) leaves the graph undrawn: say so
+    this.layout = new LayoutLink(() => this.log, this.measure, (m) => this.onPlaced(m), (why) => this.panels.status(`the graph cannot be laid out: ${why} (reload the page)`));
     this.place = this.layout.place;
     this.canvas = new GraphCanvas(byId<HTMLCanvasElement>("graph"));
     this.canvas.onResize = () => {

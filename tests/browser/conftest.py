@@ -258,13 +258,30 @@ def step_until(page: Any, text: str, key: str = "ArrowRight", limit: int = 40) -
 def drawn_geometry(page: Any) -> dict[str, Any]:
     """Wait until every vertex is placed and two frames drawn since, then read where things
     are, in screen pixels."""
-    page.wait_for_function(
-        """() => { const a = window.__backscope.app;
-                   return a.pos.size > 0 && a.pos.size === a.log.state().vertices.size; }""",
-    )
+    try:
+        page.wait_for_function(
+            """() => { const a = window.__backscope.app;
+                       return a.pos.size > 0 && a.pos.size === a.log.state().vertices.size; }""",
+        )
+    except Exception as e:
+        raise AssertionError(f"the layout never caught up: {layout_state(page)}") from e
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     geo: dict[str, Any] = page.evaluate("() => window.__backscope.geometry()")
     return geo
+
+
+def layout_state(page: Any) -> dict[str, Any]:
+    """What the page's layout holds against the run's vertices (for a failure's message)."""
+    state: dict[str, Any] = page.evaluate(
+        """() => { const a = window.__backscope.app; const s = a.log.state();
+                   const pos = [...a.pos.keys()], vs = [...s.vertices.keys()];
+                   return { placed: pos.length, vertices: vs.length, status: s.status,
+                            seen: a.place.seen, sent: a.layout.sent, failed: a.layout.failed,
+                            following: a.log.following, cursor: a.log.cursor, events: a.log.length,
+                            extra: pos.filter(k => !s.vertices.has(k)).slice(0, 20),
+                            missing: vs.filter(k => !a.pos.has(k)).slice(0, 20) }; }"""
+    )
+    return state
 
 
 def meets(a: dict[str, float], b: dict[str, float]) -> bool:

@@ -8,7 +8,9 @@ module box is drawn, in screen pixels), not from pixels of a screenshot.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from tests.browser.conftest import (
     drawn_geometry,
     finished,
     inside,
+    layout_state,
     meets,
     move_cursor,
     new_context,
@@ -30,6 +33,7 @@ from tests.browser.conftest import (
 pytestmark = pytest.mark.browser
 
 FINISHED = finished("ok", "error")
+EXP_EVENTS = Path(__file__).parents[2] / "frontend" / "tests" / "fixtures" / "exp.jsonl"
 
 MLP = """import torch
 import torch.nn as nn
@@ -121,6 +125,23 @@ def test_mlp_module_boxes_never_overlap_and_hold_their_parameters(page: Page) ->
             assert v["id"] in members[m.group(1)], f"{v['title']} outside its layer's box"
     assert_clear_view(geo)
     shot(page, "walk-mlp-modules")
+
+
+def test_a_provisional_cut_taken_back_is_not_drawn(page: Page) -> None:
+    """A custom Function's forward runs `i.exp()` under no_grad: the page first draws a cut for
+    its output, then the output gets the Function's grad_fn and the cut is taken back. When
+    the two events come in different batches, the layout already has the cut; it must not stay
+    drawn. The recorded run is fed to the page in those two batches."""
+    events = [json.loads(line) for line in EXP_EVENTS.read_text().splitlines() if line]
+    at = next(i for i, e in enumerate(events) if e["type"] == "node")
+    page.goto("/")
+    page.evaluate("evs => window.__backscope.app.ingest(evs)", events[:at])
+    page.wait_for_function("() => window.__backscope.app.pos.has('c1')")
+    page.evaluate("evs => window.__backscope.app.ingest(evs)", events[at:])
+    geo = drawn_geometry(page)
+    titles = sorted(v["title"] for v in geo["vertices"])
+    assert not any("no_grad" in t or "cut" in t for t in titles), titles
+    assert layout_state(page)["extra"] == []
 
 
 def test_legend_toggles_and_the_view_refits(page: Page) -> None:

@@ -13,6 +13,14 @@ export class LayoutLink {
   readonly place = new Placement();
   /** Vertices told to the worker (a prefix of the run's vertex order). */
   sent = 0;
+  /** Their ids, and the run's count of taken-back vertices when last checked against them. */
+  private sentIds = new Set<string>();
+  private removedSeen = 0;
+  /** A worker epoch whose first answer replaces the placement (a re-layout after a vertex
+   *  the worker had was taken back); -1 when none. */
+  private replaceAt = -1;
+  /** Why the worker stopped answering, if it did (shown to the user; null while it works). */
+  failed: string | null = null;
   private epoch = 0;
   private sentModules = new Set<string>();
   private options: GraphOptions = { collapsed: [], iteration: null, backwardSeqs: [] };
@@ -22,12 +30,20 @@ export class LayoutLink {
   private readonly worker: Worker;
 
   /** `onPlaced` hears each answer of this run's worker after it went into `place`. */
-  constructor(private log: () => RunLog, private measure: (text: string) => number, onPlaced: (m: FromLayout) => void) {
+  constructor(private log: () => RunLog, private measure: (text: string) => number, onPlaced: (m: FromLayout) => void, onFailed: (why: string) => void) {
     this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
     this.worker.onmessage = (m: MessageEvent<FromLayout>) => {
       if (m.data.epoch !== this.epoch) return;
+      if (m.data.epoch === this.replaceAt) {
+        this.replaceAt = -1;
+        this.place.clear();
+      }
       this.place.apply(m.data);
       onPlaced(m.data);
+    };
+    this.worker.onerror = (e: ErrorEvent) => {
+      this.failed = e.message || "the layout worker failed to start";
+      onFailed(this.failed);
     };
   }
 
@@ -40,6 +56,9 @@ export class LayoutLink {
     this.epoch += 1;
     this.place.clear();
     this.sent = 0;
+    this.sentIds = new Set();
+    this.removedSeen = 0;
+    this.replaceAt = -1;
     this.sentModules = new Set();
     this.labels = new Map();
     this.labelsAt = -1;
@@ -51,13 +70,34 @@ export class LayoutLink {
   /** New vertices to the worker (and, first, new options when the view's choices moved). */
   send(head: RunState, view: ViewState): void {
     this.sync(view);
+    if (head.removed !== this.removedSeen) {
+      this.removedSeen = head.removed;
+      for (const id of this.sentIds) {
+        if (head.vertices.has(id)) continue;
+        this.relayout();
+        break;
+      }
+    }
     const ended = head.status !== "running" && head.status !== "paused";
     if (head.orderLen <= this.sent && !ended) return;
     const { items, modules } = layoutItems(head, this.log().index, this.sent, this.measure, this.sentModules, (key) => this.moduleWidth(key));
     this.sent = head.orderLen;
+    for (const it of items) this.sentIds.add(it.id);
     // once the forward is over no consumer can arrive for a waiting leaf: place it anyway
     const flush = head.inBackward || head.backwards > 0 || ended;
     this.post({ type: "add", epoch: this.epoch, items, modules, flush });
+  }
+
+  /** A vertex the worker has was taken back (a provisional cut: the op got a grad_fn after
+   *  all): the worker lays the run out again from its first vertex, and its first answer
+   *  replaces the placement (the old one stays drawn until then). */
+  private relayout(): void {
+    this.epoch += 1;
+    this.replaceAt = this.epoch;
+    this.sent = 0;
+    this.sentIds = new Set();
+    this.sentModules = new Set();
+    this.post({ type: "reset", epoch: this.epoch, options: this.options });
   }
 
   /** The layout options the view asks for now; a change re-lays the graph out in the worker. */

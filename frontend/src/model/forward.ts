@@ -21,6 +21,12 @@ export function addVertex(s: RunState, v: Vertex): void {
   s.vertices.set(v.id, v);
 }
 
+/** Take a vertex back (its id stays in `order`, which is append-only; readers skip ids with
+ *  no vertex). */
+function removeVertex(s: RunState, id: string): void {
+  if (s.vertices.delete(id)) s.removed += 1;
+}
+
 /** Add a version to a tensor's log. The log starts at the first change (most tensors never
  *  change: they keep no log), with the version the tensor held before it. */
 function logVersion(s: RunState, id: string, entry: VersionEntry): void {
@@ -65,7 +71,7 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
     // an op run under no_grad inside a custom Function's forward is not a cut: its output
     // got a grad_fn after all, so the provisional cut vertex goes away
     // (its id stays in `order`, which is append-only; readers skip ids with no vertex)
-    if (cut) s.vertices.delete(cut.id);
+    if (cut) removeVertex(s, cut.id);
     return t;
   }
   const leaf = s.vertices.get(`t${id}`);
@@ -249,7 +255,7 @@ function addCut(
   }
   if (from !== null && s.vertices.has(from)) edges.push({ to: from, inputNr: 0 });
   const names = c.outputs.map((o) => s.tensors.get(o)?.name ?? "").filter(Boolean).join(", ");
-  for (const o of c.outputs) if (s.vertices.get(`t${o}`)?.kind === "const") s.vertices.delete(`t${o}`);
+  for (const o of c.outputs) if (s.vertices.get(`t${o}`)?.kind === "const") removeVertex(s, `t${o}`);
   const t = s.tensors.get(first);
   addVertex(s, {
     id: `c${first}`, kind: "cut", name: c.name, label: names, seq, edges, line: c.line, module: "",

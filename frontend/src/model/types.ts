@@ -184,6 +184,9 @@ export interface RunState {
    *  this state sees its first `orderLen` entries (read them with `vertexOrder`). */
   order: string[];
   orderLen: number;
+  /** How many vertices were taken back (a provisional cut or a stand-in leaf given way):
+   *  whoever copied vertices out (the layout) checks theirs when it moves. */
+  removed: number;
   tensors: CowMap<TensorInfo>;
   versions: CowMap<number>;
   /** Every version of a tensor the run has shown (version_bump), oldest first. */
