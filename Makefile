@@ -50,7 +50,7 @@ typecheck:
 # no test depends on speed, so tests beside each other on a busy machine still hold.
 PYTEST_WORKERS ?= 2
 pytest:
-	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile --ignore=tests/torch
+	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile --durations=25 --ignore=tests/torch
 
 # The real-PyTorch backend (backscope/) against real torch, in a venv of its own: the pinned CPU
 # wheel first (a bare `torch` requirement could pull a multi-GB CUDA build), then this project
