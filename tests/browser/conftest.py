@@ -86,11 +86,32 @@ def live_server(tmp: Path, env: dict[str, str] | None = None) -> Iterator[str]:
                 proc.wait()
 
 
+# each package server's log, by URL (shown when a test on it fails)
+SERVER_LOGS: dict[str, Path] = {}
+
+
 @pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server with a throwaway database; yields its base URL."""
-    with live_server(tmp_path_factory.mktemp("server")) as url:
+    tmp = tmp_path_factory.mktemp("server")
+    with live_server(tmp) as url:
+        SERVER_LOGS[url] = tmp / "server.log"
         yield url
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep each phase's report on the test (the page fixture looks at it)."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+_PAGE_STATE_JS = """() => { const a = window.__backscope && window.__backscope.app;
+    if (!a) return null;
+    const s = a.log.state();
+    return { status: s.status, error: s.error, halted: s.halted,
+             console: s.console.slice(-10), events: a.log.events.slice(-6) }; }"""
 
 
 @pytest.fixture(scope="package")
@@ -111,7 +132,7 @@ def new_context(browser: Any, server: str, width: int = 1600, height: int = 900)
 
 
 @pytest.fixture
-def page(browser: object, server: str) -> Iterator[object]:
+def page(browser: object, server: str, request: pytest.FixtureRequest) -> Iterator[object]:
     from playwright.sync_api import Browser
 
     assert isinstance(browser, Browser)
@@ -120,6 +141,18 @@ def page(browser: object, server: str) -> Iterator[object]:
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     yield pg
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        # what the page held and the server said: a failure on a loaded machine is rarely
+        # reproducible, so its report carries what is needed to read it
+        try:
+            print("page state:", json.dumps(pg.evaluate(_PAGE_STATE_JS), default=str)[:4000])
+        except Exception as e:  # the page itself may be what failed
+            print("page state unreadable:", e)
+        log = SERVER_LOGS.get(server)
+        if log is not None and log.is_file():
+            lines = [x for x in log.read_text(errors="replace").splitlines() if "HTTP/1.1" not in x]
+            print("server log (last lines, requests left out):", *lines[-40:], sep="\n")
     ctx.close()
     assert not errors, f"uncaught page errors: {errors}"
 

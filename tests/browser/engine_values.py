@@ -18,6 +18,12 @@ from typing import Any
 DUMP = "__backscope_engine_values__"
 
 
+# Tensors larger than this are described by exact stats and their first values: a resnet's
+# weights in full are hundreds of MB of JSON, and the page summarises them anyway.
+WHOLE = 4096
+HEAD = 64
+
+
 def _plain(a: Any) -> list[Any]:
     """Flat values, non-finite ones as strings (JSON has no NaN)."""
     out: list[Any] = []
@@ -27,6 +33,26 @@ def _plain(a: Any) -> list[Any]:
         else:
             out.append(x)
     return out
+
+
+def _values(a: Any) -> dict[str, Any]:
+    """All values of a small tensor; a large one's NaN/Inf counts, min, max and mean of the
+    finite values (in float64), and its first values."""
+    import numpy as np
+
+    flat = np.asarray(a).reshape(-1)
+    if flat.size <= WHOLE:
+        return {"values": _plain(flat)}
+    x = flat.astype(np.float64)
+    finite = x[np.isfinite(x)]
+    stats = {
+        "nan": int(np.isnan(x).sum()),
+        "inf": int(np.isinf(x).sum()),
+        "min": float(finite.min()) if finite.size else "nan",
+        "max": float(finite.max()) if finite.size else "nan",
+        "mean": float(finite.mean()) if finite.size else "nan",
+    }
+    return {"stats": stats, "head": _plain(flat[:HEAD])}
 
 
 def described_names(events: list[dict[str, Any]]) -> dict[str, str]:
@@ -70,9 +96,7 @@ def main() -> None:
             tid = tr.tensors.get(t)
             if tid is None or tid not in tr.described or t.dtype.is_complex:
                 continue
-            final.setdefault(
-                str(tid), {"name": name, "shape": list(t.shape), "values": _plain(t._d)}
-            )
+            final.setdefault(str(tid), {"name": name, "shape": list(t.shape)} | _values(t._d))
 
     events: list[dict[str, Any]] = []
     setattr(builtins, DUMP, dump)
