@@ -37,22 +37,24 @@ class _Stream(io.TextIOBase):
     def write(self, s: str) -> int:
         if not s.isascii():
             s.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError, as on a UTF-8 stdout
-        buf = self.tr.buf
-        last = buf[-1] if buf else None
-        # consecutive writes to one stream share an event (print writes text, then "\n")
-        if (
-            type(last) is cap.Raw
-            and last.event["type"] == self.kind
-            and len(last.event["text"]) < TEXT_CHUNK
-        ):
-            last.event["text"] += s
-        elif self.kind == "stdout":
-            self.tr.emit({"type": "stdout", "t": self.tr.now(), "text": s})
-        else:
-            self.tr.emit({"type": "stderr", "t": self.tr.now(), "text": s})
-        if s.endswith("\n"):
-            # line-buffered like a terminal, so output shows while the snippet runs
-            self.tr.flush()
+        # the snippet's threads write too: no text may go into an event a flush is sending
+        with self.tr.lock:
+            buf = self.tr.buf
+            last = buf[-1] if buf else None
+            # consecutive writes to one stream share an event (print writes text, then "\n")
+            if (
+                type(last) is cap.Raw
+                and last.event["type"] == self.kind
+                and len(last.event["text"]) < TEXT_CHUNK
+            ):
+                last.event["text"] += s
+            elif self.kind == "stdout":
+                self.tr.emit({"type": "stdout", "t": self.tr.now(), "text": s})
+            else:
+                self.tr.emit({"type": "stderr", "t": self.tr.now(), "text": s})
+            if s.endswith("\n"):
+                # line-buffered like a terminal, so output shows while the snippet runs
+                self.tr.flush()
         return len(s)
 
     def flush(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import itertools
 import sys
+import threading
 import time
 import weakref
 from collections import OrderedDict
@@ -175,6 +176,8 @@ class Tracer:
         self.answer_left = int(options.get("values_answer_budget", 2_000_000))
         self.retained_bytes = 0
         self.buf: list[tuple[Any, ...]] = []
+        # held by a flush and by a write to stdout/stderr (which may come from any thread)
+        self.lock = threading.RLock()
         self.count = 0
         self.tensors = Ids()
         self.nodes = Ids()
@@ -603,13 +606,16 @@ class Tracer:
     # -- batch side: build dicts ---------------------------------------------------------
     def flush(self, keep_last: bool = False) -> None:
         """Turn captured tuples into events and hand them to the sink."""
-        if self.flushing:  # (a flush the sink itself caused: the outer one sends everything)
-            return
-        self.flushing = True
-        try:
-            self._flush(keep_last)
-        finally:
-            self.flushing = False
+        # a snippet's threads print too: a flush in one thread waits for another's to end
+        # (returning at once would leave what the waiting thread wrote unsent at the run's end)
+        with self.lock:
+            if self.flushing:  # (a flush the sink itself caused: the outer one sends everything)
+                return
+            self.flushing = True
+            try:
+                self._flush(keep_last)
+            finally:
+                self.flushing = False
         if self.halting is not None:
             why, frame = self.halting
             self.halting = None

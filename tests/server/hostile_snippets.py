@@ -214,7 +214,7 @@ hostile(
 def _main_done(events: Events) -> None:
     # print() writes the text and its newline separately, so a thread's write may fall between
     # them ("main donebg\n\n"): look for the text alone
-    assert "main done" in out(events)
+    assert "main done" in out(events), [e for e in events if e["type"] != "stdout"][-2:]
 
 
 hostile(

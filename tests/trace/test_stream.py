@@ -483,3 +483,39 @@ def test_bytes_written_to_stdout_buffer_are_printed() -> None:
     )
     events = _valid_run(code)
     assert harness.stdout(events) == "hi\né\n"
+
+
+def test_a_print_while_another_thread_flushes_is_sent() -> None:
+    """A snippet's threads print too. While a thread's print is being sent (held here in the
+    sink), the main thread prints and the run ends: its text is sent, not left behind in a
+    batch nobody flushes."""
+    import builtins
+    import threading
+    import time
+
+    from engine.tracing.run import run_snippet
+
+    sending = threading.Event()
+    events: list[dict[str, Any]] = []
+
+    def sink(batch: list[dict[str, Any]]) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            sending.set()
+            time.sleep(0.3)  # the main thread prints meanwhile
+        events.extend(batch)
+
+    builtins.__backscope_sending__ = sending  # type: ignore[attr-defined]
+    code = (
+        "import threading\n"
+        "t = threading.Thread(target=lambda: print('bg'))\n"
+        "t.start()\n"
+        "__backscope_sending__.wait(10)\n"
+        "print('main done')\n"
+        "t.join()\n"
+    )
+    try:
+        run_snippet(code, sink, options={"batch": 1})
+    finally:
+        del builtins.__backscope_sending__  # type: ignore[attr-defined]
+    out = harness.stdout(events)
+    assert "main done\n" in out and "bg\n" in out, out
