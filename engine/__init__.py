@@ -158,6 +158,7 @@ from engine.ops import transpose as _transpose_ops
 from engine.ops import tri_indices as _tri_indices_ops
 from engine.ops import unique as _unique_ops
 from engine.ops import vander as _vander_ops
+from engine.ops import view_scatter as _view_scatter_ops
 
 __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
 
@@ -222,6 +223,7 @@ _OP_MODULES: list[ModuleType] = [
     _scatter_reduce_ops,
     _as_strided_ops,
     _vander_ops,
+    _view_scatter_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
 out_params.add_out_params(globals())
