@@ -18,6 +18,7 @@ from engine import (
     _public,
     _random,
     _runtime,
+    _windows,
     autograd,
     linalg,
     profiler,
@@ -224,6 +225,7 @@ _OP_MODULES: list[ModuleType] = [
     _as_strided_ops,
     _vander_ops,
     _view_scatter_ops,
+    _windows,
 ]
 _methods.bind(_OP_MODULES, globals())
 out_params.add_out_params(globals())
