@@ -148,6 +148,7 @@ from engine.ops import matrix_exp as _matrix_exp_ops
 from engine.ops import nn_pdist as _nn_pdist_ops
 from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
+from engine.ops import poisson as _poisson_ops
 from engine.ops import remainder as _remainder_ops
 from engine.ops import scatter_reduce as _scatter_reduce_ops
 from engine.ops import sign as _sign_ops
@@ -226,6 +227,7 @@ _OP_MODULES: list[ModuleType] = [
     _vander_ops,
     _view_scatter_ops,
     _windows,
+    _poisson_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
 out_params.add_out_params(globals())
