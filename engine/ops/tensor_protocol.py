@@ -70,8 +70,7 @@ def apply_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     fn = args[0]
     if self._rg:
         raise RuntimeError(
-            "Can't call apply_() on Variable that requires grad. Use var.detach().apply_() "
-            "instead."
+            "Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead."
         )
     d = self._d
     store = _STORE[d.dtype.kind]
