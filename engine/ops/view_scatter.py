@@ -16,7 +16,7 @@ import numpy as np
 
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, record, wants_grad
 from engine.ops.index import select
 from engine.ops.tensor_shape import diagonal
 
@@ -27,6 +27,10 @@ def _scatter(
     cls: type[OpNode], self: Tensor, src: Tensor, view: Array, key: Any, saved: dict[str, Any]
 ) -> Tensor:
     """`self` with `src` (cast to self's dtype) written at `key`, after ATen's size check."""
+    if self._d.dtype.kind not in "fc" and wants_grad(self, src):
+        from engine.ops.inplace import type_name
+
+        raise RuntimeError(f"Autograd not support dtype: {type_name(self.dtype)}")
     if view.shape != src._d.shape:
         raise RuntimeError(
             "expected src to have a size equal to the slice of self. src size = "
@@ -37,6 +41,13 @@ def _scatter(
     return record(cls, out, (self, src), saved, shapes=(src._d.shape,))
 
 
+def _check_src(name: str, src: Any) -> None:
+    if not isinstance(src, Tensor):
+        raise TypeError(
+            f"{name}(): argument 'src' (position 2) must be Tensor, not {type(src).__name__}"
+        )
+
+
 def _untracked(t: Tensor) -> Tensor:
     """`t`'s values without its history: the view is taken only to check and shape it."""
     return make(t._d, False, None, 0)
@@ -44,6 +55,7 @@ def _untracked(t: Tensor) -> Tensor:
 
 def select_scatter(self: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     """A copy of `self` whose `select(dim, index)` is `src`."""
+    _check_src("select_scatter", src)
     view = select(_untracked(self), dim, index)._d  # select's own range errors
     d = _wrap_dim(dim, self._d.ndim)
     i = int(index) % self._d.shape[d]
@@ -61,6 +73,7 @@ def slice_scatter(
     step: int = 1,
 ) -> Tensor:
     """A copy of `self` whose `[start:end:step]` along `dim` is `src`."""
+    _check_src("slice_scatter", src)
     d = _wrap_dim(dim, self._d.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
@@ -73,6 +86,7 @@ def diagonal_scatter(
     self: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1
 ) -> Tensor:
     """A copy of `self` whose `diagonal(offset, dim1, dim2)` is `src`."""
+    _check_src("diagonal_scatter", src)
     view = diagonal(_untracked(self), offset, dim1, dim2)._d  # diagonal's own errors
     nd = self._d.ndim
     d1, d2 = _wrap_dim(dim1, nd), _wrap_dim(dim2, nd)

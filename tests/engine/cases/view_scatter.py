@@ -19,6 +19,19 @@ CASES = [
         gradcheck=False,
     ),
     Case(
+        "select_scatter_long_self",
+        "torch.select_scatter(torch.zeros(2, 2, dtype=torch.long), s, 0, 0)",
+        {"s": (2,)},
+        raises=True,
+    ),
+    Case(
+        "select_scatter_number_src",
+        "torch.select_scatter(x, 1.0, 0, 0)",
+        {"x": (2, 2)},
+        raises=True,
+    ),
+    Case("slice_scatter_number_src", "torch.slice_scatter(x, 1.0)", {"x": (2, 2)}, raises=True),
+    Case(
         "select_scatter_index_range",
         "torch.select_scatter(x, s, 0, 5)",
         {"x": (4, 3), "s": (3,)},
