@@ -59,6 +59,9 @@ class _Ops:
 
 def _options(name: str, dtype: Any, window_length: Any) -> np.dtype[Any]:
     """ATen's window_function_checks: an int length, a floating dtype, a length >= 0."""
+    w = window_length
+    if isinstance(w, Tensor) and w._d.ndim == 0 and w._d.dtype.kind in "iu":
+        window_length = window_length._d.item()  # the argument parser takes a 0-d int tensor
     if isinstance(window_length, bool) or not isinstance(window_length, int | np.integer):
         raise TypeError(
             f"{name}(): argument 'window_length' (position 1) must be int, not "
@@ -94,7 +97,7 @@ def _window(
     body: Callable[[_Ops, Array, int], Array],
 ) -> Tensor:
     dt = _options(name, dtype, window_length)
-    n = int(window_length)
+    n = int(window_length.item() if isinstance(window_length, Tensor) else window_length)
     if n <= 1:
         return _finish(np.ones(n, dt), requires_grad, device)
     m = n + 1 if periodic else n

@@ -35,4 +35,6 @@ CASES = [
     Case("bartlett_int32_dtype", "torch.bartlett_window(3, dtype=torch.int32)", raises=True),
     Case("hann_complex_dtype", "torch.hann_window(3, dtype=torch.complex64)", raises=True),
     Case("hann_float_length", "torch.hann_window(3.0)", raises=True),
+    Case("hann_tensor_length", "torch.hann_window(torch.tensor(4), dtype=torch.float64)"),
+    Case("hann_float_tensor_length", "torch.hann_window(torch.tensor(4.0))", raises=True),
 ]
