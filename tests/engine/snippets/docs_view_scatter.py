@@ -26,3 +26,7 @@ w = torch.slice_scatter(x.detach(), s.view(1, 3) * 2, 0, 1, 2)
 print(w, w.grad_fn.next_functions[0], w.grad_fn._saved_start, w.grad_fn._saved_end)
 (g,) = torch.autograd.grad(w.sum(), s)
 print(g)
+
+# saved int64 arguments read back unsigned when negative, as PyTorch shows them
+v = torch.slice_scatter(x, torch.ones(3, 2), -1, -3, -1)
+print(v.grad_fn._saved_dim, v.grad_fn._saved_start, v.grad_fn._saved_end, x[:-1].grad_fn._saved_end)
