@@ -18,6 +18,7 @@ from engine import (
     _public,
     _random,
     _runtime,
+    _windows,
     autograd,
     linalg,
     profiler,
@@ -147,6 +148,7 @@ from engine.ops import matrix_exp as _matrix_exp_ops
 from engine.ops import nn_pdist as _nn_pdist_ops
 from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
+from engine.ops import poisson as _poisson_ops
 from engine.ops import remainder as _remainder_ops
 from engine.ops import scatter_reduce as _scatter_reduce_ops
 from engine.ops import sign as _sign_ops
@@ -158,6 +160,7 @@ from engine.ops import transpose as _transpose_ops
 from engine.ops import tri_indices as _tri_indices_ops
 from engine.ops import unique as _unique_ops
 from engine.ops import vander as _vander_ops
+from engine.ops import view_scatter as _view_scatter_ops
 
 __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
 
@@ -222,6 +225,9 @@ _OP_MODULES: list[ModuleType] = [
     _scatter_reduce_ops,
     _as_strided_ops,
     _vander_ops,
+    _view_scatter_ops,
+    _windows,
+    _poisson_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
 out_params.add_out_params(globals())

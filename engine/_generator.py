@@ -11,6 +11,7 @@ distribution turns its 32/64-bit draws into numbers in a fixed way (copied below
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
@@ -174,6 +175,49 @@ class Generator:
         """`exponential_`: -log1p(-u) / lambda on a double uniform."""
         out: np.ndarray[Any, Any] = -1.0 / lambd * np.log1p(-self._unit(n, np.float64))
         return out
+
+    def poisson(self, rates: Array) -> Array:
+        """`torch.poisson`: ATen's `sample_poisson` on each rate in turn (double uniforms):
+        Hoermann's transformed rejection from a rate of 10 up, multiplied uniforms below."""
+        out = np.empty(rates.size, np.float64)
+        for i, lam in enumerate(rates.reshape(-1).astype(np.float64).tolist()):
+            if not lam >= 0:
+                raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+            out[i] = self._poisson_one(lam)
+        return out.reshape(rates.shape)
+
+    def _poisson_one(self, lam: float) -> float:
+        unit = self._unit
+        if lam >= 10:
+            slam, loglam = math.sqrt(lam), math.log(lam)
+            b = 0.931 + 2.53 * slam
+            a = -0.059 + 0.02483 * b
+            invalpha = 1.1239 + 1.1328 / (b - 3.4)
+            vr = 0.9277 - 3.6224 / (b - 2)
+            while True:
+                u = float(unit(1, np.float64)[0]) - 0.5
+                v = float(unit(1, np.float64)[0])
+                us = 0.5 - abs(u)
+                kf = (2 * a / us + b) * u + lam + 0.43
+                if not math.isfinite(kf):
+                    return float(-(2**63))  # C++'s (int64_t) of an infinity or NaN on x86
+                k = math.floor(kf)
+                if us >= 0.07 and v <= vr:
+                    return float(k)
+                if k < 0 or (us < 0.013 and v > us):
+                    continue
+                lhs = math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
+                if lhs <= -lam + k * loglam - math.lgamma(k + 1.0):
+                    return float(k)
+        if lam == 0:
+            return 0.0
+        enlam, x, prod = math.exp(-lam), 0, 1.0
+        while True:
+            prod *= float(unit(1, np.float64)[0])
+            if prod > enlam:
+                x += 1
+            else:
+                return float(x)
 
 
 def _fill16(data: Any, s: int, wt: Any, mean: float, std: float) -> None:

@@ -142,7 +142,7 @@ _INT64_KEYS = frozenset(
     (
         *("dim", "dim0", "dim1", "dim2", "dims", "offset", "diagonal", "ignore_index"),
         *("padding_idx", "shifts", "start", "length", "split_size", "index", "step", "source"),
-        "destination",
+        *("destination", "end"),
     )
 )
 

@@ -1,6 +1,6 @@
 """Tensor methods with no op of their own: truth value (`is_nonzero`), membership,
-reversal, device and dtype facts, and `x.where(c, y)`'s argument order; plus the in-place
-`tril_`/`triu_` bindings of tensor_shape's ops."""
+reversal, device and dtype facts, `x.where(c, y)`'s argument order and `apply_(callable)`;
+plus the in-place `tril_`/`triu_` bindings of tensor_shape's ops."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor
+from engine.autograd import observer
 from engine.ops import pointwise as pw
 from engine.ops._core import as_tensor
 from engine.ops.tensor_shape import tril, triu  # noqa: F401  (bound as tril_/triu_ below)
@@ -58,9 +59,65 @@ def where(self: Tensor, condition: Any, y: Any) -> Tensor:
     return out
 
 
+def apply_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Replace each element by `callable(element)` (a Python number), in the tensor's logical
+    order, as PyTorch's CPU-only `apply_` does: refused on a tensor that requires grad, and
+    (like PyTorch, which writes through the raw pointer) the version counter does not move."""
+    if kwargs:
+        raise TypeError("TensorBase.apply_() takes no keyword arguments")
+    if len(args) != 1:
+        raise TypeError(f"TensorBase.apply_() takes exactly one argument ({len(args)} given)")
+    fn = args[0]
+    if self._rg:
+        raise RuntimeError(
+            "Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead."
+        )
+    d = self._d
+    store = _STORE[d.dtype.kind]
+    values = [store(fn(v)) for v in d.reshape(-1).tolist()]
+    if observer.TRACER is not None:  # events not yet built must show the values before
+        observer.TRACER.before_write(self)
+    if values:
+        d[...] = np.asarray(values, dtype=object).reshape(d.shape).astype(d.dtype)
+    return self
+
+
+def _store_int(v: Any) -> int:
+    """ATen's store into an integer tensor: ints (and bools, floats truncated), else the
+    error of `operator.index`."""
+    if isinstance(v, float):
+        v = int(v)
+    if not isinstance(v, int):
+        raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
+    if not -(2**63) <= v < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    return int(v)
+
+
+def _store_float(v: Any) -> float:
+    if not isinstance(v, int | float):
+        raise TypeError(f"must be real number, not {type(v).__name__}")
+    return float(v)
+
+
+def _store_complex(v: Any) -> complex:
+    if not isinstance(v, int | float | complex):
+        raise TypeError(f"must be real number, not {type(v).__name__}")
+    return complex(v)
+
+
+_STORE: dict[str, Any] = {
+    "b": bool,
+    "i": _store_int,
+    "u": _store_int,
+    "f": _store_float,
+    "c": _store_complex,
+}
+
+
 TENSOR_METHODS = (
     "is_nonzero", "where", "__contains__", "__reversed__", "get_device", "is_signed", "itemsize",
-    "nbytes",
+    "nbytes", "apply_",
 )  # fmt: skip
 INPLACE = ("tril", "triu")
 TORCH_FUNCTIONS = ("is_nonzero",)
