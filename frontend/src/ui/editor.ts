@@ -1,6 +1,6 @@
 // The CodeMirror 6 editor: Python, a breakpoint gutter, highlighted lines for the selection
 // and the error, Ctrl/Cmd+Enter to run.
-import { EditorState, RangeSet, StateEffect, StateField, type Extension } from "@codemirror/state";
+import { EditorState, RangeSet, StateEffect, StateField, Transaction, type Extension } from "@codemirror/state";
 import { Decoration, EditorView, GutterMarker, gutter, keymap, lineNumbers, highlightActiveLine, type DecorationSet } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { bracketMatching, indentOnInput, syntaxHighlighting, HighlightStyle } from "@codemirror/language";
@@ -79,6 +79,9 @@ export interface EditorHooks {
 
 export class CodeEditor {
   readonly view: EditorView;
+  /** True once the user has touched the text or selection (typed, deleted, pasted, selected):
+   *  what arrives later (the first example) no longer goes into the editor. */
+  touched = false;
 
   constructor(parent: HTMLElement, hooks: EditorHooks) {
     const bpGutter = gutter({
@@ -111,6 +114,9 @@ export class CodeEditor {
           if (pos !== null && ev.altKey === false) hooks.onLineClick(v.state.doc.lineAt(pos).number);
           return false;
         },
+      }),
+      EditorView.updateListener.of((u) => {
+        if (u.transactions.some((tr) => tr.annotation(Transaction.userEvent) !== undefined)) this.touched = true;
       }),
       // the code panel is narrow: wrap long lines rather than hide their ends (error lines too)
       EditorView.lineWrapping,

@@ -108,8 +108,9 @@ export class Panels {
     this.app.editor.view.dom.addEventListener("input", () => {
       if (sel.value && examples.find((x) => x.id === sel.value)?.code !== this.app.editor.code) sel.value = "";
     });
-    if (!this.app.editor.code && examples[0] && !new URLSearchParams(location.search).get("run")) {
-      // first visit: the first seed example is loaded, ready to run
+    if (!this.app.editor.code && !this.app.editor.touched && examples[0] && !new URLSearchParams(location.search).get("run")) {
+      // first visit: the first seed example is loaded, ready to run (unless the user has begun
+      // on the editor before the list arrived: cleared it to paste, say)
       this.app.editor.code = examples[0].code;
       sel.value = examples[0].id;
     }
