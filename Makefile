@@ -46,9 +46,10 @@ lint:
 typecheck:
 	$(BIN)/mypy
 
-# Two workers, each taking whole files (module fixtures such as a live server start once per file);
+# Three workers, each taking whole files (module fixtures such as a live server start once per
+# file): on 2 cores a third overlaps the browser and sandbox tests' waits on their processes;
 # no test depends on speed, so tests beside each other on a busy machine still hold.
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 3
 pytest:
 	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile --durations=25 --ignore=tests/torch
 
