@@ -220,3 +220,19 @@ def check_scalar_fits(value: Any, np_dtype: Any) -> None:
         if not info.min <= value <= info.max:
             c_name = _C_NAMES.get(d.name, "int64_t")
             raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")
+
+
+# how ATen's messages (TensorOptions, dtype checks) name a scalar type: `float != double`
+CPP_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}

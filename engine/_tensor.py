@@ -27,19 +27,6 @@ NON_LEAF_GRAD_WARNING = (
 
 
 # C++ spellings of element types, as PyTorch's grad assignment error prints them
-_CPP_NAMES = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-    "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}
 
 
 class Tensor:
@@ -221,8 +208,9 @@ class Tensor:
             if value._d.dtype != self._d.dtype:
                 from engine.ops.inplace import type_name
 
+                got = _dtype.CPP_NAMES[value.dtype.name]
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_CPP_NAMES[value.dtype.name]}' "
+                    f"attempting to assign a gradient with dtype '{got}' "
                     f"to a tensor with grad_dtype '{type_name(self.dtype)}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
                     "the tensor's grad_dtype attribute with a specific dtype, or None to allow any "

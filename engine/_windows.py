@@ -21,18 +21,6 @@ from engine.ops import special_f32
 
 Array = np.ndarray[Any, Any]
 
-# the C++ names TensorOptions prints for a dtype ATen refuses
-_CPP = {
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-    "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}
-
 
 class _Ops:
     """ATen's arithmetic in one floating dtype: each result rounded to it, computed in its
@@ -76,7 +64,7 @@ def _options(name: str, dtype: Any, window_length: Any) -> np.dtype[Any]:
     if not dt.is_floating_point:
         raise RuntimeError(
             f"{name} expects floating point dtypes, got: TensorOptions(dtype="
-            f"{_CPP.get(dt.name, dt.name)}, device=cpu, layout=Strided (default), "
+            f"{_dtype.CPP_NAMES.get(dt.name, dt.name)}, device=cpu, layout=Strided (default), "
             "requires_grad=false (default), pinned_memory=false, memory_format=(nullopt))"
         )
     if window_length < 0:

@@ -12,24 +12,14 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record, unbroadcast
 from engine.ops.shape import reshape, t, transpose
 
-# how ATen's dtype checks name scalar types: `float != double`, `Float and Double`
-_LOWER = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-}
+# how ATen's dtype checks name scalar types: `Float and Double` (`float != double`: CPP_NAMES)
 _TITLE = {
     "float32": "Float",
     "float64": "Double",
@@ -66,9 +56,10 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({_sizes(a.shape)} and {_sizes(b.shape)})"
         )
     if a.dtype != b.dtype:
+        names = _dtype.CPP_NAMES
         raise RuntimeError(
             "expected m1 and m2 to have the same dtype, but got: "
-            f"{_LOWER.get(a.dtype.name, a.dtype.name)} != {_LOWER.get(b.dtype.name, b.dtype.name)}"
+            f"{names.get(a.dtype.name, a.dtype.name)} != {names.get(b.dtype.name, b.dtype.name)}"
         )
     saved: dict[str, Any] = {"mat2": mat2, "self": self}
     if self._rg or mat2._rg:
