@@ -196,9 +196,9 @@ def _kaiser(beta: float) -> Callable[[_Ops, Array, int], Array]:
 
 
 def _i0_double(x: Array) -> Array:
-    import scipy.special  # type: ignore[import-untyped]
+    from engine.ops.special_ops import _sc  # scipy.special, imported on first use
 
-    out: Array = scipy.special.i0(x)
+    out: Array = _sc().i0(x)
     return out
 
 
