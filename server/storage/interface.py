@@ -71,6 +71,11 @@ class Recovery:
     notes: list[str] = field(default_factory=list)
 
 
+class StoreUnavailable(RuntimeError):
+    """The store cannot be opened (an unsupported or unreachable database, a schema written
+    by a newer server): the message says which, for a person starting the server."""
+
+
 class RunStore(Protocol):
     def begin(self, run: StoredRun) -> None: ...
     def append(self, run_id: str, chunks: Sequence[Chunk]) -> None: ...

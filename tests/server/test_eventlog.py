@@ -13,8 +13,8 @@ import pytest
 
 from server.eventlog import Chunk, EventLog, join, stamp
 from server.sandbox.batch import Batch, BatchError
-from server.storage import SqliteRunStore, StoredRun
-from server.storage.schema import VERSION
+from server.storage import SqliteRunStore
+from server.storage.sqlite_schema import VERSION
 
 SIZES = (3, 1, 4, 2)  # events per appended batch
 
@@ -124,19 +124,6 @@ def test_resume_and_paging_cut_chunks_exactly_at_any_seq() -> None:
             ]
             # a page or a frame is the chunks' bytes joined: the same as serializing the list
             assert join(chunks) == orjson.dumps(want)
-
-
-def test_the_store_pages_a_saved_run_like_the_live_log(tmp_path: Path) -> None:
-    log, events = _log()
-    store = SqliteRunStore(tmp_path / "runs.sqlite3")
-    store.save(StoredRun("r1", "code", "ok", {}, 1.0, 2.0, len(events)), log.chunks)
-    for after in range(-1, len(events) + 1):
-        for limit in (None, 1, 4, 100):
-            want = events[after + 1 :][:limit]
-            assert store.events("r1", after, limit) == want, (after, limit)
-            assert join(store.chunks("r1", after, limit)) == orjson.dumps(want)
-    assert store.chunks("nope") == []
-    store.close()
 
 
 # The layout before chunks: one row per event (what a file written by an older server holds).

@@ -121,24 +121,6 @@ def test_a_saved_run_goes_at_the_end_of_the_log_table(tmp_path: Path) -> None:
     assert [r for r, _ in rows[-50:]] == ["0" * 12] * 50
 
 
-def test_retention_and_caps_at_the_store(tmp_path: Path) -> None:
-    store = SqliteRunStore(tmp_path / "runs.sqlite3")
-    for i in range(6):
-        _run(store, f"r{i}", 10, owner="a" if i < 4 else "b")
-    each = store.get("r0").bytes  # type: ignore[union-attr]
-    assert store.usage().bytes == 6 * each
-    # over the store's cap: the oldest runs of whoever holds the most (a: 4 runs, then 3)
-    assert store.evict(Retention(max_store_bytes=4 * each, max_owner_bytes=0)) == ["r0", "r1"]
-    store.mark_shared("r2")
-    # never-shared runs first; a tie between holders goes to the oldest run
-    assert store.evict(Retention(max_store_bytes=3 * each, max_owner_bytes=0)) == ["r3"]
-    # b holds two now, a one (shared)
-    assert store.evict(Retention(max_store_bytes=2 * each, max_owner_bytes=0)) == ["r4"]
-    assert store.evict(Retention(1 << 40, 0, max_age_s=1e-9)) == ["r2", "r5"]
-    assert store.usage().runs == 0 and store.usage().bytes == 0
-    store.close()
-
-
 def test_a_client_storing_run_after_run_without_a_token_evicts_its_own_runs(
     tmp_path: Path,
 ) -> None:
