@@ -7,19 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
-import pytest
 
-from tests.postgres_server import PostgresServer, postgres
-
-__all__ = ["postgres"]  # the fixture
+from tests.server.databases import Database, database, postgres
 from tests.server.hostile_snippets import out
 from tests.server.live import Client, assert_dense, connect, server_process
+
+__all__ = ["database", "postgres"]  # fixtures
 
 SLEEPER = "import time\nprint('up', flush=True)\ntime.sleep(1e6)\n"
 
@@ -29,44 +25,6 @@ async def _started(base: str) -> tuple[Client, dict[str, Any]]:
     c = Client(await connect(base))
     await c.send({"type": "run", "code": SLEEPER})
     return c, await c.until("stdout")
-
-
-_STORED = (
-    "SELECT status, (SELECT coalesce(max(last_seq), -1) + 1 FROM log_chunks"
-    " WHERE run_id = {0}) FROM runs WHERE id = {0}"
-)
-
-
-class Database:
-    """The server's database: an SQLite file (`url` None) or a PostgreSQL database."""
-
-    def __init__(self, path: Path, url: str | None) -> None:
-        self.path, self.url = path, url
-        self.env = {"BACKSCOPE_DATABASE_URL": url} if url else {}
-
-    def stored(self, run_id: str) -> tuple[str, int] | None:
-        """(status, events stored) of a run, read as another process would."""
-        if self.url is not None:
-            with psycopg.connect(self.url) as db:
-                row = db.execute(_STORED.format("%s"), (run_id, run_id)).fetchone()
-            return None if row is None else (str(row[0]), int(row[1]))
-        con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-        try:
-            row = con.execute(_STORED.format("?"), (run_id, run_id)).fetchone()
-        except sqlite3.OperationalError:  # the tables are not there yet
-            return None
-        finally:
-            con.close()
-        return None if row is None else (str(row[0]), int(row[1]))
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
-    url = None
-    if request.param == "postgres":
-        server: PostgresServer = request.getfixturevalue("postgres")
-        url = server.create_database()
-    return Database(tmp_path / "runs.sqlite3", url)
 
 
 def _check_interrupted(base: str, run_id: str) -> list[dict[str, Any]]:
