@@ -39,6 +39,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict
 
 _PR_SET_PDEATHSIG = 1
 # how long a server may take to start on a loaded machine before the fixture gives up
@@ -60,6 +61,11 @@ def bindir() -> Path:
         "no PostgreSQL server binaries (initdb): install Debian's postgresql "
         "(tools/system-deps.sh does)"
     )
+
+
+def database_name(url: str) -> str:
+    """The database a URL names."""
+    return str(conninfo_to_dict(url)["dbname"])
 
 
 def _free_port() -> int:
@@ -98,7 +104,8 @@ class PostgresServer:
             db.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
-    def drop_database(self, name: str) -> None:
+    def drop_database(self, name_or_url: str) -> None:
+        name = database_name(name_or_url) if "://" in name_or_url else name_or_url
         with psycopg.connect(self.url(), autocommit=True) as db:
             db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
@@ -213,4 +220,4 @@ def postgres_url(postgres: PostgresServer) -> Iterator[str]:
     """A fresh empty database on the session's server, dropped after the test."""
     url = postgres.create_database()
     yield url
-    postgres.drop_database(url.split("/")[-1].split("?")[0])
+    postgres.drop_database(url)
