@@ -59,6 +59,8 @@ def _row(row: tuple[Any, ...]) -> StoredRun:
 class PostgresRunStore:
     """Runs in a PostgreSQL database (see storage/postgres_schema.py for the layout)."""
 
+    kind = "postgresql"
+
     def __init__(self, url: str, pool_size: int = 8, connect_timeout_s: float = 10.0) -> None:
         self.url = url
         self._closed = False

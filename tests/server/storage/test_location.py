@@ -98,3 +98,4 @@ def test_a_server_on_postgres_stores_runs_and_serves_them_after_a_restart(
         health = httpx.get(f"http://{base}/healthz").json()["storage"]
     assert stored["status"] == "ok" and stored["events"] == events
     assert health["runs"] == 1 and health["bytes"] > 0 and health["file_bytes"] > 0
+    assert health["database"] == "postgresql"
