@@ -74,6 +74,9 @@ class PostgresRunStore:
             min_size=1,
             max_size=max(1, pool_size),
             kwargs={"autocommit": True, "connect_timeout": timeout},
+            # a connection the server dropped (a restart, a failover) is replaced before use
+            # rather than failing a save or a read (an empty query per use)
+            check=ConnectionPool.check_connection,
             open=False,
             name="backscope-runs",
         )

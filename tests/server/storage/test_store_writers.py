@@ -10,9 +10,12 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+import psycopg
 
 from server.eventlog import Chunk
 from server.storage import RUNNING, Retention, RunStore, StoredRun
+from server.storage.postgres import PostgresRunStore
+from tests.postgres_server import PostgresServer
 from tests.server.storage.conftest import Opener
 
 WRITERS = 4
@@ -117,3 +120,22 @@ def test_a_run_shared_while_it_is_written_keeps_both(open_store: Opener) -> None
 
 def _held(store: RunStore) -> int:
     return store.usage().bytes
+
+
+def test_connections_the_database_dropped_are_replaced_before_use(
+    postgres: PostgresServer,
+) -> None:
+    """A restart or failover of the PostgreSQL server ends every session: the store's next
+    writes and reads go through new connections instead of failing."""
+    store = PostgresRunStore(postgres.create_database())
+    store.begin(StoredRun("r1", "code", RUNNING, {}, time.time(), 0, 0))
+    _together([lambda: store.get("r1") for _ in range(4)])  # several pooled connections
+    with psycopg.connect(postgres.url(), autocommit=True) as admin:
+        ended = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE pid != pg_backend_pid() AND backend_type = 'client backend'"
+        ).fetchone()
+    assert ended is not None and ended[0] >= 1
+    store.append("r1", [_chunk(0, 10)])
+    assert [e["seq"] for e in store.events("r1")] == [0]
+    store.close()
