@@ -8,8 +8,11 @@ tests), measured in one run so the two can be compared as ratios:
     runs/s in all, against one writer;
 (d) saving on an empty store vs on one holding FILL_MB of runs (the ratio; <= 1.5 means a
     save costs what the run is, not what the store is).
+(e) --durable: appends of one small chunk per transaction (a runner's flush) from WRITERS
+    threads at once, on a PostgreSQL server with fsync and synchronous commit on: appends/s
+    (counted writes take one lock per database, so this is the store's write ceiling).
 
-    .venv/bin/python bench/bench_storage.py [--events N] [--fill-mb M]
+    .venv/bin/python bench/bench_storage.py [--events N] [--fill-mb M] [--durable]
 """
 
 from __future__ import annotations
@@ -109,11 +112,46 @@ def measure(name: str, make: Callable[[], RunStore], chunks: list[Chunk], fill_m
     )
 
 
+def durable_appends(seconds: float = 5.0) -> None:
+    """(e): appends/s of WRITERS threads, each its own store, for `seconds`."""
+    durable = {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
+    small = _chunks(WRITERS * 100_000, per_chunk=1)
+    with running_postgres(settings=durable) as pg:
+        url = pg.create_database()
+        stores = [PostgresRunStore(url) for _ in range(WRITERS)]
+        counts = [0] * WRITERS
+        barrier = threading.Barrier(WRITERS)
+        end = [0.0]
+
+        def writer(w: int) -> None:
+            run_id = f"d{w}"
+            stores[w].begin(StoredRun(run_id, "code", RUNNING, {}, time.time(), 0.0, 0))
+            barrier.wait()
+            if w == 0:
+                end[0] = time.monotonic() + seconds
+            while not end[0] or time.monotonic() < end[0]:
+                stores[w].append(run_id, [small[counts[w]]])
+                counts[w] += 1
+
+        threads = [threading.Thread(target=writer, args=(w,)) for w in range(WRITERS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for s in stores:
+            s.close()
+    print(f"(e) durable PostgreSQL: {WRITERS} writers {sum(counts) / seconds:.0f} appends/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=20_000)
     parser.add_argument("--fill-mb", type=int, default=200)
+    parser.add_argument("--durable", action="store_true")
     args = parser.parse_args()
+    if args.durable:
+        durable_appends()
+        return
     chunks = _chunks(args.events)
     with tempfile.TemporaryDirectory() as tmp, running_postgres() as pg:
         measure("sqlite", lambda: SqliteRunStore(Path(tmp) / "runs.sqlite3"), chunks, args.fill_mb)

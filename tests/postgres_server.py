@@ -77,8 +77,11 @@ def _free_port() -> int:
 class PostgresServer:
     """One running PostgreSQL server in `root` (see the module docstring)."""
 
-    def __init__(self, root: Path, tcp: bool = False) -> None:
+    def __init__(
+        self, root: Path, tcp: bool = False, settings: dict[str, str] | None = None
+    ) -> None:
         self.root = root
+        self.overrides = dict(settings or {})
         self.data = root / "data"
         self.port = _free_port() if tcp else 5432
         self.tcp = tcp
@@ -151,6 +154,7 @@ class PostgresServer:
             "full_page_writes": "off",
             "shared_buffers": "32MB",
             "max_connections": "200",
+            **self.overrides,
         }
         args = [str(binaries / "postgres"), "-D", str(self.data)]
         for key, value in settings.items():
@@ -198,9 +202,13 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def running_postgres(tcp: bool = False) -> Iterator[PostgresServer]:
-    """A PostgreSQL server for the duration of the block (see the module docstring)."""
-    server = PostgresServer(Path(tempfile.mkdtemp(prefix="backscope-pg-")), tcp=tcp)
+def running_postgres(
+    tcp: bool = False, settings: dict[str, str] | None = None
+) -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the duration of the block (see the module docstring);
+    `settings` override the server's (e.g. {"fsync": "on", "synchronous_commit": "on"})."""
+    root = Path(tempfile.mkdtemp(prefix="backscope-pg-"))
+    server = PostgresServer(root, tcp=tcp, settings=settings)
     try:
         server.start()
         yield server
