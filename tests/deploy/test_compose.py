@@ -98,8 +98,12 @@ def test_cluster_has_replicas_a_runner_pool_and_postgres() -> None:
     assert "test" in cluster["db"]["healthcheck"]
     assert cluster["runner"]["command"] == ["backscope", "runner"]
     assert cluster["app"]["command"][:2] == ["backscope", "serve"]
-    # the runners run pasted code: they get the profile bwrap needs, and reach only the database
-    assert cluster["runner"]["security_opt"] == m.compose()["services"]["backscope"]["security_opt"]
+    # the runners run pasted code: they get the profile bwrap needs and no capability, and
+    # reach only the database
+    (seccomp,) = m.compose()["services"]["backscope"]["security_opt"]
+    assert seccomp in cluster["runner"]["security_opt"]
+    assert "no-new-privileges:true" in cluster["runner"]["security_opt"]
+    assert cluster["runner"]["cap_drop"] == ["ALL"]
     assert cluster["runner"]["networks"] == ["data"]
 
 
