@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -41,12 +42,13 @@ def _free_port(host: str) -> int:
         return int(s.getsockname()[1])
 
 
+def _app(db: Path) -> Any:
+    return create_app(Settings(db_path=db, trusted_proxies=["127.0.0.1"]))
+
+
 @contextmanager
-def _replica(db: Path, host: str, port: int) -> Iterator[None]:
-    settings = Settings(db_path=db, trusted_proxies=["127.0.0.1"])
-    config = uvicorn.Config(
-        create_app(settings), host=host, port=port, log_level="warning", **UVICORN_WS
-    )
+def _replica(app: Any, host: str, port: int) -> Iterator[None]:
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", **UVICORN_WS)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -106,7 +108,7 @@ def balancer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     app_port = _free_port(REPLICAS[0])
     with ExitStack() as stack:
         for i, host in enumerate(REPLICAS):
-            stack.enter_context(_replica(tmp / f"replica{i}.sqlite3", host, app_port))
+            stack.enter_context(_replica(_app(tmp / f"replica{i}.sqlite3"), host, app_port))
         yield stack.enter_context(_nginx(tmp, app_port))
 
 
