@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tests.deploy import manifests as m
 
@@ -126,3 +127,43 @@ def test_cluster_database_url_names_the_database_service() -> None:
     assert cluster["runner"]["entrypoint"] == cluster["app"]["entrypoint"]
     for name in ("app", "runner"):
         assert set(cluster[name]["networks"]) & set(cluster["db"]["networks"]), name
+
+
+def _as_run(value: str, keys: Path) -> str:
+    """A script as the container runs it: compose turns `$$` into `$` and interpolates nothing
+    else here (no `${...}` needing the deployer's environment); the volume's /keys is `keys`."""
+    assert "${" not in value.replace("$${", "")
+    return value.replace("$$", "$").replace("/keys", str(keys))
+
+
+def _run(command: list[str]) -> str:
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+def test_keys_are_made_once_and_reach_database_and_replicas(tmp_path: Path) -> None:
+    """The `keys` service's command writes the password and the cookie key once; the cluster's
+    entrypoint turns them into the URL PostgreSQL's settings expect and the shared key."""
+    cluster = _cluster()
+    python, flag, code = cluster["keys"]["command"]
+    assert (python, flag) == ("python", "-c")
+    make = [sys.executable, "-c", _as_run(code, tmp_path)]
+    _run(make)
+    first = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    assert set(first) == {"db_password", "secret_key"}
+    assert all(re.fullmatch(r"[0-9a-f]{64}", v) for v in first.values())
+    _run(make)  # a restart keeps them
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == first
+
+    db_env = cluster["db"]["environment"]
+    assert db_env["POSTGRES_PASSWORD_FILE"] == "/keys/db_password"
+    shell, flag, script, name = cluster["app"]["entrypoint"]
+    out = _run([shell, flag, _as_run(script, tmp_path), name, "env"])
+    env = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    assert env["BACKSCOPE_SECRET_KEY"] == first["secret_key"]
+    url = urlsplit(env["BACKSCOPE_DATABASE_URL"])
+    assert (url.scheme, url.username, url.password) == (
+        "postgresql",
+        db_env["POSTGRES_USER"],
+        first["db_password"],
+    )
+    assert (url.hostname, url.port, url.path) == ("db", 5432, "/" + db_env["POSTGRES_DB"])
