@@ -112,15 +112,15 @@ def measure(name: str, make: Callable[[], RunStore], chunks: list[Chunk], fill_m
     )
 
 
-def durable_appends(seconds: float = 5.0) -> None:
-    """(e): appends/s of WRITERS threads, each its own store, for `seconds`."""
+def durable_appends(writers: int, seconds: float = 5.0) -> None:
+    """(e): appends/s of `writers` threads, each its own store, for `seconds`."""
     durable = {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
-    small = _chunks(WRITERS * 100_000, per_chunk=1)
+    small = _chunks(100_000, per_chunk=1)
     with running_postgres(settings=durable) as pg:
         url = pg.create_database()
-        stores = [PostgresRunStore(url) for _ in range(WRITERS)]
-        counts = [0] * WRITERS
-        barrier = threading.Barrier(WRITERS)
+        stores = [PostgresRunStore(url) for _ in range(writers)]
+        counts = [0] * writers
+        barrier = threading.Barrier(writers)
         end = [0.0]
 
         def writer(w: int) -> None:
@@ -133,14 +133,14 @@ def durable_appends(seconds: float = 5.0) -> None:
                 stores[w].append(run_id, [small[counts[w]]])
                 counts[w] += 1
 
-        threads = [threading.Thread(target=writer, args=(w,)) for w in range(WRITERS)]
+        threads = [threading.Thread(target=writer, args=(w,)) for w in range(writers)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         for s in stores:
             s.close()
-    print(f"(e) durable PostgreSQL: {WRITERS} writers {sum(counts) / seconds:.0f} appends/s")
+    print(f"(e) durable PostgreSQL: {writers} writers {sum(counts) / seconds:.0f} appends/s")
 
 
 def main() -> None:
@@ -150,7 +150,8 @@ def main() -> None:
     parser.add_argument("--durable", action="store_true")
     args = parser.parse_args()
     if args.durable:
-        durable_appends()
+        for writers in (1, WRITERS):
+            durable_appends(writers)
         return
     chunks = _chunks(args.events)
     with tempfile.TemporaryDirectory() as tmp, running_postgres() as pg:
