@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
@@ -62,8 +63,8 @@ def create_app(settings: Settings | None = None, runner: Runner | None = None) -
     app = FastAPI(title="backscope", version=__version__, lifespan=lifespan)
     state: Any = app.state
     state.settings = settings
-    path = settings.sqlite_path()
-    state.store, state.recovery = open_store(path, settings.check_db_on_start)
+    where = settings.database()
+    state.store, state.recovery = open_store(where, settings.check_db_on_start)
     state.runner = runner if runner is not None else _make_runner(settings)
     state.manager = RunManager(state.runner, state.store, PROTOCOL_VERSION, run_limits(settings))
     state.limits = ClientLimits(
@@ -73,7 +74,9 @@ def create_app(settings: Settings | None = None, runner: Runner | None = None) -
         settings.max_http_reads,
         settings.max_http_reads_per_client,
     )
-    signer = Signer(load_key(settings.secret_key, path.parent))
+    # replicas sharing a PostgreSQL database must share the key too (BACKSCOPE_SECRET_KEY)
+    folder = where.parent if isinstance(where, Path) else settings.db_path.parent
+    signer = Signer(load_key(settings.secret_key, folder))
     state.identifier = Identifier(
         signer,
         settings.trusted_proxies,

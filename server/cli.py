@@ -39,13 +39,18 @@ def _serve(args: argparse.Namespace) -> int:
 
     from server.app import create_app
     from server.settings import Settings
+    from server.storage import StoreUnavailable
 
     settings = Settings()
     settings.bind_host = args.host  # a name the Host header may carry
     if args.db:
         settings.db_path = Path(args.db)
         settings.database_url = None
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except StoreUnavailable as exc:  # a person reads this: the reason, not a traceback
+        print(f"backscope: {exc}", file=sys.stderr)
+        return 2
     if args.open:
         webbrowser.open(f"http://{args.host}:{args.port}/")
     uvicorn.run(app, host=args.host, port=args.port, log_level="info", **UVICORN_WS)

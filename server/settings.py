@@ -39,7 +39,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="BACKSCOPE_", extra="ignore")
 
     database_url: str | None = Field(
-        default=None, description="sqlite:///path (default: an SQLite file in the data dir)"
+        default=None,
+        description="sqlite:///path or postgresql://user:password@host/db (default: an SQLite"
+        " file in the data dir)",
     )
     db_path: Path = Field(default_factory=_default_db)
     examples_dir: Path = ROOT / "examples"
@@ -119,14 +121,9 @@ class Settings(BaseSettings):
     def _split(cls, value: object) -> object:
         return _words(value)
 
-    def sqlite_path(self) -> Path:
-        """The SQLite file to use, from `database_url` when it names one."""
-        url = self.database_url
-        if url is None:
-            return self.db_path
-        if url.startswith("sqlite:///"):
-            return Path(url[len("sqlite:///") :])
-        raise ValueError(
-            f"unsupported database URL {url!r}: this build stores runs in SQLite "
-            "(sqlite:///path/to/file)"
-        )
+    def database(self) -> Path | str:
+        """Where runs are stored: an SQLite file's path (from `database_url` when it is
+        sqlite:///path, else `db_path`), or a PostgreSQL URL."""
+        from server.storage.location import locate
+
+        return locate(self.database_url, self.db_path)

@@ -71,7 +71,14 @@ class Recovery:
     notes: list[str] = field(default_factory=list)
 
 
+class StoreUnavailable(RuntimeError):
+    """The store cannot be opened (an unsupported or unreachable database, a schema written
+    by a newer server): the message says which, for a person starting the server."""
+
+
 class RunStore(Protocol):
+    kind: str  # which database: "sqlite" or "postgresql" (shown at /healthz)
+
     def begin(self, run: StoredRun) -> None: ...
     def append(self, run_id: str, chunks: Sequence[Chunk]) -> None: ...
     def finish(self, run: StoredRun, chunks: Sequence[Chunk]) -> None: ...

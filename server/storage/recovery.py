@@ -61,8 +61,8 @@ def move_aside(path: Path) -> Path:
     return target
 
 
-def open_store(path: Path, check_first: bool = True) -> tuple[SqliteRunStore, Recovery]:
-    """The store at `path`, after moving a file it cannot use out of the way."""
+def open_sqlite(path: Path, check_first: bool = True) -> tuple[SqliteRunStore, Recovery]:
+    """The SQLite store at `path`, after moving a file it cannot use out of the way."""
     recovery = Recovery()
     reason = check(path) if check_first else None
     if reason is None:

@@ -14,7 +14,7 @@ import orjson
 
 from server.eventlog import Chunk, window
 from server.storage.interface import RUNNING, Retention, StoredRun, Usage
-from server.storage.schema import COLUMNS, TOTAL, migrate
+from server.storage.sqlite_schema import COLUMNS, TOTAL, migrate
 
 # the oldest run (shared or not, as asked) of the quota key that holds the most bytes
 _LARGEST_HOLDERS_OLDEST = (
@@ -50,7 +50,9 @@ def _row(row: tuple[Any, ...]) -> StoredRun:
 
 
 class SqliteRunStore:
-    """Runs in one SQLite file (see storage/schema.py for the layout)."""
+    """Runs in one SQLite file (see storage/sqlite_schema.py for the layout)."""
+
+    kind = "sqlite"
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -63,7 +65,8 @@ class SqliteRunStore:
             self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._transaction(lambda: migrate(self._db), immediate=True)
+        self.migrated: list[int] = []
+        self._transaction(lambda: self.migrated.extend(migrate(self._db)), immediate=True)
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
 
@@ -181,7 +184,8 @@ class SqliteRunStore:
             if retention.max_age_s > 0:
                 cutoff = time.time() - retention.max_age_s
                 while take(
-                    "SELECT id FROM runs WHERE created < ? AND status != ? LIMIT 1",
+                    "SELECT id FROM runs WHERE created < ? AND status != ?"
+                    " ORDER BY created LIMIT 1",
                     (cutoff, RUNNING),
                 ):
                     pass

@@ -1,4 +1,5 @@
-"""The SQLite layout of stored runs, and the conversion of files written by older servers.
+"""The SQLite layout of stored runs, and the conversion of files written by older servers
+(numbered steps: server/storage/migrations.py).
 
 Version 4 (PRAGMA user_version): a run's log is rows of `log_chunks`, one JSON array of events
 per row with its seq range, in an ordinary rowid table with an index on (run_id, first_seq).
@@ -17,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator
 
-VERSION = 4
+from server.storage.migrations import Migration, upgrade
 
 RUNS = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -90,12 +91,19 @@ COLUMNS = (
 _MIGRATE_CHUNK = 1000
 
 
-def migrate(db: sqlite3.Connection) -> None:
-    """Create the tables, or bring a file of version 0, 2 or 3 to version 4 (inside the
-    caller's transaction)."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version >= VERSION:
-        return
+def migrate(db: sqlite3.Connection) -> list[int]:
+    """Create the tables, or bring an older file to the latest version (inside the caller's
+    transaction); returns the versions applied."""
+    current = int(db.execute("PRAGMA user_version").fetchone()[0])
+    return upgrade(db, STEPS, current, _record)
+
+
+def _record(db: sqlite3.Connection, step: Migration[sqlite3.Connection]) -> None:
+    db.execute(f"PRAGMA user_version = {int(step.version)}")
+
+
+def _to_4(db: sqlite3.Connection) -> None:
+    """Create the tables, or bring a file of version 0, 2 or 3 to version 4."""
     db.execute(RUNS)
     have = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
     for name, decl in RUN_COLUMNS:
@@ -127,7 +135,13 @@ def migrate(db: sqlite3.Connection) -> None:
         "INSERT INTO quota_bytes SELECT quota, sum(bytes), count(*) FROM runs GROUP BY quota"
         " UNION ALL SELECT '*', coalesce(sum(bytes), 0), count(*) FROM runs"
     )
-    db.execute(f"PRAGMA user_version = {VERSION}")
+
+
+# the steps (server/storage/migrations.py); versions 1 to 3 were never steps of their own
+STEPS: tuple[Migration[sqlite3.Connection], ...] = (
+    Migration(4, "chunks in a rowid table, bytes counted per quota key", _to_4),
+)
+VERSION = STEPS[-1].version
 
 
 def _has_table(db: sqlite3.Connection, name: str) -> bool:
