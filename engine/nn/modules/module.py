@@ -12,6 +12,9 @@ from engine.nn.modules import _module_hooks as _hooks
 from engine.nn.modules import _module_iter as _iter
 from engine.nn.modules import _state
 from engine.nn.modules._module_hooks import (
+    register_module_backward_hook as register_module_backward_hook,
+)
+from engine.nn.modules._module_hooks import (
     register_module_buffer_registration_hook as register_module_buffer_registration_hook,
 )
 from engine.nn.modules._module_hooks import (
@@ -360,6 +363,7 @@ class Module:
     register_forward_pre_hook = _hooks.register_forward_pre_hook
     register_forward_hook = _hooks.register_forward_hook
     register_full_backward_hook = _hooks.register_full_backward_hook
+    register_backward_hook = _hooks.register_backward_hook
     register_full_backward_pre_hook = _hooks.register_full_backward_pre_hook
     state_dict = _state.state_dict
     load_state_dict = _state.load_state_dict
