@@ -317,11 +317,14 @@ class Module:
         from engine._dtype import dtype as dtype_cls
 
         dt = kwargs.get("dtype")
+        fmt = kwargs.get("memory_format")
         for a in args:
             if isinstance(a, dtype_cls):
                 dt = a
             elif isinstance(a, Tensor):
                 dt = a.dtype
+        if fmt is not None:  # PyTorch lays out only the 4-d and 5-d tensors in it
+            self._apply_tensors(lambda t: t.to(memory_format=fmt) if t.dim() in (4, 5) else t)  # type: ignore[attr-defined]
         if dt is None:
             return self
         if not dt.is_floating_point:
