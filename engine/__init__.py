@@ -53,6 +53,22 @@ from engine._dtype import dtype, get_default_dtype, promote_types, set_default_d
 from engine._dtype import result_type_of as result_type
 from engine._finfo import can_cast, finfo, iinfo
 from engine._generator import Generator, default_generator
+from engine._layout import (
+    _mkldnn,
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    jagged,
+    layout,
+    memory_format,
+    preserve_format,
+    sparse_bsc,
+    sparse_bsr,
+    sparse_coo,
+    sparse_csc,
+    sparse_csr,
+    strided,
+)
 from engine._printing import set_printoptions
 from engine._random import (
     get_rng_state,

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import _device, _dtype
+from engine import _device, _dtype, _layout
 from engine._tensor import Tensor, init
 
 
@@ -266,7 +266,7 @@ def empty(
     memory_format: Any = None,
     layout: Any = None,
 ) -> Tensor:
-    return _filled(0, size, dtype, requires_grad, device)
+    return _in_format(_filled(0, size, dtype, requires_grad, device), memory_format)
 
 
 def full(
@@ -281,6 +281,26 @@ def full(
     return _filled(fill_value, (size,), dtype, requires_grad, device, default)
 
 
+def _in_format(t: Tensor, fmt: Any) -> Tensor:
+    """A new tensor laid out in `fmt` (its values are the same, only its strides move)."""
+    if fmt is not None and fmt is not _layout.preserve_format:
+        _layout.check_rank(fmt, t._d.ndim)
+        if not _layout.is_in(t._d, fmt):
+            t._d = _layout.laid_out(t._d, fmt)
+    return t
+
+
+def _like_format(like: Tensor, t: Tensor, fmt: Any) -> Tensor:
+    """`*_like`'s default `preserve_format`: the new tensor takes `like`'s strides."""
+    if fmt is None or fmt is _layout.preserve_format:
+        if not like._d.flags.c_contiguous:
+            data = np.empty_like(like._d, dtype=t._d.dtype)  # order "K": like's strides
+            np.copyto(data, t._d)
+            t._d = data
+        return t
+    return _in_format(t, fmt)
+
+
 def _like(t: Tensor, dtype: Any) -> Any:
     return t.dtype if dtype is None else dtype
 
@@ -293,7 +313,9 @@ def zeros_like(
     requires_grad: bool = False,
     memory_format: Any = None,
 ) -> Tensor:
-    return _filled(0, (t.shape,), _like(t, dtype), requires_grad, device)
+    return _like_format(
+        t, _filled(0, (t.shape,), _like(t, dtype), requires_grad, device), memory_format
+    )
 
 
 def ones_like(
@@ -304,7 +326,9 @@ def ones_like(
     requires_grad: bool = False,
     memory_format: Any = None,
 ) -> Tensor:
-    return _filled(1, (t.shape,), _like(t, dtype), requires_grad, device)
+    return _like_format(
+        t, _filled(1, (t.shape,), _like(t, dtype), requires_grad, device), memory_format
+    )
 
 
 def empty_like(
@@ -315,7 +339,9 @@ def empty_like(
     requires_grad: bool = False,
     memory_format: Any = None,
 ) -> Tensor:
-    return _filled(0, (t.shape,), _like(t, dtype), requires_grad, device)
+    return _like_format(
+        t, _filled(0, (t.shape,), _like(t, dtype), requires_grad, device), memory_format
+    )
 
 
 def full_like(
@@ -327,7 +353,8 @@ def full_like(
     requires_grad: bool = False,
     memory_format: Any = None,
 ) -> Tensor:
-    return _filled(fill_value, (t.shape,), _like(t, dtype), requires_grad, device)
+    out = _filled(fill_value, (t.shape,), _like(t, dtype), requires_grad, device)
+    return _like_format(t, out, memory_format)
 
 
 def arange(

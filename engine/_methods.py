@@ -76,7 +76,8 @@ def bind(modules: list[ModuleType], namespace: dict[str, Any]) -> None:
     """Attach each module's `TENSOR_METHODS`, `INPLACE` and `TORCH_FUNCTIONS`."""
     for mod in modules:
         for name in getattr(mod, "TENSOR_METHODS", ()):
-            setattr(Tensor, name, getattr(mod, name))
+            fn = getattr(mod, name)
+            setattr(Tensor, name, getattr(fn, "method", fn))  # see _arg_parser.with_parser
         for name in getattr(mod, "INPLACE", ()):
             setattr(Tensor, name + "_", make_inplace(getattr(mod, name), name + "_"))
         for name in getattr(mod, "TORCH_FUNCTIONS", ()):

@@ -26,6 +26,8 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine._dtype.dtype",
         "engine._finfo.finfo",
         "engine._finfo.iinfo",
+        "engine._layout.layout",
+        "engine._layout.memory_format",
         "engine._size.Size",
         "engine._tensor.Tensor",
     ),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engine import _dtype
+from engine import _dtype, _layout
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import AccumulateGrad, HookDict, Node, RemovableHandle, add_hook
@@ -384,7 +384,11 @@ class Tensor:
         self.imag.copy_(value)  # type: ignore[attr-defined]
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
-        return bool(self._d.flags.c_contiguous)
+        return _layout.is_in(self._d, memory_format)
+
+    @property
+    def layout(self) -> _layout.layout:
+        return _layout.strided
 
     def stride(self, dim: int | None = None) -> Any:
         st = tuple(s // self._d.itemsize for s in self._d.strides)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
+from engine._arg_parser import FACTORY, ArgParser
 from engine._creation import _finish
 from engine._tensor import Tensor
 from engine.ops import special_f32
@@ -75,16 +76,26 @@ def _options(name: str, dtype: Any, window_length: Any) -> np.dtype[Any]:
     return npdt
 
 
-def _window(
-    name: str,
-    window_length: Any,
-    periodic: bool,
-    dtype: Any,
-    requires_grad: bool,
-    device: Any,
-    body: Callable[[_Ops, Array, int], Array],
-) -> Tensor:
-    dt = _options(name, dtype, window_length)
+def _parser(name: str, *extra: str) -> ArgParser:
+    """PyTorch's overloads of a window function: the length alone, then with `periodic`, then
+    with each of the window's own parameters in turn."""
+    heads = ["int window_length", "int window_length, bool periodic"]
+    for i in range(len(extra)):
+        heads.append("int window_length, bool periodic, " + ", ".join(extra[: i + 1]))
+    return ArgParser(name, [f"{h}, {FACTORY}" for h in heads])
+
+
+_HANN = _parser("hann_window")
+_HAMMING = _parser("hamming_window", "float alpha", "float beta")
+_BLACKMAN = _parser("blackman_window")
+_BARTLETT = _parser("bartlett_window")
+_KAISER = _parser("kaiser_window", "float beta")
+
+
+def _window(name: str, a: dict[str, Any], body: Callable[[_Ops, Array, int], Array]) -> Tensor:
+    window_length, periodic = a["window_length"], a.get("periodic", True)
+    requires_grad, device = a["requires_grad"], a["device"]
+    dt = _options(name, a["dtype"], window_length)
     n = int(window_length.item() if isinstance(window_length, Tensor) else window_length)
     if n <= 1:
         return _finish(np.ones(n, dt), requires_grad, device)
@@ -104,36 +115,16 @@ def _hamming(alpha: float, beta: float) -> Callable[[_Ops, Array, int], Array]:
     return body
 
 
-def hamming_window(
-    window_length: int,
-    periodic: bool = True,
-    alpha: float = 0.54,
-    beta: float = 0.46,
-    *,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: bool = False,
-    requires_grad: bool = False,
-) -> Tensor:
+def hamming_window(*args: Any, **kwargs: Any) -> Tensor:
     """alpha - beta * cos(2 pi n / (N - 1)) (N = length + 1 when periodic)."""
-    body = _hamming(alpha, beta)
-    return _window("hamming_window", window_length, periodic, dtype, requires_grad, device, body)
+    a = _HAMMING.parse(args, kwargs)
+    body = _hamming(float(a.get("alpha", 0.54)), float(a.get("beta", 0.46)))
+    return _window("hamming_window", a, body)
 
 
-def hann_window(
-    window_length: int,
-    periodic: bool = True,
-    *,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: bool = False,
-    requires_grad: bool = False,
-) -> Tensor:
+def hann_window(*args: Any, **kwargs: Any) -> Tensor:
     """ATen: hamming_window with alpha = beta = 0.5."""
-    body = _hamming(0.5, 0.5)
-    return _window("hann_window", window_length, periodic, dtype, requires_grad, device, body)
+    return _window("hann_window", _HANN.parse(args, kwargs), _hamming(0.5, 0.5))
 
 
 def _blackman(o: _Ops, w: Array, m: int) -> Array:
@@ -143,19 +134,9 @@ def _blackman(o: _Ops, w: Array, m: int) -> Array:
     return o(np.add, o(np.subtract, four, two), o.s(0.42))
 
 
-def blackman_window(
-    window_length: int,
-    periodic: bool = True,
-    *,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: bool = False,
-    requires_grad: bool = False,
-) -> Tensor:
+def blackman_window(*args: Any, **kwargs: Any) -> Tensor:
     """0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))."""
-    name = "blackman_window"
-    return _window(name, window_length, periodic, dtype, requires_grad, device, _blackman)
+    return _window("blackman_window", _BLACKMAN.parse(args, kwargs), _blackman)
 
 
 def _bartlett(o: _Ops, w: Array, m: int) -> Array:
@@ -165,19 +146,9 @@ def _bartlett(o: _Ops, w: Array, m: int) -> Array:
     return w
 
 
-def bartlett_window(
-    window_length: int,
-    periodic: bool = True,
-    *,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: bool = False,
-    requires_grad: bool = False,
-) -> Tensor:
+def bartlett_window(*args: Any, **kwargs: Any) -> Tensor:
     """The triangle 1 - |2n / (N - 1) - 1|."""
-    name = "bartlett_window"
-    return _window(name, window_length, periodic, dtype, requires_grad, device, _bartlett)
+    return _window("bartlett_window", _BARTLETT.parse(args, kwargs), _bartlett)
 
 
 def _kaiser(beta: float) -> Callable[[_Ops, Array, int], Array]:
@@ -202,20 +173,10 @@ def _i0_double(x: Array) -> Array:
     return out
 
 
-def kaiser_window(
-    window_length: int,
-    periodic: bool = True,
-    beta: float = 12.0,
-    *,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: bool = False,
-    requires_grad: bool = False,
-) -> Tensor:
+def kaiser_window(*args: Any, **kwargs: Any) -> Tensor:
     """I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta), N = length - 1 (+ 1 if periodic)."""
-    body = _kaiser(beta)
-    return _window("kaiser_window", window_length, periodic, dtype, requires_grad, device, body)
+    a = _KAISER.parse(args, kwargs)
+    return _window("kaiser_window", a, _kaiser(float(a.get("beta", 12.0))))
 
 
 TORCH_FUNCTIONS = (

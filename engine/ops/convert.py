@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import _device, _dtype
+from engine import _device, _dtype, _layout
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
@@ -67,10 +67,15 @@ _DISCARD_IMAG = (
 )
 
 
-def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool) -> Tensor:
-    """The one conversion path: self when nothing changes, else ToCopyBackward0."""
+def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool, fmt: Any = None) -> Tensor:
+    """The one conversion path: self when nothing changes, else ToCopyBackward0 (a new memory
+    format is a change; the default keeps self's order of strides)."""
+    if fmt is not None and fmt is not _layout.preserve_format:
+        _layout.check_rank(fmt, self._d.ndim)
+        if _layout.is_in(self._d, fmt):
+            fmt = None
     if dt is None or dt.np == self._d.dtype:
-        if not copy:
+        if not copy and (fmt is None or fmt is _layout.preserve_format):
             return self
         dt = self.dtype
     if self._d.dtype.kind == "c" and not dt.is_complex:
@@ -79,6 +84,8 @@ def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool) -> Tens
         data = self._d.real.astype(dt.np)
     else:
         data = self._d.astype(dt.np)
+    if fmt is not None and fmt is not _layout.preserve_format:
+        data = _layout.laid_out(data, fmt)
     if not (dt.is_floating_point or dt.is_complex):
         return make(data, False, None, 0)
     out = record(ToCopyBackward0, data, (self,), shapes=(self._d.shape,))
@@ -106,7 +113,7 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """`to(dtype)`, `to(device)`, `to(device, dtype)`, `to(other)`; `copy=True` forces a copy."""
     copy = builtins.bool(kwargs.pop("copy", False))
     kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
+    fmt = kwargs.pop("memory_format", None)
     dt: _dtype.dtype | None = None
     dev = kwargs.pop("device", None)
     if "dtype" in kwargs:
@@ -122,7 +129,7 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         elif isinstance(a, str | _device.device):
             dev = a
     _device.check(dev)
-    return _convert(self, dt, copy)
+    return _convert(self, dt, copy, fmt)
 
 
 def _caster(dt: _dtype.dtype) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from engine._layout import contiguous_format
 from engine._tensor import Tensor, _wrap_dim
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
@@ -124,7 +125,7 @@ def reshape(self: Tensor, *shape: Any, **kw: Any) -> Tensor:
         return as_view(out, self, lambda a, s=shp: a.reshape(s))
     from engine.ops.tensor_shape import clone
 
-    c = clone(self)
+    c = clone(self, memory_format=contiguous_format)
     out = record(UnsafeViewBackward0, c._d.reshape(shp), (c,), shapes=(c._d.shape,))
     return out
 
@@ -242,7 +243,7 @@ def ravel(self: Tensor) -> Tensor:
         return view(self, -1)
     from engine.ops.tensor_shape import clone
 
-    return view(clone(self), -1)
+    return view(clone(self, memory_format=contiguous_format), -1)
 
 
 def view_as(self: Tensor, other: Tensor) -> Tensor:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from engine._layout import contiguous_format
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record
@@ -93,7 +94,7 @@ def repeat_interleave(
     r = int(repeats)
     shp = src._d.shape
     e = expand(unsqueeze(src, d + 1), (*shp[: d + 1], r, *shp[d + 1 :]))
-    return view(clone(e), (*shp[:d], shp[d] * r, *shp[d + 1 :]))
+    return view(clone(e, memory_format=contiguous_format), (*shp[:d], shp[d] * r, *shp[d + 1 :]))
 
 
 def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import _dtype
+from engine import _dtype, _layout
+from engine._layout import preserve_format as PRESERVE
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi, zeros_for
@@ -15,8 +16,9 @@ from engine.ops.shape import _shape_arg, as_view, kw_arg, reshape, unsqueeze
 
 
 def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
-    """A copy with its own storage (CloneBackward0)."""
-    return record(CloneBackward0, self._d.copy(), (self,))
+    """A copy with its own storage (CloneBackward0), in `self`'s order of strides unless
+    `memory_format` says otherwise."""
+    return record(CloneBackward0, _layout.laid_out(self._d, memory_format or PRESERVE), (self,))
 
 
 class CloneBackward0(OpNode):
@@ -28,10 +30,12 @@ class CloneBackward0(OpNode):
 
 
 def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
-    """`self` when already contiguous, else a contiguous clone."""
-    if self._d.flags.c_contiguous:
+    """`self` when already contiguous (in `memory_format`), else a clone that is."""
+    if memory_format is not None:
+        _layout.check_rank(memory_format, self._d.ndim)
+    if _layout.is_in(self._d, memory_format):
         return self
-    return record(CloneBackward0, np.ascontiguousarray(self._d), (self,))
+    return record(CloneBackward0, _layout.laid_out(self._d, memory_format), (self,))
 
 
 def repeat(self: Tensor, *sizes: Any, **kw: Any) -> Tensor:

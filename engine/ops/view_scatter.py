@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from engine._arg_parser import ArgParser, with_parser
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, wants_grad
@@ -41,21 +42,13 @@ def _scatter(
     return record(cls, out, (self, src), saved, shapes=(src._d.shape,))
 
 
-def _check_src(name: str, src: Any) -> None:
-    if not isinstance(src, Tensor):
-        raise TypeError(
-            f"{name}(): argument 'src' (position 2) must be Tensor, not {type(src).__name__}"
-        )
-
-
 def _untracked(t: Tensor) -> Tensor:
     """`t`'s values without its history: the view is taken only to check and shape it."""
     return make(t._d, False, None, 0)
 
 
-def select_scatter(self: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+def _select_scatter(self: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     """A copy of `self` whose `select(dim, index)` is `src`."""
-    _check_src("select_scatter", src)
     view = select(_untracked(self), dim, index)._d  # select's own range errors
     d = _wrap_dim(dim, self._d.ndim)
     i = int(index) % self._d.shape[d]
@@ -64,7 +57,7 @@ def select_scatter(self: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     return _scatter(SelectScatterBackward0, self, src, view, lambda a: a[key], saved)
 
 
-def slice_scatter(
+def _slice_scatter(
     self: Tensor,
     src: Tensor,
     dim: int = 0,
@@ -73,7 +66,6 @@ def slice_scatter(
     step: int = 1,
 ) -> Tensor:
     """A copy of `self` whose `[start:end:step]` along `dim` is `src`."""
-    _check_src("slice_scatter", src)
     d = _wrap_dim(dim, self._d.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
@@ -82,11 +74,10 @@ def slice_scatter(
     return _scatter(SliceScatterBackward0, self, src, self._d[key], lambda a: a[key], saved)
 
 
-def diagonal_scatter(
+def _diagonal_scatter(
     self: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1
 ) -> Tensor:
     """A copy of `self` whose `diagonal(offset, dim1, dim2)` is `src`."""
-    _check_src("diagonal_scatter", src)
     view = diagonal(_untracked(self), offset, dim1, dim2)._d  # diagonal's own errors
     nd = self._d.ndim
     d1, d2 = _wrap_dim(dim1, nd), _wrap_dim(dim2, nd)
@@ -131,7 +122,7 @@ class SelectScatterBackward0(_ViewScatterBackward):
         return g.select(self.saved("dim"), self.saved("index"))
 
     def scatter(self, g: Any, src: Tensor) -> Tensor:
-        return select_scatter(g, src, self.saved("dim"), self.saved("index"))
+        return _select_scatter(g, src, self.saved("dim"), self.saved("index"))
 
 
 class SliceScatterBackward0(_ViewScatterBackward):
@@ -149,7 +140,7 @@ class SliceScatterBackward0(_ViewScatterBackward):
 
     def scatter(self, g: Any, src: Tensor) -> Tensor:
         s = self.saved
-        return slice_scatter(g, src, s("dim"), s("start"), s("end"), s("step"))
+        return _slice_scatter(g, src, s("dim"), s("start"), s("end"), s("step"))
 
 
 class DiagonalScatterBackward0(_ViewScatterBackward):
@@ -161,8 +152,25 @@ class DiagonalScatterBackward0(_ViewScatterBackward):
 
     def scatter(self, g: Any, src: Tensor) -> Tensor:
         s = self.saved
-        return diagonal_scatter(g, src, s("offset"), s("dim1"), s("dim2"))
+        return _diagonal_scatter(g, src, s("offset"), s("dim1"), s("dim2"))
 
+
+select_scatter = with_parser(
+    ArgParser("select_scatter", ["Tensor input, Tensor src, int dim, int index"]), _select_scatter
+)
+slice_scatter = with_parser(
+    ArgParser(
+        "slice_scatter",
+        ["Tensor input, Tensor src, int dim=0, int start=None, int end=None, int step=1"],
+    ),
+    _slice_scatter,
+)
+diagonal_scatter = with_parser(
+    ArgParser(
+        "diagonal_scatter", ["Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1"]
+    ),
+    _diagonal_scatter,
+)
 
 TENSOR_METHODS = ("select_scatter", "slice_scatter", "diagonal_scatter")
 TORCH_FUNCTIONS = ("select_scatter", "slice_scatter", "diagonal_scatter")

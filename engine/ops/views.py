@@ -188,15 +188,16 @@ class CopySlices(OpNode):
     _name = "torch::autograd::CopySlices"
 
     def apply(self, grads: Grads) -> Grads:
+        from engine._layout import contiguous_format
         from engine.ops.tensor_shape import clone
 
         g = grads[0]
         assert g is not None
         vf = self.view_fn
         if STATE.enabled:  # create_graph: the same steps with recorded ops
-            result = clone(g)
+            result = clone(g, memory_format=contiguous_format)  # the view replays on a dense base
             region = replay(result, vf)
-            res = self.fn.apply([clone(region)])
+            res = self.fn.apply([clone(region, memory_format=contiguous_format)])
             copy_(region, res[0]) if res[0] is not None else zero_(region)
         else:
             data = g._d.copy()

@@ -262,6 +262,7 @@ def reset_engine() -> None:
     from engine.autograd import engine as autograd_engine
     from engine.autograd import observer
     from engine.autograd.grad_mode import ANOMALY, STATE
+    from engine.nn.modules import _module_hooks as module_hooks
 
     STATE.enabled = True
     STATE.inference = False
@@ -272,6 +273,9 @@ def reset_engine() -> None:
     _printing.set_printoptions(profile="default")
     observer.SAVED_HOOKS.clear()
     autograd_engine.WARNED.clear()
+    # a fresh process has not chosen between full and legacy global backward hooks yet
+    if not module_hooks.GLOBAL.backward:
+        module_hooks.GLOBAL.backward_is_full = None
 
 
 # -- snippets ----------------------------------------------------------------------------

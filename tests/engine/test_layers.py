@@ -18,6 +18,7 @@ LEVELS = {
     "engine._dtype": 0,
     "engine._size": 0,
     "engine._device": 0,
+    "engine._layout": 0,
     "engine.autograd.grad_mode": 0,
     "engine.autograd.observer": 0,
     # a node holds saved tensors and a tensor holds its node: one level

@@ -50,11 +50,33 @@ def register_forward_hook(
     return handle
 
 
+_MIXED = (
+    "Cannot use both regular backward hooks and full backward hooks on a single Module. "
+    "Please use only one of them."
+)
+_MIXED_GLOBAL = (
+    "Cannot use both regular backward hooks and full backward hooks as a global Module hook. "
+    "Please use only one of them."
+)
+
+
 def register_full_backward_hook(
     self: Module, hook: Callable[..., Any], prepend: bool = False
 ) -> RemovableHandle:
     """`hook(module, grad_input, grad_output)` runs once the inputs' gradients are known."""
+    if self.__dict__.get("_is_full_backward_hook") is False:
+        raise RuntimeError(_MIXED)
+    self.__dict__["_is_full_backward_hook"] = True
     return _add(self._backward_hooks, hook, "module_backward", self, prepend)
+
+
+def register_backward_hook(self: Module, hook: Callable[..., Any]) -> RemovableHandle:
+    """The deprecated hook: `hook(module, grad_input, grad_output)` on the grad_fn of the
+    module's (first) output, so it sees that one node's gradients, as PyTorch's does."""
+    if self.__dict__.get("_is_full_backward_hook") is True:
+        raise RuntimeError(_MIXED)
+    self.__dict__["_is_full_backward_hook"] = False
+    return _quiet_hook(self._backward_hooks, hook)
 
 
 def register_full_backward_pre_hook(
@@ -73,6 +95,8 @@ class GlobalHooks:
         self.forward = HookDict()
         self.backward_pre = HookDict()
         self.backward = HookDict()
+        # None until a global backward hook is registered; then full (True) or legacy (False)
+        self.backward_is_full: bool | None = None
         self.forward_with_kwargs: set[int] = set()
         self.forward_always_called: set[int] = set()
         self.buffer = HookDict()
@@ -114,7 +138,35 @@ def register_module_full_backward_pre_hook(hook: Callable[..., Any]) -> Removabl
 def register_module_full_backward_hook(hook: Callable[..., Any]) -> RemovableHandle:
     """`hook(module, grad_input, grad_output)` runs for every module once its inputs' gradients
     are known."""
+    if GLOBAL.backward_is_full is False:
+        raise RuntimeError(_MIXED_GLOBAL)
+    GLOBAL.backward_is_full = True
     return add_hook(GLOBAL.backward, hook, "module_backward", None)
+
+
+def register_module_backward_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """The deprecated global form of `Module.register_backward_hook`."""
+    if GLOBAL.backward_is_full is True:
+        raise RuntimeError(_MIXED_GLOBAL)
+    GLOBAL.backward_is_full = False
+    return _quiet_hook(GLOBAL.backward, hook)
+
+
+def backward_hooks(mod: Module) -> tuple[list[Any], list[Callable[..., Any]]]:
+    """(full, legacy) backward hooks of a call: the global ones first (PyTorch's
+    `_get_backward_hooks`); full ones as (id, hook) pairs, legacy ones as hooks."""
+    full: list[Any] = []
+    legacy: list[Callable[..., Any]] = []
+    if GLOBAL.backward_is_full is True:
+        full += GLOBAL.backward.items()
+    elif GLOBAL.backward_is_full is False:
+        legacy += GLOBAL.backward.values()
+    own = mod.__dict__.get("_is_full_backward_hook")
+    if own is True:
+        full += mod._backward_hooks.items()
+    elif own is False:
+        legacy += mod._backward_hooks.values()
+    return full, legacy
 
 
 def register_module_buffer_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:

@@ -12,6 +12,9 @@ from engine.nn.modules import _module_hooks as _hooks
 from engine.nn.modules import _module_iter as _iter
 from engine.nn.modules import _state
 from engine.nn.modules._module_hooks import (
+    register_module_backward_hook as register_module_backward_hook,
+)
+from engine.nn.modules._module_hooks import (
     register_module_buffer_registration_hook as register_module_buffer_registration_hook,
 )
 from engine.nn.modules._module_hooks import (
@@ -314,11 +317,14 @@ class Module:
         from engine._dtype import dtype as dtype_cls
 
         dt = kwargs.get("dtype")
+        fmt = kwargs.get("memory_format")
         for a in args:
             if isinstance(a, dtype_cls):
                 dt = a
             elif isinstance(a, Tensor):
                 dt = a.dtype
+        if fmt is not None:  # PyTorch lays out only the 4-d and 5-d tensors in it
+            self._apply_tensors(lambda t: t.to(memory_format=fmt) if t.dim() in (4, 5) else t)  # type: ignore[attr-defined]
         if dt is None:
             return self
         if not dt.is_floating_point:
@@ -360,6 +366,7 @@ class Module:
     register_forward_pre_hook = _hooks.register_forward_pre_hook
     register_forward_hook = _hooks.register_forward_hook
     register_full_backward_hook = _hooks.register_full_backward_hook
+    register_backward_hook = _hooks.register_backward_hook
     register_full_backward_pre_hook = _hooks.register_full_backward_pre_hook
     state_dict = _state.state_dict
     load_state_dict = _state.load_state_dict

@@ -1,0 +1,23 @@
+import torch
+torch.manual_seed(0)
+x = torch.arange(24.).reshape(1, 2, 3, 4).to(memory_format=torch.channels_last)
+print(x)
+print(x.numpy().strides, x.stride(), x.is_contiguous())
+try:
+    x.view(-1)
+except RuntimeError as e:
+    print(e)
+print(x.reshape(-1)[:6], x.flatten().stride())
+print(x.transpose(1, 3).is_contiguous(), x.permute(0, 2, 3, 1).stride())
+conv = torch.nn.Conv2d(2, 3, 2).to(memory_format=torch.channels_last)
+y = conv(x.requires_grad_())
+print(y.shape, y.grad_fn.name())
+y.sum().backward()
+print(x.grad.shape)
+print(torch.empty_like(x).stride(), torch.zeros_like(x, memory_format=torch.contiguous_format).stride(), torch.full_like(x, 2.0).stride())
+print(x.double().stride(), x.to(torch.float64, memory_format=torch.contiguous_format).stride())
+print(torch.empty(2, 3, 4, 5, 6, memory_format=torch.channels_last_3d).stride())
+z = x.detach().clone()
+print(z.stride(), z.clone(memory_format=torch.contiguous_format).is_contiguous())
+print(x.layout, torch.float32.is_floating_point, x.detach().contiguous().stride())
+print(torch.memory_format, torch.layout)
