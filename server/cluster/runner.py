@@ -98,6 +98,7 @@ class RunnerService:
                     await task
             with contextlib.suppress(Exception):
                 await queue.forget_runner(self.id)
+            _log.info("runner %s stopped: claimed %d runs", self.id, self.claimed)
             await self._bus.close()
             await self._pool.close()
             close = getattr(self.runner, "close", None)
