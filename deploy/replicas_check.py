@@ -27,7 +27,9 @@ from deploy.cluster import Cluster  # noqa: E402
 
 SEED = ROOT / "examples" / "03_custom_exp_function.py"
 COOKIE = "backscope_owner"
-WAIT_S = float(__import__("os").environ.get("CHECK_WAIT_S", "180"))  # a bound for a loaded machine, not a speed target
+WAIT_S = float(
+    __import__("os").environ.get("CHECK_WAIT_S", "180")
+)  # a bound for a loaded machine, not a speed target
 
 
 class Failed(AssertionError):
