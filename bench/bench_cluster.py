@@ -88,12 +88,16 @@ def main() -> int:
     parser.add_argument("--slots", type=int, default=2)
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()}")
-    rows = [measure(pools, args.sessions, args.slots) for pools in (1, 2)]
-    for row in rows:
+    rows = []
+    for pools in (1, 2):
+        row = measure(pools, args.sessions, args.slots)
+        rows.append(row)
         print(
             f"{row['pools']} pool(s) x {row['slots_each']} slots: {row['sessions']} sessions,"
             f" {row['ok']} ok, {row['lost']} lost, {row['runs_per_s']:.2f} runs/s,"
-            f" p50 {row['p50_s']:.1f} s, p99 {row['p99_s']:.1f} s, claimed {row['claimed']}"
+            f" p50 {row['p50_s']:.1f} s, p99 {row['p99_s']:.1f} s, claimed {row['claimed']},"
+            f" load {os.getloadavg()[0]:.1f}",
+            flush=True,
         )
     print(f"two pools / one: {rows[1]['runs_per_s'] / rows[0]['runs_per_s']:.2f}x runs/s")
     print(f"load after: {os.getloadavg()}")

@@ -13,9 +13,9 @@ from server import __version__
 from server.limits import ClientLimits
 from server.routers import examples, health, runs, ws
 from server.routers.frontend import mount_frontend
-from server.runs import RunLimits, RunManager, Runner, Runs
+from server.runs import RunManager, Runner, Runs, run_limits
 from server.settings import Settings
-from server.storage import Retention, RunStore, open_store
+from server.storage import RunStore, open_store
 from server.trust.guard import Guard
 from server.trust.hosts import HostPolicy
 from server.trust.identity import Identifier
@@ -42,20 +42,6 @@ def _replica_manager(settings: Settings, store: RunStore) -> Runs:
         settings.disconnect_grace_s,
         settings.cluster_poll_s,
         settings.cluster_sweep_s,
-    )
-
-
-def run_limits(settings: Settings) -> RunLimits:
-    retention = Retention(
-        max_store_bytes=settings.max_store_bytes,
-        max_owner_bytes=settings.max_owner_bytes,
-        max_age_s=settings.retention_days * 86400.0,
-    )
-    return RunLimits(
-        max_run_bytes=settings.max_run_bytes,
-        max_inline_limit=settings.max_inline_limit,
-        flush_s=settings.store_flush_s,
-        retention=retention,
     )
 
 

@@ -20,7 +20,7 @@ from server.cluster.bus import COMMANDS, EVENTS, Bus, open_pool
 from server.cluster.orphans import end_orphans
 from server.cluster.queue import JOBS_CHANNEL, Job, JobQueue
 from server.cluster.schema import ensure_schema
-from server.runs import LiveRun, RunManager, Runner, this_instance
+from server.runs import LiveRun, RunManager, Runner, run_limits, this_instance
 from server.settings import Settings
 from server.storage import RUNNING, RunStore, open_store
 
@@ -34,7 +34,6 @@ class RunnerService:
         self, settings: Settings, url: str, store: RunStore, runner: Runner, slots: int
     ) -> None:
         from protocol import PROTOCOL_VERSION
-        from server.app import run_limits
 
         self.settings = settings
         self.url = url

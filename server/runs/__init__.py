@@ -16,6 +16,7 @@ from server.runs.live import (
     Runs,
     ShuttingDown,
     new_run_id,
+    run_limits,
 )
 from server.runs.manager import RunManager
 
@@ -31,5 +32,6 @@ __all__ = [
     "ShuttingDown",
     "instance_gone",
     "new_run_id",
+    "run_limits",
     "this_instance",
 ]

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from protocol import RunFinished
 from server.eventlog import Chunk, EventLog, stamp
 from server.sandbox.batch import Batch
+from server.settings import Settings
 from server.state import RUN_MOVES, IllegalTransition, Machine, ManagerState, RunState
 from server.storage import Retention
 
@@ -203,6 +204,21 @@ class LiveRun:
             self.machine.move(RunState.STOPPING)
         if self.handle is not None:
             await self.handle.kill(reason)
+
+
+def run_limits(settings: Settings) -> RunLimits:
+    """What the server's settings hold runs to."""
+    retention = Retention(
+        max_store_bytes=settings.max_store_bytes,
+        max_owner_bytes=settings.max_owner_bytes,
+        max_age_s=settings.retention_days * 86400.0,
+    )
+    return RunLimits(
+        max_run_bytes=settings.max_run_bytes,
+        max_inline_limit=settings.max_inline_limit,
+        flush_s=settings.store_flush_s,
+        retention=retention,
+    )
 
 
 def clamp_options(options: dict[str, Any], limits: RunLimits) -> dict[str, Any]:
