@@ -32,7 +32,7 @@ async def session(base: str, cookie: str, code: str) -> tuple[float, str]:
     try:
         t0 = time.monotonic()
         await sock.send({"type": "run", "code": code})
-        end = await sock.until(kind("run_finished"), "run_finished")
+        end = await sock.until(kind("run_finished"), "run_finished", 3600.0)
         return time.monotonic() - t0, str(end["status"])
     finally:
         await sock.close()

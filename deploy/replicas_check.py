@@ -59,18 +59,19 @@ class Socket:
     async def send(self, command: dict[str, Any]) -> None:
         await self.ws.send(orjson.dumps(command).decode())
 
-    async def until(self, test: Any, what: str) -> dict[str, Any]:
+    async def until(self, test: Any, what: str, wait_s: float = WAIT_S) -> dict[str, Any]:
         """Read until an event passes `test`; that event (the frame's later events too are
-        kept in `events`). An event already read passes first."""
+        kept in `events`). An event already read passes first. `wait_s` bounds a hang, on a
+        loaded machine: it is not a speed target."""
         for event in self.events[self._seen :]:
             self._seen += 1
             if test(event):
                 return dict(event)
-        deadline = time.monotonic() + WAIT_S
+        deadline = time.monotonic() + wait_s
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise Failed(f"no {what} within {WAIT_S:.0f} s")
+                raise Failed(f"no {what} within {wait_s:.0f} s")
             batch = orjson.loads(await asyncio.wait_for(self.ws.recv(), left))
             self.events.extend(batch)
             for event in batch:
