@@ -39,6 +39,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict
 
 _PR_SET_PDEATHSIG = 1
 # how long a server may take to start on a loaded machine before the fixture gives up
@@ -62,6 +63,11 @@ def bindir() -> Path:
     )
 
 
+def database_name(url: str) -> str:
+    """The database a URL names."""
+    return str(conninfo_to_dict(url)["dbname"])
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -71,8 +77,11 @@ def _free_port() -> int:
 class PostgresServer:
     """One running PostgreSQL server in `root` (see the module docstring)."""
 
-    def __init__(self, root: Path, tcp: bool = False) -> None:
+    def __init__(
+        self, root: Path, tcp: bool = False, settings: dict[str, str] | None = None
+    ) -> None:
         self.root = root
+        self.overrides = dict(settings or {})
         self.data = root / "data"
         self.port = _free_port() if tcp else 5432
         self.tcp = tcp
@@ -98,7 +107,8 @@ class PostgresServer:
             db.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
-    def drop_database(self, name: str) -> None:
+    def drop_database(self, name_or_url: str) -> None:
+        name = database_name(name_or_url) if "://" in name_or_url else name_or_url
         with psycopg.connect(self.url(), autocommit=True) as db:
             db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
@@ -144,6 +154,7 @@ class PostgresServer:
             "full_page_writes": "off",
             "shared_buffers": "32MB",
             "max_connections": "200",
+            **self.overrides,
         }
         args = [str(binaries / "postgres"), "-D", str(self.data)]
         for key, value in settings.items():
@@ -191,9 +202,13 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def running_postgres(tcp: bool = False) -> Iterator[PostgresServer]:
-    """A PostgreSQL server for the duration of the block (see the module docstring)."""
-    server = PostgresServer(Path(tempfile.mkdtemp(prefix="backscope-pg-")), tcp=tcp)
+def running_postgres(
+    tcp: bool = False, settings: dict[str, str] | None = None
+) -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the duration of the block (see the module docstring);
+    `settings` override the server's (e.g. {"fsync": "on", "synchronous_commit": "on"})."""
+    root = Path(tempfile.mkdtemp(prefix="backscope-pg-"))
+    server = PostgresServer(root, tcp=tcp, settings=settings)
     try:
         server.start()
         yield server
@@ -213,4 +228,4 @@ def postgres_url(postgres: PostgresServer) -> Iterator[str]:
     """A fresh empty database on the session's server, dropped after the test."""
     url = postgres.create_database()
     yield url
-    postgres.drop_database(url.split("/")[-1].split("?")[0])
+    postgres.drop_database(url)

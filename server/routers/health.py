@@ -23,6 +23,7 @@ async def healthz(request: Request) -> dict[str, Any]:
     settings = state.settings
     storage: dict[str, Any] = {
         "status": "recovered" if recovery.moved_to else "ok",
+        "database": state.store.kind,
         "runs": usage.runs,
         "bytes": usage.bytes,
         "file_bytes": usage.file_bytes,

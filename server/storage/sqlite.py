@@ -50,7 +50,9 @@ def _row(row: tuple[Any, ...]) -> StoredRun:
 
 
 class SqliteRunStore:
-    """Runs in one SQLite file (see storage/schema.py for the layout)."""
+    """Runs in one SQLite file (see storage/sqlite_schema.py for the layout)."""
+
+    kind = "sqlite"
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

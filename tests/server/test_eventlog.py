@@ -4,8 +4,6 @@ paging, and storing them (including files written by the one-row-per-event layou
 from __future__ import annotations
 
 import json
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -13,8 +11,6 @@ import pytest
 
 from server.eventlog import Chunk, EventLog, join, stamp
 from server.sandbox.batch import Batch, BatchError
-from server.storage import SqliteRunStore
-from server.storage.sqlite_schema import VERSION
 
 SIZES = (3, 1, 4, 2)  # events per appended batch
 
@@ -124,46 +120,6 @@ def test_resume_and_paging_cut_chunks_exactly_at_any_seq() -> None:
             ]
             # a page or a frame is the chunks' bytes joined: the same as serializing the list
             assert join(chunks) == orjson.dumps(want)
-
-
-# The layout before chunks: one row per event (what a file written by an older server holds).
-VERSION_0 = """
-CREATE TABLE runs (id TEXT PRIMARY KEY, code TEXT NOT NULL, status TEXT NOT NULL,
-    options TEXT NOT NULL, created REAL NOT NULL, duration_ms REAL NOT NULL,
-    n_events INTEGER NOT NULL);
-CREATE TABLE events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, body BLOB NOT NULL,
-    PRIMARY KEY (run_id, seq)) WITHOUT ROWID;
-"""
-
-
-def test_a_file_with_one_row_per_event_is_converted_once_and_reads_the_same(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "old.sqlite3"
-    runs = {"a": 2500, "b": 3}  # more events than one converted chunk holds, and a few
-    old = sqlite3.connect(path)
-    old.executescript(VERSION_0)
-    expected: dict[str, list[dict[str, Any]]] = {}
-    for run_id, n in runs.items():
-        old.execute("INSERT INTO runs VALUES (?, 'c', 'ok', '{}', 1.0, 2.0, ?)", (run_id, n))
-        expected[run_id] = [{"type": "node", "run_id": run_id, "seq": i, "t": i} for i in range(n)]
-        rows = [(run_id, e["seq"], orjson.dumps(e)) for e in expected[run_id]]
-        old.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
-    old.commit()
-    old.close()
-    for _ in range(2):  # the second open finds the file already converted
-        store = SqliteRunStore(path)
-        for run_id, events in expected.items():
-            assert store.events(run_id) == events
-            assert store.events(run_id, 998, 5) == events[999:1004]
-            run = store.get(run_id)
-            assert run is not None and run.n_events == len(events)
-        store.close()
-    db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert "events" not in tables
-    db.close()
 
 
 def test_a_bounded_read_after_the_end_of_a_large_chunk_gets_the_next_one() -> None:

@@ -1,19 +1,21 @@
 """Restarts and crashes against a real server process and sandbox (issue 13, item 11): a
 SIGTERM ends in-flight runs `interrupted` and stores them; after a SIGKILL the next start
-marks the runs it left `interrupted`, with the log stored up to the last flush."""
+marks the runs it left `interrupted`, with the log stored up to the last flush. On SQLite and
+on PostgreSQL (BACKSCOPE_DATABASE_URL)."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import httpx
 
+from tests.server.databases import Database, database, postgres
 from tests.server.hostile_snippets import out
 from tests.server.live import Client, assert_dense, connect, server_process
+
+__all__ = ["database", "postgres"]  # fixtures
 
 SLEEPER = "import time\nprint('up', flush=True)\ntime.sleep(1e6)\n"
 
@@ -23,22 +25,6 @@ async def _started(base: str) -> tuple[Client, dict[str, Any]]:
     c = Client(await connect(base))
     await c.send({"type": "run", "code": SLEEPER})
     return c, await c.until("stdout")
-
-
-def _stored(db: Path, run_id: str) -> tuple[str, int] | None:
-    """(status, events stored) of a run, read from the file as another process would."""
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        row = con.execute(
-            "SELECT status, (SELECT coalesce(max(last_seq), -1) + 1 FROM log_chunks"
-            " WHERE run_id = ?) FROM runs WHERE id = ?",
-            (run_id, run_id),
-        ).fetchone()
-    except sqlite3.OperationalError:  # the tables are not there yet
-        return None
-    finally:
-        con.close()
-    return None if row is None else (str(row[0]), int(row[1]))
 
 
 def _check_interrupted(base: str, run_id: str) -> list[dict[str, Any]]:
@@ -51,8 +37,8 @@ def _check_interrupted(base: str, run_id: str) -> list[dict[str, Any]]:
     return list(events)
 
 
-def test_sigterm_ends_in_flight_runs_interrupted_and_stores_them(tmp_path: Path) -> None:
-    db = tmp_path / "runs.sqlite3"
+def test_sigterm_ends_in_flight_runs_interrupted_and_stores_them(database: Database) -> None:
+    db, env = database.path, database.env
 
     async def scenario(base: str, proc: Any) -> str:
         client, _ = await _started(base)
@@ -62,31 +48,31 @@ def test_sigterm_ends_in_flight_runs_interrupted_and_stores_them(tmp_path: Path)
         await client.ws.close()
         return str(client.events[0]["run_id"])
 
-    with server_process(db) as (base, proc):
+    with server_process(db, env) as (base, proc):
         run_id = asyncio.run(scenario(base, proc))
-    with server_process(db) as (base, _):
+    with server_process(db, env) as (base, _):
         _check_interrupted(base, run_id)
 
 
-def test_after_sigkill_the_next_start_marks_the_run_interrupted(tmp_path: Path) -> None:
-    db = tmp_path / "runs.sqlite3"
+def test_after_sigkill_the_next_start_marks_the_run_interrupted(database: Database) -> None:
+    db, env = database.path, database.env
 
     async def scenario(base: str, proc: Any) -> tuple[str, int]:
         client, printed = await _started(base)
         run_id = str(client.events[0]["run_id"])
         # the server stores the log every few seconds while the run goes on: wait until the
-        # printed line is in the file, then kill the server without warning
-        while (_stored(db, run_id) or ("", 0))[1] <= printed["seq"]:
+        # printed line is stored, then kill the server without warning
+        while (database.stored(run_id) or ("", 0))[1] <= printed["seq"]:
             await asyncio.sleep(0.2)
-        assert (_stored(db, run_id) or ("", 0))[0] == "running"
+        assert (database.stored(run_id) or ("", 0))[0] == "running"
         proc.send_signal(signal.SIGKILL)
         await asyncio.to_thread(proc.wait, 60)
         await client.ws.close()
         return run_id, int(printed["seq"])
 
-    with server_process(db) as (base, proc):
+    with server_process(db, env) as (base, proc):
         run_id, printed_seq = asyncio.run(scenario(base, proc))
-    with server_process(db) as (base, _):
+    with server_process(db, env) as (base, _):
         events = _check_interrupted(base, run_id)
         health = httpx.get(f"http://{base}/healthz").json()
         assert health["storage"]["interrupted_on_start"] == 1

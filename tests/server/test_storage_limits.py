@@ -16,7 +16,7 @@ import orjson
 
 from server.eventlog import Chunk
 from server.sandbox.settings import SandboxSettings
-from server.storage import Retention, SqliteRunStore, StoredRun
+from server.storage import SqliteRunStore, StoredRun
 from tests.server.live import Client, connect, live_server, owner_cookie, run_to_end
 
 NOISY = "for i in range(3000):\n    print('x' * 100)\n"  # ~300 KB of stdout
@@ -140,37 +140,3 @@ def test_a_client_storing_run_after_run_without_a_token_evicts_its_own_runs(
 
 def _events(body: dict[str, Any]) -> list[dict[str, Any]]:
     return list(body["events"])
-
-
-VERSION_3 = """
-CREATE TABLE runs (id TEXT PRIMARY KEY, code TEXT NOT NULL, status TEXT NOT NULL,
-    options TEXT NOT NULL, created REAL NOT NULL, duration_ms REAL NOT NULL,
-    n_events INTEGER NOT NULL, owner TEXT NOT NULL DEFAULT '', bytes INTEGER NOT NULL DEFAULT 0,
-    shared INTEGER NOT NULL DEFAULT 0, instance TEXT NOT NULL DEFAULT '',
-    heartbeat REAL NOT NULL DEFAULT 0);
-CREATE TABLE log_chunks (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL,
-    first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, body BLOB NOT NULL);
-CREATE TABLE owner_bytes (owner TEXT PRIMARY KEY, bytes INTEGER NOT NULL, runs INTEGER NOT NULL);
-CREATE TRIGGER runs_added AFTER INSERT ON runs BEGIN
-    INSERT INTO owner_bytes VALUES (new.owner, new.bytes, 1), ('*', new.bytes, 1)
-    ON CONFLICT (owner) DO UPDATE SET bytes = bytes + excluded.bytes, runs = runs + 1;
-END;
-INSERT INTO runs VALUES ('r1', 'c', 'ok', '{}', 1.0, 1.0, 1, 'own1', 0, 0, '', 0);
-INSERT INTO log_chunks (run_id, first_seq, last_seq, body) VALUES ('r1', 0, 0, '[{"t":0}]');
-PRAGMA user_version = 3;
-"""
-
-
-def test_a_version_3_store_counts_its_runs_per_quota_key(tmp_path: Path) -> None:
-    path = tmp_path / "runs.sqlite3"
-    old = sqlite3.connect(path)
-    old.executescript(VERSION_3)
-    old.close()
-    store = SqliteRunStore(path)
-    run = store.get("r1")
-    assert run is not None and run.quota == "own1" and run.bytes == len("c") + len('[{"t":0}]')
-    _run(store, "r2", 1, owner="own1")
-    assert store.usage().runs == 2
-    cap = store.get("r2").bytes  # type: ignore[union-attr]
-    assert store.evict(Retention(1 << 40, max_owner_bytes=cap), quota="own1") == ["r1"]
-    store.close()

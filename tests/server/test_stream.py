@@ -1,17 +1,19 @@
 """The event stream through a real server and sandbox: no compression, exact resume from inside
-a stored chunk, paging across chunks, and frames forged by the snippet itself."""
+a stored chunk (on SQLite and PostgreSQL), paging across chunks, and frames forged by the
+snippet itself."""
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from server.storage import SqliteRunStore
+from tests.server.databases import Database, database, postgres
 from tests.server.live import Client, assert_dense, connect, live_server
+
+__all__ = ["database", "postgres"]  # fixtures
 
 # ~2400 events: the tracer sends them in batches (a few hundred), so the log has several chunks
 MANY = """import torch
@@ -68,18 +70,20 @@ def test_permessage_deflate_is_offered_by_the_client_and_not_accepted(server: st
     assert accepted is None
 
 
-def test_resume_and_paging_from_inside_a_stored_chunk_after_a_restart(tmp_path: Path) -> None:
-    db = tmp_path / "runs.sqlite3"
-    with live_server(db) as base:
+def test_resume_and_paging_from_inside_a_stored_chunk_after_a_restart(
+    database: Database,
+) -> None:
+    db = database.path
+    with live_server(db, **database.settings) as base:
         events = _run(base, MANY)
     assert_dense(events)
     run_id = events[0]["run_id"]
-    store = SqliteRunStore(db)
+    store = database.store()
     inside = [c.first + 1 for c in store.chunks(run_id) if c.count > 2]
     boundary = store.chunks(run_id)[1].last
     store.close()
     assert len(inside) >= 2, "the run should span several stored chunks"
-    with live_server(db) as base:
+    with live_server(db, **database.settings) as base:
         for after in (-1, inside[0], inside[-1], boundary, len(events) - 2):
             command = {"type": "resume", "run_id": run_id, "after_seq": after}
             assert asyncio.run(_send(base, command)) == events[after + 1 :], after
