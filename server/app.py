@@ -15,7 +15,7 @@ from server.routers import examples, health, runs, ws
 from server.routers.frontend import mount_frontend
 from server.runs import RunManager, Runner, Runs, run_limits
 from server.settings import Settings
-from server.storage import RunStore, open_store
+from server.storage import RunStore, StoreUnavailable, open_store
 from server.trust.guard import Guard
 from server.trust.hosts import HostPolicy
 from server.trust.identity import Identifier
@@ -34,7 +34,9 @@ def _replica_manager(settings: Settings, store: RunStore) -> Runs:
 
     url = settings.database_url
     if url is None or not url.startswith(("postgresql://", "postgres://")):
-        raise ValueError("BACKSCOPE_RUNNERS=queue needs BACKSCOPE_DATABASE_URL=postgresql://...")
+        raise StoreUnavailable(
+            "BACKSCOPE_RUNNERS=queue needs BACKSCOPE_DATABASE_URL=postgresql://... (the queue)"
+        )
     return ReplicaManager(
         store,
         url,
