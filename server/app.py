@@ -13,9 +13,9 @@ from server import __version__
 from server.limits import ClientLimits
 from server.routers import examples, health, runs, ws
 from server.routers.frontend import mount_frontend
-from server.runs import RunLimits, RunManager, Runner
+from server.runs import RunManager, Runner, Runs, run_limits
 from server.settings import Settings
-from server.storage import Retention, open_store
+from server.storage import RunStore, StoreUnavailable, open_store
 from server.trust.guard import Guard
 from server.trust.hosts import HostPolicy
 from server.trust.identity import Identifier
@@ -28,17 +28,22 @@ def _make_runner(settings: Settings) -> Runner:
     return Sandbox(settings.sandbox)
 
 
-def run_limits(settings: Settings) -> RunLimits:
-    retention = Retention(
-        max_store_bytes=settings.max_store_bytes,
-        max_owner_bytes=settings.max_owner_bytes,
-        max_age_s=settings.retention_days * 86400.0,
-    )
-    return RunLimits(
-        max_run_bytes=settings.max_run_bytes,
-        max_inline_limit=settings.max_inline_limit,
-        flush_s=settings.store_flush_s,
-        retention=retention,
+def _replica_manager(settings: Settings, store: RunStore) -> Runs:
+    """Cluster mode: runs are queued for runner services (server/cluster)."""
+    from server.cluster import ReplicaManager
+
+    url = settings.database_url
+    if url is None or not url.startswith(("postgresql://", "postgres://")):
+        raise StoreUnavailable(
+            "BACKSCOPE_RUNNERS=queue needs BACKSCOPE_DATABASE_URL=postgresql://... (the queue)"
+        )
+    return ReplicaManager(
+        store,
+        url,
+        run_limits(settings),
+        settings.disconnect_grace_s,
+        settings.cluster_poll_s,
+        settings.cluster_sweep_s,
     )
 
 
@@ -49,7 +54,7 @@ def create_app(settings: Settings | None = None, runner: Runner | None = None) -
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        manager: RunManager = app.state.manager
+        manager: Runs = app.state.manager
         await manager.recover(settings.stale_run_s)
         manager.start_background(settings.stale_run_s)
         yield
@@ -65,8 +70,13 @@ def create_app(settings: Settings | None = None, runner: Runner | None = None) -
     state.settings = settings
     where = settings.database()
     state.store, state.recovery = open_store(where, settings.check_db_on_start)
-    state.runner = runner if runner is not None else _make_runner(settings)
-    state.manager = RunManager(state.runner, state.store, PROTOCOL_VERSION, run_limits(settings))
+    if settings.runners == "queue":
+        state.manager = state.runner = _replica_manager(settings, state.store)
+    else:
+        state.runner = runner if runner is not None else _make_runner(settings)
+        state.manager = RunManager(
+            state.runner, state.store, PROTOCOL_VERSION, run_limits(settings)
+        )
     state.limits = ClientLimits(
         settings.rate_limit_burst,
         settings.rate_limit_per_minute,

@@ -1,5 +1,5 @@
-"""The `backscope` command: `backscope serve`, `backscope trace [--torch] FILE.py`,
-`backscope run --torch FILE.py`."""
+"""The `backscope` command: `backscope serve`, `backscope runner`, `backscope trace [--torch]
+FILE.py`, `backscope run --torch FILE.py`."""
 
 from __future__ import annotations
 
@@ -57,6 +57,28 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _runner(args: argparse.Namespace) -> int:
+    """Run queued runs from the PostgreSQL queue until SIGTERM (server/cluster/runner.py)."""
+    import asyncio
+    import logging
+    import signal
+
+    from server.cluster import serve_runner
+    from server.settings import Settings
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await serve_runner(Settings(), args.slots, stop)
+
+    asyncio.run(main())
+    return 0
+
+
 def _trace(args: argparse.Namespace) -> int:
     if args.torch:  # real PyTorch in this process (backscope[torch]), not the engine
         from backscope.cli import trace_torch
@@ -83,6 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--db", help="SQLite file for stored runs (default: user data dir)")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.set_defaults(func=_serve)
+    runner = sub.add_parser(
+        "runner", help="run queued runs from the shared PostgreSQL queue (a runner service)"
+    )
+    runner.add_argument(
+        "--slots", type=int, default=None, help="runs at once (default: sandbox max_workers)"
+    )
+    runner.set_defaults(func=_runner)
     trace = sub.add_parser("trace", help="run a snippet and write its events as JSON Lines")
     trace.add_argument("file", help="the snippet (a .py file, or - for stdin)")
     trace.add_argument("-o", "--output", default="-", help="output file (default: stdout)")

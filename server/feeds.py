@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from server.eventlog import Chunk, fit, join, pack
-from server.runs import RunManager
+from server.runs import Runs
 from server.state import RunState
 from server.storage import RUNNING, RunStore
 
@@ -35,7 +35,7 @@ class Cursor:
 
     def __init__(
         self,
-        manager: RunManager,
+        manager: Runs,
         store: RunStore,
         run_id: str,
         after: int = -1,

@@ -31,7 +31,7 @@ from protocol import (
 )
 from server.feeds import Cursor, Sender
 from server.limits import ClientLimits
-from server.runs import LiveRun, RunManager, ShuttingDown
+from server.runs import LiveRun, Runs, ShuttingDown
 from server.state import SESSION_MOVES, Machine, RunState, SessionState
 from server.storage import RunStore
 from server.trust.identity import Identity
@@ -85,7 +85,7 @@ class Session:
 
     def __init__(
         self,
-        manager: RunManager,
+        manager: Runs,
         store: RunStore,
         sender: Sender,
         identity: Identity,
@@ -194,7 +194,7 @@ class Session:
 
     async def _resume(self, cmd: ResumeCommand) -> None:
         run_id, after = cmd["run_id"], cmd.get("after_seq", -1)
-        live = self.manager.get(run_id) if len(run_id) <= MAX_RUN_ID else None
+        live = await self.manager.lookup(run_id) if len(run_id) <= MAX_RUN_ID else None
         if live is not None and live.state is not RunState.ARCHIVED:
             self._let_go()
             if live.owned_by(self.identity.owner):
@@ -230,7 +230,7 @@ class Session:
         if run is None:
             return
         run.controllers.discard(self)
-        if run.controllers or run.done.is_set():
+        if run.controllers or run.done.is_set() or not run.detach_stops:
             return
         loop = asyncio.get_running_loop()
 

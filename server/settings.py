@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import platformdirs
 from pydantic import Field, field_validator
@@ -113,6 +113,19 @@ class Settings(BaseSettings):
     max_http_reads_per_client: int = Field(default=8, ge=1)
     # seconds a SIGTERM waits for in-flight runs to end and be stored
     shutdown_grace_s: float = Field(default=10.0, gt=0)
+
+    # -- beyond one machine (server/cluster) ------------------------------------------------
+    # where runs run: "local", this process's sandbox; "queue", `backscope runner` services
+    # that take them from a queue in the PostgreSQL database (database_url), every replica
+    # following any run from the shared store
+    runners: Literal["local", "queue"] = "local"
+    # a runner stores a run's growing log at most this often (replicas follow from the store)
+    cluster_flush_s: float = Field(default=0.05, gt=0)
+    # a replica reads a followed run's row, a runner the queue, at least this often (both
+    # are woken by notifications first: this is for one that was missed)
+    cluster_poll_s: float = Field(default=1.0, gt=0)
+    # how often runners and replicas look for runners that died (and end their runs)
+    cluster_sweep_s: float = Field(default=2.0, gt=0)
 
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
 

@@ -8,24 +8,30 @@
 from server.runs.instances import instance_gone, this_instance
 from server.runs.live import (
     ANY_OWNER,
+    Control,
     Handle,
     LiveRun,
     RunLimits,
     Runner,
+    Runs,
     ShuttingDown,
     new_run_id,
+    run_limits,
 )
 from server.runs.manager import RunManager
 
 __all__ = [
     "ANY_OWNER",
+    "Control",
     "Handle",
     "LiveRun",
     "RunLimits",
     "RunManager",
     "Runner",
+    "Runs",
     "ShuttingDown",
     "instance_gone",
     "new_run_id",
+    "run_limits",
     "this_instance",
 ]

@@ -11,20 +11,26 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from protocol import RunFinished
-from server.eventlog import EventLog, stamp
+from server.eventlog import Chunk, EventLog, stamp
 from server.sandbox.batch import Batch
-from server.state import RUN_MOVES, IllegalTransition, Machine, RunState
+from server.settings import Settings
+from server.state import RUN_MOVES, IllegalTransition, Machine, ManagerState, RunState
 from server.storage import Retention
 
 
-class Handle(Protocol):
+class Control(Protocol):
+    """How a run's owner commands it: the sandbox's handle here, or a runner elsewhere."""
+
+    async def send(self, command: dict[str, Any]) -> None: ...
+    async def kill(self, reason: str) -> None: ...
+
+
+class Handle(Control, Protocol):
     """What the manager needs from a sandboxed worker (server/sandbox implements it)."""
 
     status: str
 
     def events(self) -> AsyncIterator[Batch]: ...
-    async def send(self, command: dict[str, Any]) -> None: ...
-    async def kill(self, reason: str) -> None: ...
 
 
 class Runner(Protocol):
@@ -37,6 +43,32 @@ class Runner(Protocol):
     ) -> Handle: ...
 
     def health(self) -> dict[str, Any]: ...
+
+
+class Runs(Protocol):
+    """What sessions and routers use of a run manager: RunManager runs code in this process;
+    server/cluster's ReplicaManager queues it for a runner service and follows it from the
+    shared store."""
+
+    live: dict[str, LiveRun]
+    storage_errors: int
+    recovered: list[str]
+    machine: Machine[ManagerState]
+
+    def start(
+        self,
+        code: str,
+        options: dict[str, Any],
+        owner: str = "",
+        quota_key: str = "",
+        *,
+        engine: str | None = None,
+    ) -> LiveRun: ...
+    def get(self, run_id: str) -> LiveRun | None: ...
+    async def lookup(self, run_id: str) -> LiveRun | None: ...
+    async def recover(self, stale_s: float) -> list[str]: ...
+    def start_background(self, stale_s: float) -> None: ...
+    async def shutdown(self, grace_s: float = 10.0) -> None: ...
 
 
 class ShuttingDown(RuntimeError):
@@ -82,7 +114,7 @@ class LiveRun:
         self.machine: Machine[RunState] = Machine(RunState.STARTING, RUN_MOVES, "run")
         self.status: str | None = None
         self.done = asyncio.Event()
-        self.handle: Handle | None = None
+        self.handle: Control | None = None
         self.stop_requested: str | None = None
         self.stored_chunks = 0  # how many of the log's chunks are in storage
         self.begun = False  # whether storage has its row
@@ -92,6 +124,10 @@ class LiveRun:
         self.max_bytes: int | None = None
         self.controllers: set[object] = set()  # its owner's sessions attached to it
         self.shared = False  # someone else followed it
+        # whether its owner's last session leaving stops it (after a grace period): a run
+        # that a runner service holds is stopped by the runner instead, which hears from
+        # every replica's sessions (server/cluster)
+        self.detach_stops = True
 
     @property
     def state(self) -> RunState:
@@ -125,6 +161,22 @@ class LiveRun:
             over(self)
         self._pulse()
 
+    def extend(self, chunks: list[Chunk]) -> None:
+        """Add chunks already numbered for this run (read from the store another process
+        writes the run's log to: server/cluster's replicas)."""
+        for chunk in chunks:
+            if chunk.last >= self.log.count:
+                self.log.add(chunk.after(self.log.count - 1))
+        if chunks:
+            self._pulse()
+
+    def ended_elsewhere(self, status: str) -> None:
+        """The process that ran it stored its end (run_finished is in the log already)."""
+        self.status = status
+        self.machine.move(RunState.FINISHED)
+        self.done.set()
+        self._pulse()
+
     def finish(self, status: str, event: RunFinished) -> None:
         self.append([event])
         self.status = status
@@ -152,6 +204,29 @@ class LiveRun:
             self.machine.move(RunState.STOPPING)
         if self.handle is not None:
             await self.handle.kill(reason)
+
+
+def run_limits(settings: Settings) -> RunLimits:
+    """What the server's settings hold runs to."""
+    retention = Retention(
+        max_store_bytes=settings.max_store_bytes,
+        max_owner_bytes=settings.max_owner_bytes,
+        max_age_s=settings.retention_days * 86400.0,
+    )
+    return RunLimits(
+        max_run_bytes=settings.max_run_bytes,
+        max_inline_limit=settings.max_inline_limit,
+        flush_s=settings.store_flush_s,
+        retention=retention,
+    )
+
+
+def clamp_options(options: dict[str, Any], limits: RunLimits) -> dict[str, Any]:
+    """The client's options within the server's limits (the client cannot raise them)."""
+    out = {k: v for k, v in options.items() if v is not None}
+    if "inline_limit" in out:
+        out["inline_limit"] = min(int(out["inline_limit"]), limits.max_inline_limit)
+    return out
 
 
 def new_run_id() -> str:

@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol import Error, ErrorSource, Queued, RunFinished, RunStarted, RunStatus
@@ -20,12 +21,15 @@ from server.runs.live import (
     RunLimits,
     Runner,
     ShuttingDown,
+    clamp_options,
     new_run_id,
 )
 from server.state import MANAGER_MOVES, Machine, ManagerState, RunState
 from server.storage import RUNNING, Retention, RunStore, StoredRun
 
 _log = logging.getLogger(__name__)
+# told after each store write of a run: (run, last seq stored, whether it was the run's end)
+OnStored = Callable[[LiveRun, int, bool], Awaitable[None]]
 
 
 class RunManager:
@@ -37,7 +41,13 @@ class RunManager:
         store: RunStore,
         protocol_version: int,
         limits: RunLimits | None = None,
+        *,
+        prompt_s: float | None = None,
+        on_stored: OnStored | None = None,
     ) -> None:
+        """`prompt_s`: store a run's log as soon as it grows (at most every `prompt_s`)
+        instead of every `limits.flush_s` (a runner service: replicas follow from the
+        store); `on_stored` is told after each write."""
         self.runner = runner
         self.store = store
         self.protocol_version = protocol_version
@@ -47,6 +57,8 @@ class RunManager:
             flush_s=2.0,
             retention=Retention(1 << 62, 0),
         )
+        self.prompt_s = prompt_s
+        self.on_stored = on_stored
         self.live: dict[str, LiveRun] = {}
         self.machine: Machine[ManagerState] = Machine(
             ManagerState.SERVING, MANAGER_MOVES, "manager"
@@ -60,10 +72,7 @@ class RunManager:
     # -- starting -------------------------------------------------------------------------
     def effective_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The client's options within the server's limits (the client cannot raise them)."""
-        out = {k: v for k, v in options.items() if v is not None}
-        if "inline_limit" in out:
-            out["inline_limit"] = min(int(out["inline_limit"]), self.limits.max_inline_limit)
-        return out
+        return clamp_options(options, self.limits)
 
     def start(
         self,
@@ -73,14 +82,16 @@ class RunManager:
         quota_key: str = "",
         *,
         engine: str | None = None,
+        run_id: str | None = None,
     ) -> LiveRun:
         """Start a run owned by `owner` (ANY_OWNER: whoever may connect controls it), counted
         against `quota_key`; `engine` names what runs it when it is not backscope's engine
-        (a runner fed by real PyTorch in the user's process: the page shows it as a badge)."""
+        (a runner fed by real PyTorch in the user's process: the page shows it as a badge);
+        `run_id` when the run was named before (a queued job a runner service took)."""
         if self.machine.state is not ManagerState.SERVING:
             raise ShuttingDown("the server is shutting down; try again in a moment")
         options = self.effective_options(options)
-        run = LiveRun(new_run_id(), code, options, owner, quota_key)
+        run = LiveRun(run_id or new_run_id(), code, options, owner, quota_key)
         run.max_bytes = self.limits.max_run_bytes
         run.on_over = self._over_limit
         self.live[run.id] = run
@@ -175,13 +186,26 @@ class RunManager:
             asyncio.get_running_loop().call_later(60.0, self.live.pop, run.id, None)
 
     async def _flusher(self, run: LiveRun) -> None:
-        """Store the log every `flush_s` while the run goes on: a crash loses at most that."""
+        """Store the log every `flush_s` while the run goes on: a crash loses at most that.
+        With `prompt_s`, as soon as it grows (at most that often)."""
+        if self.prompt_s is not None:
+            await self._prompt_flusher(run, self.prompt_s)
+            return
         while not run.done.is_set():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.limits.flush_s):  # (not wait_for: feeds.py)
                     await run.done.wait()
             if not run.done.is_set():
                 await self._persist(run, final=False)
+
+    async def _prompt_flusher(self, run: LiveRun, every_s: float) -> None:
+        while not run.done.is_set():
+            changed = run.changed()
+            if len(run.log.chunks) <= run.stored_chunks:
+                await changed.wait()
+                continue
+            await self._persist(run, final=False)
+            await asyncio.sleep(every_s)
 
     def _row(self, run: LiveRun, status: str) -> StoredRun:
         return StoredRun(
@@ -195,13 +219,16 @@ class RunManager:
             owner=run.owner,
             shared=run.shared,
             instance=self.instance,
-            quota=_quota_digest(run.quota_key),
+            quota=quota_digest(run.quota_key),
         )
 
     async def _persist(self, run: LiveRun, final: bool) -> bool:
         """Store what the log gained since the last time (and, `final`, the run's end)."""
         async with run.store_lock:
             chunks = run.log.chunks[run.stored_chunks :]
+            if not chunks and not final and run.begun:
+                return True
+            last = chunks[-1].last if chunks else run.log.count - 1
             try:
                 if not run.begun:
                     await asyncio.to_thread(self.store.begin, self._row(run, RUNNING))
@@ -212,15 +239,21 @@ class RunManager:
                 else:
                     await asyncio.to_thread(self.store.append, run.id, chunks)
                 run.stored_chunks += len(chunks)
-                gone = await asyncio.to_thread(
-                    self.store.evict, self.limits.retention, _quota_digest(run.quota_key), 0
-                )
-                if gone:
-                    _log.info("storage over its caps: evicted %d runs", len(gone))
+                if final or self.prompt_s is None:  # (prompt writes: evict at the end)
+                    gone = await asyncio.to_thread(
+                        self.store.evict, self.limits.retention, quota_digest(run.quota_key), 0
+                    )
+                    if gone:
+                        _log.info("storage over its caps: evicted %d runs", len(gone))
             except Exception:
                 self.storage_errors += 1
                 _log.exception("could not store run %s", run.id)
                 return False
+            if self.on_stored is not None:
+                try:
+                    await self.on_stored(run, last, final)
+                except Exception:
+                    _log.exception("could not tell that run %s was stored", run.id)
         return True
 
     # -- recovery and shutdown ------------------------------------------------------------
@@ -256,6 +289,10 @@ class RunManager:
     def get(self, run_id: str) -> LiveRun | None:
         return self.live.get(run_id)
 
+    async def lookup(self, run_id: str) -> LiveRun | None:
+        """The live run `run_id` (a session resuming it): here, one this process runs."""
+        return self.live.get(run_id)
+
     async def shutdown(self, grace_s: float = 10.0) -> None:
         """Start no run; end every live run `interrupted` and store it; then stop."""
         if self.machine.state is ManagerState.SERVING:
@@ -278,7 +315,7 @@ class RunManager:
             self.machine.move(ManagerState.STOPPED)
 
 
-def _quota_digest(key: str) -> str:
+def quota_digest(key: str) -> str:
     """What storage keeps of a quota key (an address or a user name is not written down)."""
     return hashlib.sha256(b"quota:" + key.encode()).hexdigest()[:32]
 
