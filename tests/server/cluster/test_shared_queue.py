@@ -1,5 +1,7 @@
-"""Two runner pools share one queue: 100 runs queued through two replicas each run exactly
-once (one claim, one run_started, one run_finished, every client told its end once)."""
+"""Two runner pools share one queue: 40 runs queued at once through two replicas each run
+exactly once (one claim, one run_started, one run_finished, every client told its end once).
+Ten times the slots keeps both pools claiming against each other all through; the figure with
+100 sessions is bench/bench_cluster.py's."""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from deploy.cluster import Cluster
 from deploy.replicas_check import Socket, kind, owner_cookie
 from server.storage.postgres import PostgresRunStore
 
-RUNS = 100
-# the last of 100 runs waits for the 99 before it on 4 slots: a bound on a hang, on a loaded
+RUNS = 40
+# the last run waits for all the others on 4 slots: a bound on a hang, on a loaded
 # 2-core machine (not a speed target)
 QUEUED_WAIT_S = 1800.0
 CODE = "import torch\na = torch.ones(2, requires_grad=True)\n(a * 3).sum().backward()\n"
@@ -32,7 +34,7 @@ async def one(base: str, cookie: str) -> tuple[str, list[dict[str, object]]]:
 
 
 @pytest.mark.timeout(3600)
-def test_two_pools_run_each_of_100_queued_runs_exactly_once(tmp_path: Path) -> None:
+def test_two_pools_run_each_queued_run_exactly_once(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     limits = {"rate_limit_burst": "100000", "rate_limit_per_minute": "100000"}
     with Cluster(logs=logs, disconnect_grace_s="600", **limits) as cluster:
