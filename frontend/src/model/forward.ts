@@ -38,16 +38,21 @@ function removeVertex(s: RunState, id: string): void {
 }
 
 /** Add a version to a tensor's log. The log starts at the first change (most tensors never
- *  change: they keep no log), with the version the tensor held before it. */
+ *  change: they keep no log), with the version the tensor held before it. A write the version
+ *  counter did not count (`uncounted`) is a change too, at the same version. */
 function logVersion(s: RunState, id: string, entry: VersionEntry): void {
   let log = s.versionLog.get(id);
   if (!log) {
     const t = s.tensors.get(id);
-    if (!t || t.version >= entry.version) return;
+    if (!t || t.version > entry.version || (t.version === entry.version && !entry.uncounted)) return;
     log = [{ version: t.version, seq: t.seq, line: t.line, value: t.value }];
   }
   const last = log[log.length - 1] as VersionEntry;
   if (entry.version < last.version) return;
+  if (entry.version === last.version && entry.uncounted) {
+    s.versionLog.set(id, [...log, entry]);
+    return;
+  }
   if (entry.version === last.version) {
     // the same version described again (a later `tensor` event): keep the first, fill a gap
     if (!last.value && entry.value) s.versionLog.set(id, [...log.slice(0, -1), { ...last, value: entry.value }]);
@@ -273,21 +278,26 @@ function addCut(
   });
 }
 
-/** An in-place write: the tensor's new version and the values it holds from now on. */
+/** An in-place write: the tensor's new version and the values it holds from now on (a write
+ *  the counter does not count, `apply_` or through `.data`, comes at the version it had). */
 export function onVersionBump(s: RunState, e: VersionBump, seq: number): void {
   if (e.tensor === null) return;
   const id = String(e.tensor);
   const value = parseValue(e.value);
-  logVersion(s, id, { version: e.version, seq, line: e.line, value });
+  const entry: VersionEntry = { version: e.version, seq, line: e.line, value };
+  if (e.version === (s.versions.get(id) ?? s.tensors.get(id)?.version)) entry.uncounted = true;
+  logVersion(s, id, entry);
   s.versions.set(id, e.version);
   const t = s.tensors.get(id);
   if (t) s.tensors.set(id, { ...t, version: e.version, value: value ?? t.value, gradFn: sid(e.grad_fn) ?? t.gradFn });
 }
 
-/** The value a tensor held at version `version`, when the run showed it. */
+/** The value a tensor held at version `version` when the run showed it (the last write at
+ *  that version: one the counter did not count changes the values it keeps). */
 export function valueAtVersion(s: RunState, tid: string, version: number): VersionEntry | null {
-  const log = s.versionLog.get(tid);
-  return log?.find((x) => x.version === version) ?? null;
+  const log = s.versionLog.get(tid) ?? [];
+  for (let i = log.length - 1; i >= 0; i--) if ((log[i] as VersionEntry).version === version) return log[i] as VersionEntry;
+  return null;
 }
 
 /** Full values the worker sent on request (`tensor_values`, in chunks, while paused): the

@@ -93,6 +93,9 @@ export interface VersionEntry {
   seq: number;
   line: number | null;
   value: Value | null;
+  /** Values written without the version counter moving (`apply_`, a write through `.data`):
+   *  the tensor holds them from here on at the same version. */
+  uncounted?: true;
 }
 
 /** One hook firing of the current backward pass, in the order the engine ran them. */
