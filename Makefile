@@ -4,13 +4,19 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup system-deps lint typecheck pytest bench fixtures clean frontend frontend-test \
-	torch-test
+.PHONY: run test checks setup system-deps lint typecheck pytest bench fixtures clean frontend \
+	frontend-test torch-test torch-suite
 
 run: setup frontend
 	$(BIN)/backscope serve --open
 
-test: setup lint typecheck frontend-test frontend pytest torch-test
+# The Python suite is the long pole and mostly waits on processes (servers, sandboxes, the
+# browser), so the other checks run beside it in make's second job slot, one at a time: lint,
+# types, vitest, then the real-PyTorch venv and its tests. `-O` keeps each one's output together.
+test: setup frontend
+	$(MAKE) --no-print-directory -j2 -Otarget pytest checks
+
+checks: lint typecheck frontend-test torch-suite
 
 setup: $(STAMP) system-deps
 
@@ -46,12 +52,13 @@ lint:
 typecheck:
 	$(BIN)/mypy
 
-# Three workers, each taking whole files (module fixtures such as a live server start once per
-# file): on 2 cores a third overlaps the browser and sandbox tests' waits on their processes;
-# no test depends on speed, so tests beside each other on a busy machine still hold.
+# Three workers: on 2 cores a third overlaps the browser and sandbox tests' waits on their
+# processes. A file's tests go to one worker together (module fixtures such as a live server
+# start once per file), the browser tests one by one (tests/conftest.py: xdist groups); no test
+# depends on speed, so tests beside each other on a busy machine still hold.
 PYTEST_WORKERS ?= 3
 pytest:
-	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile --durations=25 --ignore=tests/torch
+	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadgroup --durations=25 --ignore=tests/torch
 
 # The real-PyTorch backend (backscope/) against real torch, in a venv of its own: the pinned CPU
 # wheel first (a bare `torch` requirement could pull a multi-GB CUDA build), then this project
@@ -65,7 +72,10 @@ $(TORCH_STAMP): pyproject.toml Makefile
 	$(TORCH_VENV)/bin/pip install -q -e '.[dev,torch,notebook,torch-test]'
 	touch $(TORCH_STAMP)
 
-torch-test: setup frontend $(TORCH_STAMP)
+torch-test: setup frontend torch-suite
+
+# (no rebuild of the frontend here: `test` runs this beside the browser tests reading its build)
+torch-suite: $(TORCH_STAMP)
 	$(TORCH_VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile tests/torch
 
 # Speed against targets: the engine (BENCH_PY may be a Python with torch for its PyTorch

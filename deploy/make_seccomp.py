@@ -1,4 +1,5 @@
-"""Writes deploy/seccomp-bwrap.json: the container's seccomp profile.
+"""Writes deploy/seccomp-bwrap.json: the container's seccomp profile (and its copy
+deploy/k8s/seccomp-bwrap.json, which kustomize puts on Kubernetes nodes).
 
 Docker's default profile refuses the namespace calls bubblewrap needs (clone with
 CLONE_NEWUSER, unshare, mount, pivot_root). This profile allows everything except a deny list
@@ -29,7 +30,13 @@ def profile() -> dict[str, object]:
     }
 
 
+def text() -> str:
+    """The profile as written to its files."""
+    return json.dumps(profile(), indent=2) + "\n"
+
+
 if __name__ == "__main__":
-    out = Path(__file__).with_name("seccomp-bwrap.json")
-    out.write_text(json.dumps(profile(), indent=2) + "\n")
-    print(f"wrote {out}")
+    here = Path(__file__).parent
+    for out in (here / "seccomp-bwrap.json", here / "k8s" / "seccomp-bwrap.json"):
+        out.write_text(text())
+        print(f"wrote {out}")

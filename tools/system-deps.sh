@@ -4,6 +4,8 @@
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+# tests/deploy check and run the cluster's load balancer config with Debian's nginx (the binary)
+[ -x /usr/sbin/nginx ] || need+=(nginx)
 # pyseccomp loads libseccomp.so.2 with ctypes (the sandbox's seccomp deny list)
 compgen -G '/usr/lib/*/libseccomp.so.2' >/dev/null || compgen -G '/lib/*/libseccomp.so.2' \
   >/dev/null || need+=(libseccomp2)

@@ -268,6 +268,8 @@ def probe_bwrap(settings: SandboxSettings, privileged: bool) -> str | None:
     # the worker's own imports too: numpy and the engine must be found where they are bound
     check = "import sys; sys.path.insert(0, sys.argv[1]); import numpy, engine; sys.exit(7)"
     argv += [sandbox_layout().executable, "-I", "-c", check, sandbox_layout().app]
+    if tuple(argv) in _WORKING:
+        return None
     try:
         done = subprocess.run(argv, capture_output=True, timeout=20, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -275,4 +277,11 @@ def probe_bwrap(settings: SandboxSettings, privileged: bool) -> str | None:
     if done.returncode != 7:
         err = done.stderr.decode(errors="replace").strip()[-300:]
         return f"exit code {done.returncode}: {err or 'no message'}"
+    _WORKING.add(tuple(argv))
     return None
+
+
+# Probe command lines that worked in this process: that is the host's (its kernel, bubblewrap,
+# the bound paths), so a process building several sandboxes (the runner service, the tests)
+# checks once; a failure is checked again next time.
+_WORKING: set[tuple[str, ...]] = set()
