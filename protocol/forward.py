@@ -82,8 +82,9 @@ class RetainGrad(EventBase):
 class VersionBump(EventBase):
     """An in-place write (an op ending in `_`, `x -= ...` under no_grad, an optimizer step):
     the tensor's new `version`, its values after the write, the snippet line. A write
-    through a view reports the view's base too; a write through `p.data` reports `p` with
-    its version unchanged (PyTorch does not count writes through `.data`)."""
+    through a view reports the view's base too; a write through `p.data` reports `p`, and
+    `apply_` its tensor, with the version unchanged (PyTorch counts neither write): the
+    values change at the same version."""
 
     type: Literal["version_bump"]
     tensor: int | None

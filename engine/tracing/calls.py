@@ -1,7 +1,8 @@
 """Calls the tracer reports by wrapping engine methods for the duration of a run: module
 scopes (`Module.__call__`), cut points the snippet makes (`detach`, `.data`, `detach_`,
-`requires_grad`), `retain_grad`, and changes to `.grad` outside backward (`zero_grad`,
-assignment). The engine pays nothing for these when no run is traced.
+`requires_grad`), `retain_grad`, changes to `.grad` outside backward (`zero_grad`,
+assignment), and writes the version counter does not count (`apply_`). The engine pays
+nothing for these when no run is traced.
 
 Only the snippet's own calls are reported (the caller's frame is in the snippet's file): the
 engine detaches and assigns internally all the time, and those are not the user's cut points.
@@ -33,7 +34,7 @@ def _from_snippet(tr: Tracer, depth: int = 2, through: str | None = None) -> boo
 
 def wrap(tr: Tracer) -> Callable[[], None]:
     """Install every wrapper for tracer `tr`; returns the undo."""
-    undos = [_modules(tr), _cuts(tr), _grads(tr)]
+    undos = [_modules(tr), _cuts(tr), _grads(tr), _uncounted_writes(tr)]
 
     def undo() -> None:
         for u in reversed(undos):
@@ -164,5 +165,27 @@ def _grads(tr: Tracer) -> Callable[[], None]:
         Tensor.grad = grad  # type: ignore[assignment]
         Optimizer.zero_grad = opt_zero  # type: ignore[method-assign]
         Module.zero_grad = mod_zero  # type: ignore[method-assign]
+
+    return undo
+
+
+def _uncounted_writes(tr: Tracer) -> Callable[[], None]:
+    """`apply_` writes new values without moving the version counter (PyTorch writes through
+    the raw pointer): reported as a version_bump at the unchanged version, as a write through
+    `.data` is, so the values shown are the ones written."""
+    from engine.ops import tensor_protocol
+
+    apply_ = tensor_protocol.apply_
+    was = Tensor.__dict__["apply_"]  # (a method the op modules attach to Tensor)
+
+    def traced_apply_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        out = apply_(self, *args, **kwargs)
+        tr.version_bump(self)
+        return out
+
+    Tensor.apply_ = traced_apply_  # type: ignore[attr-defined]
+
+    def undo() -> None:
+        Tensor.apply_ = was  # type: ignore[attr-defined]
 
     return undo

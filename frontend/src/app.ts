@@ -318,7 +318,9 @@ export class App {
     this.metrics.layoutMs = Math.max(this.metrics.layoutMs, m.ms);
     this.metrics.layoutCalls += 1;
     if (m.replace || !this.view.userMoved) this.fitSoon = true;
-    if (m.replace && this.view.userMoved && this.view.selected) this.pendingCenter = this.view.selected;
+    // a new view of the graph (a module opened, another iteration) brings the selection back
+    // into sight; boxes redone for a wider label leave the user's view where it is
+    if (m.replace && m.why === "options" && this.view.userMoved && this.view.selected) this.pendingCenter = this.view.selected;
     this.schedule();
   }
 

@@ -450,7 +450,7 @@ export interface UntrackedOp {
   line: number | null;
   grad_mode: "grad" | "inference_mode" | "no_grad";
 }
-/** An in-place write (an op ending in `_`, `x -= ...` under no_grad, an optimizer step): the tensor's new `version`, its values after the write, the snippet line. A write through a view reports the view's base too; a write through `p.data` reports `p` with its version unchanged (PyTorch does not count writes through `.data`). */
+/** An in-place write (an op ending in `_`, `x -= ...` under no_grad, an optimizer step): the tensor's new `version`, its values after the write, the snippet line. A write through a view reports the view's base too; a write through `p.data` reports `p`, and `apply_` its tensor, with the version unchanged (PyTorch counts neither write): the values change at the same version. */
 export interface VersionBump {
   type: "version_bump";
   t: number;

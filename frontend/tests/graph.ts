@@ -27,7 +27,7 @@ export function laidOut(events: WireEvent[], options: Partial<GraphOptions> = {}
   const opts: GraphOptions = { collapsed: [], iteration: null, backwardSeqs: log.index.backwardSeqs, ...options };
   const place = new Placement();
   let layout = 0;
-  const apply = (p: Placement, out: ReturnType<GraphView["add"]>): void => p.apply({ type: "placed", epoch: 1, layout: out.replace ? ++layout : layout, seen: view.size, ms: 0, ...out });
+  const apply = (p: Placement, out: ReturnType<GraphView["add"]>): void => p.apply({ type: "placed", epoch: 1, layout: out.replace ? ++layout : layout, seen: view.size, ms: 0, why: "add", ...out });
   apply(place, view.setOptions(opts));
   const { items, modules } = layoutItems(s, log.index, 0, measure, new Set(), (k) => 100 + k.length);
   apply(place, view.add(items, modules, true));

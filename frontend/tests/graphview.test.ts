@@ -2,7 +2,10 @@
 // layout compacting around it, a training loop folded to one iteration with its parameters drawn
 // once, the default collapse of a big model, and the rank index a frame draws from.
 import { describe, expect, it } from "vitest";
-import { MODULE_H, MODULE_PREFIX } from "../src/layout/graphview";
+import { GraphView, MODULE_H, MODULE_PREFIX, type RawItem } from "../src/layout/graphview";
+import { layoutItem } from "../src/layout/items";
+import { RunLog } from "../src/model/store";
+import { ev, tensorInfo } from "./events";
 import type { Placed } from "../src/layout/layered";
 import type { Placement } from "../src/layout/placement";
 import { collapsedPaths, defaultCollapsed, foldsIterations, iterationCount, moduleLabel, shownIteration } from "../src/view/model";
@@ -139,5 +142,42 @@ describe("the placement's rank index", () => {
       const want = all.filter((p) => p.x + p.w >= r.x0 && p.x <= r.x1 && p.y + p.h >= r.y0 && p.y <= r.y1).map((p) => p.id).sort();
       expect(place.visible(r).map((p) => p.id).sort()).toEqual(want);
     }
+  });
+});
+
+describe("a vertex described again after the layout placed it", () => {
+  const opts = { collapsed: [], iteration: null, backwardSeqs: [] };
+  const item = (id: string, width: number, to: string[] = [], defer = false): RawItem => ({ id, to, width, defer, seq: 0 });
+
+  it("gets its new width, and its rank's boxes still do not meet", () => {
+    const view = new GraphView();
+    view.setOptions(opts);
+    const first = view.add([item("a", 64, [], true), item("b", 64, [], true), item("c", 100, ["a", "b"])], [], true);
+    const at = (out: typeof first, id: string): Placed => out.placed.find((p) => p.id === id) as Placed;
+    expect(at(first, "a").rank).toBe(at(first, "b").rank);
+    const out = view.revise([item("a", 300, [], true)], []);
+    expect(out.replace).toBe(true);
+    const a = at(out, "a"), b = at(out, "b");
+    expect(a.w).toBe(300);
+    expect(overlap(a, b)).toBe(false);
+    // later additions lay out with the new width too
+    const more = view.add([item("d", 80, ["c"])], [], true);
+    expect(more.placed.map((p) => p.id)).toEqual(["d"]);
+  });
+
+  it("is on the run's revision log when a name is heard later, with a wider box", () => {
+    const log = new RunLog();
+    const measure = (t: string): number => 7 * t.length;
+    log.append([ev.runStarted(0), ev.tensor(1, tensorInfo(1, { requires_grad: true }))]);
+    const s0 = log.state();
+    const v0 = s0.vertices.get("t1");
+    expect(v0).toBeDefined();
+    const w0 = layoutItem(s0, log.index, v0!, measure, new Set(), () => 100, []).width;
+    const seen = s0.revisedLen;
+    log.append([ev.tensor(2, tensorInfo(1, { requires_grad: true, name: "a_weight_named_late" }))]);
+    const s1 = log.state();
+    expect(s1.revised.slice(seen, s1.revisedLen)).toEqual(["t1"]);
+    const w1 = layoutItem(s1, log.index, s1.vertices.get("t1")!, measure, new Set(), () => 100, []).width;
+    expect(w1).toBeGreaterThan(w0);
   });
 });

@@ -185,6 +185,26 @@ describe("RunLog: cursor, snapshots, stepping", () => {
     expect(log.state().grads.size).toBe(0);
   });
 
+  it("keeps the state it handed out at a step's stop while the rest of the step arrives", () => {
+    // a Step lands on a stop that came alone in its batch (the newest event), and the cursor
+    // stays there when the next node's events arrive: the state read at the stop is the state
+    // at the cursor still (a panel may hold it and paint from it later)
+    const events = fixture("exp");
+    const stop = events.findIndex((e) => e.type === "node_enter");
+    const log = new RunLog();
+    log.append(events.slice(0, stop + 1));
+    log.seek(stop);
+    log.following = false;
+    const held = log.state();
+    expect(held.current).toBe("1");
+    log.append(events.slice(stop + 1));
+    expect(log.cursor).toBe(stop);
+    expect(summary(held)).toEqual(summary(fold(events, stop)));
+    expect(summary(log.state())).toEqual(summary(fold(events, stop)));
+    log.seek(log.length - 1);
+    expect(summary(log.state())).toEqual(summary(fold(events)));
+  });
+
   // its speed (100k events/s, a seek within 100 ms) is bench/bench_frontend.py's
   it("seeks anywhere in a 100k-event run to the state a fold from the start gives", () => {
     const big = synthRun(30000);

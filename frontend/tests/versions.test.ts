@@ -43,6 +43,23 @@ describe("versions", () => {
     expect(log.map((x) => [x.version, x.line, x.value?.flat])).toEqual([[0, 2, [1, 2]], [1, 5, [0, 0]], [2, 6, [-1, -2]]]);
   });
 
+  it("a write the counter does not count (apply_) changes the values at the same version", () => {
+    // t = torch.tensor([1., 2.]) (line 2); t.apply_(lambda x: x * 10) (line 3): version 0 still
+    const events: WireEvent[] = [
+      ev.runStarted(0),
+      ev.tensor(1, tensorInfo(0, { name: "t", line: 2, value: val([1, 2]) })),
+      ev.bump(2, 0, 0, val([10, 20]), 3),
+      ev.runFinished(3),
+    ];
+    const log = new RunLog();
+    log.append(events);
+    const at = (i: number) => log.stateAt(i).tensors.get("0");
+    expect(at(1)?.value?.flat).toEqual([1, 2]);
+    expect([at(2)?.version, at(2)?.value?.flat]).toEqual([0, [10, 20]]);
+    const versions = log.state().versionLog.get("0") ?? [];
+    expect(versions.map((x) => [x.version, x.line, x.value?.flat, x.uncounted ?? false])).toEqual([[0, 2, [1, 2], false], [0, 3, [10, 20], true]]);
+  });
+
   it("the in-place blame comes from the version log (no scan of the events)", () => {
     const s = emptyState();
     for (const e of [

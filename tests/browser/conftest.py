@@ -347,3 +347,55 @@ def assert_clear_view(geo: dict[str, Any]) -> None:
         for name, rect in geo["overlays"].items():
             if rect is not None:
                 assert not meets(v, rect), f"{name} covers {v['title']}"
+
+
+# -- the server's frames, split and held back (a batch boundary forced, not waited for) ---------
+
+
+class SplitSocket:
+    """The page's websocket routed through the test to the real server, so a test can force
+    where the server's frames end: after `hold_after(types)`, the next event of one of `types`
+    ends the frame the page gets, and everything the server sends after it is held back until
+    `release()`. Commands go to the server untouched."""
+
+    def __init__(self, page: Any) -> None:
+        self._ws: Any = None
+        self._cut: frozenset[str] = frozenset()
+        self._holding = False
+        self.held: list[str] = []
+        page.route_web_socket("**/ws", self._route)
+
+    def _route(self, ws: Any) -> None:
+        self._ws = ws
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(self._from_server)
+
+    def _from_server(self, message: str | bytes) -> None:
+        text = message if isinstance(message, str) else message.decode()
+        if self._holding:
+            self.held.append(text)
+            return
+        batch = json.loads(text) if self._cut else None
+        if isinstance(batch, list):
+            at = next((i for i, e in enumerate(batch) if e.get("type") in self._cut), None)
+            if at is not None:
+                self._cut = frozenset()
+                self._holding = True
+                self._ws.send(json.dumps(batch[: at + 1]))
+                if at < len(batch) - 1:
+                    self.held.append(json.dumps(batch[at + 1 :]))
+                return
+        self._ws.send(text)
+
+    def hold_after(self, types: set[str]) -> None:
+        self._cut = frozenset(types)
+
+    def release(self) -> None:
+        """Send the held frames to the page, in order, and stop holding."""
+        # a frame the server sends meanwhile queues behind the held ones (still holding until
+        # the last is sent)
+        while self.held:
+            self._ws.send(self.held[0])
+            self.held.pop(0)
+        self._holding = False

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import (
+    SplitSocket,
     assert_clear_view,
     drawn_geometry,
     finished,
@@ -142,6 +143,37 @@ def test_a_provisional_cut_taken_back_is_not_drawn(page: Page) -> None:
     titles = sorted(v["title"] for v in geo["vertices"])
     assert not any("no_grad" in t or "cut" in t for t in titles), titles
     assert layout_state(page)["extra"] == []
+
+
+NAMED_LATE = """import torch
+leaves = [torch.ones(3, requires_grad=True)]
+y = (leaves[0] * 2).sum()
+print("the leaf has no name yet")
+a_weight_named_only_after_its_box_was_placed = leaves[0]
+y.backward()
+"""
+
+
+def test_a_name_heard_after_the_box_was_placed_widens_the_box(page: Page) -> None:
+    """A leaf used before any variable names it is placed by the layout with a short title;
+    its name comes in a later batch (the print ends the first). The server's frames are cut
+    at the print and the rest held until the layout has placed the leaf: once the name
+    arrives, the leaf's box holds its whole name."""
+    sock = SplitSocket(page)
+    page.goto("/")
+    set_code(page, NAMED_LATE)
+    sock.hold_after({"stdout"})
+    press_run(page)
+    before = drawn_geometry(page)
+    assert not any("named_only_after" in v["title"] for v in before["vertices"]), before
+    sock.release()
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
+    after = drawn_geometry(page)
+    named = [
+        v for v in after["vertices"] if v["title"] == "a_weight_named_only_after_its_box_was_placed"
+    ]
+    assert len(named) == 1, [v["title"] for v in after["vertices"]]
+    assert_clear_view(after)
 
 
 def test_legend_toggles_and_the_view_refits(page: Page) -> None:

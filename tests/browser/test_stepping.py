@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
+    SplitSocket,
     entry,
     example_with,
     finished,
@@ -28,22 +29,43 @@ y.backward()
 """
 
 
-def _landed_current(page: Page) -> str:
-    """The name of the node current at the cursor once the step has landed on its stop (the
-    run paused again, or ended), from the page's own state: the cursor moves with the step's
-    first events and the stop follows. (The node list marks the same node; that its marker can
-    lag the cursor after a step is a known open finding, see issue 14's note.)"""
-    handle = page.wait_for_function(
-        """() => {
-            const status = document.querySelector('[data-testid=status]').textContent;
-            if (!/paused|· ok/.test(status)) return false;
-            const s = window.__backscope.app.log.state();
-            if (s.current === null) return ' ';
-            const v = s.vertices.get(s.current);
-            return v ? (v.name.split('::').pop() || ' ') : false;
-        }"""
+# the events a Step stops at (the page's STOPS, store.ts)
+STOPS = {"node_enter", "hook_fired", "saved_unpack", "node_exit", "backward_finished", "error"}
+
+# what the page shows at the cursor: the node the node list marks current, and the node current
+# in the page's state at the cursor (as the status line and the inspector show it)
+_MARKED_JS = """() => {
+    const s = window.__backscope.app.log.state();
+    const row = document.querySelector('[data-testid=node-list] [aria-current=step]');
+    const name = (id) => { const v = id === null ? undefined : s.vertices.get(id);
+                           return v ? v.name.split('::').pop() : null; };
+    return { marked: row ? row.dataset.nodeId : null, current: s.current,
+             name: name(s.current) };
+}"""
+
+
+def _frames(page: Page, n: int = 2) -> None:
+    """Wait until the page has drawn `n` more frames (and delivered the resize observations
+    of the first)."""
+    page.evaluate(
+        """n => new Promise(r => {
+            const f = k => (k ? requestAnimationFrame(() => f(k - 1)) : r(null));
+            f(n); })""",
+        n,
     )
-    return str(handle.json_value()).strip()
+
+
+def _landed_current(page: Page) -> str:
+    """The name of the node the node list marks current once a step has landed on its stop
+    (the run paused again, or ended): the cursor moves with the step's first events and the
+    stop follows. The marker is the node current at the cursor in the page's state."""
+    page.wait_for_function(
+        """() => /paused|· ok/.test(document.querySelector('[data-testid=status]').textContent)"""
+    )
+    _frames(page)
+    shown = page.evaluate(_MARKED_JS)
+    assert shown["marked"] == shown["current"], shown
+    return str(shown["name"] or "")
 
 
 def test_exp_function_steps_until_a_grad_and_back(page: Page, server: str) -> None:
@@ -72,6 +94,40 @@ def test_exp_function_steps_until_a_grad_and_back(page: Page, server: str) -> No
     expect(page.get_by_test_id("inspector-grad")).to_have_count(0)
     expect(page.get_by_test_id("grad-none")).to_have_text("backward has not reached it yet")
     shot(page, "exp-step-back")
+
+
+def test_the_list_marks_the_stop_when_the_step_goes_on_after_it(page: Page, server: str) -> None:
+    """A Step in a paused run whose stop reaches the page in a frame of its own: the server's
+    frame is cut right after the stop and the rest (the next node entered, the pause) held until
+    the page shows the stop. The rest is after the cursor, so nothing shown at the cursor
+    changes: the node list marks the stop's node, also when the list is painted again (the
+    inspector's height changes once values can be loaded; the window is resized)."""
+    sock = SplitSocket(page)
+    page.goto("/")
+    page.get_by_test_id("examples").select_option(example_with(server, "class Exp(Function)"))
+    press_run(page, pause=True)
+    expect(page.get_by_test_id("status")).to_contain_text("paused")
+    before = page.evaluate("() => window.__backscope.app.log.length")
+    sock.hold_after(STOPS)
+    page.get_by_test_id("step").click()
+    page.wait_for_function(
+        """n => { const l = window.__backscope.app.log;
+                  return l.length > n && !l.following && l.cursor === l.length - 1; }""",
+        arg=before,
+    )
+    _frames(page)
+    at_stop = page.evaluate(_MARKED_JS)
+    assert at_stop["current"] is not None and at_stop["marked"] == at_stop["current"], at_stop
+    sock.release()
+    expect(page.get_by_test_id("status")).to_contain_text("paused (step)")
+    _frames(page)
+    after = page.evaluate(_MARKED_JS)
+    assert after["current"] == at_stop["current"], (at_stop, after)
+    assert after["marked"] == at_stop["current"], (at_stop, after)
+    page.set_viewport_size({"width": 1500, "height": 820})
+    _frames(page)
+    resized = page.evaluate(_MARKED_JS)
+    assert resized["marked"] == at_stop["current"], (at_stop, resized)
 
 
 def test_keyboard_steps_through_a_finished_run(page: Page, server: str) -> None:

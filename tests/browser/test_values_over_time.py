@@ -115,3 +115,30 @@ def test_optimizer_steps_show_each_version_of_the_weight(page: Page) -> None:
     # each step's version shows its own values: the two differ, as the prints do
     first, second = (re.search(r"\[\[.*\]\]", t) for t in steps)
     assert first and second and first.group(0) != second.group(0), steps
+
+
+APPLY = """import torch
+t = torch.tensor([1., 2., 3.])
+u = t + 1
+t.apply_(lambda x: x * 10)
+print(t)
+"""
+
+
+def test_values_written_by_apply_are_shown_though_the_version_stays(page: Page) -> None:
+    """`apply_` does not bump the version (as in PyTorch); the tensor still holds the values
+    it wrote from that line on, and the versions list shows the write at the same version."""
+    _finish(page, APPLY)
+    expect(page.get_by_test_id("console")).to_contain_text("tensor([10., 20., 30.])")
+    _pick(page, "t")
+    expect(_value_cells(page)).to_have_text(["10.", "20.", "30."])
+    versions = page.get_by_test_id("tensor-versions").locator("li")
+    expect(versions).to_have_count(2)
+    expect(versions.nth(0)).to_contain_text("made at line 2")
+    expect(versions.nth(1)).to_contain_text("v0")
+    expect(versions.nth(1)).to_contain_text("written at line 4, version not bumped")
+    expect(versions.nth(1)).to_have_class(re.compile(r"\bnow\b"))
+    # back before the write: the values made at line 2
+    versions.nth(0).click()
+    expect(_value_cells(page)).to_have_text(["1.", "2.", "3."])
+    expect(versions.nth(1)).to_have_class(re.compile(r"\blater\b"))

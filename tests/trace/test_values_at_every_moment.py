@@ -121,3 +121,28 @@ def test_every_version_bump_carries_the_values_of_its_moment(
         assert got is not None, e
         assert e["version"] == version
         np.testing.assert_array_equal(got, data, err_msg=f"{name}: tensor {e['tensor']}")
+
+
+APPLY = """import torch
+t = torch.tensor([1.0, 2.0, 3.0])
+u = t + 1
+t.apply_(lambda x: x * 10)
+w = t * 2
+"""
+
+
+def test_values_written_by_apply_are_sent_at_the_unchanged_version() -> None:
+    """`apply_` does not move the version counter (as in PyTorch), yet the values it writes
+    are what the tensor holds from then on: the events say so at the tensor's version."""
+    summary, events = harness.traced(APPLY + EPILOGUE, **SERVER_VALUES)
+    assert summary["status"] == "ok", summary
+    final = _final(events)
+    current = _fold(events)
+    tid, want = final["t"]
+    assert want == [10.0, 20.0, 30.0]
+    got = _flat(current[tid])
+    assert got is not None
+    np.testing.assert_array_equal(got, np.array(want))
+    bumps = [e for e in events if e["type"] == "version_bump" and e["tensor"] == tid]
+    assert [b["version"] for b in bumps] == [0]
+    assert bumps[0]["line"] == 4

@@ -62,6 +62,8 @@ interface Extent { x0: number; y0: number; x1: number; y1: number; depth: number
 export class GraphView {
   private items: RawItem[] = [];
   private byId = new Map<string, RawItem>();
+  /** Where each vertex is in `items`. */
+  private at = new Map<string, number>();
   private widths = new Map<string, number>();
   private opts: GraphOptions = { collapsed: [], iteration: null, backwardSeqs: [] };
   private collapsed = new Set<string>();
@@ -87,6 +89,7 @@ export class GraphView {
     for (const [k, w] of modules) this.widths.set(k, w);
     for (const it of items) {
       if (this.byId.has(it.id)) continue;
+      this.at.set(it.id, this.items.length);
       this.items.push(it);
       this.byId.set(it.id, it);
     }
@@ -96,6 +99,19 @@ export class GraphView {
       placed.push(...this.flush());
     }
     return this.output(false, placed);
+  }
+
+  /** Vertices told before, described again (a label heard later widens a box): the view graph
+   *  is laid out again with them (a box placed at one width cannot grow where it stands). */
+  revise(items: readonly RawItem[], modules: readonly (readonly [string, number])[]): GraphOutput {
+    for (const [k, w] of modules) this.widths.set(k, w);
+    for (const it of items) {
+      const i = this.at.get(it.id);
+      if (i === undefined) continue;
+      this.items[i] = it;
+      this.byId.set(it.id, it);
+    }
+    return this.setOptions(this.opts);
   }
 
   /** New options: lay the view graph out again from scratch. */

@@ -27,6 +27,34 @@ function paramsOf(state: RunState, v: Vertex, chain: { key: string; path: string
   return out;
 }
 
+/** The layout item of vertex `v`, and the width of each module call's box it runs in not yet
+ *  in `sentModules` (added to it, and to `modules`); `measure` gives text widths in px. */
+export function layoutItem(
+  state: RunState, index: RunIndex, v: Vertex, measure: (text: string) => number,
+  sentModules: Set<string>, moduleWidth: (key: string) => number, modules: [string, number][],
+): RawItem {
+  const defer = v.kind === "leaf" || v.kind === "const" || v.kind === "accumulate";
+  const item: RawItem = { id: v.id, to: v.edges.map((e) => e.to), width: boxWidth(contentWidth(v, measure)), defer, seq: v.seq };
+  if (v.kind === "fn") {
+    const chain = index.chainOf(v.id);
+    item.scope = chain.map((c) => c.key);
+    const params = chain.length ? paramsOf(state, v, chain) : [];
+    if (params.length) item.params = params;
+    for (const c of chain) {
+      if (sentModules.has(c.key)) continue;
+      sentModules.add(c.key);
+      modules.push([c.key, moduleWidth(c.key)]);
+    }
+  }
+  return item;
+}
+
+/** Whether two items of one vertex lay out alike (same box width, inputs, waiting, scope). */
+export function sameItem(a: RawItem, b: RawItem): boolean {
+  const key = (x: RawItem): string => JSON.stringify([x.width, x.defer ?? false, x.to, x.scope ?? null, x.params ?? null]);
+  return key(a) === key(b);
+}
+
 /** Layout items for the vertices `state.order[from..]`, and the width of each module call's
  *  box not yet in `sentModules` (added to it); `measure` gives text widths in px. */
 export function layoutItems(
@@ -37,21 +65,7 @@ export function layoutItems(
   const modules: [string, number][] = [];
   for (let i = from; i < state.orderLen; i++) {
     const v = state.vertices.get(state.order[i] as string);
-    if (!v) continue;
-    const defer = v.kind === "leaf" || v.kind === "const" || v.kind === "accumulate";
-    const item: RawItem = { id: v.id, to: v.edges.map((e) => e.to), width: boxWidth(contentWidth(v, measure)), defer, seq: v.seq };
-    if (v.kind === "fn") {
-      const chain = index.chainOf(v.id);
-      item.scope = chain.map((c) => c.key);
-      const params = chain.length ? paramsOf(state, v, chain) : [];
-      if (params.length) item.params = params;
-      for (const c of chain) {
-        if (sentModules.has(c.key)) continue;
-        sentModules.add(c.key);
-        modules.push([c.key, moduleWidth(c.key)]);
-      }
-    }
-    items.push(item);
+    if (v) items.push(layoutItem(state, index, v, measure, sentModules, moduleWidth, modules));
   }
   return { items, modules };
 }

@@ -4,8 +4,8 @@ import type { RunLog } from "../model/store";
 import type { RunState } from "../model/types";
 import type { ViewState } from "../view/state";
 import { collapsedPaths, moduleLabel, shownIteration, type ModuleLabel } from "../view/model";
-import type { GraphOptions } from "./graphview";
-import { layoutItems } from "./items";
+import type { GraphOptions, RawItem } from "./graphview";
+import { layoutItem, layoutItems, sameItem } from "./items";
 import type { FromLayout, ToLayout } from "./messages";
 import { Placement } from "./placement";
 
@@ -13,9 +13,11 @@ export class LayoutLink {
   readonly place = new Placement();
   /** Vertices told to the worker (a prefix of the run's vertex order). */
   sent = 0;
-  /** Their ids, and the run's count of taken-back vertices when last checked against them. */
-  private sentIds = new Set<string>();
+  /** Their items by id; the run's count of taken-back vertices and the length of its revision
+   *  log when last checked against them. */
+  private sentItems = new Map<string, RawItem>();
   private removedSeen = 0;
+  private revisedSeen = 0;
   /** A worker epoch whose first answer replaces the placement (a re-layout after a vertex
    *  the worker had was taken back); -1 when none. */
   private replaceAt = -1;
@@ -56,8 +58,9 @@ export class LayoutLink {
     this.epoch += 1;
     this.place.clear();
     this.sent = 0;
-    this.sentIds = new Set();
+    this.sentItems = new Map();
     this.removedSeen = 0;
+    this.revisedSeen = 0;
     this.replaceAt = -1;
     this.sentModules = new Set();
     this.labels = new Map();
@@ -72,17 +75,18 @@ export class LayoutLink {
     this.sync(view);
     if (head.removed !== this.removedSeen) {
       this.removedSeen = head.removed;
-      for (const id of this.sentIds) {
+      for (const id of this.sentItems.keys()) {
         if (head.vertices.has(id)) continue;
         this.relayout();
         break;
       }
     }
+    if (head.revisedLen !== this.revisedSeen) this.revise(head);
     const ended = head.status !== "running" && head.status !== "paused";
     if (head.orderLen <= this.sent && !ended) return;
     const { items, modules } = layoutItems(head, this.log().index, this.sent, this.measure, this.sentModules, (key) => this.moduleWidth(key));
     this.sent = head.orderLen;
-    for (const it of items) this.sentIds.add(it.id);
+    for (const it of items) this.sentItems.set(it.id, it);
     // once the forward is over no consumer can arrive for a waiting leaf: place it anyway
     const flush = head.inBackward || head.backwards > 0 || ended;
     this.post({ type: "add", epoch: this.epoch, items, modules, flush });
@@ -95,9 +99,30 @@ export class LayoutLink {
     this.epoch += 1;
     this.replaceAt = this.epoch;
     this.sent = 0;
-    this.sentIds = new Set();
+    this.sentItems = new Map();
     this.sentModules = new Set();
     this.post({ type: "reset", epoch: this.epoch, options: this.options });
+  }
+
+  /** Vertices the worker has that the run described again since the last look (a name heard
+   *  after the box was sized, a leaf turned const): the ones whose item changed go to the
+   *  worker, which lays out again with them. */
+  private revise(head: RunState): void {
+    const ids = new Set(head.revised.slice(this.revisedSeen, head.revisedLen));
+    this.revisedSeen = head.revisedLen;
+    const changed: RawItem[] = [];
+    const modules: [string, number][] = [];
+    const index = this.log().index;
+    for (const id of ids) {
+      const was = this.sentItems.get(id);
+      const v = head.vertices.get(id);
+      if (!was || !v) continue;
+      const now = layoutItem(head, index, v, this.measure, this.sentModules, (key) => this.moduleWidth(key), modules);
+      if (sameItem(was, now)) continue;
+      this.sentItems.set(id, now);
+      changed.push(now);
+    }
+    if (changed.length) this.post({ type: "revise", epoch: this.epoch, items: changed, modules });
   }
 
   /** The layout options the view asks for now; a change re-lays the graph out in the worker. */

@@ -18,8 +18,8 @@ self.onmessage = (msg: MessageEvent<ToLayout>) => {
     return;
   }
   if (m.epoch !== epoch) return;
-  const out = m.type === "add" ? view.add(m.items, m.modules, m.flush) : view.setOptions(m.options);
+  const out = m.type === "add" ? view.add(m.items, m.modules, m.flush) : m.type === "revise" ? view.revise(m.items, m.modules) : view.setOptions(m.options);
   if (out.replace) layout += 1;
-  const reply: FromLayout = { type: "placed", epoch, layout, seen: view.size, ms: performance.now() - t0, ...out };
+  const reply: FromLayout = { type: "placed", epoch, layout, seen: view.size, ms: performance.now() - t0, why: m.type, ...out };
   (self as unknown as Worker).postMessage(reply);
 };

@@ -10,15 +10,25 @@ export function sid(n: number | null | undefined): string | null {
 }
 
 export function addVertex(s: RunState, v: Vertex): void {
-  if (!s.vertices.has(v.id)) {
-    // states replaying from a snapshot find their id already in the shared array
-    if (s.order[s.orderLen] !== v.id) {
-      s.order.length = s.orderLen;
-      s.order.push(v.id);
-    }
-    s.orderLen += 1;
+  if (s.vertices.has(v.id)) return reviseVertex(s, v);
+  // states replaying from a snapshot find their id already in the shared array
+  if (s.order[s.orderLen] !== v.id) {
+    s.order.length = s.orderLen;
+    s.order.push(v.id);
   }
+  s.orderLen += 1;
   s.vertices.set(v.id, v);
+}
+
+/** Describe a vertex the run already has again (a name heard later, requires_grad flipped, its
+ *  node event repeated): its id goes on the revision log (see RunState.revised). */
+export function reviseVertex(s: RunState, v: Vertex): void {
+  s.vertices.set(v.id, v);
+  if (s.revised[s.revisedLen] !== v.id) {
+    s.revised.length = s.revisedLen;
+    s.revised.push(v.id);
+  }
+  s.revisedLen += 1;
 }
 
 /** Take a vertex back (its id stays in `order`, which is append-only; readers skip ids with
@@ -28,16 +38,21 @@ function removeVertex(s: RunState, id: string): void {
 }
 
 /** Add a version to a tensor's log. The log starts at the first change (most tensors never
- *  change: they keep no log), with the version the tensor held before it. */
+ *  change: they keep no log), with the version the tensor held before it. A write the version
+ *  counter did not count (`uncounted`) is a change too, at the same version. */
 function logVersion(s: RunState, id: string, entry: VersionEntry): void {
   let log = s.versionLog.get(id);
   if (!log) {
     const t = s.tensors.get(id);
-    if (!t || t.version >= entry.version) return;
+    if (!t || t.version > entry.version || (t.version === entry.version && !entry.uncounted)) return;
     log = [{ version: t.version, seq: t.seq, line: t.line, value: t.value }];
   }
   const last = log[log.length - 1] as VersionEntry;
   if (entry.version < last.version) return;
+  if (entry.version === last.version && entry.uncounted) {
+    s.versionLog.set(id, [...log, entry]);
+    return;
+  }
   if (entry.version === last.version) {
     // the same version described again (a later `tensor` event): keep the first, fill a gap
     if (!last.value && entry.value) s.versionLog.set(id, [...log.slice(0, -1), { ...last, value: entry.value }]);
@@ -77,7 +92,7 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
   const leaf = s.vertices.get(`t${id}`);
   if (leaf) {
     // a name heard later (a parameter named once its module ran) replaces a stand-in
-    if (t.name && (leaf.label === "" || isStandIn(leaf.label))) s.vertices.set(leaf.id, { ...leaf, name: t.name, label: t.name });
+    if (t.name && (leaf.label === "" || isStandIn(leaf.label))) reviseVertex(s, { ...leaf, name: t.name, label: t.name });
   } else if (t.isLeaf && (t.requiresGrad || t.name) && !s.vertices.has(`c${id}`)) {
     addVertex(s, {
       id: `t${id}`, kind: t.requiresGrad ? "leaf" : "const", name: t.name || "tensor", label: t.name,
@@ -90,7 +105,7 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
 function labelVertex(s: RunState, vid: string, t: TensorInfo): void {
   const fn = s.vertices.get(vid);
   if (!fn || !t.name || fn.label.split(", ").includes(t.name)) return;
-  s.vertices.set(vid, { ...fn, label: fn.label ? `${fn.label}, ${t.name}` : t.name, shape: t.shape });
+  reviseVertex(s, { ...fn, label: fn.label ? `${fn.label}, ${t.name}` : t.name, shape: t.shape });
 }
 
 /** The vertex a tensor hangs off: its grad_fn, or its leaf or cut vertex. */
@@ -180,7 +195,7 @@ function nameParameter(s: RunState, accId: string, module: string): void {
   if (!leaf || leaf.label) return;
   const named = s.tensors.get(acc.tensor)?.name;
   const name = named || `${module} param ${leaf.shape.join("×") || "scalar"}`;
-  s.vertices.set(leaf.id, { ...leaf, name, label: name });
+  reviseVertex(s, { ...leaf, name, label: name });
 }
 
 /** An op on grad-requiring tensors under no_grad/inference_mode: drawn as a cut point. */
@@ -224,12 +239,12 @@ export function onRequiresGradSet(s: RunState, e: RequiresGradSet): void {
   if (e.requires_grad) {
     const { cutBy: _gone, ...rest } = t;
     s.tensors.set(id, { ...rest, requiresGrad: true });
-    if (leaf) s.vertices.set(leaf.id, { ...leaf, kind: "leaf" });
+    if (leaf) reviseVertex(s, { ...leaf, kind: "leaf" });
     else if (t.isLeaf) addVertex(s, { id: `t${id}`, kind: "leaf", name: t.name || "tensor", label: t.name, seq: e.seq, edges: [], line: t.line, module: "", gradMode: "", saved: [], tensor: id, shape: t.shape });
     return;
   }
   s.tensors.set(id, { ...t, requiresGrad: false, cutBy: { how: "requires_grad_(False)", line: e.line } });
-  if (leaf) s.vertices.set(leaf.id, { ...leaf, kind: "const" });
+  if (leaf) reviseVertex(s, { ...leaf, kind: "const" });
   if (!s.vertices.has(`c${id}`)) {
     addVertex(s, {
       id: `c${id}`, kind: "cut", name: "requires_grad_(False)", label: t.name, seq: e.seq, edges: leaf ? [{ to: leaf.id, inputNr: 0 }] : [],
@@ -263,21 +278,26 @@ function addCut(
   });
 }
 
-/** An in-place write: the tensor's new version and the values it holds from now on. */
+/** An in-place write: the tensor's new version and the values it holds from now on (a write
+ *  the counter does not count, `apply_` or through `.data`, comes at the version it had). */
 export function onVersionBump(s: RunState, e: VersionBump, seq: number): void {
   if (e.tensor === null) return;
   const id = String(e.tensor);
   const value = parseValue(e.value);
-  logVersion(s, id, { version: e.version, seq, line: e.line, value });
+  const entry: VersionEntry = { version: e.version, seq, line: e.line, value };
+  if (e.version === (s.versions.get(id) ?? s.tensors.get(id)?.version)) entry.uncounted = true;
+  logVersion(s, id, entry);
   s.versions.set(id, e.version);
   const t = s.tensors.get(id);
   if (t) s.tensors.set(id, { ...t, version: e.version, value: value ?? t.value, gradFn: sid(e.grad_fn) ?? t.gradFn });
 }
 
-/** The value a tensor held at version `version`, when the run showed it. */
+/** The value a tensor held at version `version` when the run showed it (the last write at
+ *  that version: one the counter did not count changes the values it keeps). */
 export function valueAtVersion(s: RunState, tid: string, version: number): VersionEntry | null {
-  const log = s.versionLog.get(tid);
-  return log?.find((x) => x.version === version) ?? null;
+  const log = s.versionLog.get(tid) ?? [];
+  for (let i = log.length - 1; i >= 0; i--) if ((log[i] as VersionEntry).version === version) return log[i] as VersionEntry;
+  return null;
 }
 
 /** Full values the worker sent on request (`tensor_values`, in chunks, while paused): the

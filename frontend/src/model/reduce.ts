@@ -14,7 +14,7 @@ export { moduleScope } from "./forward";
 export function emptyState(): RunState {
   return {
     seq: -1, runId: "", code: "", status: "idle", engine: "",
-    vertices: new CowMap(), order: [], orderLen: 0, removed: 0, tensors: new CowMap(), versions: new CowMap(), versionLog: new CowMap(),
+    vertices: new CowMap(), order: [], orderLen: 0, removed: 0, revised: [], revisedLen: 0, tensors: new CowMap(), versions: new CowMap(), versionLog: new CowMap(),
     grads: new CowMap(), gradCleared: new CowMap(), nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), unpacked: new CowMap(),
     current: null, readyQueue: [], deps: new Map(), hooks: new Map(), lastHook: null, firings: [], forwardFirings: [], valueChunks: new Map(), lastNodeOf: new Map(), pendingPre: new Map(), halted: null, backwardCalls: [],
     console: [], error: null, inBackward: false, backwards: 0, pausedAt: null, pauseReason: "", modules: [],

@@ -155,6 +155,14 @@ export class RunLog {
 
   /** Append a batch (dense seq; duplicates from a resume are dropped). */
   append(batch: WireEvent[]): number {
+    if (!this.following && this.cursor === this.events.length - 1 && batch.some((ev) => ev.seq >= this.events.length)) {
+      // the cursor stays on what was the newest event (a step landed on it) while the run goes
+      // on: the head folded so far is that event's state, handed out by state() and maybe held
+      // (a panel's rows); it stays so, and the head folds on in a copy
+      this.view = this.head;
+      this.viewAt = this.cursor;
+      this.head = cloneState(this.head);
+    }
     let added = 0;
     for (const ev of batch) {
       if (ev.seq < this.events.length) continue;
@@ -173,7 +181,8 @@ export class RunLog {
     return this.events.length;
   }
 
-  /** The state at the cursor (the head itself when at the end). */
+  /** The state at the cursor (the head itself when at the end). A state handed out here never
+   *  changes while the cursor stays (the head is folded on in place only while it follows). */
   state(): RunState {
     if (this.cursor === this.events.length - 1) return this.head;
     if (this.view && this.viewAt === this.cursor) return this.view;

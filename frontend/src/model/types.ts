@@ -93,6 +93,9 @@ export interface VersionEntry {
   seq: number;
   line: number | null;
   value: Value | null;
+  /** Values written without the version counter moving (`apply_`, a write through `.data`):
+   *  the tensor holds them from here on at the same version. */
+  uncounted?: true;
 }
 
 /** One hook firing of the current backward pass, in the order the engine ran them. */
@@ -187,6 +190,12 @@ export interface RunState {
   /** How many vertices were taken back (a provisional cut or a stand-in leaf given way):
    *  whoever copied vertices out (the layout) checks theirs when it moves. */
   removed: number;
+  /** Ids of vertices described again after they were added (a name heard later, requires_grad
+   *  flipped), in order, with repeats: an append-only array shared like `order`; this state sees
+   *  its first `revisedLen` entries. Whoever copied vertices out (the layout sized each box by
+   *  its label) redoes the ones named here. */
+  revised: string[];
+  revisedLen: number;
   tensors: CowMap<TensorInfo>;
   versions: CowMap<number>;
   /** Every version of a tensor the run has shown (version_bump), oldest first. */

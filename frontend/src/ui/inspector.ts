@@ -150,13 +150,20 @@ function versionsSection(s: RunState, t: TensorInfo, ctx: InspectorCtx): HTMLEle
   const all = ctx.versions?.(t.id) ?? s.versionLog.get(t.id) ?? [];
   if (all.length < 2) return null;
   const now = s.versions.get(t.id) ?? t.version;
+  // the last write at the current version up to the cursor (one the counter did not count
+  // comes after its version's first entry)
+  let at = -1;
+  all.forEach((x, i) => {
+    if (x.version === now && x.seq <= s.seq) at = i;
+  });
   const rows = all.map((x, i) => {
-    const current = x.version === now && x.seq <= s.seq;
+    const current = i === at;
     const later = x.seq > s.seq;
     const what = x.value ? summary(x.value) : "";
     const made = x.line !== null ? `line ${x.line}` : "";
+    const how = x.uncounted ? (made ? `written at ${made}, version not bumped (apply_, .data)` : "written, version not bumped (apply_, .data)") : null;
     const li = h("li", { class: `ver${current ? " now" : ""}${later ? " later" : ""}`, "data-version": String(x.version), title: later ? "after the cursor: click to move there" : "click to move the cursor here" },
-      h("b", {}, `v${x.version}`), " ", h("span", { class: "ver-line" }, i === 0 ? (made ? `made at ${made}` : "first seen") : made ? `in place at ${made}` : "in place"),
+      h("b", {}, `v${x.version}`), " ", h("span", { class: "ver-line" }, how ?? (i === 0 ? (made ? `made at ${made}` : "first seen") : made ? `in place at ${made}` : "in place")),
       what ? h("code", {}, what) : null, current ? h("span", { class: "ver-tag" }, "at cursor") : later ? h("span", { class: "ver-tag" }, "later") : null);
     li.addEventListener("click", () => ctx.seek?.(x.seq));
     return li;

@@ -167,13 +167,15 @@ export class Panels {
     }
     const { ids, use } = this.listed;
     const key = `${s.seq}|${s.current}|${view.selected}|${s.vertices.size}|${ids.length}`;
-    if (key === this.listKey) return;
-    this.listKey = key;
+    // the rows are rebuilt on a new key; a later repaint (a scroll, a resize of the list) builds
+    // them from this state, the one every other panel shows, never from an older one
     this.list.set(ids.length, key, (i) => {
       const id = ids[i] as string;
       const v = s.vertices.get(id);
       return v ? nodeRow(s, v, view.selected, (x) => this.app.select(x, true), use) : document.createElement("li");
     });
+    if (key === this.listKey) return;
+    this.listKey = key;
     // stepping moves the current entry: keep it in sight in a long list
     if (s.current !== this.listCurrent && s.current !== null) {
       const i = ids.indexOf(s.current);
