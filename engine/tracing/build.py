@@ -54,8 +54,10 @@ def tensor_info(
     if tr.unnamed and line is None:  # the line that made a leaf described late
         line = tr.unnamed.get(id(t), (None, None))[1]
     if name is None:
-        if t._rg and t._fn is None:
-            tr.unnamed_leaf(t, line)
+        # described before the snippet's frame that names it was seen in a batch (`x` bound
+        # at the top level, used only inside a model's forward; `logits = model(x)` flushed
+        # before the assignment): told again once a batch finds its name
+        tr.unnamed_tensor(t, line)
     elif tr.unnamed:
         tr.unnamed.pop(id(t), None)  # described with its name: nothing left to tell
     return {
@@ -238,7 +240,7 @@ def _b_tensor(tr: Tracer, it: cap.TensorMade, out: Out) -> None:
         # a leaf that requires grad and has no name yet (a parameter in its module's
         # __init__): described once a batch finds its name, or when an op first uses it, so
         # its box is drawn with the name it will keep
-        tr.unnamed_leaf(t, it.line)
+        tr.unnamed_tensor(t, it.line)
         return
     tensor_id(tr, t, it.ts, it.line, out, it.mode, it.backward)
 

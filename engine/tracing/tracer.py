@@ -686,21 +686,22 @@ class Tracer:
         self.count += len(out)
 
     def _named_late(self, out: list[Event]) -> None:
-        """A `tensor` event again for each unnamed leaf this batch found a name for: whether a
-        name is known at a tensor's first event must not depend on when a batch was built."""
+        """A `tensor` event (again) for each unnamed tensor this batch found a name for: whether
+        and when a tensor gets its name must not depend on when a batch was built."""
         from engine.tracing.build import tensor_info
 
         # stamped as the batch's last event (a tuple held back for the next batch is older
         # than now: the stream's times must not go back)
         if not out:
             return  # nothing else in the batch: the names wait for the next one
-        names, now = self.names, out[-1]["t"]
-        for key, (ref, line) in list(self.unnamed.items()):
+        names, unnamed, now = self.names, self.unnamed, out[-1]["t"]
+        # (the batch's names are a few frames' variables; the unnamed may be every tensor of
+        # a long run: look the one up in the other)
+        for key in [key for key in names if key in unnamed]:
+            ref, line = unnamed.pop(key)
             t = ref()
-            if t is None or key not in names:
-                continue
-            del self.unnamed[key]
-            out.append({"type": "tensor", "t": now, "tensor": tensor_info(self, t, line)})
+            if t is not None:
+                out.append({"type": "tensor", "t": now, "tensor": tensor_info(self, t, line)})
 
     def _named_in(self, t: Tensor, frame: FrameType | None) -> bool:
         """Whether the snippet's `frame` names `t` now: a variable, or a parameter of a module
@@ -718,8 +719,9 @@ class Tracer:
                 self.index_parameters(v)
         return id(t) in self.pnames
 
-    def unnamed_leaf(self, t: Tensor, line: int | None) -> None:
-        """`t`, a leaf that requires grad, has no name yet."""
+    def unnamed_tensor(self, t: Tensor, line: int | None) -> None:
+        """`t` has no name yet: a leaf that requires grad, not described until a batch names it
+        or an op uses it, or a tensor described without a name (told again once named)."""
         unnamed, key = self.unnamed, id(t)
         if key not in unnamed:
             unnamed[key] = (weakref.ref(t, lambda _: unnamed.pop(key, None)), line)

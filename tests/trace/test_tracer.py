@@ -281,3 +281,33 @@ def test_two_runs_of_one_snippet_give_its_tensors_the_same_ids_however_batches_f
     assert every_capture == one_batch
     assert None not in one_batch.values()
     assert {"x", "w", "y", "g", "bn.num_batches_tracked"} <= set(one_batch)
+
+
+def test_a_tensor_gets_the_same_name_however_batches_fall() -> None:
+    # `x` and `logits` are made by ops whose capture may be built into a batch before the
+    # assignment has bound them (a batch is also built when FLUSH_EVERY has passed): with a
+    # batch after every capture they were described with no name and kept none, while in one
+    # batch they have theirs. Described without a name, a tensor is told again once named
+    from engine.tracing import run_snippet
+
+    code = (
+        "import torch\n"
+        "net = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU())\n"
+        "x = torch.arange(6, dtype=torch.float32).reshape(2, 3) * 0.1\n"
+        "logits = net(x)\n"
+        "loss = logits.sum()\n"
+        "loss.backward()\n"
+    )
+
+    def names(batch: int) -> dict[int, str | None]:
+        events: list[dict[str, Any]] = []
+        assert run_snippet(code, events.extend, options={"batch": batch})["status"] == "ok"
+        last: dict[int, str | None] = {}  # each tensor's name as last told
+        for e in events:
+            told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
+            last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
+        return last
+
+    every_capture, one_batch = names(1), names(1 << 20)
+    assert every_capture == one_batch
+    assert {"x", "logits", "loss", "0.weight", "0.bias"} <= set(one_batch.values())
