@@ -33,7 +33,11 @@ async def session(base: str, cookie: str, code: str) -> tuple[float, str]:
         t0 = time.monotonic()
         await sock.send({"type": "run", "code": code})
         end = await sock.until(kind("run_finished"), "run_finished", 3600.0)
-        return time.monotonic() - t0, str(end["status"])
+        status = str(end["status"])
+        if status != "ok":  # with the run's own error, for the report
+            errors = [e.get("message") for e in sock.events if e.get("type") == "error"]
+            status = f"{status}: {errors}"
+        return time.monotonic() - t0, status
     finally:
         await sock.close()
 
@@ -67,6 +71,9 @@ def measure(pools: int, sessions: int, slots: int) -> dict[str, Any]:
         for i in range(pools):
             cluster.stop(f"pool{i + 1}")
     done = [r for r in results if isinstance(r, tuple)]
+    for r in results:  # what a lost run was: no end (the client's error), or its status
+        if not isinstance(r, tuple) or r[1] != "ok":
+            print(f"  lost ({pools} pool(s)): {r!r}", file=sys.stderr)
     ok = sorted(t for t, status in done if status == "ok")
     q = statistics.quantiles(ok, n=100) if len(ok) > 1 else [float("nan")] * 99
     return {

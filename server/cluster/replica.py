@@ -175,6 +175,10 @@ class ReplicaManager:
                             return
                         continue  # its last events came with its end: read them
                     if row is None and await self.queue.get(run.id) is None:
+                        # read again: a runner may have stored the whole run and dropped its
+                        # job between the two reads (the job goes only once the end is stored)
+                        if await asyncio.to_thread(self.store.get, run.id) is not None:
+                            continue
                         self._fail(run, "the run is neither queued nor stored")
                         return
                 check = False
