@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
+
 from server.eventlog import Chunk
 
 # A run whose log is still being written (flushed during the run); every other status is a
@@ -35,6 +37,25 @@ class StoredRun:
     shared: bool = False
     instance: str = ""
     quota: str = ""
+
+
+def stored_run(row: Sequence[Any]) -> StoredRun:
+    """A run's row as both stores select it (their COLUMNS, in StoredRun's order; the options
+    as JSON text)."""
+    return StoredRun(
+        row[0],
+        row[1],
+        row[2],
+        orjson.loads(row[3]),
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        bool(row[9]),
+        row[10],
+        row[11],
+    )
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from server.eventlog import Chunk, window
-from server.storage.interface import RUNNING, Retention, StoredRun, Usage
+from server.storage.interface import RUNNING, Retention, StoredRun, Usage, stored_run
 from server.storage.postgres_schema import COLUMNS, TOTAL, WRITE_LOCK, Conn, migrate
 
 T = TypeVar("T")
@@ -37,23 +37,6 @@ _LARGEST_HOLDERS_OLDEST = (
 )
 # chunks read per query while cutting a page (a run's log can be far larger than a page)
 _BATCH = 32
-
-
-def _row(row: tuple[Any, ...]) -> StoredRun:
-    return StoredRun(
-        row[0],
-        row[1],
-        row[2],
-        orjson.loads(row[3]),
-        row[4],
-        row[5],
-        row[6],
-        row[7],
-        row[8],
-        bool(row[9]),
-        row[10],
-        row[11],
-    )
 
 
 class PostgresRunStore:
@@ -276,7 +259,7 @@ class PostgresRunStore:
         row = self._read(
             lambda db: db.execute(f"SELECT {COLUMNS} FROM runs WHERE id = %s", (run_id,)).fetchone()
         )
-        return None if row is None else _row(row)
+        return None if row is None else stored_run(row)
 
     def chunks(
         self, run_id: str, after: int = -1, limit: int | None = None, max_bytes: int | None = None

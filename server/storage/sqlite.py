@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from server.eventlog import Chunk, window
-from server.storage.interface import RUNNING, Retention, StoredRun, Usage
+from server.storage.interface import RUNNING, Retention, StoredRun, Usage, stored_run
 from server.storage.sqlite_schema import COLUMNS, TOTAL, migrate
 
 # the oldest run (shared or not, as asked) of the quota key that holds the most bytes
@@ -30,23 +30,6 @@ def connect(path: Path) -> sqlite3.Connection:
     # another server process may be writing the same file: wait for it
     db.execute("PRAGMA busy_timeout=30000")
     return db
-
-
-def _row(row: tuple[Any, ...]) -> StoredRun:
-    return StoredRun(
-        row[0],
-        row[1],
-        row[2],
-        orjson.loads(row[3]),
-        row[4],
-        row[5],
-        row[6],
-        row[7],
-        row[8],
-        bool(row[9]),
-        row[10],
-        row[11],
-    )
 
 
 class SqliteRunStore:
@@ -268,7 +251,7 @@ class SqliteRunStore:
         row = (
             self._reader().execute(f"SELECT {COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
         )
-        return None if row is None else _row(row)
+        return None if row is None else stored_run(row)
 
     def chunks(
         self, run_id: str, after: int = -1, limit: int | None = None, max_bytes: int | None = None
