@@ -202,6 +202,7 @@ class Tracer:
         # that made it): described (again, if something described it meanwhile) once a batch
         # finds their name (a variable, or named_parameters() once a module ran)
         self.unnamed: dict[int, tuple[weakref.ref[Tensor], int | None]] = {}
+        self.saving: Node | None = None  # the node recorded last, its saved tensors not numbered
         self.node_lines: dict[int, int | None] = {}
         # tensors given to saved-tensor pack hooks, by id of their SavedTensor, until its node's
         # event names them
@@ -249,6 +250,8 @@ class Tracer:
         FLUSH_EVERY has passed, so an id given at build time would depend on the machine's
         speed, and two runs of one snippet would number its tensors differently (a tensor an
         untraced op made, `x = (torch.arange(4) * 0.5).sin()`, is first seen in a capture)."""
+        if self.saving is not None:
+            self._number_saved()
         of = self.tensors.of
         for f in item[3:]:  # (ts, line, frame) first
             if isinstance(f, Tensor):
@@ -261,6 +264,21 @@ class Tracer:
                         for h in g:
                             if isinstance(h, Tensor):
                                 of(h)
+
+    def _number_saved(self) -> None:
+        """Ids for the saved tensors of the node recorded last (called at the next capture or
+        flush, once the op has stashed them): a saved tensor that is neither an input nor an
+        output (masked_fill's mask) was numbered when its node was built, but in a batch built
+        after backward had freed the graph it is gone, and every later id came one lower."""
+        node, self.saving = self.saving, None
+        if node is None:
+            return
+        of = self.tensors.of
+        # (what build.saved_store lists: the node's saved values, a custom Function's packed)
+        for v in [*(node._saved or {}).values(), *node.__dict__.get("_packed", ())]:
+            t = v._tensor if isinstance(v, SavedTensor) else getattr(v, "t", None)
+            if isinstance(t, Tensor):
+                of(t)
 
     def tensor_made(self, t: Tensor) -> None:
         # its id now, in the order the snippet makes tensors: two runs of one snippet give the
@@ -277,6 +295,9 @@ class Tracer:
         while f is not None and f.f_code.co_filename != fn:
             f = f.f_back
         mode = "inference_mode" if STATE.inference else "grad" if STATE.enabled else "no_grad"
+        if self.saving is not None:
+            self._number_saved()
+        self.saving = node  # its saved tensors are stashed once this call has returned
         buf = self.buf
         ts = _ns()
         buf.append(
@@ -626,6 +647,8 @@ class Tracer:
         self.flushed_at = _ns()
         if not buf:
             return
+        if not keep_last and self.saving is not None:
+            self._number_saved()  # (between captures: the last op has stashed what it saves)
         hold = [buf.pop()] if keep_last and len(buf) > 1 else []
         self.buf = hold
         if not hold:  # (with one tuple held back the set stays: a superset is safe)

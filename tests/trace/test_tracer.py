@@ -311,3 +311,45 @@ def test_a_tensor_gets_the_same_name_however_batches_fall() -> None:
     every_capture, one_batch = names(1), names(1 << 20)
     assert every_capture == one_batch
     assert {"x", "logits", "loss", "0.weight", "0.bias"} <= set(one_batch.values())
+
+
+def test_a_saved_tensor_freed_before_its_batch_is_built_takes_no_id_from_later_tensors() -> None:
+    # masked_fill saves its mask, a tensor no capture holds (neither input nor output); it
+    # was numbered when its node was built, and in a batch built after the graph was freed it
+    # was gone: every later tensor's id came one lower than with a batch per capture
+    from engine.autograd import observer
+    from engine.tracing import run_snippet
+
+    code = (
+        "import torch\n"
+        "a = torch.ones(2, 2, requires_grad=True)\n"
+        "b = (a * 2).masked_fill(torch.eye(2) == 0, 0.0)\n"
+        "b = (a + 1).sum()\n"  # the masked_fill's graph, and the mask it saved, are freed
+        "c = a * 3\n"
+    )
+
+    def ids(batch: int) -> dict[str, int | None]:
+        import builtins
+
+        got: dict[str, int | None] = {}
+
+        def dump(ns: dict[str, Any]) -> None:
+            tr = observer.TRACER
+            assert isinstance(tr, Tracer)
+            got.update(
+                {k: tr.tensors.get(v) for k, v in ns.items() if isinstance(v, engine.Tensor)}
+            )
+
+        hook = "__ids_dump__"
+        setattr(builtins, hook, dump)
+        try:
+            run_snippet(
+                code + "__ids_dump__(globals())\n", lambda _: None, options={"batch": batch}
+            )
+        finally:
+            delattr(builtins, hook)
+        return got
+
+    every_capture, one_batch = ids(1), ids(1 << 20)
+    assert every_capture == one_batch
+    assert {"a", "b", "c"} <= set(one_batch)
