@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -55,6 +56,26 @@ def stored_run(row: Sequence[Any]) -> StoredRun:
         bool(row[9]),
         row[10],
         row[11],
+    )
+
+
+def run_row(run: StoredRun) -> tuple[Any, ...]:
+    """A run's row as both stores insert it (their COLUMNS, then the heartbeat): the options as
+    JSON text, the code's size, the quota key (its owner's when it has none)."""
+    return (
+        run.id,
+        run.code,
+        run.status,
+        orjson.dumps(run.options).decode(),
+        run.created,
+        run.duration_ms,
+        run.n_events,
+        run.owner,
+        len(run.code.encode()),
+        run.shared,
+        run.instance,
+        run.quota or run.owner,
+        time.time(),
     )
 
 

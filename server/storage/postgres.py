@@ -21,7 +21,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from server.eventlog import Chunk, window
-from server.storage.interface import RUNNING, Retention, StoredRun, Usage, stored_run
+from server.storage.interface import RUNNING, Retention, StoredRun, Usage, run_row, stored_run
 from server.storage.postgres_schema import COLUMNS, TOTAL, WRITE_LOCK, Conn, migrate
 
 T = TypeVar("T")
@@ -74,23 +74,6 @@ class PostgresRunStore:
                 db.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
             return body(db)
 
-    def _meta(self, run: StoredRun) -> tuple[Any, ...]:
-        return (
-            run.id,
-            run.code,
-            run.status,
-            orjson.dumps(run.options).decode(),
-            run.created,
-            run.duration_ms,
-            run.n_events,
-            run.owner,
-            len(run.code.encode()),
-            run.shared,
-            run.instance,
-            run.quota or run.owner,
-            time.time(),
-        )
-
     def _insert_chunks(self, db: Conn, run_id: str, chunks: Sequence[Chunk]) -> None:
         rows = [(run_id, c.first, c.last, c.body) for c in chunks if c.count]
         if not rows:
@@ -107,7 +90,7 @@ class PostgresRunStore:
 
     def begin(self, run: StoredRun) -> None:
         """Store a run that has started (status `running`), its log to come by `append`."""
-        self._transaction(lambda db: db.execute(_INSERT_RUN, self._meta(run)))
+        self._transaction(lambda db: db.execute(_INSERT_RUN, run_row(run)))
 
     def append(self, run_id: str, chunks: Sequence[Chunk]) -> None:
         """Add the next chunks of a run's log (cost: these chunks, whatever is stored).
@@ -141,7 +124,7 @@ class PostgresRunStore:
 
         def write(db: Conn) -> None:
             self._delete(db, run.id)
-            db.execute(_INSERT_RUN, self._meta(run))
+            db.execute(_INSERT_RUN, run_row(run))
             self._insert_chunks(db, run.id, chunks)
 
         self._transaction(write)

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from server.eventlog import Chunk, window
-from server.storage.interface import RUNNING, Retention, StoredRun, Usage, stored_run
+from server.storage.interface import RUNNING, Retention, StoredRun, Usage, run_row, stored_run
 from server.storage.sqlite_schema import COLUMNS, TOTAL, migrate
 
 # the oldest run (shared or not, as asked) of the quota key that holds the most bytes
@@ -66,23 +66,6 @@ class SqliteRunStore:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def _meta(self, run: StoredRun) -> tuple[Any, ...]:
-        return (
-            run.id,
-            run.code,
-            run.status,
-            orjson.dumps(run.options).decode(),
-            run.created,
-            run.duration_ms,
-            run.n_events,
-            run.owner,
-            len(run.code.encode()),
-            int(run.shared),
-            run.instance,
-            run.quota or run.owner,
-            time.time(),
-        )
-
     def _insert_chunks(self, run_id: str, chunks: Sequence[Chunk]) -> None:
         rows = [(run_id, c.first, c.last, c.body) for c in chunks if c.count]
         if not rows:
@@ -102,7 +85,7 @@ class SqliteRunStore:
         def write() -> None:
             self._db.execute(
                 f"INSERT INTO runs ({COLUMNS}, heartbeat) VALUES ({', '.join('?' * 13)})",
-                self._meta(run),
+                run_row(run),
             )
 
         self._transaction(write)
@@ -131,7 +114,7 @@ class SqliteRunStore:
             self._delete(run.id)
             self._db.execute(
                 f"INSERT INTO runs ({COLUMNS}, heartbeat) VALUES ({', '.join('?' * 13)})",
-                self._meta(run),
+                run_row(run),
             )
             self._insert_chunks(run.id, chunks)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -234,11 +235,36 @@ def test_captures_are_sent_at_least_every_quarter_second() -> None:
     assert [ln for ln in lines if ln] == [[3], [5], [7]]
 
 
+def _ids_at_exit(
+    code: str, batch: int, tensors: Callable[[dict[str, Any]], dict[str, Any]]
+) -> dict[str, int | None]:
+    """The ids the tracer gave the snippet's own tensors (`tensors` picks them from its
+    globals at exit), run with a batch built every `batch` captures."""
+    import builtins
+
+    from engine.autograd import observer
+    from engine.tracing import run_snippet
+
+    got: dict[str, int | None] = {}
+
+    def dump(ns: dict[str, Any]) -> None:
+        tr = observer.TRACER
+        assert isinstance(tr, Tracer)
+        got.update({k: tr.tensors.get(v) for k, v in tensors(ns).items()})
+
+    hook = "__ids_dump__"
+    setattr(builtins, hook, dump)
+    try:
+        run_snippet(code + f"{hook}(globals())\n", lambda _: None, options={"batch": batch})
+    finally:
+        delattr(builtins, hook)
+    return got
+
+
 def test_two_runs_of_one_snippet_give_its_tensors_the_same_ids_however_batches_fall() -> None:
     # a batch is also built when FLUSH_EVERY has passed, so where batches end depends on the
     # machine's speed; ids must not. x and the BatchNorm's num_batches_tracked are made by ops
     # the engine does not record (no node, no tracer call), first seen in a later capture
-    from engine.tracing import run_snippet
 
     code = (
         "import torch\n"
@@ -250,32 +276,16 @@ def test_two_runs_of_one_snippet_give_its_tensors_the_same_ids_however_batches_f
         "g = w.grad\n"
     )
 
+    def tensors(ns: dict[str, Any]) -> dict[str, Any]:
+        bn = ns["bn"]
+        named = [*bn.named_parameters(), *bn.named_buffers()]
+        return {k: v for k, v in ns.items() if isinstance(v, engine.Tensor)} | {
+            f"bn.{k}": v for k, v in named
+        }
+
     def ids(batch: int) -> dict[str, int | None]:
-        # the ids the tracer gave the snippet's own objects (names are found when a batch is
-        # built, so they may differ; ids may not)
-        import builtins
-
-        from engine.autograd import observer
-
-        got: dict[str, int | None] = {}
-
-        def dump(ns: dict[str, Any]) -> None:
-            tr = observer.TRACER
-            assert isinstance(tr, Tracer)
-            tensors = {k: v for k, v in ns.items() if isinstance(v, engine.Tensor)}
-            bn = ns["bn"]
-            tensors |= {f"bn.{k}": v for k, v in [*bn.named_parameters(), *bn.named_buffers()]}
-            got.update({k: tr.tensors.get(v) for k, v in tensors.items()})
-
-        hook = "__ids_dump__"
-        setattr(builtins, hook, dump)
-        try:
-            run_snippet(
-                code + "__ids_dump__(globals())\n", lambda _: None, options={"batch": batch}
-            )
-        finally:
-            delattr(builtins, hook)
-        return got
+        # (names are found when a batch is built, so they may differ; ids may not)
+        return _ids_at_exit(code, batch, tensors)
 
     every_capture, one_batch = ids(1), ids(1 << 20)
     assert every_capture == one_batch
@@ -317,8 +327,6 @@ def test_a_saved_tensor_freed_before_its_batch_is_built_takes_no_id_from_later_t
     # masked_fill saves its mask, a tensor no capture holds (neither input nor output); it
     # was numbered when its node was built, and in a batch built after the graph was freed it
     # was gone: every later tensor's id came one lower than with a batch per capture
-    from engine.autograd import observer
-    from engine.tracing import run_snippet
 
     code = (
         "import torch\n"
@@ -329,26 +337,9 @@ def test_a_saved_tensor_freed_before_its_batch_is_built_takes_no_id_from_later_t
     )
 
     def ids(batch: int) -> dict[str, int | None]:
-        import builtins
-
-        got: dict[str, int | None] = {}
-
-        def dump(ns: dict[str, Any]) -> None:
-            tr = observer.TRACER
-            assert isinstance(tr, Tracer)
-            got.update(
-                {k: tr.tensors.get(v) for k, v in ns.items() if isinstance(v, engine.Tensor)}
-            )
-
-        hook = "__ids_dump__"
-        setattr(builtins, hook, dump)
-        try:
-            run_snippet(
-                code + "__ids_dump__(globals())\n", lambda _: None, options={"batch": batch}
-            )
-        finally:
-            delattr(builtins, hook)
-        return got
+        return _ids_at_exit(
+            code, batch, lambda ns: {k: v for k, v in ns.items() if isinstance(v, engine.Tensor)}
+        )
 
     every_capture, one_batch = ids(1), ids(1 << 20)
     assert every_capture == one_batch
