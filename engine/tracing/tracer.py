@@ -196,6 +196,8 @@ class Tracer:
         self.names: dict[int, str] = {}
         self.name_depth: dict[int, int] = {}
         self.told: dict[int, tuple[str, int]] = {}
+        self.carried = 0  # captures sent by timed batches since the last batch read names
+        self.unseen: list[FrameType] = []  # their snippet frames, for that batch to read
         self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters, as named_parameters()
         # modules whose parameters are in pnames -> (the module, whether indexed at a call: a
         # module seen in a frame may be half built, its __init__ still adding submodules)
@@ -249,8 +251,10 @@ class Tracer:
         self.number(item)
         buf = self.buf
         buf.append(item)
-        if len(buf) >= self.batch or item[0] - self.flushed_at > FLUSH_EVERY:
+        if len(buf) + self.carried >= self.batch:
             self.flush(keep_last=True)
+        elif item[0] - self.flushed_at > FLUSH_EVERY:
+            self.flush(keep_last=True, timed=True)
 
     def number(self, item: tuple[Any, ...]) -> None:
         """Give every tensor a capture holds (a field, or inside a tuple or list field, two
@@ -335,8 +339,10 @@ class Tracer:
             if t is not None:
                 add(id(t._ver))
                 of(t)
-        if len(buf) >= self.batch or ts - self.flushed_at > FLUSH_EVERY:
+        if len(buf) + self.carried >= self.batch:
             self.flush(keep_last=True)
+        elif ts - self.flushed_at > FLUSH_EVERY:
+            self.flush(keep_last=True, timed=True)
 
     def untracked(self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
         # only ops that would have been recorded are cut points (not backward's own math)
@@ -634,8 +640,9 @@ class Tracer:
         raise RunHalted(why)
 
     # -- batch side: build dicts ---------------------------------------------------------
-    def flush(self, keep_last: bool = False) -> None:
-        """Turn captured tuples into events and hand them to the sink."""
+    def flush(self, keep_last: bool = False, timed: bool = False) -> None:
+        """Turn captured tuples into events and hand them to the sink (`timed`: because
+        FLUSH_EVERY has passed, at a moment that depends on the machine's speed)."""
         # a snippet's threads print too: a flush in one thread waits for another's to end
         # (returning at once would leave what the waiting thread wrote unsent at the run's end)
         with self.lock:
@@ -643,7 +650,7 @@ class Tracer:
                 return
             self.flushing = True
             try:
-                self._flush(keep_last)
+                self._flush(keep_last, timed)
             finally:
                 self.flushing = False
         if self.halting is not None:
@@ -651,10 +658,10 @@ class Tracer:
             self.halting = None
             self._halt(why, frame)
 
-    def _flush(self, keep_last: bool) -> None:
+    def _flush(self, keep_last: bool, timed: bool) -> None:
         buf = self.buf
         self.flushed_at = _ns()
-        if not buf:
+        if not buf and (timed or not self.unseen):
             return
         if not keep_last and self.saving is not None:
             self._number_saved()  # (between captures: the last op has stashed what it saves)
@@ -662,7 +669,21 @@ class Tracer:
         self.buf = hold
         if not hold:  # (with one tuple held back the set stays: a superset is safe)
             self.unbuilt = set()
-        self._resolve_names(buf)
+        # names are read only where the run itself puts a batch's end (every `batch` captures
+        # counted from the run's start, a printed line, a pause, the end), never at a timed
+        # batch: which variable holds which tensor changes as the snippet runs, so a name read
+        # when FLUSH_EVERY passed would depend on the machine's speed. A timed batch describes
+        # its tensors unnamed; they are told again with their names at the next such end
+        frames = [item[2] for item in buf if item[2] is not None]
+        if timed:
+            self.carried += len(buf)
+            self.unseen.extend(frames)
+            self.names, self.name_depth = {}, {}
+        else:
+            self.carried = 0
+            if self.unseen:
+                frames, self.unseen = self.unseen + frames, []
+            self._resolve_names(frames)
         self.vcache = {}
         out: list[Event] = []
         from engine.tracing.build import BUILDERS
@@ -725,9 +746,9 @@ class Tracer:
 
         # stamped as the batch's last event (a tuple held back for the next batch is older
         # than now: the stream's times must not go back)
-        if not out:
-            return  # nothing else in the batch: the names wait for the next one
-        names, depth, unnamed, now = self.names, self.name_depth, self.unnamed, out[-1]["t"]
+        # (with nothing else in the batch, nothing is held back either: now is the newest)
+        now = out[-1]["t"] if out else self.now()
+        names, depth, unnamed = self.names, self.name_depth, self.unnamed
         # (the batch's names are a few frames' variables; the unnamed may be every tensor of
         # a long run: look the one up in the other)
         for key in [k for k in names if k in unnamed and depth[k] < unnamed[k][2]]:
@@ -762,17 +783,17 @@ class Tracer:
         elif depth < unnamed[key][2]:
             unnamed[key] = (*unnamed[key][:2], depth)
 
-    def _resolve_names(self, buf: list[tuple[Any, ...]]) -> None:
+    def _resolve_names(self, seen: list[FrameType]) -> None:
         # the user's names, looked up once per batch in the snippet frames seen in it and the
         # snippet frames that called them, shallowest first: the top level's `x` before the
         # `inp` of the forward it was passed to, whichever of the two frames ran the ops
         depths: dict[int, int] = {}
         frames: list[tuple[int, FrameType]] = []
-        for item in buf:
-            f = item[2]
-            if f is None or id(f) in depths:
+        for start in seen:
+            if id(start) in depths:
                 continue
             chain = []
+            f: FrameType | None = start
             while f is not None and id(f) not in depths:
                 if f.f_code.co_filename == self.filename:
                     chain.append(f)
@@ -784,8 +805,8 @@ class Tracer:
         frames.sort(key=lambda df: df[0])  # (stable: siblings in the order seen)
         found: list[tuple[int, str, Tensor]] = []
         module = None
-        for d, f in frames:
-            for k, v in list(f.f_locals.items()):
+        for d, g in frames:
+            for k, v in list(g.f_locals.items()):
                 if isinstance(v, Tensor):
                     if not k.startswith("__"):
                         found.append((d, k, v))

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import orjson
+import pytest
 
 import engine
 from engine.tracing import Tracer
 from engine.tracing.stepper import Backward
 from engine.tracing.tracer import Ids
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_new_object_never_inherits_an_id() -> None:
@@ -365,6 +369,35 @@ def test_a_name_from_the_top_level_wins_over_a_snippet_function_s_however_batche
         assert names(batch) == one_batch, batch
     assert {"fc.weight", "fc.bias", "y", "h", "logits", "loss"} <= set(one_batch.values())
     assert not {"inp", "w", "a", "b"} & set(one_batch.values())
+
+
+@pytest.mark.parametrize("example", ["06_batchnorm_forward", "12_ops_without_nodes"])
+def test_names_do_not_depend_on_when_timed_batches_fall(
+    monkeypatch: pytest.MonkeyPatch, example: str
+) -> None:
+    # a batch is also built when FLUSH_EVERY has passed, at a moment that depends on the
+    # machine's speed; a name read then depended on it (06's `x = x - mean_val` rebinds `x`:
+    # the tensors it held in between were named `x` only if a batch fell there; 12's `y` was
+    # rebound before a later batch saw it). Names are read only where the run puts a batch's
+    # end: a batch built after every capture because FLUSH_EVERY is 0 names as none at all
+    from engine.tracing import run_snippet
+    from engine.tracing import tracer as tracer_module
+
+    code = (ROOT / "examples" / f"{example}.py").read_text()
+
+    def names(flush_every: int) -> dict[int, str | None]:
+        monkeypatch.setattr(tracer_module, "FLUSH_EVERY", flush_every)
+        events: list[dict[str, Any]] = []
+        assert run_snippet(code, events.extend)["status"] == "ok"
+        last: dict[int, str | None] = {}  # each tensor's name as last told
+        for e in events:
+            told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
+            last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
+        return last
+
+    never = names(1 << 62)
+    assert names(0) == never
+    assert {"x", "y"} & set(never.values())
 
 
 def test_a_saved_tensor_freed_before_its_batch_is_built_takes_no_id_from_later_tensors() -> None:
