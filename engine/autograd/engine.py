@@ -36,7 +36,8 @@ CREATE_GRAPH_WARNING = (
 )
 WARNED: set[str] = set()  # PyTorch's warn-once messages already given in this process
 
-# A step is a plain tuple: ("enter", node, grad_outputs, queue) or ("exit", node, grad_inputs).
+# A step is a plain tuple: first ("start", task, roots, grads), the walk's arguments as given,
+# then ("enter", node, grad_outputs, queue) and ("exit", node, grad_inputs) for each node.
 Step = tuple[Any, ...]
 
 
@@ -136,7 +137,9 @@ def _needed(start: Node, targets: set[Node]) -> set[Node]:
 
 
 def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]:
-    """Run the backward pass, yielding a step before and after each node."""
+    """Run the backward pass: a step with its arguments before anything runs, then a step
+    before and after each node."""
+    yield ("start", task, roots, grads)
     if len(roots) == 1 and roots[0][0] is not None:
         start: Node = roots[0][0]
         nr = roots[0][1]
