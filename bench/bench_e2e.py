@@ -12,9 +12,9 @@ Prints, as ratios measured in one run (issue 15's goals):
 - Replay: the stored 20k run reopened by its share link, in events/s (from navigation to
   drawn), and its floors: the page's read of the stored log alone (HTTP frames, parsed), and
   the same events over a bare websocket.
-- CPU seconds of each side (read from /proc, less sensitive to the machine's load than wall
-  time): the page (every Chromium process: renderer, layout worker, GPU, network) and the
-  server with its sandbox worker, against `backscope trace`'s own CPU.
+- CPU seconds of the page (every Chromium process: renderer, layout worker, GPU, network; read
+  from /proc, less sensitive to the machine's load than wall time) against `backscope
+  trace`'s own CPU.
 - With --profile: a CPU profile of the live run and the replay (Chromium's sampling profiler
   over CDP, on an unminified build), its top self-time entries.
 
@@ -145,37 +145,33 @@ def trace_seconds(code: str) -> tuple[float, float]:
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds() -> dict[str, float]:
-    """CPU seconds used so far by this bench's Chromium (all its processes) and by its server
-    (sandbox workers included once reaped), from /proc."""
-    procs: dict[int, tuple[int, str, float]] = {}
+def page_cpu_seconds() -> float:
+    """CPU seconds used so far by this bench's Chromium, every process of it (renderer, layout
+    worker, GPU, network), read from /proc."""
+    parent: dict[int, int] = {}
+    names: dict[int, str] = {}
+    cpu: dict[int, float] = {}
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
         try:
             stat = Path(f"/proc/{d}/stat").read_text()
-            exe = Path(os.readlink(f"/proc/{d}/exe")).name
         except OSError:
             continue
+        pid = int(d)
+        names[pid] = stat[stat.index("(") + 1 : stat.rindex(")")]
         f = stat.rsplit(")", 1)[1].split()
-        # own time, plus reaped children's (a finished sandbox worker's goes to the server)
-        procs[int(d)] = (int(f[1]), exe, sum(int(x) for x in f[11:15]) / TICK)
+        parent[pid] = int(f[1])
+        cpu[pid] = sum(int(x) for x in f[11:15]) / TICK  # own and reaped children's
     mine = {os.getpid()}
     grew = True
     while grew:
         grew = False
-        for pid, (parent, _, _) in procs.items():
-            if parent in mine and pid not in mine:
+        for pid, up in parent.items():
+            if up in mine and pid not in mine:
                 mine.add(pid)
                 grew = True
-    out = {"page": 0.0, "server": 0.0}
-    for pid in mine - {os.getpid()}:
-        _, exe, cpu = procs[pid]
-        if "chrom" in exe:
-            out["page"] += cpu
-        elif exe.startswith("python") or exe == "bwrap":
-            out["server"] += cpu
-    return out
+    return sum(cpu[p] for p in mine if "chrom" in names[p])
 
 
 def live(page: Any, code: str, interact: bool = False) -> dict[str, Any]:
@@ -184,12 +180,12 @@ def live(page: Any, code: str, interact: bool = False) -> dict[str, Any]:
     page.wait_for_function("() => !!window.__backscope")
     set_code(page, code)
     page.evaluate("() => { window.__longtasks.length = 0; }")
-    c0 = cpu_seconds()
+    c0 = page_cpu_seconds()
     t0: float = page.evaluate("performance.now()")
     press_run(page)
     lat = page.evaluate(INTERACT, 250) if interact else None
     page.wait_for_function(DRAWN, timeout=300_000, polling=100)
-    c1 = cpu_seconds()
+    c1 = page_cpu_seconds()
     m = page.evaluate("""() => {
       const a = window.__backscope.app;
       const head = a.log.stateAt(a.log.length - 1);
@@ -209,7 +205,7 @@ def live(page: Any, code: str, interact: bool = False) -> dict[str, Any]:
         "longest_task_ms": max(tasks, default=0.0),
         "long_tasks": len(tasks),
         "latency": lat,
-        "cpu": {k: c1[k] - c0[k] for k in c0},
+        "cpu": c1 - c0,
     }
 
 
@@ -289,10 +285,10 @@ def bare_replay(page: Any, run_id: str) -> dict[str, float]:
 def replay(page: Any, run_id: str) -> dict[str, Any]:
     """Open the run's share link; time from navigation to finished and fully drawn."""
     page.goto("/")
-    c0 = cpu_seconds()
+    c0 = page_cpu_seconds()
     page.goto(f"/?run={run_id}")
     page.wait_for_function(DRAWN, timeout=300_000, polling=100)
-    c1 = cpu_seconds()
+    c1 = page_cpu_seconds()
     m = page.evaluate("""() => {
       const a = window.__backscope.app;
       return { drawn: a.metrics.firstFullFrameAt, last: a.metrics.lastEventAt, events: a.log.length,
@@ -305,7 +301,7 @@ def replay(page: Any, run_id: str) -> dict[str, Any]:
         "events": m["events"],
         "rate": m["events"] / s,
         "longest_task_ms": max((d for _, d in m["tasks"]), default=0.0),
-        "cpu": {k: c1[k] - c0[k] for k in c0},
+        "cpu": c1 - c0,
     }
 
 
@@ -429,11 +425,11 @@ def main() -> None:
         print(f"  Live / floor   = {run_big['s'] / floor['s']:5.2f}x")
         cpu = run_big["cpu"]
         print(
-            f"  CPU: page (all Chromium processes) {cpu['page']:.2f} s, server + sandbox worker"
-            f" {cpu['server']:.2f} s; `backscope trace` alone {trace_cpu:.2f} s"
+            f"  CPU: page (all Chromium processes) {cpu:.2f} s; `backscope trace` alone"
+            f" {trace_cpu:.2f} s"
         )
         print(
-            f"  page CPU / trace CPU = {cpu['page'] / trace_cpu:5.2f}x  (on 2 shared cores the"
+            f"  page CPU / trace CPU = {cpu / trace_cpu:5.2f}x  (on 2 shared cores the"
             " page's CPU and the worker's compete for the same time)"
         )
         growth = run_big["s"] / run_small["s"]
@@ -477,10 +473,7 @@ def main() -> None:
             f"  (the same run over a bare websocket in the page: {rep_floor['rate']:,.0f} events/s, {rep_floor['s']:.2f} s)"
         )
         print(f"  longest task during replay: {rep['longest_task_ms']:.0f} ms")
-        print(
-            f"  CPU: page (all Chromium processes) {rep['cpu']['page']:.2f} s,"
-            f" server {rep['cpu']['server']:.2f} s"
-        )
+        print(f"  CPU: page (all Chromium processes) {rep['cpu']:.2f} s")
         if args.profile:
             profile(big, Path(tmp))
 
