@@ -95,10 +95,20 @@ function fullValues(tid: string, ctx: InspectorCtx): HTMLElement {
   return box;
 }
 
+/** What a module hook is given and may return, in PyTorch's words (a forward hook is given the
+ *  module's inputs, not a gradient); tensor and node hooks see gradients. */
+const HOOK_ARGS: Record<string, [string, string]> = {
+  module_forward_pre: ["input", "input"],
+  module_forward: ["input", "output"],
+  module_backward_pre: ["grad_output", "grad_output"],
+  module_backward: ["grad_input", "grad_input"],
+};
+
 /** One hook: what it is and where it came from, how often it fired, what it last saw. */
 function hookItem(hk: HookInfo & { firing: boolean }): HTMLElement {
-  const seen = hk.gradIn.length ? gradList(hk.gradIn, hk.gradIn.map((_, i) => `saw grad[${i}]`)) : null;
-  const gave = hk.gradOut?.length ? gradList(hk.gradOut, hk.gradOut.map((_, i) => `returned grad[${i}]`)) : null;
+  const [saw, gives] = HOOK_ARGS[hk.kind] ?? ["grad", "grad"];
+  const seen = hk.gradIn.length ? gradList(hk.gradIn, hk.gradIn.map((_, i) => `saw ${saw}[${i}]`)) : null;
+  const gave = hk.gradOut?.length ? gradList(hk.gradOut, hk.gradOut.map((_, i) => `returned ${gives}[${i}]`)) : null;
   const fired = hk.fired ? `fired ${hk.fired}×${hk.firing ? " · firing now" : ""}` : "not fired yet";
   return h("li", { class: hk.firing ? "fired" : "" }, h("div", {}, hookTitle(hk)), h("div", { class: "note" }, fired), seen, gave);
 }
