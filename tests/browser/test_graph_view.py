@@ -290,7 +290,8 @@ _INKED_JS = """() => { const c = document.querySelector('#graph');
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     const bg = [d[0], d[1], d[2]]; let n = 0;
     for (let i = 0; i < d.length; i += 4)
-        if (Math.abs(d[i] - bg[0]) + Math.abs(d[i + 1] - bg[1]) + Math.abs(d[i + 2] - bg[2]) > 24) n++;
+        if (Math.abs(d[i] - bg[0]) + Math.abs(d[i + 1] - bg[1])
+            + Math.abs(d[i + 2] - bg[2]) > 24) n++;
     return n; }"""
 
 

@@ -112,6 +112,9 @@ export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick:
     h("span", { class: "nl-dot" }),
     h("span", { class: "nl-name", title: name }, tailName(name)),
     v.label && (v.kind === "fn") ? h("span", { class: "nl-label" }, v.label) : null,
+    // a cut named by its tensor says what cut it (detach(), .data, requires_grad_(False), an op
+    // under no_grad): else `p` after p.requires_grad_(False) reads like a second `p`
+    v.kind === "cut" && v.label && v.label !== v.name ? h("span", { class: "nl-cut", title: "what cut the graph here" }, v.name) : null,
     // two AccumulateGrad rows read alike: say which leaf each one feeds
     v.kind === "accumulate" && accumulatedName(s, v) ? h("span", { class: "nl-var", title: "the leaf this AccumulateGrad adds into" }, `→ ${accumulatedName(s, v)}`) : null,
     h("span", { class: "nl-grad" }, gradText(s, v)),
