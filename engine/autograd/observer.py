@@ -10,15 +10,46 @@ and `drive(steps)` (runs a backward walk, see engine/tracing/stepper.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol
 
-TRACER: Any = None
+if TYPE_CHECKING:
+    from engine._tensor import Tensor
+    from engine.autograd.graph import Node, SavedTensor
+    from protocol.vocab import HookKind
+
+
+class Observer(Protocol):
+    """What the engine tells an observer of a run (engine/tracing's Tracer is the one)."""
+
+    def tensor_made(self, t: Tensor) -> None: ...
+    def node_made(
+        self, node: Node, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]
+    ) -> None: ...
+    def untracked(
+        self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]
+    ) -> None: ...
+    def before_write(self, t: Tensor) -> None: ...
+    def rebased(self, t: Tensor, out: Tensor) -> None: ...
+    def version_bump(self, t: Tensor) -> None: ...
+    def hook_registered(self, hook_id: int, kind: HookKind, target: Any, fn: Any) -> None: ...
+    def hook_removed(self, hook_id: int) -> None: ...
+    def hook_before(self, kind: str, args: tuple[Any, ...]) -> Any: ...
+    def hook_fired(
+        self, kind: HookKind, hook_id: int, args: tuple[Any, ...], out: Any, before: Any = None
+    ) -> None: ...
+    def grad_accumulated(self, var: Tensor, grad: Tensor) -> None: ...
+    def saved_packed(self, saved: SavedTensor, tensor: Tensor) -> None: ...
+    def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None: ...
+    def drive(self, steps: Iterator[Any]) -> None: ...
+
+
+TRACER: Observer | None = None
 # saved_tensors_hooks stack: (pack, unpack) pairs, innermost last.
 SAVED_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
 
 
-def install(tracer: Any) -> None:
+def install(tracer: Observer | None) -> None:
     """Install (or with None, remove) the tracer."""
     global TRACER
     TRACER = tracer
