@@ -265,6 +265,7 @@ export class Panels {
     byId<HTMLButtonElement>("step-back").disabled = log.cursor <= 0;
     byId<HTMLButtonElement>("continue").disabled = !canStep && log.following;
     byId<HTMLButtonElement>("pause").disabled = head.status !== "running";
+    byId<HTMLButtonElement>("stop").disabled = head.status !== "running" && head.status !== "paused";
     byId<HTMLButtonElement>("restart").disabled = log.backwardStart() < 0;
     byId<HTMLButtonElement>("share").disabled = !s.runId;
     for (const id of ["export-svg", "export-png", "export-json"]) byId<HTMLButtonElement>(id).disabled = log.length === 0;
