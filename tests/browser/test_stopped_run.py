@@ -95,4 +95,8 @@ def test_stop_ends_a_runaway_run_and_keeps_its_graph(page: Page) -> None:
     expect(page.get_by_test_id("error-where")).to_have_text(
         re.compile(r"stopped while running line [456]")
     )
+    # said in words (before: "killed: killed")
+    expect(page.get_by_test_id("error")).to_contain_text(
+        "killed: stopped at its owner's request (the Stop button)"
+    )
     shot(page, "stopped-by-user")

@@ -64,7 +64,9 @@ function onError(s: RunState, e: ErrorEvent, seq: number): void {
   const trace = e.anomaly_trace ?? [];
   // an error raised during backward belongs to the node being run when the event has none
   const node = sid(e.node) ?? (s.inBackward ? s.current : null);
-  const message = e.message;
+  // the sandbox ends a run its owner stopped with the bare reason ("killed: killed"): say it
+  const message = e.source === "sandbox" && e.error_type === "killed" && (e.message === "killed" || e.message === "stopped")
+    ? "stopped at its owner's request (the Stop button)" : e.message;
   let anomalyLine = trace.length ? traceLine(trace, s.code) : null;
   if (anomalyLine === null && node !== null && /returned nan values/.test(message)) {
     // detect_anomaly names the node whose backward made the NaN; its forward line is on the node
