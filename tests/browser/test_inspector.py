@@ -114,7 +114,6 @@ def test_a_leafs_grad_shows_each_path_and_accumulategrad_names_its_leaf(page: Pa
     shot(page, "walk2-grad-sources")
 
 
-
 # where .grad comes from is told for the last backward pass: each case ends with its own
 GRAD_WRITTEN = {
     # zero_grad(set_to_none=False) after the only pass
