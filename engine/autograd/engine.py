@@ -36,7 +36,8 @@ CREATE_GRAPH_WARNING = (
 )
 WARNED: set[str] = set()  # PyTorch's warn-once messages already given in this process
 
-# A step is a plain tuple: ("enter", node, grad_outputs, queue) or ("exit", node, grad_inputs).
+# A step is a plain tuple: first ("start", task, roots, grads), the walk's arguments as given,
+# then ("enter", node, grad_outputs, queue) and ("exit", node, grad_inputs) for each node.
 Step = tuple[Any, ...]
 
 
@@ -136,7 +137,9 @@ def _needed(start: Node, targets: set[Node]) -> set[Node]:
 
 
 def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]:
-    """Run the backward pass, yielding a step before and after each node."""
+    """Run the backward pass: a step with its arguments before anything runs, then a step
+    before and after each node."""
+    yield ("start", task, roots, grads)
     if len(roots) == 1 and roots[0][0] is not None:
         start: Node = roots[0][0]
         nr = roots[0][1]
@@ -424,28 +427,18 @@ def backward(
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     _check_roots(outs)
     grads = _make_grads(outs, gl)
-    if retain_graph is None:
-        retain_graph = create_graph
     if create_graph and "create_graph" not in WARNED:
         WARNED.add("create_graph")  # TORCH_WARN_ONCE: once per process
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
-    task = GraphTask(bool(retain_graph), bool(create_graph))
+    _check_inputs(ins)
     targets: dict[int, Tensor] = {}
-    if ins:
-        for t in ins:
-            if not isinstance(t, GradientEdge) and not t._rg:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
-        task.results = [None] * len(ins)
-        for slot, t in enumerate(ins):
-            node, nr = _point(t)
-            task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
-            if isinstance(t, GradientEdge):  # a leaf's edge accumulates into that leaf
-                t = getattr(t.node, "variable", None)
-                if t is None:
-                    continue
-            targets[slot] = t
-        task.needed = _needed_from(outs, task)
-    drive(walk(task, [_point(t) for t in outs], grads))
+    for slot, t in enumerate(ins):
+        if isinstance(t, GradientEdge):  # a leaf's edge accumulates into that leaf
+            t = getattr(t.node, "variable", None)
+            if t is None:
+                continue
+        targets[slot] = t
+    task = _run(outs, grads, ins, retain_graph, create_graph)
     for slot, t in targets.items():
         g = task.results[slot]
         if g is None:
@@ -454,6 +447,31 @@ def backward(
             accumulate_into(t, g)
         else:
             t._grad = g.detach() if t._grad is None else t._grad + g
+
+
+def _check_inputs(ins: list[Any]) -> None:
+    for t in ins:
+        if not isinstance(t, GradientEdge) and not t._rg:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+
+
+def _run(
+    outs: list[Any], grads: Grads, ins: list[Any], retain_graph: bool | None, create_graph: bool
+) -> GraphTask:
+    """One backward pass from `outs` with their gradients, as backward() and grad() both run
+    it once their arguments are checked: with `ins`, the gradients reaching their edges are
+    captured (task.results, by position) and only what leads to them is walked."""
+    if retain_graph is None:
+        retain_graph = create_graph
+    task = GraphTask(bool(retain_graph), bool(create_graph))
+    if ins:
+        task.results = [None] * len(ins)
+        for slot, t in enumerate(ins):
+            node, nr = _point(t)
+            task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
+        task.needed = _needed_from(outs, task)
+    drive(walk(task, [_point(t) for t in outs], grads))
+    return task
 
 
 def _needed_from(outs: list[Tensor], task: GraphTask) -> set[Node]:
@@ -496,19 +514,8 @@ def grad(
             outs, ins, go, retain_graph, create_graph, allow_unused, materialize_grads
         )
     _check_roots(outs)
-    for t in ins:
-        if not isinstance(t, GradientEdge) and not t._rg:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-    grads = _make_grads(outs, go)
-    if retain_graph is None:
-        retain_graph = create_graph
-    task = GraphTask(bool(retain_graph), bool(create_graph))
-    task.results = [None] * len(ins)
-    for slot, t in enumerate(ins):
-        node, nr = _point(t)
-        task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
-    task.needed = _needed_from(outs, task)
-    drive(walk(task, [_point(t) for t in outs], grads))
+    _check_inputs(ins)
+    task = _run(outs, _make_grads(outs, go), ins, retain_graph, create_graph)
     result: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(ins, task.results)):
         if g is None:

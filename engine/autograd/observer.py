@@ -1,11 +1,12 @@
-"""The tracer slot: with none installed an op pays one `is None` check.
+"""The tracer slot: with none installed an op (or a module call) pays one `is None` check.
 
-The tracer (engine/tracing) installs itself here; the engine only calls these methods:
-`tensor_made`, `node_made`, `untracked` (an op skipped under no_grad), `before_write` (an
-in-place write is about to happen), `rebased` (an in-place op's result is the tensor
-written into), `version_bump`,
-`hook_registered`, `hook_removed`, `hook_fired`, `saved_unpack`, `module_enter`/`module_exit`
-and `drive(steps)` (runs a backward walk, see engine/tracing/stepper.py).
+The tracer (engine/tracing) installs itself here; the engine calls only the methods of
+`Observer`: `tensor_made`, `node_made`, `untracked` (an op skipped under no_grad),
+`before_write` (an in-place write is about to happen), `rebased` (an in-place op's result is
+the tensor written into), `version_bump`, the hooks' `hook_registered`/`hook_removed`/
+`hook_before`/`hook_fired`, `grad_accumulated`, the saved tensors' `saved_packed`/
+`saved_unpack`, `module_enter`/`module_exit` (nn.Module.__call__'s scope) and `drive(steps)`
+(runs a backward walk, see engine/tracing/stepper.py).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class Observer(Protocol):
     def saved_packed(self, saved: SavedTensor, tensor: Tensor) -> None: ...
     def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None: ...
     def drive(self, steps: Iterator[Any]) -> None: ...
+    def module_enter(self, module: Any, name: str | None = None) -> None: ...
+    def module_exit(self, module: Any) -> None: ...
 
 
 TRACER: Observer | None = None
