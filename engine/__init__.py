@@ -187,6 +187,7 @@ int16 = short = _dtype.int16
 int32 = int = _dtype.int32
 int64 = long = _dtype.int64
 float16 = half = _dtype.float16
+bfloat16 = _dtype.bfloat16
 float32 = float = _dtype.float32
 float64 = double = _dtype.float64
 complex64 = cfloat = _dtype.complex64
@@ -255,6 +256,7 @@ from engine import (  # noqa: E402
     amp,
     backends,
     compiler,
+    cpu,
     cuda,
     distributed,
     distributions,
@@ -311,3 +313,7 @@ def install_as_torch() -> None:
 
 vmap = func.vmap
 autocast = amp.autocast
+is_autocast_enabled = amp.is_autocast_enabled
+get_autocast_dtype = amp.get_autocast_dtype
+is_autocast_cpu_enabled = amp.is_autocast_cpu_enabled
+get_autocast_cpu_dtype = amp.get_autocast_cpu_dtype

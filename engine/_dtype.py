@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 
@@ -51,6 +52,8 @@ int16 = dtype("int16", np.int16, 1)
 int32 = dtype("int32", np.int32, 1)
 int64 = dtype("int64", np.int64, 1)
 float16 = dtype("float16", np.float16, 2)
+# NumPy has no bfloat16: ml_dtypes' is a NumPy dtype of kind "V" (see `kind` below)
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, 2)
 float32 = dtype("float32", np.float32, 2)
 float64 = dtype("float64", np.float64, 2)
 complex64 = dtype("complex64", np.complex64, 3)
@@ -65,8 +68,23 @@ def _complex_error(d: dtype) -> dtype:
     raise RuntimeError(f"to_complex is only supported for floating point types, got {d}")
 
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALL = (
+    bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64,
+    complex128,
+)  # fmt: skip
 _BY_NP: dict[Any, dtype] = {d.np: d for d in ALL}
+_BFLOAT16_NP = bfloat16.np
+
+
+def kind(np_dtype: np.dtype[Any]) -> str:
+    """NumPy's kind letter of an array dtype, with bfloat16 counted floating ("f", not "V").
+
+    >>> kind(np.dtype(ml_dtypes.bfloat16))
+    'f'
+    """
+    return "f" if np_dtype == _BFLOAT16_NP else np_dtype.kind
+
+
 _default_float = float32
 
 
@@ -117,6 +135,8 @@ def promote(a: dtype, b: dtype) -> dtype:
         return a
     if a.category == 3 or b.category == 3:
         return _promote_complex(a, b)
+    if {a.name, b.name} == {"bfloat16", "float16"}:  # neither holds the other: float32
+        return float32
     return (
         from_numpy(np.promote_types(a.np, b.np))
         if a.category == b.category
@@ -227,6 +247,7 @@ CPP_NAMES = {
     "float32": "float",
     "float64": "double",
     "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
     "int64": "long int",
     "int32": "int",
     "int16": "short int",

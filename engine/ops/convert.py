@@ -19,6 +19,7 @@ _LEGACY = {
     "torch.FloatTensor": _dtype.float32,
     "torch.DoubleTensor": _dtype.float64,
     "torch.HalfTensor": _dtype.float16,
+    "torch.BFloat16Tensor": _dtype.bfloat16,
     "torch.LongTensor": _dtype.int64,
     "torch.IntTensor": _dtype.int32,
     "torch.ShortTensor": _dtype.int16,
@@ -78,7 +79,7 @@ def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool, fmt: An
         if not copy and (fmt is None or fmt is _layout.preserve_format):
             return self
         dt = self.dtype
-    if self._d.dtype.kind == "c" and not dt.is_complex:
+    if _dtype.kind(self._d.dtype) == "c" and not dt.is_complex:
         if dt.is_floating_point:  # PyTorch warns only for floating targets
             warnings.warn(_DISCARD_IMAG, UserWarning, stacklevel=3)
         data = self._d.real.astype(dt.np)
@@ -102,7 +103,7 @@ class ToCopyBackward0(OpNode):
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         assert g is not None
-        if g._d.dtype.kind == "c" and not self.self_dtype.is_complex:
+        if _dtype.kind(g._d.dtype) == "c" and not self.self_dtype.is_complex:
             from engine.ops.complex_grad import real_grad
 
             g = real_grad(g)  # a real input takes the real part (PyTorch's _to_copy_backward)
@@ -142,6 +143,7 @@ def _caster(dt: _dtype.dtype) -> Any:
 float = _caster(_dtype.float32)
 double = _caster(_dtype.float64)
 half = _caster(_dtype.float16)
+bfloat16 = _caster(_dtype.bfloat16)
 long = _caster(_dtype.int64)
 int = _caster(_dtype.int32)
 short = _caster(_dtype.int16)
@@ -256,6 +258,7 @@ TENSOR_METHODS = (
     "float",
     "double",
     "half",
+    "bfloat16",
     "long",
     "int",
     "short",

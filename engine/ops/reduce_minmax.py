@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import return_types
+from engine import _dtype, return_types
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, SavedTensor
@@ -73,7 +73,7 @@ def _extreme(fn_name: str, self: Tensor, dim: Any, keepdim: bool, axis: Any) -> 
         return getattr(pointwise, "maximum" if fn_name == "max" else "minimum")(self, dim)
     a = self._d
     is_max = fn_name == "max"
-    if a.dtype.kind == "c":  # complex numbers have no order
+    if _dtype.kind(a.dtype) == "c":  # complex numbers have no order
         from engine.ops.complex import no_order
 
         raise no_order(f"{fn_name}_all" if dim is ALL else f"{fn_name}()", self)
@@ -163,7 +163,7 @@ class MinBackward0(MaxBackward0):
 # -- amax / amin -------------------------------------------------------------------------
 def _aext(is_max: bool, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = self._d
-    if a.dtype.kind == "c":
+    if _dtype.kind(a.dtype) == "c":
         from engine.ops.complex import no_order
 
         raise no_order("max_values_cpu" if is_max else "min_values_cpu", self)
@@ -218,7 +218,7 @@ def _arg(is_max: bool, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = self._d
     fn = np.argmax if is_max else np.argmin
     name = "argmax" if is_max else "argmin"
-    if a.dtype.kind == "c":
+    if _dtype.kind(a.dtype) == "c":
         from engine.ops.complex import no_order
 
         raise no_order(f"{name}()", self)
@@ -266,7 +266,7 @@ def any(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 # -- sort / topk -------------------------------------------------------------------------
 def _argsort(a: np.ndarray[Any, Any], d: int, descending: bool) -> np.ndarray[Any, Any]:
-    if a.dtype.kind == "b":
+    if _dtype.kind(a.dtype) == "b":
         a = a.view(np.uint8)
     if not descending:
         return np.argsort(a, axis=d, kind="stable")

@@ -50,7 +50,7 @@ def _var_args(dim: Any, unbiased: Any, correction: Any) -> tuple[Any, Any]:
 
 def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> Any:
     a = self._d
-    if a.dtype.kind != "f" and a.dtype.kind != "c":
+    if _dtype.kind(a.dtype) != "f" and _dtype.kind(a.dtype) != "c":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes = dims_of(dim, a.ndim)
     n = 1
@@ -71,7 +71,7 @@ def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> A
         s = d * d
     else:
         d = a - _ADD(a, axis=axes, keepdims=True) / n
-        if d.dtype.kind == "c":
+        if _dtype.kind(d.dtype) == "c":
             d = d.real * d.real + d.imag * d.imag
         else:
             np.multiply(d, d, out=d)
@@ -173,7 +173,7 @@ def _vector_norm(
     x: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any, overload: type[OpNode]
 ) -> Tensor:
     a = x._d
-    if a.dtype.kind != "f" and a.dtype.kind != "c":
+    if _dtype.kind(a.dtype) != "f" and _dtype.kind(a.dtype) != "c":
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {_type_name(a)}"

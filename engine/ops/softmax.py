@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, float_array, record
@@ -33,7 +34,7 @@ def _softmax_arrays(self: Tensor, dim: Any, dtype: Any) -> tuple[np.ndarray[Any,
     a = self._d
     if dtype is not None:
         a = a.astype(dtype.np, copy=False)
-    elif a.dtype.kind != "f":
+    elif _dtype.kind(a.dtype) != "f":
         raise NotImplementedError(
             f"\"softmax_lastdim_kernel_impl\" not implemented for '{_type_name(a)}'"
         )
