@@ -113,6 +113,7 @@ def record(
         return make(data, False, None, 0)
     node = new_node(cls, inputs)
     node._shapes = shapes
+    node._input_meta = ((data.shape, data.dtype),)  # PyTorch's `_input_metadata`
     out = make(data, True, node, 0)
     if _dtype.kind(out._d.dtype) == "c":  # conjugate Wirtinger gradients (ops/complex_grad.py)
         from engine.ops.complex_grad import wrap
@@ -217,6 +218,13 @@ _F32 = np.dtype(np.float32)
 def acc_dtype(d: np.dtype[Any]) -> np.dtype[Any] | None:
     """float32 for bfloat16 data (PyTorch's CPU kernels accumulate in it), else None."""
     return _F32 if d == _BF16 else None
+
+
+def opmath(fn: Any, d: np.ndarray[Any, Any]) -> Any:
+    """`fn(d)`, with bfloat16 data computed in float32 and rounded once (ATen's opmath type)."""
+    if d.dtype == _BF16:
+        return np.asarray(fn(d.astype(_F32))).astype(_BF16)
+    return fn(d)
 
 
 def matmul_np(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

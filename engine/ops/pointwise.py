@@ -23,6 +23,7 @@ from engine.ops._core import (
     bshapes,
     float_array,
     in_shape,
+    opmath,
     record,
     unbroadcast,
 )
@@ -438,7 +439,7 @@ _exp, _log, _sin, _cos, _tanh = map(_rounded, (np.exp, np.log, np.sin, np.cos, n
 
 
 def _unary(node: type[OpNode], fn: Any, self: Tensor, save_self: bool, save_result: bool) -> Tensor:
-    out = fn(float_array(self))
+    out = opmath(fn, float_array(self))
     return record(
         node, out, (self,), {"self": self} if save_self else None, "result" if save_result else None
     )

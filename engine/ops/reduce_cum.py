@@ -10,7 +10,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, opmath, record
 from engine.ops.reduce import ALL, axes_of, shown, wrap_dim
 from engine.ops.softmax import need_dim
 
@@ -29,7 +29,7 @@ def cumsum(self: Tensor, dim: Any = ALL, *, dtype: Any = None) -> Tensor:
     elif _dtype.kind(a.dtype) in "biu":
         a = a.astype(np.int64)
     d = wrap_dim(int(dim), a.ndim)
-    out = a.copy() if a.ndim == 0 else np.cumsum(a, axis=d)
+    out = a.copy() if a.ndim == 0 else opmath(lambda x: np.cumsum(x, axis=d), a)
     return record(CumsumBackward0, out, (self,), {"dim": shown(int(dim))})
 
 
