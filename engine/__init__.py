@@ -182,6 +182,9 @@ __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
 
 bool = _dtype.bool_
 uint8 = _dtype.uint8
+uint16 = _dtype.uint16
+uint32 = _dtype.uint32
+uint64 = _dtype.uint64
 int8 = _dtype.int8
 int16 = short = _dtype.int16
 int32 = int = _dtype.int32

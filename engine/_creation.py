@@ -98,10 +98,17 @@ def _overflow(data: Any, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     """`data` (Python numbers) as `dtype` where NumPy refused a value: PyTorch's errors, and
     its uint8, which takes any negative int modulo 256."""
     ints = [x for x in _leaves(_unwrap(data)) if isinstance(x, int)]
+    if dtype == np.uint64:  # Python's own conversion to an unsigned 64-bit int refuses
+        if any(x < 0 for x in ints):
+            raise OverflowError("can't convert negative int to unsigned")
+        raise OverflowError("int too big to convert")
     if any(_past_int64(x) for x in ints):
         raise ValueError(_LONG_OVERFLOW)
-    if dtype == np.uint8 and all(x <= 255 for x in ints):
-        return np.array(_unwrap(data), dtype=np.int64).astype(np.uint8)
+    if dtype.kind == "u" and all(
+        -int(np.iinfo(dtype).max) <= x <= np.iinfo(dtype).max for x in ints
+    ):
+        # c10's checked_convert lets a negative int through when its magnitude fits: it wraps
+        return np.array(_unwrap(data), dtype=np.int64).astype(dtype)
     raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
@@ -374,6 +381,7 @@ def arange(
     is_float = any(isinstance(v, float) for v in vals)
     default = _dtype.get_default_dtype() if is_float else _dtype.int64
     npdt = _np_dtype(dtype, default)
+    _dtype.refuse_barely(np.dtype(npdt), "arange_cpu")
     if vals[2] == 0:
         raise RuntimeError("step must be nonzero")
     if (vals[1] - vals[0]) * vals[2] < 0:

@@ -47,6 +47,10 @@ class dtype:
 
 bool_ = dtype("bool", np.bool_, 0)
 uint8 = dtype("uint8", np.uint8, 1)
+# "limited support" in PyTorch: made, printed, converted, a few kernels; no promotion with others
+uint16 = dtype("uint16", np.uint16, 1)
+uint32 = dtype("uint32", np.uint32, 1)
+uint64 = dtype("uint64", np.uint64, 1)
 int8 = dtype("int8", np.int8, 1)
 int16 = dtype("int16", np.int16, 1)
 int32 = dtype("int32", np.int32, 1)
@@ -70,8 +74,25 @@ def _complex_error(d: dtype) -> dtype:
 
 ALL = (
     bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64,
-    complex128,
+    complex128, uint16, uint32, uint64,
 )  # fmt: skip
+BARELY_SUPPORTED = frozenset((uint16, uint32, uint64))
+# how ATen's messages name a scalar type (`'UInt16'`, `Long`)
+SCALAR_NAMES = {
+    "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+    "int64": "Long", "float16": "Half", "bfloat16": "BFloat16", "float32": "Float",
+    "float64": "Double", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+    "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+}  # fmt: skip
+
+
+def refuse_barely(np_dtype: np.dtype[Any], kernel: str) -> None:
+    """PyTorch's NotImplementedError for a kernel uint16/32/64 lack (`"add_stub"`)."""
+    d = _BY_NP.get(np_dtype)
+    if d in BARELY_SUPPORTED:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{SCALAR_NAMES[d.name]}'")
+
+
 _BY_NP: dict[Any, dtype] = {d.np: d for d in ALL}
 _BFLOAT16_NP = bfloat16.np
 
@@ -133,6 +154,11 @@ def promote(a: dtype, b: dtype) -> dtype:
     """PyTorch's promotion of two tensor dtypes of equal standing."""
     if a is b:
         return a
+    if (a in BARELY_SUPPORTED or b in BARELY_SUPPORTED) and 2 not in (a.category, b.category):
+        raise RuntimeError(
+            "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+            f"{SCALAR_NAMES[a.name]} and {SCALAR_NAMES[b.name]}"
+        )
     if a.category == 3 or b.category == 3:
         return _promote_complex(a, b)
     if {a.name, b.name} == {"bfloat16", "float16"}:  # neither holds the other: float32

@@ -38,6 +38,7 @@ np.seterr(all="ignore")
 def add(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """self + alpha * other."""
     a, b, bt, rt = binary_arrays(self, other)
+    _dtype.refuse_barely(rt, "add_stub")
     if alpha != 1:
         b = b * alpha
     try:
@@ -70,6 +71,7 @@ class AddBackward0(OpNode):
 def sub(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """self - alpha * other."""
     a, b, bt, rt = binary_arrays(self, other)
+    _dtype.refuse_barely(rt, "add_stub")
     if (
         _dtype.kind(self._d.dtype) == "b"
         or type(other) is bool
@@ -210,6 +212,8 @@ def div(self: Tensor, other: Any, *, rounding_mode: str | None = _TRUE_DIVISION)
     recorded as DivBackward2 (as the `div.Tensor_mode` kernel is) instead of DivBackward0.
     """
     a, b, bt, rt = binary_arrays(self, other)
+    if rounding_mode == "floor":
+        _dtype.refuse_barely(rt, "div_floor_cpu")
     if rounding_mode is not None and rounding_mode is not _TRUE_DIVISION:
         q = np.floor_divide(a, b) if rounding_mode == "floor" else np.trunc(np.true_divide(a, b))
         if _dtype.kind(rt) != "f":
@@ -295,6 +299,8 @@ class DivBackward2(_DivNode):
 # -- pow ---------------------------------------------------------------------------------
 def pow(self: Any, exponent: Any) -> Tensor:
     """self ** exponent: PyTorch's tensor^scalar, tensor^tensor and scalar^tensor forms."""
+    if isinstance(self, Tensor):
+        _dtype.refuse_barely(self._d.dtype, "pow")
     if not isinstance(self, Tensor):
         e = as_tensor(exponent) if not isinstance(exponent, Tensor) else exponent
         base = self
@@ -446,6 +452,7 @@ def _unary(node: type[OpNode], fn: Any, self: Tensor, save_self: bool, save_resu
 
 
 def neg(self: Tensor) -> Tensor:
+    _dtype.refuse_barely(self._d.dtype, "neg_cpu")
     if _dtype.kind(self._d.dtype) == "b":
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
@@ -513,6 +520,7 @@ class RsqrtBackward0(OpNode):
 
 
 def abs(self: Tensor) -> Tensor:
+    _dtype.refuse_barely(self._d.dtype, "abs_cpu")
     if _dtype.kind(self._d.dtype) == "c":  # a real result, with a non-holomorphic gradient
         from engine.ops.complex_polar import abs_complex
 
@@ -816,6 +824,8 @@ class MinimumBackward0(MaximumBackward0):
 def _compare(fn: Any) -> Any:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, _ = binary_arrays(self, other)
+        if fn in _ORDERED:
+            _dtype.refuse_barely(a.dtype, f"{_ORDERED[fn]}_cpu")
         if _dtype.kind(a.dtype) == "c" and fn in _ORDERED:
             raise NotImplementedError(
                 f"\"{_ORDERED[fn]}_cpu\" not implemented for '{_CTYPE[a.dtype.name]}'"
@@ -860,6 +870,7 @@ bitwise_xor = _logical(np.bitwise_xor)
 
 
 def bitwise_not(self: Tensor) -> Tensor:
+    _dtype.refuse_barely(self._d.dtype, "bitwise_not_cpu")
     return make(np.invert(self._d), False, None, 0)
 
 

@@ -101,11 +101,15 @@ def _extreme(fn_name: str, self: Tensor, dim: Any, keepdim: bool, axis: Any) -> 
 
 def max(self: Tensor, dim: Any = ALL, keepdim: bool = False, *, axis: Any = ALL) -> Any:
     """Largest element; with `dim`, (values, indices) along it; with a tensor, `maximum`."""
+    if dim is ALL and axis is ALL:
+        _dtype.refuse_barely(self._d.dtype, "max_all")
     return _extreme("max", self, dim, keepdim, axis)
 
 
 def min(self: Tensor, dim: Any = ALL, keepdim: bool = False, *, axis: Any = ALL) -> Any:
     """Smallest element; with `dim`, (values, indices) along it; with a tensor, `minimum`."""
+    if dim is ALL and axis is ALL:
+        _dtype.refuse_barely(self._d.dtype, "min_all")
     return _extreme("min", self, dim, keepdim, axis)
 
 
@@ -238,11 +242,13 @@ def _arg(is_max: bool, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
 
 def argmax(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (flattened when `dim` is None)."""
+    _dtype.refuse_barely(self._d.dtype, "argmax_cpu")
     return _arg(True, self, dim, keepdim)
 
 
 def argmin(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (flattened when `dim` is None)."""
+    _dtype.refuse_barely(self._d.dtype, "argmin_cpu")
     return _arg(False, self, dim, keepdim)
 
 

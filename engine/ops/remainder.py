@@ -34,6 +34,7 @@ def floor_divide(self: Any, other: Any) -> Tensor:
         out = np.asarray(np.floor_divide(a, b)).astype(rt, copy=False)
         return _not_implemented(out, (other,), "floor_divide")
     a, b, bt, rt = binary_arrays(self, other)
+    _dtype.refuse_barely(rt, "div_floor_cpu")
     _int_zero_check(b, rt)
     try:
         out = np.asarray(np.floor_divide(a, b)).astype(rt, copy=False)
@@ -67,6 +68,7 @@ def fmod(self: Tensor, other: Any) -> Tensor:
 
 def _mod(self: Tensor, other: Any, fn: Any, scalar_node: Any, tensor_node: Any) -> Tensor:
     a, b, bt, rt = binary_arrays(self, other)
+    _dtype.refuse_barely(rt, "remainder_cpu")
     if _dtype.kind(rt) == "b":
         name = "remainder_cpu" if fn is _py_remainder else "fmod_cpu"
         raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
