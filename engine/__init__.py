@@ -172,6 +172,7 @@ from engine.ops import softmax as _softmax_ops
 from engine.ops import special_binary as _special_binary_ops
 from engine.ops import special_ops as _special_ops
 from engine.ops import stats_quantile as _stats_quantile_ops
+from engine.ops import stft as _stft_ops
 from engine.ops import transpose as _transpose_ops
 from engine.ops import tri_indices as _tri_indices_ops
 from engine.ops import unique as _unique_ops
@@ -245,6 +246,7 @@ _OP_MODULES: list[ModuleType] = [
     _scatter_reduce_ops,
     _as_strided_ops,
     _vander_ops,
+    _stft_ops,
     _view_scatter_ops,
     _windows,
     _poisson_ops,
