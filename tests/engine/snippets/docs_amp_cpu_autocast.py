@@ -64,3 +64,9 @@ conv = nn.Conv2d(1, 2, 3)
 with torch.autocast("cpu"):
     out = conv(torch.randn(1, 1, 5, 5))
 print(out.dtype, out.grad_fn, out.sum())
+q = torch.randn(1, 2, 3, 4)
+with torch.autocast("cpu"):
+    att = torch.nn.functional.scaled_dot_product_attention(q, q * 2, q.flip(-1))
+    net = nn.Sequential(nn.Linear(4, 4), nn.LayerNorm(4), nn.GELU(), nn.Linear(4, 2))
+    o = net(q)
+print(att.dtype, att.shape, o.dtype, o.grad_fn)
