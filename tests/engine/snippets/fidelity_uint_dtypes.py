@@ -1,3 +1,4 @@
+import numpy as np
 import torch
 
 for dt in (torch.uint16, torch.uint32, torch.uint64):
@@ -104,3 +105,9 @@ for fn in (
         print(fn, "->", eval(fn))
     except Exception as e:
         print(fn, "!!", type(e).__name__, str(e).splitlines()[0][:200])
+
+for arr in (np.array(["a"]), np.array([1], dtype=np.longdouble), np.array([1], dtype=np.uint32)):
+    try:
+        print(torch.from_numpy(arr))
+    except TypeError as e:
+        print(e)
