@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engine import _dtype
 from engine.autograd import observer
 from engine.autograd.grad_mode import ANOMALY, STATE
 from engine.autograd.graph import AccumulateGrad, Edge, Grads, GraphRoot, Node
@@ -266,7 +267,7 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
                 grads_out = list(new)
     if ANOMALY.anomaly and ANOMALY.anomaly_nan:
         for i, g in enumerate(grads_out):
-            if g is not None and g._d.dtype.kind == "f" and np.isnan(g._d).any():
+            if g is not None and _dtype.kind(g._d.dtype) == "f" and np.isnan(g._d).any():
                 raise RuntimeError(
                     f"Function '{node.name()}' returned nan values in its {i}th output."
                 )
@@ -333,7 +334,7 @@ def _make_grads(
             if t._rg:
                 if t._d.size != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if t._d.dtype.kind != "f":
+                if _dtype.kind(t._d.dtype) != "f":
                     raise RuntimeError(
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{t.dtype}"
@@ -353,7 +354,7 @@ def _make_grads(
                 )
             if g._d.dtype != t._d.dtype:
                 # PyTorch only refuses complex/real mismatches; other grads are cast
-                if (g._d.dtype.kind == "c") != (t._d.dtype.kind == "c"):
+                if (_dtype.kind(g._d.dtype) == "c") != (_dtype.kind(t._d.dtype) == "c"):
                     raise RuntimeError(
                         "For complex Tensors, both grad_output and output are required to have "
                         f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
