@@ -137,8 +137,16 @@ export class RunIndex {
 export const SNAPSHOT_EVERY = 2048;
 
 /** Events the Step buttons stop at: before and after each backward node, hook firings (and
- *  saved-tensor unpack hooks, user code run inside a node), the end. */
-const STOPS = new Set(["node_enter", "hook_fired", "saved_unpack", "node_exit", "backward_finished", "error"]);
+ *  saved-tensor unpack hooks, user code run inside a node), the end. Typed by the protocol's
+ *  event types, so a name that is not one of them does not compile. */
+const STOPS: ReadonlySet<WireEvent["type"]> = new Set<WireEvent["type"]>([
+  "node_enter",
+  "hook_fired",
+  "saved_unpack",
+  "node_exit",
+  "backward_finished",
+  "error",
+]);
 
 export class RunLog {
   readonly events: WireEvent[] = [];
@@ -211,14 +219,14 @@ export class RunLog {
   /** Next stop after the cursor, or null when the log has none yet. */
   nextStop(from = this.cursor): number | null {
     for (let i = from + 1; i < this.events.length; i++) {
-      if (STOPS.has((this.events[i] as WireEvent).type)) return i;
+      if (STOPS.has(this.events[i].type)) return i;
     }
     return null;
   }
 
   prevStop(from = this.cursor): number {
     for (let i = from - 1; i >= 0; i--) {
-      if (STOPS.has((this.events[i] as WireEvent).type)) return i;
+      if (STOPS.has(this.events[i].type)) return i;
     }
     return -1;
   }
