@@ -44,7 +44,7 @@ def traced(fn: Any, counts: list[int]) -> Any:
 
 def trace_once(fn: Any, sink: Any) -> Tracer:
     """Run `fn` once under a fresh tracer handing its batches to `sink`."""
-    tr = Tracer(sink, bench_engine.__file__, {})
+    tr = Tracer(sink, bench_engine.__file__, {"arrays": True})  # as the worker's
     tr.backward = Backward(tr, None, {})
     observer.install(tr)
     try:

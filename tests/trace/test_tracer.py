@@ -74,10 +74,18 @@ def test_one_array_shown_by_several_events_is_built_once_per_flush() -> None:
     tr.emit({"type": "stdout", "t": tr.now(), "text": "x"})
     first = tr.value(g._d)
     assert tr.value(g._d) is first
-    assert first == {"shape": [3], "dtype": "float32", "values": [1.0, 1.0, 1.0]}
+    # (a small value holds the array itself until the batch is written: `wire` writes it)
+    assert wire(first) == {"shape": [3], "dtype": "float32", "values": [1.0, 1.0, 1.0]}
     tr.flush()  # a new batch builds values afresh (the array may have changed in place)
     g._d[0] = 2.0
-    assert tr.value(g._d)["values"] == [2.0, 1.0, 1.0]
+    again = tr.value(g._d)
+    assert again is not first
+    assert wire(again)["values"] == [2.0, 1.0, 1.0]
+
+
+def wire(value: Any) -> Any:
+    """A built value as the sink's bytes carry it."""
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_SERIALIZE_NUMPY))
 
 
 def _run(code: str) -> list[dict[str, Any]]:
@@ -344,3 +352,44 @@ def test_a_saved_tensor_freed_before_its_batch_is_built_takes_no_id_from_later_t
     every_capture, one_batch = ids(1), ids(1 << 20)
     assert every_capture == one_batch
     assert {"a", "b", "c"} <= set(one_batch)
+
+
+SMALL_VALUES = (
+    "import torch\n"
+    "a = torch.tensor([0.1, 2.5, -3.25], requires_grad=True)\n"
+    "b = (a * 1.7).exp()\n"
+    "c = b * torch.tensor([float('nan'), 1.0, float('inf')])\n"  # NaN and inf in one batch
+    "d = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64).t() * 3\n"
+    "e = torch.arange(6).reshape(2, 3).t()\n"  # non-contiguous ints
+    "f = torch.tensor([True, False]) | torch.tensor([False, False])\n"
+    "h = torch.tensor(1.5, requires_grad=True) * 2\n"  # 0-d
+    "i = torch.tensor([1.0, 2.0], dtype=torch.float16) * 0.3\n"
+    "(b.sum() + h).backward()\n"
+)
+
+
+def test_values_sent_as_arrays_write_what_the_inline_form_does() -> None:
+    """A sink that writes batches itself (`arrays`, the worker's) gets small values as arrays:
+    the bytes it writes hold the same values, NaN/inf strings and counts as the plain form."""
+    from engine.tracing import run_snippet
+
+    plain: list[dict[str, Any]] = []
+    raw: list[dict[str, Any]] = []
+    assert run_snippet(SMALL_VALUES, plain.extend)["status"] == "ok"
+    opts = {"arrays": True}
+
+    def sink(batch: list[dict[str, Any]]) -> None:
+        raw.extend(orjson.loads(orjson.dumps(batch, option=orjson.OPT_SERIALIZE_NUMPY)))
+
+    assert run_snippet(SMALL_VALUES, sink, options=opts)["status"] == "ok"
+    for e in (*plain, *raw):
+        e.pop("t")
+    assert raw == plain
+    values = [o["value"] for e in plain if e["type"] == "node" for o in e["outputs"]]
+    flagged = [v for v in values if "nan" in v]  # c: NaN and inf flagged, as strings
+    assert [(v["nan"], v["inf"], v["values"][0]) for v in flagged] == [(1, 1, "nan")]
+    assert [0.1, 2.5, -3.25] in [v.get("values") for e in plain for v in _values(e)]
+
+
+def _values(e: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e["tensor"]["value"]] if e["type"] == "tensor" else []
