@@ -47,9 +47,19 @@ _ns = time.perf_counter_ns
 _tn = tuple.__new__
 _NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module attribute)
 _dumps, _loads, _NUMPY = orjson.dumps, orjson.loads, orjson.OPT_SERIALIZE_NUMPY
-# dtypes of small values put into events as arrays (option `arrays`): orjson writes these as
+# dtypes of values put into events as arrays (see option `arrays`): orjson writes these as
 # `values.inline` would (float32 and float16 in their own shortest digits), NaN/inf aside
 _AS_ARRAY = {np.dtype(d) for d in ("float16", "float32", "float64", "int64", "int32", "bool")}
+_INLINE, _EXACT, _FLOAT = 0, 1, 2  # built by values.inline / put in as is / put in, checked
+
+
+def _dtype(dt: np.dtype[Any]) -> tuple[str, int]:
+    """A dtype's wire name and how its small values are put into events."""
+    how = (_FLOAT if dt.kind == "f" else _EXACT) if dt in _AS_ARRAY else _INLINE
+    return dtype_name(dt), how
+
+
+_DTYPES: dict[np.dtype[Any], tuple[str, int]] = {}  # (read once per value: `_dtype` cached)
 
 # Arrays at least this large are summarized at the end of a flush, shared with a helper
 # thread: the passes over their data run without the GIL, so on two cores they overlap.
@@ -207,6 +217,8 @@ class Tracer:
         self.jobs: list[tuple[np.ndarray[Any, Any], TensorValue]] = []  # big summaries
         # per flush: float values put in as arrays, checked for NaN/inf all at once (`_finite`)
         self.floats: list[tuple[np.ndarray[Any, Any], TensorValue]] = []
+        # per flush: large values sent in full as arrays, once their summaries are made
+        self.full: list[tuple[np.ndarray[Any, Any], TensorValue]] = []
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
         # leaves that require grad made before the snippet named them (a parameter made in its
         # module's __init__ and initialised in place there), by id() -> (a weak ref, the line
@@ -701,6 +713,8 @@ class Tracer:
             if self.floats:
                 self._finite()
             self._summarize()
+            if self.full:
+                self._full_finite()
             if not self.arrays:
                 out = self._plain(out)
             try:
@@ -720,6 +734,14 @@ class Tracer:
             return
         for a, v in floats:
             if not np.isfinite(a).all():
+                values.inline(a, v)
+
+    def _full_finite(self) -> None:
+        """Large values sent in full as arrays: one with a NaN or an infinity (its summary
+        counted them) gets the inline form instead."""
+        full, self.full = self.full, []
+        for a, v in full:
+            if v.get("nan") or v.get("inf"):
                 values.inline(a, v)
 
     @staticmethod
@@ -833,13 +855,19 @@ class Tracer:
         hit = self.vcache.get(id(a))
         if hit is not None and hit[0] is a:
             return hit[1]
-        v: TensorValue = {"shape": list(a.shape), "dtype": dtype_name(a.dtype)}
-        if a.size <= self.inline:  # the common case, kept short
-            if a.dtype in _AS_ARRAY and a.ndim and a.flags.c_contiguous:
+        dt = a.dtype
+        known = _DTYPES.get(dt)
+        if known is None:
+            known = _DTYPES[dt] = _dtype(dt)
+        name, how = known
+        v: TensorValue = {"shape": list(a.shape), "dtype": name}
+        size = a.size
+        if size <= self.inline:  # the common case, kept short
+            if how and a.ndim and a.flags.c_contiguous:
                 # the array itself: the sink's orjson writes it (it is serialized within this
                 # flush, before the run goes on to write into it)
                 v["values"] = a
-                if a.dtype.kind == "f":
+                if how == _FLOAT:
                     self.floats.append((a, v))
             else:
                 values.inline(a, v)
@@ -848,7 +876,11 @@ class Tracer:
         if a.size <= self.full_per_tensor and a.size <= self.full_left:
             # full values within the run's budget: finished runs show heatmaps and tables
             self.full_left -= a.size
-            values.inline(a, v)
+            if how and a.flags.c_contiguous:
+                v["values"] = a  # (as above; its summary counts its NaN/inf: `_full_finite`)
+                self.full.append((a, v))
+            else:
+                values.inline(a, v)
         if a.size >= PARALLEL_MIN:
             self.jobs.append((a, v))  # summarized at the end of the flush, two at a time
         else:

@@ -365,6 +365,10 @@ SMALL_VALUES = (
     "h = torch.tensor(1.5, requires_grad=True) * 2\n"  # 0-d
     "i = torch.tensor([1.0, 2.0], dtype=torch.float16) * 0.3\n"
     "(b.sum() + h).backward()\n"
+    # sent in full (within the run's budget)
+    "big = torch.linspace(-1, 1, 300, requires_grad=True).reshape(20, 15)\n"
+    "bad = big * torch.where(big > 0.5, float('inf'), 1.0)\n"
+    "odd = big.t() * 1\n"
 )
 
 
@@ -375,8 +379,9 @@ def test_values_sent_as_arrays_write_what_the_inline_form_does() -> None:
 
     plain: list[dict[str, Any]] = []
     raw: list[dict[str, Any]] = []
-    assert run_snippet(SMALL_VALUES, plain.extend)["status"] == "ok"
-    opts = {"arrays": True}
+    full = {"values_per_tensor": 1000, "values_budget": 10_000}
+    assert run_snippet(SMALL_VALUES, plain.extend, options=full)["status"] == "ok"
+    opts = {"arrays": True, **full}
 
     def sink(batch: list[dict[str, Any]]) -> None:
         raw.extend(orjson.loads(orjson.dumps(batch, option=orjson.OPT_SERIALIZE_NUMPY)))
@@ -386,10 +391,19 @@ def test_values_sent_as_arrays_write_what_the_inline_form_does() -> None:
         e.pop("t")
     assert raw == plain
     values = [o["value"] for e in plain if e["type"] == "node" for o in e["outputs"]]
-    flagged = [v for v in values if "nan" in v]  # c: NaN and inf flagged, as strings
+    flagged = [v for v in values if "nan" in v and "sample" not in v]  # c: NaN, inf as strings
     assert [(v["nan"], v["inf"], v["values"][0]) for v in flagged] == [(1, 1, "nan")]
     assert [0.1, 2.5, -3.25] in [v.get("values") for e in plain for v in _values(e)]
+    bad = next(v for e in plain for v in _values(e) if v["shape"] == [20, 15] and v["inf"])
+    assert bad["inf"] == 75 and bad["values"][19][14] == "inf"
 
 
-def _values(e: dict[str, Any]) -> list[dict[str, Any]]:
-    return [e["tensor"]["value"]] if e["type"] == "tensor" else []
+def _values(e: Any) -> list[dict[str, Any]]:
+    """Every wire value in an event."""
+    if isinstance(e, list):
+        return [v for x in e for v in _values(x)]
+    if not isinstance(e, dict):
+        return []
+    if "dtype" in e and "shape" in e and ("values" in e or "sample" in e):
+        return [e]
+    return [v for x in e.values() for v in _values(x)]
