@@ -25,6 +25,7 @@ from engine.autograd.graph_edges import GradientEdge
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
+    from protocol.vocab import HookKind
 
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
@@ -205,7 +206,7 @@ def _add_grads(a: Tensor, b: Tensor) -> Tensor:
     return make(a._d + b._d, False, None, 0)
 
 
-def _fire(kind: str, hook_id: int, fn: Any, *args: Any) -> Any:
+def _fire(kind: HookKind, hook_id: int, fn: Any, *args: Any) -> Any:
     tracer = observer.TRACER
     if tracer is None:
         return fn(*args)

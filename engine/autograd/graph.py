@@ -12,6 +12,7 @@ from engine.autograd import observer
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
+    from protocol.vocab import HookKind
 
 Edge = tuple["Node | None", int]
 Grads = list["Tensor | None"]
@@ -58,7 +59,9 @@ class HookDict(dict[int, Callable[..., Any]]):
         return f"OrderedDict({list(self.items())!r})" if self else "OrderedDict()"
 
 
-def add_hook(store: HookDict, fn: Callable[..., Any], kind: str, target: object) -> RemovableHandle:
+def add_hook(
+    store: HookDict, fn: Callable[..., Any], kind: HookKind, target: object
+) -> RemovableHandle:
     """Register `fn` in `store` and tell the tracer; the one place hooks are added."""
     handle = RemovableHandle(store)
     store[handle.id] = fn

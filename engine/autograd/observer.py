@@ -1,24 +1,58 @@
-"""The tracer slot: with none installed an op pays one `is None` check.
+"""The tracer slot: with none installed an op (or a module call) pays one `is None` check.
 
-The tracer (engine/tracing) installs itself here; the engine only calls these methods:
-`tensor_made`, `node_made`, `untracked` (an op skipped under no_grad), `before_write` (an
-in-place write is about to happen), `rebased` (an in-place op's result is the tensor
-written into), `version_bump`,
-`hook_registered`, `hook_removed`, `hook_fired`, `saved_unpack`, `module_enter`/`module_exit`
-and `drive(steps)` (runs a backward walk, see engine/tracing/stepper.py).
+The tracer (engine/tracing) installs itself here; the engine calls only the methods of
+`Observer`: `tensor_made`, `node_made`, `untracked` (an op skipped under no_grad),
+`before_write` (an in-place write is about to happen), `rebased` (an in-place op's result is
+the tensor written into), `version_bump`, the hooks' `hook_registered`/`hook_removed`/
+`hook_before`/`hook_fired`, `grad_accumulated`, the saved tensors' `saved_packed`/
+`saved_unpack`, `module_enter`/`module_exit` (nn.Module.__call__'s scope) and `drive(steps)`
+(runs a backward walk, see engine/tracing/stepper.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol
 
-TRACER: Any = None
+if TYPE_CHECKING:
+    from engine._tensor import Tensor
+    from engine.autograd.graph import Node, SavedTensor
+    from protocol.vocab import HookKind
+
+
+class Observer(Protocol):
+    """What the engine tells an observer of a run (engine/tracing's Tracer is the one)."""
+
+    def tensor_made(self, t: Tensor) -> None: ...
+    def node_made(
+        self, node: Node, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]
+    ) -> None: ...
+    def untracked(
+        self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]
+    ) -> None: ...
+    def before_write(self, t: Tensor) -> None: ...
+    def rebased(self, t: Tensor, out: Tensor) -> None: ...
+    def version_bump(self, t: Tensor) -> None: ...
+    def hook_registered(self, hook_id: int, kind: HookKind, target: Any, fn: Any) -> None: ...
+    def hook_removed(self, hook_id: int) -> None: ...
+    def hook_before(self, kind: str, args: tuple[Any, ...]) -> Any: ...
+    def hook_fired(
+        self, kind: HookKind, hook_id: int, args: tuple[Any, ...], out: Any, before: Any = None
+    ) -> None: ...
+    def grad_accumulated(self, var: Tensor, grad: Tensor) -> None: ...
+    def saved_packed(self, saved: SavedTensor, tensor: Tensor) -> None: ...
+    def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None: ...
+    def drive(self, steps: Iterator[Any]) -> None: ...
+    def module_enter(self, module: Any, name: str | None = None) -> None: ...
+    def module_exit(self, module: Any) -> None: ...
+
+
+TRACER: Observer | None = None
 # saved_tensors_hooks stack: (pack, unpack) pairs, innermost last.
 SAVED_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
 
 
-def install(tracer: Any) -> None:
+def install(tracer: Observer | None) -> None:
     """Install (or with None, remove) the tracer."""
     global TRACER
     TRACER = tracer

@@ -52,12 +52,23 @@ def tensor_info(
             mode = "grad"
     name = tr.names.get(id(t))
     if tr.unnamed and line is None:  # the line that made a leaf described late
-        line = tr.unnamed.get(id(t), (None, None))[1]
+        line = tr.unnamed.get(id(t), (None, None, 0))[1]
+    told = tr.told.get(tid)
+    if name is not None:
+        depth = tr.name_depth[id(t)]
+        if told is not None and told[1] <= depth:
+            name, depth = told  # a deeper frame's name does not replace a shallower one
+        elif told != (name, depth):
+            tr.told[tid] = (name, depth)
+    elif told is not None:
+        name, depth = told  # (its variable since rebound: the tensor keeps its name)
     if name is None:
         # described before the snippet's frame that names it was seen in a batch (`x` bound
         # at the top level, used only inside a model's forward; `logits = model(x)` flushed
         # before the assignment): told again once a batch finds its name
         tr.unnamed_tensor(t, line)
+    elif depth > 0:
+        tr.unnamed_tensor(t, line, depth)  # told again if a shallower frame names it
     elif tr.unnamed:
         tr.unnamed.pop(id(t), None)  # described with its name: nothing left to tell
     return {

@@ -1,8 +1,8 @@
-"""Calls the tracer reports by wrapping engine methods for the duration of a run: module
-scopes (`Module.__call__`), cut points the snippet makes (`detach`, `.data`, `detach_`,
-`requires_grad`), `retain_grad`, changes to `.grad` outside backward (`zero_grad`,
-assignment), and writes the version counter does not count (`apply_`). The engine pays
-nothing for these when no run is traced.
+"""Calls the tracer reports by wrapping engine methods for the duration of a run: cut points
+the snippet makes (`detach`, `.data`, `detach_`, `requires_grad`), `retain_grad`, changes to
+`.grad` outside backward (`zero_grad`, assignment), and writes the version counter does not
+count (`apply_`). The engine pays nothing for these when no run is traced. (Module scopes are
+told by `Module.__call__` through the observer slot, engine/autograd/observer.py.)
 
 Only the snippet's own calls are reported (the caller's frame is in the snippet's file): the
 engine detaches and assigns internally all the time, and those are not the user's cut points.
@@ -34,34 +34,11 @@ def _from_snippet(tr: Tracer, depth: int = 2, through: str | None = None) -> boo
 
 def wrap(tr: Tracer) -> Callable[[], None]:
     """Install every wrapper for tracer `tr`; returns the undo."""
-    undos = [_modules(tr), _cuts(tr), _grads(tr), _uncounted_writes(tr)]
+    undos = [_cuts(tr), _grads(tr), _uncounted_writes(tr)]
 
     def undo() -> None:
         for u in reversed(undos):
             u()
-
-    return undo
-
-
-def _modules(tr: Tracer) -> Callable[[], None]:
-    """nn.Module scopes, by wrapping `Module.__call__`."""
-    try:
-        from engine.nn.modules.module import Module
-    except ImportError:
-        return lambda: None
-    call = Module.__call__
-
-    def traced_call(self: Any, *args: Any, **kwargs: Any) -> Any:
-        tr.module_enter(self)
-        try:
-            return call(self, *args, **kwargs)
-        finally:
-            tr.module_exit(self)
-
-    Module.__call__ = traced_call  # type: ignore[method-assign]
-
-    def undo() -> None:
-        Module.__call__ = call  # type: ignore[method-assign]
 
     return undo
 

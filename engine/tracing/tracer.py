@@ -76,6 +76,7 @@ def _helper() -> ThreadPoolExecutor:
     return _HELPER[0]
 
 
+UNNAMED = 1 << 30  # the depth of no name at all: any name is better
 CHILD_SEARCH = 10_000  # modules searched for a child's name before falling back to its class
 
 
@@ -207,7 +208,15 @@ class Tracer:
         self.mpath: str | None = None
         self.mcalls: tuple[int, ...] | None = None
         self.ncalls = 0
+        # the batch's names of tensors (by id()) and how deep in the snippet's calls each was
+        # found (0: the top level, or named_parameters()); the name and depth each tensor (by
+        # tensor id) was told with: a deeper frame's name never replaces a shallower one, so
+        # the name a tensor keeps does not depend on which frames a batch happened to see
         self.names: dict[int, str] = {}
+        self.name_depth: dict[int, int] = {}
+        self.told: dict[int, tuple[str, int]] = {}
+        self.carried = 0  # captures sent by timed batches since the last batch read names
+        self.unseen: list[FrameType] = []  # their snippet frames, for that batch to read
         self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters, as named_parameters()
         # modules whose parameters are in pnames -> (the module, whether indexed at a call: a
         # module seen in a frame may be half built, its __init__ still adding submodules)
@@ -223,8 +232,10 @@ class Tracer:
         # leaves that require grad made before the snippet named them (a parameter made in its
         # module's __init__ and initialised in place there), by id() -> (a weak ref, the line
         # that made it): described (again, if something described it meanwhile) once a batch
-        # finds their name (a variable, or named_parameters() once a module ran)
-        self.unnamed: dict[int, tuple[weakref.ref[Tensor], int | None]] = {}
+        # finds their name (a variable, or named_parameters() once a module ran); also tensors
+        # told with a name found inside a snippet function, by the depth of that name: told
+        # again if a shallower frame names them (`inp` in forward, `x` at the top level)
+        self.unnamed: dict[int, tuple[weakref.ref[Tensor], int | None, int]] = {}
         self.saving: Node | None = None  # the node recorded last, its saved tensors not numbered
         self.node_lines: dict[int, int | None] = {}
         # tensors given to saved-tensor pack hooks, by id of their SavedTensor, until its node's
@@ -263,8 +274,10 @@ class Tracer:
         self.number(item)
         buf = self.buf
         buf.append(item)
-        if len(buf) >= self.batch or item[0] - self.flushed_at > FLUSH_EVERY:
+        if len(buf) + self.carried >= self.batch:
             self.flush(keep_last=True)
+        elif item[0] - self.flushed_at > FLUSH_EVERY:
+            self.flush(keep_last=True, timed=True)
 
     def add_step(self, item: tuple[Any, ...], grads: list[Any]) -> None:
         """`_add` for a backward step's capture, whose only tensors are its `grads` (the queue's
@@ -369,8 +382,10 @@ class Tracer:
             if t is not None:
                 add(id(t._ver))
                 of(t)
-        if len(buf) >= self.batch or ts - self.flushed_at > FLUSH_EVERY:
+        if len(buf) + self.carried >= self.batch:
             self.flush(keep_last=True)
+        elif ts - self.flushed_at > FLUSH_EVERY:
+            self.flush(keep_last=True, timed=True)
 
     def untracked(self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
         # only ops that would have been recorded are cut points (not backward's own math)
@@ -668,8 +683,9 @@ class Tracer:
         raise RunHalted(why)
 
     # -- batch side: build dicts ---------------------------------------------------------
-    def flush(self, keep_last: bool = False) -> None:
-        """Turn captured tuples into events and hand them to the sink."""
+    def flush(self, keep_last: bool = False, timed: bool = False) -> None:
+        """Turn captured tuples into events and hand them to the sink (`timed`: because
+        FLUSH_EVERY has passed, at a moment that depends on the machine's speed)."""
         # a snippet's threads print too: a flush in one thread waits for another's to end
         # (returning at once would leave what the waiting thread wrote unsent at the run's end)
         with self.lock:
@@ -677,7 +693,7 @@ class Tracer:
                 return
             self.flushing = True
             try:
-                self._flush(keep_last)
+                self._flush(keep_last, timed)
             finally:
                 self.flushing = False
         if self.halting is not None:
@@ -685,10 +701,10 @@ class Tracer:
             self.halting = None
             self._halt(why, frame)
 
-    def _flush(self, keep_last: bool) -> None:
+    def _flush(self, keep_last: bool, timed: bool) -> None:
         buf = self.buf
         self.flushed_at = _ns()
-        if not buf:
+        if not buf and (timed or not self.unseen):
             return
         if not keep_last and self.saving is not None:
             self._number_saved()  # (between captures: the last op has stashed what it saves)
@@ -696,7 +712,21 @@ class Tracer:
         self.buf = hold
         if not hold:  # (with one tuple held back the set stays: a superset is safe)
             self.unbuilt = set()
-        self._resolve_names(buf)
+        # names are read only where the run itself puts a batch's end (every `batch` captures
+        # counted from the run's start, a printed line, a pause, the end), never at a timed
+        # batch: which variable holds which tensor changes as the snippet runs, so a name read
+        # when FLUSH_EVERY passed would depend on the machine's speed. A timed batch describes
+        # its tensors unnamed; they are told again with their names at the next such end
+        frames = [item[2] for item in buf if item[2] is not None]
+        if timed:
+            self.carried += len(buf)
+            self.unseen.extend(frames)
+            self.names, self.name_depth = {}, {}
+        else:
+            self.carried = 0
+            if self.unseen:
+                frames, self.unseen = self.unseen + frames, []
+            self._resolve_names(frames)
         self.vcache = {}
         out: list[Event] = []
         from engine.tracing.build import BUILDERS
@@ -786,19 +816,20 @@ class Tracer:
         self.count += len(out)
 
     def _named_late(self, out: list[Event]) -> None:
-        """A `tensor` event (again) for each unnamed tensor this batch found a name for: whether
-        and when a tensor gets its name must not depend on when a batch was built."""
+        """A `tensor` event (again) for each tensor this batch found a better name for (none
+        before, or one from a deeper frame): whether and when a tensor gets its name must not
+        depend on when a batch was built."""
         from engine.tracing.build import tensor_info
 
         # stamped as the batch's last event (a tuple held back for the next batch is older
         # than now: the stream's times must not go back)
-        if not out:
-            return  # nothing else in the batch: the names wait for the next one
-        names, unnamed, now = self.names, self.unnamed, out[-1]["t"]
+        # (with nothing else in the batch, nothing is held back either: now is the newest)
+        now = out[-1]["t"] if out else self.now()
+        names, depth, unnamed = self.names, self.name_depth, self.unnamed
         # (the batch's names are a few frames' variables; the unnamed may be every tensor of
         # a long run: look the one up in the other)
-        for key in [key for key in names if key in unnamed]:
-            ref, line = unnamed.pop(key)
+        for key in [k for k in names if k in unnamed and depth[k] < unnamed[k][2]]:
+            ref, line, _ = unnamed.pop(key)
             t = ref()
             if t is not None:
                 out.append({"type": "tensor", "t": now, "tensor": tensor_info(self, t, line)})
@@ -819,33 +850,57 @@ class Tracer:
                 self.index_parameters(v)
         return id(t) in self.pnames
 
-    def unnamed_tensor(self, t: Tensor, line: int | None) -> None:
-        """`t` has no name yet: a leaf that requires grad, not described until a batch names it
-        or an op uses it, or a tensor described without a name (told again once named)."""
+    def unnamed_tensor(self, t: Tensor, line: int | None, depth: int = UNNAMED) -> None:
+        """`t` has no name yet (or one from `depth` snippet calls down): a leaf that requires
+        grad, not described until a batch names it or an op uses it, or a tensor described
+        without its best name (told again once a shallower frame names it)."""
         unnamed, key = self.unnamed, id(t)
         if key not in unnamed:
-            unnamed[key] = (weakref.ref(t, lambda _: unnamed.pop(key, None)), line)
+            unnamed[key] = (weakref.ref(t, lambda _: unnamed.pop(key, None)), line, depth)
+        elif depth < unnamed[key][2]:
+            unnamed[key] = (*unnamed[key][:2], depth)
 
-    def _resolve_names(self, buf: list[tuple[Any, ...]]) -> None:
-        # the user's names, looked up once per batch in the snippet frames seen in it
-        seen: set[int] = set()
-        names = self.names = {}
-        module = None
-        for item in buf:
-            f = item[2]
-            if f is None or id(f) in seen:
+    def _resolve_names(self, seen: list[FrameType]) -> None:
+        # the user's names, looked up once per batch in the snippet frames seen in it and the
+        # snippet frames that called them, shallowest first: the top level's `x` before the
+        # `inp` of the forward it was passed to, whichever of the two frames ran the ops
+        depths: dict[int, int] = {}
+        frames: list[tuple[int, FrameType]] = []
+        for start in seen:
+            if id(start) in depths:
                 continue
-            seen.add(id(f))
-            for k, v in list(f.f_locals.items()):
+            chain = []
+            f: FrameType | None = start
+            while f is not None and id(f) not in depths:
+                if f.f_code.co_filename == self.filename:
+                    chain.append(f)
+                f = f.f_back
+            below = depths[id(f)] + 1 if f is not None else 0
+            for d, g in enumerate(reversed(chain), below):
+                depths[id(g)] = d
+                frames.append((d, g))
+        frames.sort(key=lambda df: df[0])  # (stable: siblings in the order seen)
+        found: list[tuple[int, str, Tensor]] = []
+        module = None
+        for d, g in frames:
+            for k, v in list(g.f_locals.items()):
                 if isinstance(v, Tensor):
                     if not k.startswith("__"):
-                        names.setdefault(id(v), k)
+                        found.append((d, k, v))
                 elif id(v) not in self.indexed and hasattr(v, "_parameters"):
                     module = module or _module_class()
                     if isinstance(v, module):
                         self.index_parameters(v)
-        for k, (_, name) in self.pnames.items():  # a variable's name comes first
-            names.setdefault(k, name)
+        # the top level's variables, then named_parameters(), then the functions' locals
+        names: dict[int, str] = {}
+        depth: dict[int, int] = {}
+        self.names, self.name_depth = names, depth
+        top = [(d, k, v) for d, k, v in found if d == 0]
+        params = [(0, name, t) for t, name in self.pnames.values()]
+        for d, k, v in itertools.chain(top, params, found[len(top) :]):
+            if id(v) not in names:
+                names[id(v)] = k
+                depth[id(v)] = d
 
     def value(self, a: np.ndarray[Any, Any], tid: int | None = None) -> TensorValue:
         """An array's wire value; large ones are retained for `tensor_values` (bounded)."""

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ROOT, finished, press_run, set_code
+from tests.browser.conftest import ROOT, finished, listed_names, press_run, set_code
 
 pytestmark = pytest.mark.browser
 
@@ -136,6 +136,15 @@ def test_the_page_shows_the_engines_values(page: Page, example: Path) -> None:
     set_code(page, code)
     press_run(page)
     expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
+    # the node list lists every node the run made (drawn in the frame that showed its end)
+    made = set(
+        page.evaluate(
+            """() => window.__backscope.app.log.events.flatMap(e =>
+                e.type === "node" ? [e.name.split("::").pop()] : [])"""
+        )
+    )
+    missing = made - listed_names(page)
+    assert not missing, f"nodes missing from the node list: {missing}"
     problems: list[str] = []
     ids = _page_ids(page, ref["final"])
     for i, t in enumerate(ref["final"]):

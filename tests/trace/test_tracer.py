@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import orjson
+import pytest
 
 import engine
 from engine.tracing import Tracer
 from engine.tracing.stepper import Backward
 from engine.tracing.tracer import Ids
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_new_object_never_inherits_an_id() -> None:
@@ -329,6 +333,79 @@ def test_a_tensor_gets_the_same_name_however_batches_fall() -> None:
     every_capture, one_batch = names(1), names(1 << 20)
     assert every_capture == one_batch
     assert {"x", "logits", "loss", "0.weight", "0.bias"} <= set(one_batch.values())
+
+
+def test_a_name_from_the_top_level_wins_over_a_snippet_function_s_however_batches_fall() -> None:
+    # `y` is first used inside the snippet's forward, where it is `inp`; `logits` is `b` in
+    # the function that made it. Which name a tensor kept depended on the frames a batch saw
+    # (only forward's, or the top level's too): the shallowest frame's name is told, and a
+    # deeper one never replaces it; a parameter is named as named_parameters() names it
+    from engine.tracing import run_snippet
+
+    code = (
+        "import torch\n"
+        "class Net(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc = torch.nn.Linear(3, 2)\n"
+        "    def forward(self, inp):\n"
+        "        w = self.fc.weight\n"
+        "        h = inp @ w.t()\n"
+        "        return twice(h)\n"
+        "def twice(a):\n"
+        "    b = a * 2\n"
+        "    return b\n"
+        "net = Net()\n"
+        "x = torch.arange(6, dtype=torch.float32).reshape(2, 3) * 0.1\n"
+        "y = x + 1\n"
+        "logits = net(y)\n"
+        "loss = logits.sum()\n"
+        "loss.backward()\n"
+    )
+
+    def names(batch: int) -> dict[int, str | None]:
+        events: list[dict[str, Any]] = []
+        assert run_snippet(code, events.extend, options={"batch": batch})["status"] == "ok"
+        last: dict[int, str | None] = {}  # each tensor's name as last told
+        for e in events:
+            told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
+            last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
+        return last
+
+    one_batch = names(1 << 20)
+    for batch in (1, 2, 3, 5):
+        assert names(batch) == one_batch, batch
+    assert {"fc.weight", "fc.bias", "y", "h", "logits", "loss"} <= set(one_batch.values())
+    assert not {"inp", "w", "a", "b"} & set(one_batch.values())
+
+
+@pytest.mark.parametrize("example", ["06_batchnorm_forward", "12_ops_without_nodes"])
+def test_names_do_not_depend_on_when_timed_batches_fall(
+    monkeypatch: pytest.MonkeyPatch, example: str
+) -> None:
+    # a batch is also built when FLUSH_EVERY has passed, at a moment that depends on the
+    # machine's speed; a name read then depended on it (06's `x = x - mean_val` rebinds `x`:
+    # the tensors it held in between were named `x` only if a batch fell there; 12's `y` was
+    # rebound before a later batch saw it). Names are read only where the run puts a batch's
+    # end: a batch built after every capture because FLUSH_EVERY is 0 names as none at all
+    from engine.tracing import run_snippet
+    from engine.tracing import tracer as tracer_module
+
+    code = (ROOT / "examples" / f"{example}.py").read_text()
+
+    def names(flush_every: int) -> dict[int, str | None]:
+        monkeypatch.setattr(tracer_module, "FLUSH_EVERY", flush_every)
+        events: list[dict[str, Any]] = []
+        assert run_snippet(code, events.extend)["status"] == "ok"
+        last: dict[int, str | None] = {}  # each tensor's name as last told
+        for e in events:
+            told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
+            last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
+        return last
+
+    never = names(1 << 62)
+    assert names(0) == never
+    assert {"x", "y"} & set(never.values())
 
 
 def test_a_saved_tensor_freed_before_its_batch_is_built_takes_no_id_from_later_tensors() -> None:

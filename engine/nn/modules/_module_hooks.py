@@ -9,10 +9,11 @@ from engine.autograd.graph import HookDict, RemovableHandle, add_hook
 
 if TYPE_CHECKING:
     from engine.nn.modules.module import Module
+    from protocol.vocab import HookKind
 
 
 def _add(
-    store: HookDict, hook: Callable[..., Any], kind: str, target: Any, prepend: bool
+    store: HookDict, hook: Callable[..., Any], kind: HookKind, target: Any, prepend: bool
 ) -> RemovableHandle:
     handle = add_hook(store, hook, kind, target)
     if prepend:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine._tensor import Tensor
+from engine.autograd import observer
 from engine.autograd.graph import HookDict
 from engine.nn.modules import _module_hooks as _hooks
 from engine.nn.modules import _module_iter as _iter
@@ -90,6 +91,16 @@ class Module:
 
     # -- calling --------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        tracer = observer.TRACER
+        if tracer is None:
+            return self._call(args, kwargs)
+        tracer.module_enter(self)  # the module's scope, for the ops it records
+        try:
+            return self._call(args, kwargs)
+        finally:
+            tracer.module_exit(self)
+
+    def _call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if not (
             self._forward_pre_hooks
             or self._forward_hooks
