@@ -290,8 +290,10 @@ class Tracer:
                 of(g)
         buf = self.buf
         buf.append(item)
-        if len(buf) >= self.batch or item[0] - self.flushed_at > FLUSH_EVERY:
+        if len(buf) + self.carried >= self.batch:  # (as `_add`)
             self.flush(keep_last=True)
+        elif item[0] - self.flushed_at > FLUSH_EVERY:
+            self.flush(keep_last=True, timed=True)
 
     def number(self, item: tuple[Any, ...]) -> None:
         """Give every tensor a capture holds (a field, or inside a tuple or list field, two
