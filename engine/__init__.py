@@ -172,6 +172,7 @@ from engine.ops import softmax as _softmax_ops
 from engine.ops import special_binary as _special_binary_ops
 from engine.ops import special_ops as _special_ops
 from engine.ops import stats_quantile as _stats_quantile_ops
+from engine.ops import stft as _stft_ops
 from engine.ops import transpose as _transpose_ops
 from engine.ops import tri_indices as _tri_indices_ops
 from engine.ops import unique as _unique_ops
@@ -182,11 +183,15 @@ __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
 
 bool = _dtype.bool_
 uint8 = _dtype.uint8
+uint16 = _dtype.uint16
+uint32 = _dtype.uint32
+uint64 = _dtype.uint64
 int8 = _dtype.int8
 int16 = short = _dtype.int16
 int32 = int = _dtype.int32
 int64 = long = _dtype.int64
 float16 = half = _dtype.float16
+bfloat16 = _dtype.bfloat16
 float32 = float = _dtype.float32
 float64 = double = _dtype.float64
 complex64 = cfloat = _dtype.complex64
@@ -241,6 +246,7 @@ _OP_MODULES: list[ModuleType] = [
     _scatter_reduce_ops,
     _as_strided_ops,
     _vander_ops,
+    _stft_ops,
     _view_scatter_ops,
     _windows,
     _poisson_ops,
@@ -255,6 +261,7 @@ from engine import (  # noqa: E402
     amp,
     backends,
     compiler,
+    cpu,
     cuda,
     distributed,
     distributions,
@@ -311,3 +318,7 @@ def install_as_torch() -> None:
 
 vmap = func.vmap
 autocast = amp.autocast
+is_autocast_enabled = amp.is_autocast_enabled
+get_autocast_dtype = amp.get_autocast_dtype
+is_autocast_cpu_enabled = amp.is_autocast_cpu_enabled
+get_autocast_cpu_dtype = amp.get_autocast_cpu_dtype

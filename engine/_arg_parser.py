@@ -41,7 +41,7 @@ def type_name(obj: Any) -> str:
 
 def _int(x: Any) -> bool:
     if isinstance(x, Tensor):
-        return x._d.ndim == 0 and x._d.dtype.kind in "iu" and not x.requires_grad
+        return x._d.ndim == 0 and _dtype.kind(x._d.dtype) in "iu" and not x.requires_grad
     return (isinstance(x, int) and not isinstance(x, bool)) or isinstance(x, np.integer)
 
 

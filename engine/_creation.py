@@ -16,7 +16,7 @@ def _finish(data: np.ndarray[Any, Any], requires_grad: bool, device: Any = None)
     t: Tensor = object.__new__(Tensor)
     init(t, data)
     if requires_grad:
-        if data.dtype.kind not in "fc":
+        if _dtype.kind(data.dtype) not in "fc":
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
@@ -69,17 +69,19 @@ def _infer_array(data: Any) -> np.ndarray[Any, Any]:
         arr = np.array(data)
     except ValueError:
         raise _ragged_error(data) from None
-    if arr.dtype.kind == "f":
+    if _dtype.kind(arr.dtype) == "f":
         arr = arr.astype(_dtype.get_default_dtype().np)
-    elif arr.dtype.kind == "c":  # Python complex numbers: complex64 (or complex128 by default)
+    elif (
+        _dtype.kind(arr.dtype) == "c"
+    ):  # Python complex numbers: complex64 (or complex128 by default)
         arr = arr.astype(_dtype.default_complex().np)
-    elif arr.dtype.kind == "u":  # Python ints only come out unsigned past int64's range
+    elif _dtype.kind(arr.dtype) == "u":  # Python ints only come out unsigned past int64's range
         raise ValueError(_LONG_OVERFLOW)
-    elif arr.dtype.kind == "i":
+    elif _dtype.kind(arr.dtype) == "i":
         arr = arr.astype(np.int64)
-    elif arr.dtype.kind == "O" and any(_past_int64(x) for x in _leaves(data)):
+    elif _dtype.kind(arr.dtype) == "O" and any(_past_int64(x) for x in _leaves(data)):
         raise ValueError(_LONG_OVERFLOW)
-    elif arr.dtype.kind == "O" or arr.dtype.kind in "US":
+    elif _dtype.kind(arr.dtype) == "O" or _dtype.kind(arr.dtype) in "US":
         raise _infer_error(data)
     return arr
 
@@ -96,10 +98,17 @@ def _overflow(data: Any, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     """`data` (Python numbers) as `dtype` where NumPy refused a value: PyTorch's errors, and
     its uint8, which takes any negative int modulo 256."""
     ints = [x for x in _leaves(_unwrap(data)) if isinstance(x, int)]
+    if dtype == np.uint64:  # Python's own conversion to an unsigned 64-bit int refuses
+        if any(x < 0 for x in ints):
+            raise OverflowError("can't convert negative int to unsigned")
+        raise OverflowError("int too big to convert")
     if any(_past_int64(x) for x in ints):
         raise ValueError(_LONG_OVERFLOW)
-    if dtype == np.uint8 and all(x <= 255 for x in ints):
-        return np.array(_unwrap(data), dtype=np.int64).astype(np.uint8)
+    if dtype.kind == "u" and all(
+        -int(np.iinfo(dtype).max) <= x <= np.iinfo(dtype).max for x in ints
+    ):
+        # c10's checked_convert lets a negative int through when its magnitude fits: it wraps
+        return np.array(_unwrap(data), dtype=np.int64).astype(dtype)
     raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
@@ -184,7 +193,7 @@ def tensor(
             if not any(isinstance(x, complex) for x in _leaves(data)):
                 raise
             # a complex number into a real dtype: PyTorch's messages (bool takes it)
-            if np.dtype(_np_dtype(dtype)).kind == "f":
+            if _dtype.kind(np.dtype(_np_dtype(dtype))) == "f":
                 raise TypeError("must be real number, not complex") from None
             raise TypeError("'complex' object cannot be interpreted as an integer") from None
     else:
@@ -372,6 +381,7 @@ def arange(
     is_float = any(isinstance(v, float) for v in vals)
     default = _dtype.get_default_dtype() if is_float else _dtype.int64
     npdt = _np_dtype(dtype, default)
+    _dtype.refuse_barely(np.dtype(npdt), "arange_cpu")
     if vals[2] == 0:
         raise RuntimeError("step must be nonzero")
     if (vals[1] - vals[0]) * vals[2] < 0:
@@ -396,7 +406,7 @@ def linspace(
 def _linspace(start: Any, end: Any, steps: int, dt: Any) -> np.ndarray[Any, Any]:
     """PyTorch's kernel: computed in the output's float type, the first half counted up from
     `start` and the second half down from `end` (so -10..10 in 7 steps gives 2.3842e-07)."""
-    ct = np.dtype(dt).type if np.dtype(dt).kind == "f" else np.float64
+    ct = np.dtype(dt).type if _dtype.kind(np.dtype(dt)) == "f" else np.float64
     if steps <= 1:
         return np.full(steps, start, dtype=ct).astype(dt)
     s, e = ct(float(start)), ct(float(end))

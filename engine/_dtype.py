@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 
@@ -46,11 +47,17 @@ class dtype:
 
 bool_ = dtype("bool", np.bool_, 0)
 uint8 = dtype("uint8", np.uint8, 1)
+# "limited support" in PyTorch: made, printed, converted, a few kernels; no promotion with others
+uint16 = dtype("uint16", np.uint16, 1)
+uint32 = dtype("uint32", np.uint32, 1)
+uint64 = dtype("uint64", np.uint64, 1)
 int8 = dtype("int8", np.int8, 1)
 int16 = dtype("int16", np.int16, 1)
 int32 = dtype("int32", np.int32, 1)
 int64 = dtype("int64", np.int64, 1)
 float16 = dtype("float16", np.float16, 2)
+# NumPy has no bfloat16: ml_dtypes' is a NumPy dtype of kind "V" (see `kind` below)
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, 2)
 float32 = dtype("float32", np.float32, 2)
 float64 = dtype("float64", np.float64, 2)
 complex64 = dtype("complex64", np.complex64, 3)
@@ -65,8 +72,40 @@ def _complex_error(d: dtype) -> dtype:
     raise RuntimeError(f"to_complex is only supported for floating point types, got {d}")
 
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALL = (
+    bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64,
+    complex128, uint16, uint32, uint64,
+)  # fmt: skip
+BARELY_SUPPORTED = frozenset((uint16, uint32, uint64))
+# how ATen's messages name a scalar type (`'UInt16'`, `Long`)
+SCALAR_NAMES = {
+    "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+    "int64": "Long", "float16": "Half", "bfloat16": "BFloat16", "float32": "Float",
+    "float64": "Double", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+    "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+}  # fmt: skip
+
+
+def refuse_barely(np_dtype: np.dtype[Any], kernel: str) -> None:
+    """PyTorch's NotImplementedError for a kernel uint16/32/64 lack (`"add_stub"`)."""
+    d = _BY_NP.get(np_dtype)
+    if d in BARELY_SUPPORTED:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{SCALAR_NAMES[d.name]}'")
+
+
 _BY_NP: dict[Any, dtype] = {d.np: d for d in ALL}
+_BFLOAT16_NP = bfloat16.np
+
+
+def kind(np_dtype: np.dtype[Any]) -> str:
+    """NumPy's kind letter of an array dtype, with bfloat16 counted floating ("f", not "V").
+
+    >>> kind(np.dtype(ml_dtypes.bfloat16))
+    'f'
+    """
+    return "f" if np_dtype == _BFLOAT16_NP else np_dtype.kind
+
+
 _default_float = float32
 
 
@@ -75,9 +114,9 @@ def from_numpy(np_dtype: Any) -> dtype:
     d = _BY_NP.get(np.dtype(np_dtype))
     if d is None:
         raise TypeError(
-            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types "
-            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
-            "uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint64, uint32, uint16, uint8, and bool."
         )
     return d
 
@@ -115,8 +154,15 @@ def promote(a: dtype, b: dtype) -> dtype:
     """PyTorch's promotion of two tensor dtypes of equal standing."""
     if a is b:
         return a
+    if (a in BARELY_SUPPORTED or b in BARELY_SUPPORTED) and 2 not in (a.category, b.category):
+        raise RuntimeError(
+            "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+            f"{SCALAR_NAMES[a.name]} and {SCALAR_NAMES[b.name]}"
+        )
     if a.category == 3 or b.category == 3:
         return _promote_complex(a, b)
+    if {a.name, b.name} == {"bfloat16", "float16"}:  # neither holds the other: float32
+        return float32
     return (
         from_numpy(np.promote_types(a.np, b.np))
         if a.category == b.category
@@ -227,6 +273,7 @@ CPP_NAMES = {
     "float32": "float",
     "float64": "double",
     "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
     "int64": "long int",
     "int32": "int",
     "int16": "short int",

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from engine import _dtype
+
+# NumPy's finfo knows no bfloat16; ml_dtypes' does (untyped: called through a typed name)
+_bf16_finfo: Callable[[Any], Any] = ml_dtypes.finfo
 
 
 class finfo:
@@ -19,7 +24,7 @@ class finfo:
         if not isinstance(d, _dtype.dtype) or not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")  # fmt: skip
-        f = np.finfo(d.np)
+        f = _bf16_finfo(d.np) if d is _dtype.bfloat16 else np.finfo(d.np)
         self.bits = int(f.bits)
         self.eps = float(f.eps)
         self.max = float(f.max)

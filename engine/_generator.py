@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._device import device as _device
 
 _U64 = np.uint64
@@ -147,7 +148,7 @@ class Generator:
         d = np.dtype(dt)
         if d == np.bool_:
             return (self._u32(n) & _U64(1)).astype(d)
-        if d.kind == "f":
+        if _dtype.kind(d) == "f":
             bits = np.finfo(d).nmant + 1
             raw = self._u64(n) if d == np.float64 else self._u32(n)
             return (raw % _U64((1 << bits) + 1)).astype(d)

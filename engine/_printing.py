@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engine import _dtype
+
 if TYPE_CHECKING:
     from engine._tensor import Tensor
 
@@ -54,6 +56,10 @@ _LEGACY = {
     "float32": "torch.FloatTensor",
     "float64": "torch.DoubleTensor",
     "float16": "torch.HalfTensor",
+    "bfloat16": "torch.BFloat16Tensor",
+    "uint16": "torch.UInt16Tensor",
+    "uint32": "torch.UInt32Tensor",
+    "uint64": "torch.UInt64Tensor",
     "int64": "torch.LongTensor",
     "int32": "torch.IntTensor",
     "int16": "torch.ShortTensor",
@@ -73,7 +79,7 @@ def legacy_type_name(dt: Any) -> str:
 
 class _Formatter:
     def __init__(self, values: np.ndarray[Any, Any]) -> None:
-        self.floating = values.dtype.kind == "f"
+        self.floating = _dtype.kind(values.dtype) == "f"
         self.int_mode = True
         self.sci_mode = False
         self.max_width = 1
@@ -189,7 +195,7 @@ def array_str(a: np.ndarray[Any, Any], indent: int) -> str:
         return "[]"
     summarize = a.size > OPTS.threshold
     shown = _summarized(a) if summarize else a
-    fmt: Fmt = _ComplexFormatter(shown) if a.dtype.kind == "c" else _Formatter(shown)
+    fmt: Fmt = _ComplexFormatter(shown) if _dtype.kind(a.dtype) == "c" else _Formatter(shown)
     return _body(a, indent, summarize, fmt)
 
 
@@ -209,7 +215,6 @@ def _add_suffixes(body: str, suffixes: list[str], indent: int) -> str:
 
 def tensor_repr(t: Tensor) -> str:
     """PyTorch's `repr(tensor)`."""
-    from engine import _dtype
 
     prefix = "tensor("
     indent = len(prefix)

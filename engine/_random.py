@@ -61,9 +61,9 @@ def rand(
     generator: Any = None,
 ) -> Tensor:
     shape, dt = _size(size), _np_dtype(dtype)
-    if dt.kind not in "fc":
+    if _dtype.kind(dt) not in "fc":
         raise _no_kernel("check_uniform_bounds", dt)
-    if dt.kind == "c":  # ATen fills view_as_real(self): re and im each uniform in [0, 1)
+    if _dtype.kind(dt) == "c":  # ATen fills view_as_real(self): re and im each uniform in [0, 1)
         pairs = pick(generator).uniform(2 * int(np.prod(shape)), dt.type(0).real.dtype)
         return _finish(pairs.view(dt).reshape(shape), requires_grad, device)
     data = pick(generator).uniform(int(np.prod(shape)), dt).reshape(shape)
@@ -78,9 +78,9 @@ def randn(
     generator: Any = None,
 ) -> Tensor:
     shape, dt = _size(size), _np_dtype(dtype)
-    if dt.kind not in "fc":
+    if _dtype.kind(dt) not in "fc":
         raise _no_kernel("normal_kernel_cpu", dt)
-    if dt.kind == "c":  # ATen: normal_(view_as_real(self), 0, 1/sqrt(2)), variance 1/2 each
+    if _dtype.kind(dt) == "c":  # ATen: normal_(view_as_real(self), 0, 1/sqrt(2)), variance 1/2 each
         rt, n = dt.type(0).real.dtype, 2 * int(np.prod(shape))
         pairs = pick(generator).normal(n, rt, 0.0, float(1 / np.sqrt(2)))
         return _finish(pairs.view(dt).reshape(shape), requires_grad, device)

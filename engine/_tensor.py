@@ -138,7 +138,7 @@ class Tensor:
                     "differentiation use var_no_grad = var.detach()."
                 )
             raise RuntimeError(msg)
-        if value and self._d.dtype.kind not in "fc":
+        if value and _dtype.kind(self._d.dtype) not in "fc":
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
@@ -154,7 +154,7 @@ class Tensor:
         # PyTorch's three spellings differ: a no-op on non-leaves for True, other messages
         if self._fn is not None and requires_grad:
             return self
-        if requires_grad and self._d.dtype.kind not in "fc":
+        if requires_grad and _dtype.kind(self._d.dtype) not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
@@ -356,10 +356,10 @@ class Tensor:
         return int(self._d.itemsize)
 
     def is_floating_point(self) -> bool:
-        return bool(self._d.dtype.kind == "f")
+        return bool(_dtype.kind(self._d.dtype) == "f")
 
     def is_complex(self) -> bool:
-        return bool(self._d.dtype.kind == "c")
+        return bool(_dtype.kind(self._d.dtype) == "c")
 
     @property
     def real(self) -> Tensor:
@@ -426,6 +426,8 @@ class Tensor:
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
             )
+        if self._d.dtype == _dtype.bfloat16.np:  # NumPy itself has no bfloat16
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return self._d
 
     def item(self) -> Any:
@@ -445,7 +447,7 @@ class Tensor:
     def __float__(self) -> float:
         if STATE.vmap_level:
             _vmap_refuses(self, _VMAP_ITEM)
-        if self._d.dtype.kind == "c" and self._d.size == 1:
+        if _dtype.kind(self._d.dtype) == "c" and self._d.size == 1:
             raise RuntimeError("value cannot be converted to type double without overflow")
         return float(self.item())
 
@@ -458,7 +460,7 @@ class Tensor:
         return int(self.item())
 
     def __index__(self) -> int:
-        if self._d.dtype.kind not in "iub" or self._d.size != 1:
+        if _dtype.kind(self._d.dtype) not in "iub" or self._d.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 

@@ -49,7 +49,7 @@ class _Ops:
 def _options(name: str, dtype: Any, window_length: Any) -> np.dtype[Any]:
     """ATen's window_function_checks: an int length, a floating dtype, a length >= 0."""
     w = window_length
-    if isinstance(w, Tensor) and w._d.ndim == 0 and w._d.dtype.kind in "iu":
+    if isinstance(w, Tensor) and w._d.ndim == 0 and _dtype.kind(w._d.dtype) in "iu":
         window_length = window_length._d.item()  # the argument parser takes a 0-d int tensor
     if isinstance(window_length, bool) or not isinstance(window_length, int | np.integer):
         raise TypeError(

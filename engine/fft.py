@@ -123,7 +123,7 @@ def _pad_dim(t: Tensor, d: int, amount: int) -> Tensor:
 # -- argument handling -------------------------------------------------------------------
 def _promote(x: Any, need_complex: bool) -> Tensor:
     t = as_tensor(x)
-    kind = t._d.dtype.kind
+    kind = _dtype.kind(t._d.dtype)
     if kind in "iub":
         t = t.to(_dtype.get_default_dtype())
         kind = "f"
@@ -179,7 +179,7 @@ def _resize(x: Tensor, dims: Sequence[int], sizes: Sequence[int]) -> Tensor:
 def _complex_fft(x: Any, s: Any, dim: Any, norm: Any, forward: bool, one: bool) -> Tensor:
     t = _promote(x, False)
     dims, sizes = _dims_sizes(t, s, dim, one)
-    if t._d.dtype.kind == "f" and one:  # a real signal: r2c, conjugated for the inverse
+    if _dtype.kind(t._d.dtype) == "f" and one:  # a real signal: r2c, conjugated for the inverse
         t = _resize(t, dims, sizes)
         out = _r2c(t, dims, _mode(norm, forward), False)
         return out if forward else conj(out)
@@ -189,7 +189,7 @@ def _complex_fft(x: Any, s: Any, dim: Any, norm: Any, forward: bool, one: bool) 
 
 def _real_fft(x: Any, s: Any, dim: Any, norm: Any, one: bool, name: str) -> Tensor:
     t = _promote(x, False)
-    if t._d.dtype.kind == "c":
+    if _dtype.kind(t._d.dtype) == "c":
         from engine.ops.complex import type_title
 
         raise RuntimeError(f"{name} expects a real input tensor, but got {type_title(t._d.dtype)}")

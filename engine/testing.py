@@ -13,11 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor
 
 # dtype -> (rtol, atol), PyTorch's defaults; other dtypes compare for equality
 _TOLERANCES = {
     np.dtype(np.float16): (1e-3, 1e-5),
+    _dtype.bfloat16.np: (1.6e-2, 1e-5),
     np.dtype(np.float32): (1.3e-6, 1e-5),
     np.dtype(np.float64): (1e-7, 1e-7),
     np.dtype(np.complex64): (1.3e-6, 1e-5),
@@ -104,7 +106,7 @@ def _compare_tensors(
         common = np.result_type(a.dtype, b.dtype)
         a, b = a.astype(common), b.astype(common)
     rt, at = _tolerances(a.dtype, rtol, atol)
-    if a.dtype.kind == "b":
+    if _dtype.kind(a.dtype) == "b":
         matches = a == b
     else:
         matches = _close(a, b, rt, at, equal_nan)
@@ -116,18 +118,18 @@ def _compare_tensors(
     wrong = n - int(np.sum(matches))
     extra = f"Mismatched elements: {wrong} / {n} ({wrong / n:.1%})"
     af, bf, mf = a.reshape(-1), b.reshape(-1), matches.reshape(-1)
-    if a.dtype.kind not in "fc":
+    if _dtype.kind(a.dtype) not in "fc":
         af, bf = af.astype(np.int64), bf.astype(np.int64)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         abs_diff = np.abs(af - bf)
         abs_diff[mf] = 0
-        real = a.dtype.kind in "fc"
+        real = _dtype.kind(a.dtype) in "fc"
         rel_diff = abs_diff / np.abs(bf) if real else (abs_diff / np.abs(bf)).astype(np.float32)
         rel_diff[mf] = 0
     shape = a.shape
 
     def greatest(d: np.ndarray[Any, Any]) -> tuple[Any, tuple[int, ...]]:
-        nans = np.flatnonzero(np.isnan(d)) if d.dtype.kind in "fc" else np.array([], int)
+        nans = np.flatnonzero(np.isnan(d)) if _dtype.kind(d.dtype) in "fc" else np.array([], int)
         i = int(nans[0]) if nans.size else int(np.argmax(d))
         return d[i].item(), tuple(int(x) for x in np.unravel_index(i, shape))
 
@@ -281,7 +283,6 @@ def make_tensor(
     memory_format: Any = None,
 ) -> Tensor:
     """A tensor of `shape` drawn uniformly from [low, high) (default [-9, 9]; bool: 0/1)."""
-    from engine import _dtype
     from engine._creation import empty
     from engine._random import randint
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engine import _dtype
 from engine.autograd import observer
 from engine.autograd.grad_mode import ANOMALY, STATE
 from engine.autograd.graph import AccumulateGrad, Edge, Grads, GraphRoot, Node
@@ -36,7 +37,8 @@ CREATE_GRAPH_WARNING = (
 )
 WARNED: set[str] = set()  # PyTorch's warn-once messages already given in this process
 
-# A step is a plain tuple: ("enter", node, grad_outputs, queue) or ("exit", node, grad_inputs).
+# A step is a plain tuple: first ("start", task, roots, grads), the walk's arguments as given,
+# then ("enter", node, grad_outputs, queue) and ("exit", node, grad_inputs) for each node.
 Step = tuple[Any, ...]
 
 
@@ -136,7 +138,9 @@ def _needed(start: Node, targets: set[Node]) -> set[Node]:
 
 
 def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]:
-    """Run the backward pass, yielding a step before and after each node."""
+    """Run the backward pass: a step with its arguments before anything runs, then a step
+    before and after each node."""
+    yield ("start", task, roots, grads)
     if len(roots) == 1 and roots[0][0] is not None:
         start: Node = roots[0][0]
         nr = roots[0][1]
@@ -263,7 +267,7 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
                 grads_out = list(new)
     if ANOMALY.anomaly and ANOMALY.anomaly_nan:
         for i, g in enumerate(grads_out):
-            if g is not None and g._d.dtype.kind == "f" and np.isnan(g._d).any():
+            if g is not None and _dtype.kind(g._d.dtype) == "f" and np.isnan(g._d).any():
                 raise RuntimeError(
                     f"Function '{node.name()}' returned nan values in its {i}th output."
                 )
@@ -330,7 +334,7 @@ def _make_grads(
             if t._rg:
                 if t._d.size != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if t._d.dtype.kind != "f":
+                if _dtype.kind(t._d.dtype) != "f":
                     raise RuntimeError(
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{t.dtype}"
@@ -350,7 +354,7 @@ def _make_grads(
                 )
             if g._d.dtype != t._d.dtype:
                 # PyTorch only refuses complex/real mismatches; other grads are cast
-                if (g._d.dtype.kind == "c") != (t._d.dtype.kind == "c"):
+                if (_dtype.kind(g._d.dtype) == "c") != (_dtype.kind(t._d.dtype) == "c"):
                     raise RuntimeError(
                         "For complex Tensors, both grad_output and output are required to have "
                         f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
@@ -424,28 +428,18 @@ def backward(
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     _check_roots(outs)
     grads = _make_grads(outs, gl)
-    if retain_graph is None:
-        retain_graph = create_graph
     if create_graph and "create_graph" not in WARNED:
         WARNED.add("create_graph")  # TORCH_WARN_ONCE: once per process
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
-    task = GraphTask(bool(retain_graph), bool(create_graph))
+    _check_inputs(ins)
     targets: dict[int, Tensor] = {}
-    if ins:
-        for t in ins:
-            if not isinstance(t, GradientEdge) and not t._rg:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
-        task.results = [None] * len(ins)
-        for slot, t in enumerate(ins):
-            node, nr = _point(t)
-            task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
-            if isinstance(t, GradientEdge):  # a leaf's edge accumulates into that leaf
-                t = getattr(t.node, "variable", None)
-                if t is None:
-                    continue
-            targets[slot] = t
-        task.needed = _needed_from(outs, task)
-    drive(walk(task, [_point(t) for t in outs], grads))
+    for slot, t in enumerate(ins):
+        if isinstance(t, GradientEdge):  # a leaf's edge accumulates into that leaf
+            t = getattr(t.node, "variable", None)
+            if t is None:
+                continue
+        targets[slot] = t
+    task = _run(outs, grads, ins, retain_graph, create_graph)
     for slot, t in targets.items():
         g = task.results[slot]
         if g is None:
@@ -454,6 +448,31 @@ def backward(
             accumulate_into(t, g)
         else:
             t._grad = g.detach() if t._grad is None else t._grad + g
+
+
+def _check_inputs(ins: list[Any]) -> None:
+    for t in ins:
+        if not isinstance(t, GradientEdge) and not t._rg:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+
+
+def _run(
+    outs: list[Any], grads: Grads, ins: list[Any], retain_graph: bool | None, create_graph: bool
+) -> GraphTask:
+    """One backward pass from `outs` with their gradients, as backward() and grad() both run
+    it once their arguments are checked: with `ins`, the gradients reaching their edges are
+    captured (task.results, by position) and only what leads to them is walked."""
+    if retain_graph is None:
+        retain_graph = create_graph
+    task = GraphTask(bool(retain_graph), bool(create_graph))
+    if ins:
+        task.results = [None] * len(ins)
+        for slot, t in enumerate(ins):
+            node, nr = _point(t)
+            task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
+        task.needed = _needed_from(outs, task)
+    drive(walk(task, [_point(t) for t in outs], grads))
+    return task
 
 
 def _needed_from(outs: list[Tensor], task: GraphTask) -> set[Node]:
@@ -496,19 +515,8 @@ def grad(
             outs, ins, go, retain_graph, create_graph, allow_unused, materialize_grads
         )
     _check_roots(outs)
-    for t in ins:
-        if not isinstance(t, GradientEdge) and not t._rg:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-    grads = _make_grads(outs, go)
-    if retain_graph is None:
-        retain_graph = create_graph
-    task = GraphTask(bool(retain_graph), bool(create_graph))
-    task.results = [None] * len(ins)
-    for slot, t in enumerate(ins):
-        node, nr = _point(t)
-        task.captures.setdefault(node, []).append((nr, slot))  # type: ignore[arg-type]
-    task.needed = _needed_from(outs, task)
-    drive(walk(task, [_point(t) for t in outs], grads))
+    _check_inputs(ins)
+    task = _run(outs, _make_grads(outs, go), ins, retain_graph, create_graph)
     result: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(ins, task.results)):
         if g is None:

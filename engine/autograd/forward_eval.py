@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engine import _dtype
 from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.grad_mode import STATE
@@ -65,10 +66,10 @@ def _double_vjp(node: Node, outs: list[Tensor], tangents: list[Any], create: boo
     # any cotangent works (the vjp is linear in it): ones keep formulas away from 0/0 and log 0
     # tangents keep their own dtype through ops, as in PyTorch (a float64 tangent of a float32
     # primal stays float64): the cotangent takes the widest real floating dtype involved
-    wide = [v._d.dtype for v in tangents if v is not None and v._d.dtype.kind == "f"]
+    wide = [v._d.dtype for v in tangents if v is not None and _dtype.kind(v._d.dtype) == "f"]
     us: list[Any] = []
     for o in outs:
-        dt = np.result_type(o._d.dtype, *wide) if o._d.dtype.kind == "f" else o._d.dtype
+        dt = np.result_type(o._d.dtype, *wide) if _dtype.kind(o._d.dtype) == "f" else o._d.dtype
         us.append(make(np.ones(o._d.shape, dt), _diff(o), None, 0))
     gin = node.apply(us)
     pairs = []
@@ -129,7 +130,7 @@ def _rows(node: Node, outs: list[Tensor], tangents: list[Any], create: bool) -> 
 
 
 def _diff(o: Tensor) -> bool:
-    return bool(o._d.dtype.kind in "fc")
+    return bool(_dtype.kind(o._d.dtype) in "fc")
 
 
 def _fresh(r: Tensor) -> Tensor:

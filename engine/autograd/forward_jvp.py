@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engine import _dtype
 from engine.autograd.forward_ad import FW, set_tangent
 from engine.autograd.forward_eval import jvp_of
 from engine.autograd.graph import Node, SavedTensor, _next_seq
@@ -143,7 +144,7 @@ def record_dual(
         out = record(cls, data, inputs, saved, out_saved, shapes)
     finally:
         FW.on = True
-    if tangents is None or data.dtype.kind not in "fc":
+    if tangents is None or _dtype.kind(data.dtype) not in "fc":
         return out
     node = out._fn
     private = node is None
@@ -168,7 +169,7 @@ def record_multi_dual(
     tangents = _tangents(inputs)
     if tangents is None:
         return outs
-    diff = [o for o in outs if o._d.dtype.kind in "fc"]
+    diff = [o for o in outs if _dtype.kind(o._d.dtype) in "fc"]
     node = next((o._fn for o in diff if o._fn is not None), None)
     private = node is None
     if node is None:
@@ -226,7 +227,7 @@ def _tracked_saved(node: Node) -> None:
     for k, v in saved.items():
         if isinstance(v, SavedTensor) and v._hooks_packed is None:
             t = v.unpack(node)
-            if not t._rg and t._d.dtype.kind in "fc":
+            if not t._rg and _dtype.kind(t._d.dtype) in "fc":
                 saved[k] = SavedTensor(make(t._d, True, None, 0), False)
 
 
@@ -259,7 +260,7 @@ def _materialize(p: _Pending) -> None:
     results = jvp_of(node, p.outs, p.tangents)
     for o, r in zip(p.outs, results):
         if isinstance(o._fw_grad, _Pending):
-            set_tangent(o, r if o._d.dtype.kind in "fc" else None)
+            set_tangent(o, r if _dtype.kind(o._d.dtype) in "fc" else None)
 
 
 # -- custom autograd.Function ------------------------------------------------------------
@@ -296,5 +297,5 @@ def function_jvp(cls: Any, node: Any, tangents: list[Any], wrapped: Any) -> None
     outs = wrapped if isinstance(wrapped, tuple) else (wrapped,)
     res = result if isinstance(result, tuple) else (result,)
     for o, r in zip(outs, res):
-        if isinstance(o, Tensor) and isinstance(r, Tensor) and o._d.dtype.kind in "fc":
+        if isinstance(o, Tensor) and isinstance(r, Tensor) and _dtype.kind(o._d.dtype) in "fc":
             set_tangent(o, r)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engine import _tensor
+from engine import _dtype, _tensor
 from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.forward_jvp import function_jvp, input_tangents
@@ -318,7 +318,7 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
             view_of_input = o._view_fn is not None and o._base is not None
         if id(o) in non_diff:
             t._rg = False
-        elif o._d.dtype.kind in "fc":  # floating and complex outputs are differentiable
+        elif _dtype.kind(o._d.dtype) in "fc":  # floating and complex outputs are differentiable
             t._rg = True
             t._fn = node
             t._nr = i

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engine import _tensor
+from engine import _dtype, _tensor
 from engine.autograd.engine import grad as autograd_grad
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def _check_inputs(inputs: tuple[Any, ...]) -> None:
     any_rg = False
     for idx, inp in enumerate(inputs):
         if isinstance(inp, _tensor.Tensor) and inp.requires_grad:
-            if inp._d.dtype != np.float64 and inp._d.dtype.kind != "c":
+            if inp._d.dtype != np.float64 and _dtype.kind(inp._d.dtype) != "c":
                 warnings.warn(
                     f"Input #{idx} requires gradient and is not a double precision floating "
                     "point or complex. This check will likely fail if all the inputs are not "
@@ -318,7 +318,7 @@ def gradgradcheck(
 
 
 def _go_dtype(o: Tensor) -> Any:
-    return o._d.dtype if o._d.dtype.kind in "fc" else np.float64
+    return o._d.dtype if _dtype.kind(o._d.dtype) in "fc" else np.float64
 
 
 def get_numerical_jacobian(

@@ -13,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 
 
 def _is_c(x: Any) -> bool:
-    return isinstance(x, Tensor) and x._d.dtype.kind == "c"
+    return isinstance(x, Tensor) and _dtype.kind(x._d.dtype) == "c"
 
 
 def _outputs(res: Any) -> tuple[Any, ...]:

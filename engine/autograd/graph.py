@@ -8,6 +8,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine import _device, _dtype
 from engine.autograd import observer
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ Grads = list["Tensor | None"]
 
 # Nodes made later run earlier (PyTorch's ready queue order); AccumulateGrad always first.
 _next_seq = itertools.count().__next__
-ACCUMULATE_SEQ = 1 << 64
+ACCUMULATE_SEQ = (1 << 64) - 1  # UINT64_MAX, as PyTorch's AccumulateGrad
 
 
 class RemovableHandle:
@@ -127,14 +128,28 @@ def _raw(value: Any) -> Any:
 
 # what `dir()` of a built-in PyTorch node lists besides object's own names and saved values
 _NODE_SURFACE = (
+    "_input_metadata",
     "_register_hook_dict",
     "_sequence_nr",
+    "_set_sequence_nr",
     "metadata",
     "name",
     "next_functions",
     "register_hook",
     "register_prehook",
+    "requires_grad",
     "variable",
+)
+# the private names `dir()` of a custom Function's PyTorch node lists (and the engine has)
+_FUNCTION_PRIVATE = frozenset(
+    (
+        "_forward_cls",
+        "_input_metadata",
+        "_raw_saved_tensors",
+        "_register_hook_dict",
+        "_sequence_nr",
+        "_set_sequence_nr",
+    )
 )
 _ENGINE_ONLY = frozenset(("_saved", "_default_saved", "saved", "release", "apply", "needs"))
 
@@ -245,6 +260,22 @@ class Node:
     def _register_hook_dict(self, tensor: Tensor) -> None:
         raise NotImplementedError
 
+    def _sequence_nr(self) -> int:
+        """The order nodes were made in (AccumulateGrad: the largest uint64, run first)."""
+        return self._seq
+
+    def _set_sequence_nr(self, sequence_nr: int) -> None:
+        self._seq = sequence_nr
+
+    @property
+    def _input_metadata(self) -> tuple[InputMetadata, ...]:
+        """What the node knows of each gradient it takes (its forward outputs)."""
+        return tuple(InputMetadata(shape, dt) for shape, dt in self._input_meta)
+
+    @property
+    def requires_grad(self) -> bool:
+        return True  # always, for a node (PyTorch's THPCppFunction_requires_grad)
+
     def __call__(self, *grads: Any) -> Any:
         out = self.apply(list(grads))
         return out[0] if len(out) == 1 else tuple(out)
@@ -261,7 +292,9 @@ class Node:
             # a built-in node shows PyTorch's surface, not the engine's own methods
             public = {n for n in _NODE_SURFACE if hasattr(self, n)}
             return sorted(set(object.__dir__(object())) | {"__call__"} | public | names)
-        return sorted((set(super().__dir__()) - _ENGINE_ONLY) | names)
+        # a custom Function's node: its ctx surface, and of private names only PyTorch's
+        own = {n for n in super().__dir__() if n[0] != "_" or n[1] == "_" or n in _FUNCTION_PRIVATE}
+        return sorted((own - _ENGINE_ONLY) | names)
 
     # -- the engine's side ---------------------------------------------------------------
     def apply(self, grads: Grads) -> Grads:
@@ -349,6 +382,21 @@ def retype(node: Node, name: str) -> None:
     node.__class__ = cls
 
 
+class InputMetadata:
+    """`torch._C._autograd._InputMetadata`: shape, dtype and device of a node's gradient."""
+
+    __slots__ = ("device", "dtype", "is_cpp_nested_tensor", "is_nested_tensor", "shape")
+
+    def __init__(self, shape: tuple[int, ...], np_dtype: Any) -> None:
+        self.shape = list(shape)
+        self.dtype = _dtype.from_numpy(np_dtype)
+        self.device = _device.device("cpu")
+        self.is_nested_tensor = self.is_cpp_nested_tensor = False
+
+    def __repr__(self) -> str:
+        return f"<torch._C._autograd._InputMetadata object at {id(self):#x}>"
+
+
 class AccumulateGrad(Node):
     """The node that adds a gradient into a leaf's `.grad`."""
 
@@ -362,6 +410,10 @@ class AccumulateGrad(Node):
 
     def __repr__(self) -> str:
         return f"<AccumulateGrad object at {id(self):#x}>"
+
+    @property
+    def _input_metadata(self) -> tuple[InputMetadata, ...]:
+        return (InputMetadata(self.variable._d.shape, self.variable._d.dtype),)
 
     def apply(self, grads: Grads) -> Grads:
         from engine.autograd.engine import accumulate_into

@@ -26,7 +26,7 @@ class Parameter(Tensor):
             raise TypeError(
                 f"Parameter.__new__() argument 'data' must be Tensor, not {type(data).__name__}"
             )
-        if requires_grad and arr.dtype.kind not in "fc":
+        if requires_grad and _dtype.kind(arr.dtype) not in "fc":
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )

@@ -113,8 +113,9 @@ def record(
         return make(data, False, None, 0)
     node = new_node(cls, inputs)
     node._shapes = shapes
+    node._input_meta = ((data.shape, data.dtype),)  # PyTorch's `_input_metadata`
     out = make(data, True, node, 0)
-    if out._d.dtype.kind == "c":  # conjugate Wirtinger gradients (ops/complex_grad.py)
+    if _dtype.kind(out._d.dtype) == "c":  # conjugate Wirtinger gradients (ops/complex_grad.py)
         from engine.ops.complex_grad import wrap
 
         wrap(node, inputs)
@@ -209,6 +210,30 @@ def zeros_for(node: Node, grads: Grads) -> list[Tensor]:
     return out
 
 
+# -- reduced precision -------------------------------------------------------------------
+_BF16 = _dtype.bfloat16.np
+_F32 = np.dtype(np.float32)
+
+
+def acc_dtype(d: np.dtype[Any]) -> np.dtype[Any] | None:
+    """float32 for bfloat16 data (PyTorch's CPU kernels accumulate in it), else None."""
+    return _F32 if d == _BF16 else None
+
+
+def opmath(fn: Any, d: np.ndarray[Any, Any]) -> Any:
+    """`fn(d)`, with bfloat16 data computed in float32 and rounded once (ATen's opmath type)."""
+    if d.dtype == _BF16:
+        return np.asarray(fn(d.astype(_F32))).astype(_BF16)
+    return fn(d)
+
+
+def matmul_np(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """`np.matmul`, with bfloat16 products summed in float32 and rounded once, as PyTorch."""
+    if a.dtype == _BF16 or b.dtype == _BF16:
+        return np.asarray(np.matmul(a.astype(_F32), b.astype(_F32))).astype(_BF16)
+    return np.asarray(np.matmul(a, b))
+
+
 # -- broadcasting ------------------------------------------------------------------------
 def unbroadcast(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Sum `g` down to `shape`: the one place broadcasting is undone."""
@@ -220,7 +245,11 @@ def unbroadcast(g: Tensor, shape: tuple[int, ...]) -> Tensor:
         i + lead for i, s in enumerate(shape) if s == 1 and gs[i + lead] != 1
     )
     if not STATE.enabled:
-        r = g._d.sum(axis=axes) if axes else g._d
+        d = g._d
+        if axes and d.dtype == _BF16:  # summed in float32, rounded once (as PyTorch's sum)
+            r = d.astype(_F32).sum(axis=axes).astype(_BF16)
+        else:
+            r = d.sum(axis=axes) if axes else d
         return make(np.reshape(r, shape), False, None, 0)
     from engine.ops.reduce import sum as _sum
     from engine.ops.shape import reshape
@@ -244,7 +273,7 @@ def as_tensor(x: Any, dtype: _dtype.dtype | None = None) -> Tensor:
         dtype = _dtype.scalar_dtype(x) if isinstance(x, bool | int | float) else None
     if dtype is None:
         arr = np.asarray(x)
-        if arr.dtype.kind == "f":
+        if _dtype.kind(arr.dtype) == "f":
             arr = arr.astype(_dtype.get_default_dtype().np)
         return make(arr, False, None, 0)
     return make(np.asarray(x, dtype=dtype.np), False, None, 0)
@@ -279,10 +308,12 @@ def binary_arrays(
         rt = _dtype.result_type([(a.dtype, ad.ndim), (b.dtype, bd.ndim)], []).np
         return ad.astype(rt, copy=False), bd.astype(rt, copy=False), b, rt
     if isinstance(b, bool | int | float):
-        kind = ad.dtype.kind
+        kind = _dtype.kind(ad.dtype)
         if type(b) is float and kind != "f" and kind != "c":
             rt = _dtype.get_default_dtype().np
             return ad.astype(rt), b, None, rt
+        if type(b) is float and ad.dtype == _BF16:  # the scalar is rounded to bfloat16 first
+            return ad, float(np.asarray(b, _BF16)), None, ad.dtype
         if type(b) is int and kind == "b":
             return ad.astype(np.int64), b, None, np.dtype(np.int64)
         if type(b) is int and kind in "iu" and not -(2**63) <= b < 2**63:
@@ -339,7 +370,7 @@ _ENGINE_DIR = str(__import__("pathlib").Path(__file__).resolve().parents[1])
 def float_array(a: Tensor) -> np.ndarray[Any, Any]:
     """The data of `a` for a floating op (ints and bools become the default float)."""
     d = a._d
-    if d.dtype.kind != "f" and d.dtype.kind != "c":
+    if _dtype.kind(d.dtype) != "f" and _dtype.kind(d.dtype) != "c":
         return d.astype(_dtype.get_default_dtype().np)
     return d
 

@@ -13,7 +13,15 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, acc_dtype, record
+
+
+def _opmath(grad: Tensor, output: Tensor) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The arrays a backward kernel computes on: float32 for bfloat16 (rounded once by _data)."""
+    g, y = grad._d, output._d
+    if acc_dtype(g.dtype) is not None:
+        return g.astype(np.float32), y.astype(np.float32)
+    return g, y
 
 
 def _data(grad: Tensor, out: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -22,8 +30,8 @@ def _data(grad: Tensor, out: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 
 def tanh_backward(grad: Tensor, output: Tensor) -> Tensor:
     """grad * (1 - y)(1 + y): the product form rounds as PyTorch's float32 kernel near |y| = 1."""
-    y = output._d
-    out = _data(grad, grad._d * ((1 - y) * (1 + y)))
+    g, y = _opmath(grad, output)
+    out = _data(grad, g * ((1 - y) * (1 + y)))
     saved = {"grad_output": grad, "output": output}
     return record(TanhBackwardBackward0, out, (grad, output), saved)
 
@@ -42,8 +50,8 @@ class TanhBackwardBackward0(OpNode):
 
 
 def sigmoid_backward(grad: Tensor, output: Tensor) -> Tensor:
-    y = output._d
-    out = _data(grad, grad._d * y * (1 - y))
+    g, y = _opmath(grad, output)
+    out = _data(grad, g * y * (1 - y))
     saved = {"grad_output": grad, "output": output}
     return record(SigmoidBackwardBackward0, out, (grad, output), saved)
 

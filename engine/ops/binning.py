@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.ops._core import as_tensor
 
@@ -46,7 +47,7 @@ def bucketize(
 
 def bincount(self: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     a = self._d
-    if a.ndim != 1 or a.dtype.kind not in "iu":
+    if a.ndim != 1 or _dtype.kind(a.dtype) not in "iu":
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if a.size and a.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
@@ -54,7 +55,7 @@ def bincount(self: Tensor, weights: Tensor | None = None, minlength: int = 0) ->
         return _i64(np.bincount(a, minlength=minlength))
     w = weights._d
     out = np.bincount(a, weights=w, minlength=minlength)
-    return _t(out.astype(w.dtype if w.dtype.kind == "f" else np.float64))
+    return _t(out.astype(w.dtype if _dtype.kind(w.dtype) == "f" else np.float64))
 
 
 def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:

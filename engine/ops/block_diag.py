@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
@@ -18,7 +19,6 @@ def _as2d(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 
 def block_diag(*tensors: Tensor) -> Tensor:
     """A block-diagonal matrix of the (0-, 1- or 2-d) inputs, in PyTorch's promoted dtype."""
-    from engine import _dtype
 
     for i, t in enumerate(tensors):
         if t._d.ndim > 2:
@@ -72,7 +72,7 @@ def diagflat(input: Tensor, offset: int = 0) -> Tensor:
 def unravel_index(indices: Any, shape: Any) -> tuple[Tensor, ...]:
     """Flat indices to coordinate tensors (one per dim of `shape`)."""
     idx = indices._d if isinstance(indices, Tensor) else np.asarray(indices)
-    if idx.dtype.kind not in "iu":
+    if _dtype.kind(idx.dtype) not in "iu":
         raise TypeError("expected 'indices' to be integer dtype, but got " + str(indices.dtype))
     dims = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
     size = int(np.prod(dims))

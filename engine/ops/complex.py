@@ -24,7 +24,7 @@ from engine.ops.shape import as_view
 
 
 def _is_c(t: Tensor) -> bool:
-    return bool(t._d.dtype.kind == "c")
+    return bool(_dtype.kind(t._d.dtype) == "c")
 
 
 def type_title(d: np.dtype[Any]) -> str:
@@ -47,7 +47,7 @@ def _real_np(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 # -- complex / polar ---------------------------------------------------------------------
 def _pair_check(real: Tensor, imag: Tensor) -> None:
     rd, idt = real._d.dtype, imag._d.dtype
-    if rd.kind != "f" or idt.kind != "f":
+    if _dtype.kind(rd) != "f" or _dtype.kind(idt) != "f":
         raise RuntimeError(
             "Expected both inputs to be Half, Float or Double tensors but got "
             f"{type_title(rd)} and {type_title(idt)}"
@@ -124,7 +124,7 @@ def _complex_np(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 def view_as_complex(self: Tensor) -> Tensor:
     """The complex view of a (..., 2) float tensor."""
     d = self._d
-    if d.dtype.kind != "f":
+    if _dtype.kind(d.dtype) != "f":
         raise RuntimeError(
             "view_as_complex is only supported for half, float and double tensors, but got a "
             f"tensor of scalar type: {type_title(d.dtype)}"
@@ -349,7 +349,9 @@ def cdouble(self: Tensor) -> Tensor:
 def isreal(self: Tensor) -> Tensor:
     """True where the imaginary part is 0 (everywhere for real tensors)."""
     d = self._d
-    return make(d.imag == 0 if d.dtype.kind == "c" else np.ones(d.shape, bool), False, None, 0)
+    return make(
+        d.imag == 0 if _dtype.kind(d.dtype) == "c" else np.ones(d.shape, bool), False, None, 0
+    )
 
 
 TENSOR_METHODS = (

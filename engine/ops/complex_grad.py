@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, Node
@@ -35,7 +36,7 @@ def conj_grad(g: Tensor, zero_sign: bool = False) -> Tensor:
     `zero_sign`: make a zero imaginary part +0. PyTorch's `g * conj(f')` gives +0 where the
     conjugate of this engine's `conj(conj(g) * f')` would give -0, and printing shows the sign.
     """
-    if g._d.dtype.kind != "c":
+    if _dtype.kind(g._d.dtype) != "c":
         return g
     if STATE.enabled:
         from engine.ops.complex import conj_physical
@@ -49,7 +50,7 @@ def conj_grad(g: Tensor, zero_sign: bool = False) -> Tensor:
 
 def real_grad(g: Tensor) -> Tensor:
     """The real part of a gradient bound for a real input."""
-    if g._d.dtype.kind != "c":
+    if _dtype.kind(g._d.dtype) != "c":
         return g
     if STATE.enabled:
         from engine.ops.complex import real
@@ -74,7 +75,9 @@ def wrap(node: Node, inputs: tuple[Tensor | None, ...]) -> None:
         twin.__qualname__ = cls.__qualname__
         _WRAPPED[cls] = twin
     node.__class__ = twin
-    node.__dict__["_real_in"] = tuple(t is not None and t._d.dtype.kind != "c" for t in inputs)
+    node.__dict__["_real_in"] = tuple(
+        t is not None and _dtype.kind(t._d.dtype) != "c" for t in inputs
+    )
 
 
 def _apply_conj(self: Any, grads: Grads) -> Grads:

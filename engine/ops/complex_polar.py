@@ -93,7 +93,7 @@ def angle(self: Tensor) -> Tensor:
     if _is_c(self):
         out = np.angle(d).astype(d.real.dtype)
     else:
-        if d.dtype.kind != "f":
+        if _dtype.kind(d.dtype) != "f":
             d = d.astype(_dtype.get_default_dtype().np)
         out = np.where(np.isnan(d), d, np.where(d < 0, np.pi, 0.0)).astype(d.dtype)
     return record(AngleBackward0, out, (self,), {"self": self})

@@ -19,11 +19,15 @@ _LEGACY = {
     "torch.FloatTensor": _dtype.float32,
     "torch.DoubleTensor": _dtype.float64,
     "torch.HalfTensor": _dtype.float16,
+    "torch.BFloat16Tensor": _dtype.bfloat16,
     "torch.LongTensor": _dtype.int64,
     "torch.IntTensor": _dtype.int32,
     "torch.ShortTensor": _dtype.int16,
     "torch.CharTensor": _dtype.int8,
     "torch.ByteTensor": _dtype.uint8,
+    "torch.UInt16Tensor": _dtype.uint16,
+    "torch.UInt32Tensor": _dtype.uint32,
+    "torch.UInt64Tensor": _dtype.uint64,
     "torch.BoolTensor": _dtype.bool_,
     "torch.ComplexFloatTensor": _dtype.complex64,
     "torch.ComplexDoubleTensor": _dtype.complex128,
@@ -78,7 +82,7 @@ def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool, fmt: An
         if not copy and (fmt is None or fmt is _layout.preserve_format):
             return self
         dt = self.dtype
-    if self._d.dtype.kind == "c" and not dt.is_complex:
+    if _dtype.kind(self._d.dtype) == "c" and not dt.is_complex:
         if dt.is_floating_point:  # PyTorch warns only for floating targets
             warnings.warn(_DISCARD_IMAG, UserWarning, stacklevel=3)
         data = self._d.real.astype(dt.np)
@@ -102,7 +106,7 @@ class ToCopyBackward0(OpNode):
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         assert g is not None
-        if g._d.dtype.kind == "c" and not self.self_dtype.is_complex:
+        if _dtype.kind(g._d.dtype) == "c" and not self.self_dtype.is_complex:
             from engine.ops.complex_grad import real_grad
 
             g = real_grad(g)  # a real input takes the real part (PyTorch's _to_copy_backward)
@@ -142,6 +146,7 @@ def _caster(dt: _dtype.dtype) -> Any:
 float = _caster(_dtype.float32)
 double = _caster(_dtype.float64)
 half = _caster(_dtype.float16)
+bfloat16 = _caster(_dtype.bfloat16)
 long = _caster(_dtype.int64)
 int = _caster(_dtype.int32)
 short = _caster(_dtype.int16)
@@ -256,6 +261,7 @@ TENSOR_METHODS = (
     "float",
     "double",
     "half",
+    "bfloat16",
     "long",
     "int",
     "short",

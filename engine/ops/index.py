@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record
@@ -109,9 +110,9 @@ class AliasBackward0(OpNode):
 # -- t[idx] ------------------------------------------------------------------------------
 def _index_array(it: Any) -> np.ndarray[Any, Any]:
     arr = it._d if isinstance(it, Tensor) else np.asarray(list(it) if isinstance(it, range) else it)
-    if arr.dtype.kind == "f" or (arr.dtype.kind not in "iub" and arr.size):
+    if _dtype.kind(arr.dtype) == "f" or (_dtype.kind(arr.dtype) not in "iub" and arr.size):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    return arr.astype(np.int64) if arr.dtype.kind in "iu" else arr.astype(bool)
+    return arr.astype(np.int64) if _dtype.kind(arr.dtype) in "iu" else arr.astype(bool)
 
 
 def _is_int(it: Any) -> bool:
@@ -119,7 +120,7 @@ def _is_int(it: Any) -> bool:
         return False
     if isinstance(it, int | np.integer):
         return True
-    return isinstance(it, Tensor) and it._d.ndim == 0 and it._d.dtype.kind in "iu"
+    return isinstance(it, Tensor) and it._d.ndim == 0 and _dtype.kind(it._d.dtype) in "iu"
 
 
 def _consumed(idx: tuple[Any, ...]) -> int:
@@ -341,7 +342,7 @@ def setitem(self: Tensor, idx: Any, value: Any) -> None:
     if not isinstance(idx, tuple):
         idx = (idx,)
     dst, adv = apply_indices(self, idx)
-    if type(value) is complex and self._d.dtype.kind not in "cb":
+    if type(value) is complex and _dtype.kind(self._d.dtype) not in "cb":
         raise RuntimeError(
             f"value cannot be converted to type {_C_TYPE.get(self.dtype.name, 'float')} without "
             "overflow"

@@ -31,11 +31,15 @@ _TYPE_NAMES = {
     "float32": "Float",
     "float64": "Double",
     "float16": "Half",
+    "bfloat16": "BFloat16",
     "int64": "Long",
     "int32": "Int",
     "int16": "Short",
     "int8": "Char",
     "uint8": "Byte",
+    "uint16": "UInt16",
+    "uint32": "UInt32",
+    "uint64": "UInt64",
     "bool": "Bool",
     "complex64": "ComplexFloat",
     "complex128": "ComplexDouble",
@@ -73,7 +77,7 @@ def _direct(self: Tensor, other: Any, ufunc: Any) -> bool:
         return False
     if isinstance(b, np.ndarray) and np.broadcast_shapes(d.shape, b.shape) != d.shape:
         return False
-    if ufunc is np.subtract and d.dtype.kind == "b":
+    if ufunc is np.subtract and _dtype.kind(d.dtype) == "b":
         return False
     ufunc(d, b, out=d)
     tracer = observer.TRACER

@@ -13,6 +13,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
+from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.scalar_overloads import div_scalar, mul_scalar
 
@@ -63,6 +64,8 @@ def _pdist(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], p: float) -> Any:
 
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: Any = None) -> Tensor:
     """Pairwise p-norm distances between the rows of `x1` and `x2` (batched)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        x1, x2 = _autocast.fp32(x1, x2)
     a, b = x1._d, x2._d
     if a.ndim < 2 or b.ndim < 2:
         raise RuntimeError(

@@ -16,7 +16,8 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, as_tensor, record, unbroadcast
+from engine.ops import autocast as _autocast
+from engine.ops._core import OpNode, acc_dtype, as_tensor, matmul_np, record, unbroadcast
 from engine.ops.shape import reshape, t, transpose
 
 # how ATen's dtype checks name scalar types: `Float and Double` (`float != double`: CPP_NAMES)
@@ -24,6 +25,7 @@ _TITLE = {
     "float32": "Float",
     "float64": "Double",
     "float16": "Half",
+    "bfloat16": "BFloat16",
     "int64": "Long",
     "int32": "Int",
     "int16": "Short",
@@ -46,6 +48,8 @@ def _sizes(shape: tuple[int, ...]) -> str:
 # -- mm ----------------------------------------------------------------------------------
 def mm(self: Tensor, mat2: Tensor) -> Tensor:
     """Matrix product of two 2-D tensors."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        self, mat2 = _autocast.lower(self, mat2)
     a, b = self._d, mat2._d
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -65,7 +69,7 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
     if self._rg or mat2._rg:
         saved.update(sym_layout("self", self))
         saved.update(sym_layout("mat2", mat2))
-    return record(MmBackward0, np.matmul(a, b), (self, mat2), saved)
+    return record(MmBackward0, matmul_np(a, b), (self, mat2), saved)
 
 
 def sym_layout(name: str, t: Tensor) -> dict[str, tuple[int, ...]]:
@@ -85,9 +89,9 @@ class MmBackward0(OpNode):
         ga = gb = None
         if not STATE.enabled:
             if self.needs(0):
-                ga = make(g._d @ self.saved("mat2")._d.T, False, None, 0)
+                ga = make(matmul_np(g._d, self.saved("mat2")._d.T), False, None, 0)
             if self.needs(1):
-                gb = make(self.saved("self")._d.T @ g._d, False, None, 0)
+                gb = make(matmul_np(self.saved("self")._d.T, g._d), False, None, 0)
             return [ga, gb]
         if self.needs(0):
             ga = mm(g, t(self.saved("mat2")))
@@ -98,6 +102,8 @@ class MmBackward0(OpNode):
 
 def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """beta * self + alpha * (mat1 @ mat2), `self` broadcast to the product's shape."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        self, mat1, mat2 = _autocast.lower(self, mat1, mat2)
     a, b, c = mat1._d, mat2._d, as_tensor(self)._d
     for name, m in (("mat1", a), ("mat2", b)):
         if m.ndim != 2:
@@ -114,11 +120,14 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
         raise RuntimeError(
             f"mat1 and mat2 must have the same dtype, but got {_title(a)} and {_title(b)}"
         )
-    prod = np.matmul(a, b)
+    acc = acc_dtype(a.dtype)  # bfloat16: the whole sum in float32, rounded once
+    prod = np.matmul(a, b) if acc is None else np.matmul(a.astype(acc), b.astype(acc))
     _check_expand(c.shape, prod.shape)
     if alpha != 1:
         prod *= alpha
-    out = prod + (c if beta == 1 else c * beta) if beta != 0 else prod
+    cc = c if acc is None else c.astype(acc)
+    out = prod + (cc if beta == 1 else cc * beta) if beta != 0 else prod
+    out = out if acc is None else out.astype(a.dtype)
     saved = {"alpha": alpha, "beta": beta, "mat1": mat1, "mat2": mat2}
     if mat1._rg or mat2._rg:
         saved.update(sym_layout("mat1", mat1))
@@ -152,9 +161,9 @@ class AddmmBackward0(OpNode):
         if not STATE.enabled:
             gd = g._d if alpha == 1 else g._d * alpha
             if self.needs(1):
-                g1 = make(gd @ self.saved("mat2")._d.T, False, None, 0)
+                g1 = make(matmul_np(gd, self.saved("mat2")._d.T), False, None, 0)
             if self.needs(2):
-                g2 = make(self.saved("mat1")._d.T @ gd, False, None, 0)
+                g2 = make(matmul_np(self.saved("mat1")._d.T, gd), False, None, 0)
             return [gs, g1, g2]
         if self.needs(1):
             g1 = mm(g, t(self.saved("mat2")))
@@ -168,6 +177,8 @@ class AddmmBackward0(OpNode):
 # -- bmm / mv / dot ----------------------------------------------------------------------
 def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     """Batched matrix product of two 3-D tensors with the same batch size."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        self, mat2 = _autocast.lower(self, mat2)
     a, b = self._d, mat2._d
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -182,7 +193,7 @@ def bmm(self: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(f"expected scalar type {_title(a)} but found {_title(b)}")
     # PyTorch saves `self` only when mat2 needs a gradient, and `mat2` only when self does
     saved = {"mat2": mat2 if self._rg else None, "self": self if mat2._rg else None}
-    return record(BmmBackward0, np.matmul(a, b), (self, mat2), saved)
+    return record(BmmBackward0, matmul_np(a, b), (self, mat2), saved)
 
 
 class BmmBackward0(OpNode):
@@ -196,9 +207,9 @@ class BmmBackward0(OpNode):
         ga = gb = None
         if not STATE.enabled:
             if self.needs(0):
-                ga = make(g._d @ self.saved("mat2")._d.transpose(0, 2, 1), False, None, 0)
+                ga = make(matmul_np(g._d, self.saved("mat2")._d.transpose(0, 2, 1)), False, None, 0)
             if self.needs(1):
-                gb = make(self.saved("self")._d.transpose(0, 2, 1) @ g._d, False, None, 0)
+                gb = make(matmul_np(self.saved("self")._d.transpose(0, 2, 1), g._d), False, None, 0)
             return [ga, gb]
         if self.needs(0):
             ga = bmm(g, transpose(self.saved("mat2"), 1, 2))
@@ -221,7 +232,7 @@ def mv(self: Tensor, vec: Tensor) -> Tensor:
             "addmv input tensors must have the same dtype, but got "
             f"{_title(v)}, {_title(a)}, and {_title(v)}"
         )
-    return record(MvBackward0, np.matmul(a, v), (self, vec), {"self": self, "vec": vec})
+    return record(MvBackward0, matmul_np(a, v), (self, vec), {"self": self, "vec": vec})
 
 
 class MvBackward0(OpNode):
@@ -236,7 +247,7 @@ class MvBackward0(OpNode):
             if self.needs(0):
                 ga = make(np.multiply.outer(g._d, self.saved("vec")._d), False, None, 0)
             if self.needs(1):
-                gv = make(self.saved("self")._d.T @ g._d, False, None, 0)
+                gv = make(matmul_np(self.saved("self")._d.T, g._d), False, None, 0)
             return [ga, gv]
         if self.needs(0):
             ga = outer(g, self.saved("vec"))
@@ -260,13 +271,13 @@ def dot(self: Tensor, tensor: Tensor) -> Tensor:
         raise RuntimeError(
             f"dot : expected both vectors to have same dtype, but found {_title(a)} and {_title(b)}"
         )
-    out = np.asarray(np.dot(a, b))
+    out = matmul_np(a, b)
     return record(DotBackward0, out, (self, tensor), {"self": self, "tensor": tensor})
 
 
 def vdot(self: Tensor, other: Tensor) -> Tensor:
     """Inner product of two 1-D tensors (conjugating the first, a no-op for real tensors)."""
-    if self._d.dtype.kind == "c" or other._d.dtype.kind == "c":
+    if _dtype.kind(self._d.dtype) == "c" or _dtype.kind(other._d.dtype) == "c":
         from engine.ops.complex import vdot_complex
 
         return vdot_complex(self, other)
@@ -323,11 +334,13 @@ class AddmvBackward0(OpNode):
 
 def trace(self: Tensor) -> Tensor:
     """Sum of the main diagonal of a matrix."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        (self,) = _autocast.fp32(self)
     a = self._d
     if a.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
     out = np.asarray(np.trace(a))
-    if a.dtype.kind in "biu":
+    if _dtype.kind(a.dtype) in "biu":
         out = out.astype(np.int64)
     return record(TraceBackward0, out, (self,), {"self_sym_sizes": a.shape})
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine import return_types as rt
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads, SavedTensor
@@ -41,7 +42,7 @@ def _eye_like(x: Tensor, n: int) -> Tensor:
 def _float(name: str, a: np.ndarray[Any, Any]) -> None:
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if a.dtype.kind != "f":
+    if _dtype.kind(a.dtype) != "f":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{str(a.dtype).capitalize()}"

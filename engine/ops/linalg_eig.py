@@ -28,7 +28,7 @@ _PHASE = (
 
 def _eig(A: Tensor) -> list[Tensor]:
     a = A._d
-    if a.dtype.kind in "iub":
+    if _dtype.kind(a.dtype) in "iub":
         from engine.ops.inplace import type_name
 
         name = type_name(_dtype.from_numpy(a.dtype))
@@ -47,7 +47,7 @@ def _eig(A: Tensor) -> list[Tensor]:
     if node is not None:
         node._saved = {"eigenvalues": SavedTensor(outs[0], True)}
         node._saved["eigenvectors"] = SavedTensor(outs[1], True)
-        node.__dict__["_real_in"] = a.dtype.kind != "c"  # a real A takes the real part
+        node.__dict__["_real_in"] = _dtype.kind(a.dtype) != "c"  # a real A takes the real part
     return outs
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
+from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.linalg import dot, mm
 from engine.ops.reduce import shown, wrap_dim
@@ -170,6 +171,8 @@ def baddbmm(
     self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
 ) -> Tensor:
     """beta * self + alpha * bmm(batch1, batch2), `self` broadcast to the product."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        self, batch1, batch2 = _autocast.lower(self, batch1, batch2)
     from engine.ops.linalg import bmm
 
     prod = bmm(_plain(batch1), _plain(batch2))._d
@@ -206,6 +209,8 @@ def addbmm(
     self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
 ) -> Tensor:
     """beta * self + alpha * (sum over the batch of bmm(batch1, batch2)), one node."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        self, batch1, batch2 = _autocast.lower(self, batch1, batch2)
     from engine.ops.linalg import _check_expand, bmm
 
     for b in (batch1, batch2):  # ATen reads size(2) of each first

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast, wants_grad
@@ -34,7 +35,7 @@ def _square(name: str, a: np.ndarray[Any, Any]) -> None:
             f"{a.shape[-1]} matrices"
         )
     # complex only where the real formulas extend holomorphically (ops/complex_grad.py)
-    if a.dtype.kind != "f" and not (a.dtype.kind == "c" and name in _HOLOMORPHIC):
+    if _dtype.kind(a.dtype) != "f" and not (_dtype.kind(a.dtype) == "c" and name in _HOLOMORPHIC):
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{str(a.dtype).capitalize()}"
@@ -126,7 +127,7 @@ def _det(a: np.ndarray[Any, Any]) -> Any:
     """Determinant as LAPACK's getrf gives it: partial-pivot LU, product of U's diagonal in
     order (np.linalg.det rounds differently: 17.999999999999996 where PyTorch prints 18.)."""
     # complex: in its own precision, pivoting on |re| + |im| as LAPACK's cgetrf does
-    cx = a.dtype.kind == "c"
+    cx = _dtype.kind(a.dtype) == "c"
     m = np.array(a, dtype=a.dtype if cx else np.float64).reshape(-1, *a.shape[-2:])
     n = m.shape[-1]
     out = np.ones(m.shape[0], m.dtype)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor
+from engine.ops import autocast as _autocast
 from engine.ops._core import as_tensor, record
 from engine.ops.linalg import bmm, dot, mm, mv
 from engine.ops.shape import UnsafeViewBackward0, expand, reshape, squeeze, t, transpose, unsqueeze
@@ -20,6 +21,8 @@ from engine.ops.shape import UnsafeViewBackward0, expand, reshape, squeeze, t, t
 
 def matmul(self: Any, other: Any) -> Tensor:
     """Matrix product with NumPy-style broadcasting of batch dims."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        self, other = _autocast.lower(self, other)
     a = self if type(self) is Tensor else as_tensor(self)
     b = other if type(other) is Tensor else as_tensor(other)
     d1, d2 = a._d.ndim, b._d.ndim

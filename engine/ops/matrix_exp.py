@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
@@ -30,7 +31,7 @@ def linalg_matrix_exp(A: Tensor) -> Tensor:
             "linalg.matrix_exp: A must be batches of square matrices, but they are "
             f"{a.shape[-2]} by {a.shape[-1]} matrices"
         )
-    if a.dtype.kind not in "fc":
+    if _dtype.kind(a.dtype) not in "fc":
         raise RuntimeError(
             "linalg.matrix_exp: Expected a floating point or complex tensor as input. Got "
             f"{type_name(A.dtype)}"

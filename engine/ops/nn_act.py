@@ -9,6 +9,7 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
+from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, float_array, record, unbroadcast
 from engine.ops.nn_ops import Array, _Act, _sig, const
 
@@ -154,6 +155,8 @@ class SoftshrinkBackward0(_Act):
 
 def prelu(self: Tensor, weight: Tensor) -> Tensor:
     """max(0, x) + weight * min(0, x), one weight per channel (dim 1; 1-D input has one)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        self, weight = _autocast.lower(self, weight)
     x = float_array(self)
     if weight.ndim > 1:
         raise RuntimeError(

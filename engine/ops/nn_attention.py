@@ -16,6 +16,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
+from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, record, record_multi
 from engine.ops.remainder import NotImplementedBackward
 
@@ -43,6 +44,8 @@ def scaled_dot_product_attention(
     enable_gqa: bool = False,
 ) -> Tensor:
     """Attention of `query` over `key`/`value` (dropout on the weights when dropout_p > 0)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        query, key, value, attn_mask = _autocast.lower(query, key, value, attn_mask)
     if is_causal and attn_mask is not None:
         raise RuntimeError(
             "_scaled_dot_product_attention: Explicit attn_mask should not be set when "

@@ -16,7 +16,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, acc_dtype, record
 from engine.ops.nn_ops import Array, const, stash
 
 Pair = tuple[int, ...]  # one entry per spatial dimension
@@ -141,7 +141,12 @@ def weight_grad(
     return total
 
 
-_C_TYPES = {"float64": "double", "float32": "float", "float16": "c10::Half"}
+_C_TYPES = {
+    "float64": "double",
+    "float32": "float",
+    "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
+}
 
 
 def _check_dtypes(xd: Any, wd: Any, b: Tensor | None) -> None:
@@ -169,6 +174,9 @@ def convolution(
     """PyTorch's `convolution` over 1, 2 or 3 spatial dims; 1d runs as 2d with height 1."""
     xd, wd = x._d, w._d
     _check_dtypes(xd, wd, b)
+    acc = acc_dtype(xd.dtype)  # bfloat16: computed in float32, rounded once
+    if acc is not None:
+        xd, wd = xd.astype(acc), wd.astype(acc)
     squeeze_h = xd.ndim == 3
     if squeeze_h:
         xd, wd = xd[:, :, None], wd[:, :, None]
@@ -188,7 +196,9 @@ def convolution(
     else:
         out, cols = conv_forward(xd, wd, stride, pads, dilation, groups)
     if b is not None:
-        out = out + b._d.reshape(1, -1, *(1,) * (out.ndim - 2))
+        out = out + b._d.astype(out.dtype, copy=False).reshape(1, -1, *(1,) * (out.ndim - 2))
+    if acc is not None:
+        out, cols = out.astype(x._d.dtype), None
     if squeeze_h:
         out = out[:, :, 0]
     params = (stride, pads, dilation, output_padding)
@@ -224,6 +234,10 @@ class ConvolutionBackward0(OpNode):
                 return self._apply_graph_t(g, xt, wt)
             return self._apply_graph(g, xt, wt)
         x, w = xt._d, wt._d
+        low = x.dtype
+        acc = acc_dtype(low)  # bfloat16: computed in float32, each gradient rounded once
+        if acc is not None:
+            x, w, g = x.astype(acc), w.astype(acc), const(g._d.astype(acc))
         sq = self.__dict__["squeeze_h"]
         if sq:
             x, w = x[:, :, None], w[:, :, None]
@@ -256,7 +270,7 @@ class ConvolutionBackward0(OpNode):
         for a in (gx, gw, gb):
             if a is not None and sq and a.ndim == 4:  # back to the 1d layout
                 a = a[:, :, 0]
-            out.append(None if a is None else const(np.ascontiguousarray(a)))
+            out.append(None if a is None else const(np.ascontiguousarray(a, low)))
         return out
 
     def _apply_graph(self, g: Tensor, xt: Tensor, wt: Tensor) -> Grads:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
@@ -250,7 +251,7 @@ def binary_cross_entropy_with_logits(
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({self.shape})"
         )
-    if t.dtype.kind in "iu":  # the loss is computed into a tensor of the target's dtype
+    if _dtype.kind(t.dtype) in "iu":  # the loss is computed into a tensor of the target's dtype
         from engine.ops.reduce_stats import _type_name
 
         raise RuntimeError(
@@ -320,6 +321,7 @@ _SCALAR_NAMES = {
     "torch.float32": "Float",
     "torch.float64": "Double",
     "torch.float16": "Half",
+    "torch.bfloat16": "BFloat16",
     "torch.int32": "Int",
     "torch.int16": "Short",
     "torch.int8": "Char",

@@ -10,7 +10,7 @@ from engine._tensor import Tensor
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, bump, record
+from engine.ops._core import OpNode, acc_dtype, bump, record
 from engine.ops.nn_ops import Array, const
 
 
@@ -159,16 +159,22 @@ def native_layer_norm(
             f"[*, {', '.join(str(s) for s in shape)}], but got input of size{list(a.shape)}"
         )
     axes = tuple(range(a.ndim - len(shape), a.ndim))
+    low = a.dtype
+    acc = acc_dtype(low)  # bfloat16: statistics and result in float32, each rounded once
+    if acc is not None:
+        a = a.astype(acc)
     mean = a.mean(axis=axes, keepdims=True)
     invstd = (1 / np.sqrt(a.var(axis=axes, keepdims=True) + eps)).astype(a.dtype)
     out = (a - mean) * invstd
     if weight is not None:
-        out = out * weight._d
+        out = out * weight._d.astype(out.dtype, copy=False)
     if bias is not None:
-        out = out + bias._d
+        out = out + bias._d.astype(out.dtype, copy=False)
+    if acc is not None:
+        mean, invstd = mean.astype(low), invstd.astype(low)
     saved = {"input": x, "normalized_shape": list(shape), "weight": weight, "bias": bias}
     saved.update({"result1": mean, "result2": invstd})
-    res = record(NativeLayerNormBackward0, out.astype(a.dtype), (x, weight, bias), saved)
+    res = record(NativeLayerNormBackward0, out.astype(low), (x, weight, bias), saved)
     if res._fn is not None:
         res._fn.__dict__["eps"] = eps  # PyTorch does not save eps; create_graph needs it
     return res

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, rename_class, retype
@@ -365,7 +366,7 @@ class HardtanhBackward0(_Act):
 def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1) -> Tensor:
     """Rows of `weight` picked by integer `indices`."""
     idx = indices._d
-    if idx.dtype.kind not in "iu":
+    if _dtype.kind(idx.dtype) not in "iu":
         from engine._printing import legacy_type_name
 
         raise RuntimeError(

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, retype
@@ -42,7 +43,7 @@ def pdist(x: Tensor, p: float = 2.0) -> Tensor:
     d = x._d
     if d.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {d.ndim}D")
-    if d.dtype.kind != "f":
+    if _dtype.kind(d.dtype) != "f":
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.forward_ad import FW
 from engine.autograd.graph import Grads
@@ -22,6 +23,7 @@ from engine.ops._core import (
     bshapes,
     float_array,
     in_shape,
+    opmath,
     record,
     unbroadcast,
 )
@@ -36,6 +38,7 @@ np.seterr(all="ignore")
 def add(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """self + alpha * other."""
     a, b, bt, rt = binary_arrays(self, other)
+    _dtype.refuse_barely(rt, "add_stub")
     if alpha != 1:
         b = b * alpha
     try:
@@ -68,10 +71,11 @@ class AddBackward0(OpNode):
 def sub(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """self - alpha * other."""
     a, b, bt, rt = binary_arrays(self, other)
+    _dtype.refuse_barely(rt, "add_stub")
     if (
-        self._d.dtype.kind == "b"
+        _dtype.kind(self._d.dtype) == "b"
         or type(other) is bool
-        or (bt is not None and bt._d.dtype.kind == "b")
+        or (bt is not None and _dtype.kind(bt._d.dtype) == "b")
     ):
         raise _bool_sub_error(rt)
     if alpha != 1:
@@ -106,7 +110,7 @@ class SubBackward0(OpNode):
 
 
 def _bool_sub_error(rt: np.dtype[Any]) -> RuntimeError:
-    if rt.kind == "b":
+    if _dtype.kind(rt) == "b":
         return RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
             "`^` or `logical_xor()` operator instead."
@@ -122,7 +126,7 @@ def rsub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, self, alpha=alpha)
     a, b, _, rt = binary_arrays(self, other)
-    if self._d.dtype.kind == "b" or type(other) is bool:
+    if _dtype.kind(self._d.dtype) == "b" or type(other) is bool:
         raise _bool_sub_error(rt)
     out = np.subtract(b, a * alpha if alpha != 1 else a)
     if out.dtype != rt:
@@ -208,9 +212,11 @@ def div(self: Tensor, other: Any, *, rounding_mode: str | None = _TRUE_DIVISION)
     recorded as DivBackward2 (as the `div.Tensor_mode` kernel is) instead of DivBackward0.
     """
     a, b, bt, rt = binary_arrays(self, other)
+    if rounding_mode == "floor":
+        _dtype.refuse_barely(rt, "div_floor_cpu")
     if rounding_mode is not None and rounding_mode is not _TRUE_DIVISION:
         q = np.floor_divide(a, b) if rounding_mode == "floor" else np.trunc(np.true_divide(a, b))
-        if rt.kind != "f":
+        if _dtype.kind(rt) != "f":
             q = (
                 np.trunc(np.true_divide(a, b))
                 if rounding_mode == "trunc"
@@ -219,7 +225,7 @@ def div(self: Tensor, other: Any, *, rounding_mode: str | None = _TRUE_DIVISION)
         saved = {"self": self, "other": other, "rounding_mode": rounding_mode}
         q = np.asarray(q).astype(rt)
         return record(DivBackward2, q, (self, bt), saved, shapes=bshapes(self, bt, q))
-    if rt.kind != "f" and rt.kind != "c":
+    if _dtype.kind(rt) != "f" and _dtype.kind(rt) != "c":
         from engine._dtype import get_default_dtype
 
         # integer operands go to float from their own dtypes, not via their common int type
@@ -293,6 +299,8 @@ class DivBackward2(_DivNode):
 # -- pow ---------------------------------------------------------------------------------
 def pow(self: Any, exponent: Any) -> Tensor:
     """self ** exponent: PyTorch's tensor^scalar, tensor^tensor and scalar^tensor forms."""
+    if isinstance(self, Tensor):
+        _dtype.refuse_barely(self._d.dtype, "pow")
     if not isinstance(self, Tensor):
         e = as_tensor(exponent) if not isinstance(exponent, Tensor) else exponent
         base = self
@@ -307,18 +315,18 @@ def pow(self: Any, exponent: Any) -> Tensor:
         return record(PowBackward2, out, (e,), {"self": base, "exponent": e}, out_saved="result")
     if isinstance(exponent, Tensor):
         a, b, bt, rt = binary_arrays(self, exponent)
-        if rt.kind == "b":
+        if _dtype.kind(rt) == "b":
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         try:
             # complex: std::pow's exp(b log a), in the tensor's precision (not NumPy's power)
-            out = _power(a, b) if rt.kind != "c" else np.exp(b * np.log(a))
+            out = _power(a, b) if _dtype.kind(rt) != "c" else np.exp(b * np.log(a))
         except ValueError as e:
             raise broadcast_error(a, b, e) from None
         saved = {"self": self, "exponent": exponent}
         out = out.astype(rt, copy=False)
         return record(PowBackward1, out, (self, bt), saved, "result", bshapes(self, bt, out))
     a, b, _, rt = binary_arrays(self, exponent)
-    if rt.kind in "iu" and isinstance(b, int) and b < 0:
+    if _dtype.kind(rt) in "iu" and isinstance(b, int) and b < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     try:
         out = _scalar_power(a, b) if rt in _FAST_POW_DTYPES else np.power(a, b)
@@ -356,7 +364,7 @@ def _scalar_power(a: Any, b: Any) -> Any:
 def _power(a: Any, b: Any) -> Any:
     """np.power, with PyTorch's integer results for negative integer exponents (0, or ±1)."""
     bd = np.asarray(b)
-    if bd.dtype.kind not in "iu" or not np.any(bd < 0):
+    if _dtype.kind(bd.dtype) not in "iu" or not np.any(bd < 0):
         return np.power(a, b)
     pos = np.power(a, np.where(bd < 0, 0, bd))
     odd = np.where(bd % 2 == 0, 1, -1)
@@ -437,14 +445,15 @@ _exp, _log, _sin, _cos, _tanh = map(_rounded, (np.exp, np.log, np.sin, np.cos, n
 
 
 def _unary(node: type[OpNode], fn: Any, self: Tensor, save_self: bool, save_result: bool) -> Tensor:
-    out = fn(float_array(self))
+    out = opmath(fn, float_array(self))
     return record(
         node, out, (self,), {"self": self} if save_self else None, "result" if save_result else None
     )
 
 
 def neg(self: Tensor) -> Tensor:
-    if self._d.dtype.kind == "b":
+    _dtype.refuse_barely(self._d.dtype, "neg_cpu")
+    if _dtype.kind(self._d.dtype) == "b":
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
             "to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -511,7 +520,8 @@ class RsqrtBackward0(OpNode):
 
 
 def abs(self: Tensor) -> Tensor:
-    if self._d.dtype.kind == "c":  # a real result, with a non-holomorphic gradient
+    _dtype.refuse_barely(self._d.dtype, "abs_cpu")
+    if _dtype.kind(self._d.dtype) == "c":  # a real result, with a non-holomorphic gradient
         from engine.ops.complex_polar import abs_complex
 
         return abs_complex(self)
@@ -527,7 +537,7 @@ class AbsBackward0(OpNode):
 
 
 def sign(self: Tensor) -> Tensor:
-    if self._d.dtype.kind == "c":
+    if _dtype.kind(self._d.dtype) == "c":
         raise NotImplementedError(
             "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
             "torch.sgn instead."
@@ -587,7 +597,7 @@ def _sigmoid(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         # PyTorch's float32 kernel: 1 / (1 + exp(-x)) in float32, with an accurate exp
         e32 = np.exp(-a.astype(np.float64)).astype(np.float32)
         return np.float32(1) / (np.float32(1) + e32)  # type: ignore[no-any-return]
-    if a.dtype.kind == "c":
+    if _dtype.kind(a.dtype) == "c":
         return 1 / (1 + _exp(-a))  # type: ignore[no-any-return]
     out = np.empty_like(a)
     pos = a >= 0
@@ -644,7 +654,7 @@ def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Limit values to [min, max]; the gradient passes where min <= x <= max."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if self._d.dtype.kind == "c":
+    if _dtype.kind(self._d.dtype) == "c":
         raise NotImplementedError("clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(min) if min is not None else None
@@ -713,7 +723,7 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
 
         return nonzero(as_tensor(condition), as_tuple=True)
     c = as_tensor(condition)
-    if c._d.dtype.kind != "b":
+    if _dtype.kind(c._d.dtype) != "b":
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             + type_name(c.dtype)
@@ -763,7 +773,7 @@ def _tensor_args(name: str, self: Any, other: Any) -> None:
 def maximum(self: Tensor, other: Tensor) -> Tensor:
     _tensor_args("maximum", self, other)
     a, b, bt, rt = binary_arrays(self, other)
-    if rt.kind == "c":
+    if _dtype.kind(rt) == "c":
         raise RuntimeError("maximum not implemented for complex tensors.")
     try:
         out = np.maximum(a, b)
@@ -776,7 +786,7 @@ def maximum(self: Tensor, other: Tensor) -> Tensor:
 def minimum(self: Tensor, other: Tensor) -> Tensor:
     _tensor_args("minimum", self, other)
     a, b, bt, rt = binary_arrays(self, other)
-    if rt.kind == "c":
+    if _dtype.kind(rt) == "c":
         raise RuntimeError("minimum not implemented for complex tensors.")
     try:
         out = np.minimum(a, b)
@@ -814,7 +824,9 @@ class MinimumBackward0(MaximumBackward0):
 def _compare(fn: Any) -> Any:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, _ = binary_arrays(self, other)
-        if a.dtype.kind == "c" and fn in _ORDERED:
+        if fn in _ORDERED:
+            _dtype.refuse_barely(a.dtype, f"{_ORDERED[fn]}_cpu")
+        if _dtype.kind(a.dtype) == "c" and fn in _ORDERED:
             raise NotImplementedError(
                 f"\"{_ORDERED[fn]}_cpu\" not implemented for '{_CTYPE[a.dtype.name]}'"
             )
@@ -839,7 +851,7 @@ ge = _compare(np.greater_equal)
 def _logical(fn: Any) -> Any:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, rt = binary_arrays(self, other)
-        if rt.kind == "f" and fn is not np.logical_and and fn is not np.logical_or:
+        if _dtype.kind(rt) == "f" and fn is not np.logical_and and fn is not np.logical_or:
             kernel = fn.__name__ + "_cpu"
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{_TYPE[rt.name]}'")
         try:
@@ -851,13 +863,14 @@ def _logical(fn: Any) -> Any:
     return op
 
 
-_TYPE = {"float16": "Half", "float32": "Float", "float64": "Double"}
+_TYPE = {"float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double"}
 bitwise_and = _logical(np.bitwise_and)
 bitwise_or = _logical(np.bitwise_or)
 bitwise_xor = _logical(np.bitwise_xor)
 
 
 def bitwise_not(self: Tensor) -> Tensor:
+    _dtype.refuse_barely(self._d.dtype, "bitwise_not_cpu")
     return make(np.invert(self._d), False, None, 0)
 
 
@@ -906,13 +919,13 @@ def isfinite(self: Tensor) -> Tensor:
 
 
 def isposinf(self: Tensor) -> Tensor:
-    if self._d.dtype.kind == "c":
+    if _dtype.kind(self._d.dtype) == "c":
         raise RuntimeError("isposinf does not support complex inputs.")
     return make(np.isposinf(self._d), False, None, 0)
 
 
 def isneginf(self: Tensor) -> Tensor:
-    if self._d.dtype.kind == "c":
+    if _dtype.kind(self._d.dtype) == "c":
         raise RuntimeError("isneginf does not support complex inputs.")
     return make(np.isneginf(self._d), False, None, 0)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import _generator
+from engine import _dtype, _generator
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
@@ -34,7 +34,7 @@ from engine.ops._core import (
 def _floats(self: Tensor, other: Any) -> tuple[Any, Any, Tensor | None, Any]:
     """Broadcastable float operands (integers promote to the default float, as PyTorch)."""
     a, b, bt, rt = binary_arrays(self, other)
-    if rt.kind != "f":
+    if _dtype.kind(rt) != "f":
         rt = float_array(make(np.zeros(0, rt), False, None, 0)).dtype
     try:
         np.broadcast_shapes(np.shape(a), np.shape(b))
@@ -372,7 +372,7 @@ def _fill(self: Tensor, node: type[OpNode], data: np.ndarray[Any, Any]) -> Tenso
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
     g = _generator.pick(generator)
     d = self._d
-    if d.dtype.kind == "c":  # ATen fills view_as_real(self)
+    if _dtype.kind(d.dtype) == "c":  # ATen fills view_as_real(self)
         pairs = g.uniform(2 * d.size, d.real.dtype, a, b)
         return _fill(self, UniformBackward0, pairs.view(d.dtype).reshape(d.shape))
     return _fill(self, UniformBackward0, g.uniform(d.size, d.dtype, a, b))
@@ -381,7 +381,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
     g = _generator.pick(generator)
     d = self._d  # ATen's 16-wide Box-Muller runs on contiguous tensors only
-    if d.dtype.kind == "c":  # ATen: normal_(view_as_real(self), mean, std / sqrt(2))
+    if _dtype.kind(d.dtype) == "c":  # ATen: normal_(view_as_real(self), mean, std / sqrt(2))
         pairs = g.normal(2 * d.size, d.real.dtype, mean, std / 2**0.5, d.flags.c_contiguous)
         return _fill(self, NormalBackward0, pairs.view(d.dtype).reshape(d.shape))
     return _fill(self, NormalBackward0, g.normal(d.size, d.dtype, mean, std, d.flags.c_contiguous))

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops import pointwise as pw
@@ -70,12 +71,12 @@ SgnBackward0 = _node("SgnBackward0", _zero)
 
 def _rounding(node: type[OpNode], fn: Any, self: Tensor) -> Tensor:
     d = self._d
-    if d.dtype.kind == "c":
+    if _dtype.kind(d.dtype) == "c":
         what = node._name[:-9].lower()
         if what == "round":
             raise NotImplementedError("\"round_vml_cpu\" not implemented for 'ComplexFloat'")
         raise NotImplementedError(f"{what} is not supported for complex inputs")
-    out = d.copy() if d.dtype.kind in "iub" else fn(d)
+    out = d.copy() if _dtype.kind(d.dtype) in "iub" else fn(d)
     return record(node, out, (self,))
 
 
@@ -95,7 +96,7 @@ def round(self: Tensor, *, decimals: int | None = None) -> Tensor:
     """Round half to even (NumPy's rule is PyTorch's), optionally to `decimals` places."""
     if decimals is None:  # an explicit decimals=0 is the other overload (RoundBackward1)
         return _rounding(RoundBackward0, np.round, self)
-    if self._d.dtype.kind in "iub":
+    if _dtype.kind(self._d.dtype) in "iub":
         from engine.ops.reduce_stats import _type_name
 
         kernel = "round_vml_cpu" if self._d.dtype == np.int64 else "round_cpu"
@@ -112,7 +113,7 @@ FracBackward0 = _node("FracBackward0", lambda n, g: g)
 
 def frac(self: Tensor) -> Tensor:
     d = self._d
-    if d.dtype.kind in "iub":
+    if _dtype.kind(d.dtype) in "iub":
         raise NotImplementedError(f"\"frac_cpu\" not implemented for '{type_name(self.dtype)}'")
     return record(FracBackward0, d - np.trunc(d), (self,))
 
@@ -282,7 +283,7 @@ def nan_to_num(
 ) -> Tensor:
     """NaN to `nan`, infinities to `posinf`/`neginf` (default: the dtype's extremes)."""
     d = self._d
-    out = d.copy() if d.dtype.kind != "f" else np.nan_to_num(d, True, nan, posinf, neginf)
+    out = d.copy() if _dtype.kind(d.dtype) != "f" else np.nan_to_num(d, True, nan, posinf, neginf)
     return record(NanToNumBackward0, out, (self,), {"self": self})
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import _generator
+from engine import _dtype, _generator
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
@@ -30,7 +30,7 @@ _ATEN_NAMES = {
 def poisson(input: Tensor, generator: Any = None) -> Tensor:
     """One Poisson count per rate, in `input`'s dtype."""
     d = input._d
-    if d.dtype.kind != "f":
+    if _dtype.kind(d.dtype) != "f":
         name = _ATEN_NAMES.get(input.dtype.name, input.dtype.name)
         raise NotImplementedError(f"\"poisson_cpu\" not implemented for '{name}'")
     drawn = _generator.pick(generator).poisson(d).astype(d.dtype)

@@ -16,7 +16,8 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops import autocast as _autocast
+from engine.ops._core import OpNode, acc_dtype, record
 from engine.ops.inplace import type_name
 
 ALL: Any = object()  # "no dim given": the full-reduction overload
@@ -108,7 +109,7 @@ def _acc_dtype(a: np.ndarray[Any, Any], dtype: Any) -> np.ndarray[Any, Any]:
     # sum/prod of ints and bools is int64 in PyTorch, whatever the input width
     if dtype is not None:
         return a.astype(dtype.np, copy=False)
-    if a.dtype.kind in "biu":
+    if _dtype.kind(a.dtype) in "biu":
         return a.astype(np.int64)
     return a
 
@@ -128,11 +129,15 @@ def sum(
     if axis is not ALL:
         dim = axis
     a = _acc_dtype(self._d, dtype)
-    if dim is ALL and not keepdim:
+    acc = acc_dtype(a.dtype)
+    if acc is not None:  # bfloat16 sums in float32, rounded once (PyTorch's accumulate type)
+        out = _reduce(a.astype(acc), np.add.reduce, dims_of(dim, a.ndim), keepdim).astype(a.dtype)
+    elif dim is ALL and not keepdim:
         out = np.asarray(np.add.reduce(a, axis=None))
+    else:
+        out = _reduce(a, np.add.reduce, dims_of(dim, a.ndim), keepdim)
+    if dim is ALL and not keepdim:
         return record(SumBackward0, out, (self,), {"self_sym_sizes": a.shape})
-    axes = dims_of(dim, a.ndim)
-    out = _reduce(a, np.add.reduce, axes, keepdim)
     saved = {"dim": shown_list(dim), "keepdim": keepdim, "self_sym_sizes": a.shape}
     return record(SumBackward1, out, (self,), saved)
 
@@ -188,21 +193,22 @@ def mean(
     a = self._d
     if dtype is not None:
         a = a.astype(dtype.np, copy=False)
-    if a.dtype.kind != "f" and a.dtype.kind != "c":
+    if _dtype.kind(a.dtype) != "f" and _dtype.kind(a.dtype) != "c":
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {type_name(_dtype.from_numpy(a.dtype))}"
         )
     saved: dict[str, Any] = {"self_sym_numel": a.size, "self_sym_sizes": a.shape}
+    acc = a if acc_dtype(a.dtype) is None else a.astype(np.float32)  # bfloat16: in float32
     if dim is ALL and not keepdim:
-        out = np.asarray(np.add.reduce(a, axis=None) / a.size, dtype=a.dtype)
+        out = np.asarray(np.add.reduce(acc, axis=None) / a.size).astype(a.dtype)
         return record(MeanBackward0, out, (self,), saved)
     axes = dims_of(dim, a.ndim)
     n = 1
     for ax in axes:
         n *= a.shape[ax]
-    out = np.asarray(_reduce(a, np.add.reduce, axes, keepdim) / n, dtype=a.dtype)
+    out = np.asarray(_reduce(acc, np.add.reduce, axes, keepdim) / n).astype(a.dtype)
     saved["dim"] = shown_list(dim)
     saved["keepdim"] = keepdim
     return record(MeanBackward1, out, (self,), saved)
@@ -244,6 +250,8 @@ class MeanBackward1(OpNode):
 # -- prod --------------------------------------------------------------------------------
 def prod(self: Tensor, dim: Any = ALL, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Product of all elements, or along one `dim`."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        (self,) = _autocast.fp32(self)
     a = _acc_dtype(self._d, dtype)
     if dim is ALL:
         out = np.asarray(a.prod())

@@ -6,10 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, opmath, record
 from engine.ops.reduce import ALL, axes_of, shown, wrap_dim
 from engine.ops.softmax import need_dim
 
@@ -25,10 +26,10 @@ def cumsum(self: Tensor, dim: Any = ALL, *, dtype: Any = None) -> Tensor:
     a = self._d
     if dtype is not None:
         a = a.astype(dtype.np, copy=False)
-    elif a.dtype.kind in "biu":
+    elif _dtype.kind(a.dtype) in "biu":
         a = a.astype(np.int64)
     d = wrap_dim(int(dim), a.ndim)
-    out = a.copy() if a.ndim == 0 else np.cumsum(a, axis=d)
+    out = a.copy() if a.ndim == 0 else opmath(lambda x: np.cumsum(x, axis=d), a)
     return record(CumsumBackward0, out, (self,), {"dim": shown(int(dim))})
 
 
@@ -58,7 +59,7 @@ def cumprod(self: Tensor, dim: Any = ALL, *, dtype: Any = None) -> Tensor:
     a = self._d
     if dtype is not None:
         a = a.astype(dtype.np, copy=False)
-    elif a.dtype.kind in "biu":
+    elif _dtype.kind(a.dtype) in "biu":
         a = a.astype(np.int64)
     d = wrap_dim(int(dim), a.ndim)
     out = a.copy() if a.ndim == 0 else np.cumprod(a, axis=d)
@@ -125,7 +126,7 @@ def _cumext(is_max: bool, self: Tensor, dim: Any) -> Any:
             x = m[..., k]
             # PyTorch moves to a later equal value, and a NaN always takes over
             take = ((x >= cur) if is_max else (x <= cur)) | (
-                np.isnan(x) if a.dtype.kind == "f" else False
+                np.isnan(x) if _dtype.kind(a.dtype) == "f" else False
             )
             cur, at = np.where(take, x, cur), np.where(take, k, at)
             vals_m[..., k], idx_m[..., k] = cur, at
@@ -173,7 +174,7 @@ def logcumsumexp(self: Tensor, dim: Any = ALL) -> Tensor:
     """log(cumsum(exp(x))) along `dim`, computed stably."""
     need_dim("logcumsumexp", dim)
     a = self._d
-    if a.dtype.kind != "f":
+    if _dtype.kind(a.dtype) != "f":
         a = a.astype(np.float32)
     d = wrap_dim(int(dim), a.ndim)
     out = a.copy() if a.ndim == 0 else np.logaddexp.accumulate(a, axis=d)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import return_types
+from engine import _dtype, return_types
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, SavedTensor
@@ -73,7 +73,7 @@ def _extreme(fn_name: str, self: Tensor, dim: Any, keepdim: bool, axis: Any) -> 
         return getattr(pointwise, "maximum" if fn_name == "max" else "minimum")(self, dim)
     a = self._d
     is_max = fn_name == "max"
-    if a.dtype.kind == "c":  # complex numbers have no order
+    if _dtype.kind(a.dtype) == "c":  # complex numbers have no order
         from engine.ops.complex import no_order
 
         raise no_order(f"{fn_name}_all" if dim is ALL else f"{fn_name}()", self)
@@ -101,11 +101,15 @@ def _extreme(fn_name: str, self: Tensor, dim: Any, keepdim: bool, axis: Any) -> 
 
 def max(self: Tensor, dim: Any = ALL, keepdim: bool = False, *, axis: Any = ALL) -> Any:
     """Largest element; with `dim`, (values, indices) along it; with a tensor, `maximum`."""
+    if dim is ALL and axis is ALL:
+        _dtype.refuse_barely(self._d.dtype, "max_all")
     return _extreme("max", self, dim, keepdim, axis)
 
 
 def min(self: Tensor, dim: Any = ALL, keepdim: bool = False, *, axis: Any = ALL) -> Any:
     """Smallest element; with `dim`, (values, indices) along it; with a tensor, `minimum`."""
+    if dim is ALL and axis is ALL:
+        _dtype.refuse_barely(self._d.dtype, "min_all")
     return _extreme("min", self, dim, keepdim, axis)
 
 
@@ -163,7 +167,7 @@ class MinBackward0(MaxBackward0):
 # -- amax / amin -------------------------------------------------------------------------
 def _aext(is_max: bool, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = self._d
-    if a.dtype.kind == "c":
+    if _dtype.kind(a.dtype) == "c":
         from engine.ops.complex import no_order
 
         raise no_order("max_values_cpu" if is_max else "min_values_cpu", self)
@@ -218,7 +222,7 @@ def _arg(is_max: bool, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = self._d
     fn = np.argmax if is_max else np.argmin
     name = "argmax" if is_max else "argmin"
-    if a.dtype.kind == "c":
+    if _dtype.kind(a.dtype) == "c":
         from engine.ops.complex import no_order
 
         raise no_order(f"{name}()", self)
@@ -238,11 +242,13 @@ def _arg(is_max: bool, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
 
 def argmax(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (flattened when `dim` is None)."""
+    _dtype.refuse_barely(self._d.dtype, "argmax_cpu")
     return _arg(True, self, dim, keepdim)
 
 
 def argmin(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (flattened when `dim` is None)."""
+    _dtype.refuse_barely(self._d.dtype, "argmin_cpu")
     return _arg(False, self, dim, keepdim)
 
 
@@ -266,7 +272,7 @@ def any(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 # -- sort / topk -------------------------------------------------------------------------
 def _argsort(a: np.ndarray[Any, Any], d: int, descending: bool) -> np.ndarray[Any, Any]:
-    if a.dtype.kind == "b":
+    if _dtype.kind(a.dtype) == "b":
         a = a.view(np.uint8)
     if not descending:
         return np.argsort(a, axis=d, kind="stable")

@@ -17,7 +17,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, SavedTensor
-from engine.ops._core import OpNode, record, record_multi, zeros_for
+from engine.ops._core import OpNode, acc_dtype, record, record_multi, zeros_for
 from engine.ops.reduce import axes_of, dims_of, expand_back, shown_list, unsqueeze_to
 
 # ufunc reductions called directly (np.sum & co. add ~1 us of Python per call); typed loosely
@@ -50,7 +50,7 @@ def _var_args(dim: Any, unbiased: Any, correction: Any) -> tuple[Any, Any]:
 
 def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> Any:
     a = self._d
-    if a.dtype.kind != "f" and a.dtype.kind != "c":
+    if _dtype.kind(a.dtype) != "f" and _dtype.kind(a.dtype) != "c":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes = dims_of(dim, a.ndim)
     n = 1
@@ -65,18 +65,22 @@ def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> A
             UserWarning,
             stacklevel=4,
         )
+    low = a.dtype if acc_dtype(a.dtype) is not None else None
+    if low is not None:  # bfloat16: computed in float32, rounded once
+        a = a.astype(np.float32)
     rt = a.real.dtype  # complex: |z - mean|^2, a real variance
     if a.ndim == 0:
         d = np.abs(a - a)
         s = d * d
     else:
         d = a - _ADD(a, axis=axes, keepdims=True) / n
-        if d.dtype.kind == "c":
+        if _dtype.kind(d.dtype) == "c":
             d = d.real * d.real + d.imag * d.imag
         else:
             np.multiply(d, d, out=d)
         s = np.asarray(_ADD(d, axis=axes, keepdims=keepdim))
-    return np.asarray(s / np.asarray(n - c if n > c else 0, rt), rt)
+    out = np.asarray(s / np.asarray(n - c if n > c else 0, rt), rt)
+    return out if low is None else out.astype(low)
 
 
 def var(
@@ -173,7 +177,7 @@ def _vector_norm(
     x: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any, overload: type[OpNode]
 ) -> Tensor:
     a = x._d
-    if a.dtype.kind != "f" and a.dtype.kind != "c":
+    if _dtype.kind(a.dtype) != "f" and _dtype.kind(a.dtype) != "c":
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {_type_name(a)}"
@@ -182,7 +186,8 @@ def _vector_norm(
         a = a.astype(dtype.np, copy=False)
     axes = dims_of(dim, a.ndim)
     p = float(ord)
-    ab = np.abs(a)
+    low = a.dtype if acc_dtype(a.dtype) is not None else None
+    ab = np.abs(a if low is None else a.astype(np.float32))  # bfloat16: in float32
     if a.ndim == 0:
         out = ab if p != 0 else (ab != 0).astype(a.dtype)
     elif p == 2:
@@ -197,7 +202,7 @@ def _vector_norm(
         out = np.sum(ab != 0, axis=axes, keepdims=keepdim)
     else:
         out = np.power(np.sum(np.power(ab, p), axis=axes, keepdims=keepdim), 1.0 / p)
-    out = np.asarray(out, ab.dtype)  # real, also for complex input
+    out = np.asarray(out, ab.dtype if low is None else low)  # real, also for complex input
     if overload is NormBackward0:  # ATen's norm.Scalar: every dim, the order named `p`
         return record(NormBackward0, out, (x,), {"p": ord, "self": x}, out_saved="result")
     saved = {"dim": shown_list(dim), "keepdim": keepdim, "ord": ord, "self": x}

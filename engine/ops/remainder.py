@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import (
@@ -21,7 +22,7 @@ from engine.ops._core import (
 
 
 def _int_zero_check(b: Any, rt: np.dtype[Any]) -> None:
-    if rt.kind in "iub" and np.any(np.asarray(b) == 0):
+    if _dtype.kind(rt) in "iub" and np.any(np.asarray(b) == 0):
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -33,6 +34,7 @@ def floor_divide(self: Any, other: Any) -> Tensor:
         out = np.asarray(np.floor_divide(a, b)).astype(rt, copy=False)
         return _not_implemented(out, (other,), "floor_divide")
     a, b, bt, rt = binary_arrays(self, other)
+    _dtype.refuse_barely(rt, "div_floor_cpu")
     _int_zero_check(b, rt)
     try:
         out = np.asarray(np.floor_divide(a, b)).astype(rt, copy=False)
@@ -53,7 +55,7 @@ def remainder(self: Any, other: Any) -> Tensor:
 
 def _py_remainder(a: Any, b: Any) -> Any:
     """PyTorch's float remainder: fmod, moved by `b` when the signs differ (keeps +0.0)."""
-    if np.result_type(a, b).kind != "f":
+    if _dtype.kind(np.result_type(a, b)) != "f":
         return np.remainder(a, b)
     m = np.fmod(a, b)
     return np.where((m != 0) & ((np.asarray(b) < 0) != (m < 0)), m + b, m)
@@ -66,7 +68,8 @@ def fmod(self: Tensor, other: Any) -> Tensor:
 
 def _mod(self: Tensor, other: Any, fn: Any, scalar_node: Any, tensor_node: Any) -> Tensor:
     a, b, bt, rt = binary_arrays(self, other)
-    if rt.kind == "b":
+    _dtype.refuse_barely(rt, "remainder_cpu")
+    if _dtype.kind(rt) == "b":
         name = "remainder_cpu" if fn is _py_remainder else "fmod_cpu"
         raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
     _int_zero_check(b, rt)

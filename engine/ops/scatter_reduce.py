@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
@@ -31,7 +32,9 @@ def _identity(reduce: str, dt: np.dtype[Any]) -> Any:
         return 0
     if reduce == "prod":
         return 1
-    big = np.inf if dt.kind in "fc" else np.iinfo(dt).max if dt.kind in "iu" else True
+    big = (
+        np.inf if _dtype.kind(dt) in "fc" else np.iinfo(dt).max if _dtype.kind(dt) in "iu" else True
+    )
     return -big if reduce == "amax" else big
 
 
@@ -97,7 +100,7 @@ def _reduce_into(
         count = np.ones(a.shape, np.int64) if include_self else np.zeros(a.shape, np.int64)
         np.add.at(count, key, 1)
         count[count == 0] = 1
-        if a.dtype.kind in "fc":
+        if _dtype.kind(a.dtype) in "fc":
             out = (out / count).astype(a.dtype)
         else:
             out = np.floor_divide(out, count).astype(a.dtype)

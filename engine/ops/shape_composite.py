@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._layout import contiguous_format
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
@@ -267,7 +268,7 @@ def diff(
     for _ in range(n):
         size = x.shape[dim]
         hi, lo = narrow(x, dim, 1, size - 1), narrow(x, dim, 0, size - 1)
-        x = logical_xor(hi, lo) if x._d.dtype.kind == "b" else sub(hi, lo)
+        x = logical_xor(hi, lo) if _dtype.kind(x._d.dtype) == "b" else sub(hi, lo)
     return x
 
 

@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, float_array, record
+from engine.ops._core import OpNode, float_array, opmath, record
 from engine.ops.convert import _convert
 from engine.ops.reduce import ALL, axes_of, dims_of, shown, shown_list, unsqueeze_to, wrap_dim
 from engine.ops.reduce_stats import _type_name
@@ -33,11 +34,24 @@ def _softmax_arrays(self: Tensor, dim: Any, dtype: Any) -> tuple[np.ndarray[Any,
     a = self._d
     if dtype is not None:
         a = a.astype(dtype.np, copy=False)
-    elif a.dtype.kind != "f":
+    elif _dtype.kind(a.dtype) != "f":
         raise NotImplementedError(
             f"\"softmax_lastdim_kernel_impl\" not implemented for '{_type_name(a)}'"
         )
     return a, wrap_dim(int(dim), a.ndim)
+
+
+def _softmax_np(a: np.ndarray[Any, Any], d: int) -> np.ndarray[Any, Any]:
+    out: np.ndarray[Any, Any] = a - _MAX(a, axis=d, keepdims=True)
+    np.exp(out, out=out)
+    out /= _ADD(out, axis=d, keepdims=True)
+    return out
+
+
+def _log_softmax_np(a: np.ndarray[Any, Any], d: int) -> np.ndarray[Any, Any]:
+    out: np.ndarray[Any, Any] = a - _MAX(a, axis=d, keepdims=True)
+    out -= np.log(_ADD(np.exp(out), axis=d, keepdims=True))
+    return out
 
 
 def softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
@@ -49,9 +63,7 @@ def softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
     if a.ndim == 0:
         out = np.ones((), a.dtype)
     else:
-        out = a - _MAX(a, axis=d, keepdims=True)
-        np.exp(out, out=out)
-        out /= _ADD(out, axis=d, keepdims=True)
+        out = opmath(lambda x: _softmax_np(x, d), a)
     return record(SoftmaxBackward0, out, (self,), {"dim": shown(int(dim))}, out_saved="result")
 
 
@@ -64,8 +76,7 @@ def log_softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
     if a.ndim == 0:
         out = np.zeros((), a.dtype)
     else:
-        out = a - _MAX(a, axis=d, keepdims=True)
-        out -= np.log(_ADD(np.exp(out), axis=d, keepdims=True))
+        out = opmath(lambda x: _log_softmax_np(x, d), a)
     return record(LogSoftmaxBackward0, out, (self,), {"dim": shown(int(dim))}, out_saved="result")
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import return_types
+from engine import _dtype, return_types
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
@@ -39,7 +39,7 @@ def median(self: Tensor, dim: Any = ALL, keepdim: bool = False) -> Any:
         order = np.argsort(a, axis=d, kind="stable")  # NaN sorts last, so it is picked last
         k = (a.shape[d] - 1) // 2
         idx = np.take(order, [k], axis=d)
-        nan = np.isnan(a).any(axis=d, keepdims=True) if a.dtype.kind == "f" else None
+        nan = np.isnan(a).any(axis=d, keepdims=True) if _dtype.kind(a.dtype) == "f" else None
         if nan is not None and nan.any():
             first_nan = np.expand_dims(np.argmax(np.isnan(a), axis=d), d)
             idx = np.where(nan, first_nan, idx)

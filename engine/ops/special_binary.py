@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, bshapes, float_array, in_shape, record, unbroadcast
@@ -215,7 +216,9 @@ class LdexpBackward0(OpNode):
         o, r = self.saved("other"), self.saved("result")
         g0 = g1 = None
         if self.needs(0):
-            if o._d.dtype.kind in "iub":  # PyTorch's pow(2, int) is integer: 0 for a negative one
+            if (
+                _dtype.kind(o._d.dtype) in "iub"
+            ):  # PyTorch's pow(2, int) is integer: 0 for a negative one
                 scale = np.where(o._d < 0, 0.0, np.exp2(np.maximum(o._d, 0)))
                 factor = make(scale.astype(g._d.dtype), False, None, 0)
             else:
@@ -255,7 +258,7 @@ def frexp(self: Tensor) -> Any:
     from engine.return_types import frexp as _frexp
 
     d = self._d
-    if d.dtype.kind != "f":
+    if _dtype.kind(d.dtype) != "f":
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     m, e = np.frexp(d)
     e = e.astype(np.int32)
@@ -280,7 +283,7 @@ def _integer_op(name: str, fn: Any, self: Tensor, other: Any) -> Tensor:
     from engine.ops.inplace import type_name
 
     a, b, _, rt = binary_arrays(self, other)
-    if rt.kind not in "iu":
+    if _dtype.kind(rt) not in "iu":
         from engine._dtype import from_numpy
 
         raise NotImplementedError(

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 
 
@@ -26,7 +27,7 @@ def cov(
         )
     x: Any = input.view(1, -1) if input.dim() < 2 else input  # type: ignore[attr-defined]
     n = x.shape[1]
-    dt = x._d.dtype if x._d.dtype.kind == "f" else np.float32
+    dt = x._d.dtype if _dtype.kind(x._d.dtype) == "f" else np.float32
     w: Any = fweights
     if aweights is not None:
         w = aweights if w is None else w * aweights

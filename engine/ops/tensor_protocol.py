@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor
 from engine.autograd import observer
 from engine.ops import pointwise as pw
@@ -73,7 +74,7 @@ def apply_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             "Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead."
         )
     d = self._d
-    store = _STORE[d.dtype.kind]
+    store = _STORE[_dtype.kind(d.dtype)]
     values = [store(fn(v)) for v in d.reshape(-1).tolist()]
     if observer.TRACER is not None:  # events not yet built must show the values before
         observer.TRACER.before_write(self)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._arg_parser import ArgParser, with_parser
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
@@ -28,7 +29,7 @@ def _scatter(
     cls: type[OpNode], self: Tensor, src: Tensor, view: Array, key: Any, saved: dict[str, Any]
 ) -> Tensor:
     """`self` with `src` (cast to self's dtype) written at `key`, after ATen's size check."""
-    if self._d.dtype.kind not in "fc" and wants_grad(self, src):
+    if _dtype.kind(self._d.dtype) not in "fc" and wants_grad(self, src):
         from engine.ops.inplace import type_name
 
         raise RuntimeError(f"Autograd not support dtype: {type_name(self.dtype)}")

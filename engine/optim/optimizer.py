@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd import observer
 from engine.autograd.grad_mode import no_grad
@@ -112,7 +113,7 @@ class Optimizer:
                         tracer = observer.TRACER
                         if tracer is not None:
                             tracer.before_write(p)
-                        if p._d.dtype.kind == "c" and self._complex_as_real:
+                        if _dtype.kind(p._d.dtype) == "c" and self._complex_as_real:
                             # PyTorch steps complex parameters as view_as_real pairs
                             from engine.ops.complex import real_pairs
 

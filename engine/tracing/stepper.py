@@ -87,8 +87,8 @@ class Backward(Stepping):
     def drive(self, steps: Any) -> None:
         """Run a walk to its end, recording every step (the engine's `drive` with a tracer)."""
         tr = self.tr
-        loc = steps.gi_frame.f_locals  # the walker's arguments, before it starts
-        task = loc["task"]
+        kind, task, roots, grads = next(steps)  # the walk's arguments, before it starts
+        assert kind == "start"
         self.bid += 1
         bid = self.bid
         line, frame = tr._site()
@@ -98,8 +98,8 @@ class Backward(Stepping):
             line,
             frame,
             bid,
-            list(loc["roots"]),
-            list(loc["grads"]),
+            list(roots),
+            list(grads),
             task.keep_graph,
             task.create_graph,
             inputs,

@@ -57,8 +57,13 @@ const yieldThen = (() => {
  *  is redrawn then. */
 const FIT_EVERY_MS = 150;
 const DRAW_EVERY_MS = 100;
-/** How often new vertices go to the layout worker while queued events are still applied. */
+/** How often new vertices go to the layout worker while events stream in. */
 const LAYOUT_EVERY_MS = 100;
+/** How often a frame follows what streamed in (the canvas itself redraws at DRAW_EVERY_MS). */
+const FRAME_EVERY_MS = 50;
+/** The same while a backlog waits to be applied (a stored log, a stream the page lags
+ *  behind): its events get the thread, and a frame shows where it is a few times a second. */
+const BACKLOG_FRAME_MS = 200;
 
 export class App {
   log = new RunLog();
@@ -195,6 +200,8 @@ export class App {
   reset(): void {
     this.log = new RunLog();
     this.queue = [];
+    if (this.layoutTimer) clearTimeout(this.layoutTimer);
+    this.layoutTimer = 0;
     this.layout.reset();
     this.fullValues = new Map();
     this.pendingStep = false;
@@ -294,17 +301,41 @@ export class App {
     }
     const head = this.headState();
     if (head.runId && location.search !== `?run=${head.runId}`) history.replaceState(null, "", `/?run=${head.runId}`);
-    // while a backlog is applied (a stored log), the layout worker gets new vertices a few
-    // times a second in larger parts rather than after every slice
+    // while events stream in (a live run, or a stored log's backlog) the layout worker gets
+    // new vertices a few times a second in larger parts rather than after every slice (each
+    // message costs a copy on both sides and an answer); a stream that goes quiet gets its
+    // last part sent when the wait is over
     const now = performance.now();
-    if (!this.queue.length || now - this.layoutSentAt >= LAYOUT_EVERY_MS) {
-      this.layoutSentAt = now;
-      this.layout.send(head, this.view);
-    }
-    this.schedule();
+    const streaming = this.queue.length > 0 || (head.status === "running" && this.log.following);
+    const wait = streaming ? this.layoutSentAt + LAYOUT_EVERY_MS - now : 0;
+    if (wait <= 0) this.sendLayout();
+    else if (!this.layoutTimer) this.layoutTimer = window.setTimeout(this.sendLayout, wait);
+    if (streaming) this.refresh();
+    else this.schedule();
   }
 
   private layoutSentAt = 0;
+  private layoutTimer = 0;
+
+  private readonly sendLayout = (): void => {
+    if (this.layoutTimer) clearTimeout(this.layoutTimer);
+    this.layoutTimer = 0;
+    this.layoutSentAt = performance.now();
+    this.layout.send(this.headState(), this.view);
+  };
+
+  /** A frame soon for what streamed in: at most every FRAME_EVERY_MS while a run streams
+   *  (each frame costs a render, a commit and a paint whatever changed); input and view
+   *  actions still get the next frame (schedule). */
+  private refresh(): void {
+    if (this.raf || this.refreshTimer) return;
+    const wait = this.renderedAt + (this.queue.length ? BACKLOG_FRAME_MS : FRAME_EVERY_MS) - performance.now();
+    if (wait <= 0) this.schedule();
+    else this.refreshTimer = window.setTimeout(() => ((this.refreshTimer = 0), this.schedule()), wait);
+  }
+
+  private refreshTimer = 0;
+  private renderedAt = 0;
 
   get shownIteration(): number | null {
     return this.layout.iteration;
@@ -321,7 +352,8 @@ export class App {
     // a new view of the graph (a module opened, another iteration) brings the selection back
     // into sight; boxes redone for a wider label leave the user's view where it is
     if (m.replace && m.why === "options" && this.view.userMoved && this.view.selected) this.pendingCenter = this.view.selected;
-    this.schedule();
+    if (m.why === "add" && this.headState().status === "running") this.refresh();
+    else this.schedule();
   }
 
   schedule(): void {
@@ -343,6 +375,7 @@ export class App {
 
   private render(): void {
     const t0 = performance.now();
+    this.renderedAt = t0;
     const scene = this.scene();
     const s = scene.state;
     this.layout.sync(this.view);
@@ -389,7 +422,7 @@ export class App {
     if (streaming) this.updatePanelsSoon();
     else this.panels.update(s, this.view);
     this.metrics.frameMs = performance.now() - t0;
-    if (!this.metrics.firstFullFrameAt && !streaming && !this.drawTimer && this.metrics.lastEventAt && !this.queue.length && this.layout.caughtUp && s.seq === this.log.length - 1) {
+    if (!this.metrics.firstFullFrameAt && !streaming && !this.drawTimer && this.metrics.lastEventAt && !this.queue.length && !this.layoutTimer && this.layout.caughtUp && s.seq === this.log.length - 1) {
       this.metrics.firstFullFrameAt = performance.now();
     }
   }

@@ -3,7 +3,7 @@
 import "./style.css";
 import { App } from "./app";
 import type { WireEvent } from "./wire";
-import { benchAppend, benchDraw, benchFirstFrame, benchLayout, benchSeek } from "./bench/run";
+import { benchAppend, benchDraw, benchFirstFrame, benchFold, benchLayout, benchSeek } from "./bench/run";
 import { geometry, type Geometry } from "./bench/geometry";
 import { shownForTests, type ShownValue } from "./ui/inspector";
 
@@ -29,6 +29,7 @@ declare global {
         layout: (n: number, scoped?: boolean) => Promise<Record<string, number>>;
         append: (n: number, more: number) => Record<string, number>;
         seek: (nodes: number) => Promise<Record<string, number>>;
+        fold: (runId: string) => Promise<Record<string, number>>;
       };
     };
   }
@@ -44,5 +45,6 @@ window.__backscope = {
     layout: (n, scoped) => benchLayout(n, scoped),
     append: (n, more) => benchAppend(n, more),
     seek: (nodes) => benchSeek(app, nodes),
+    fold: (runId) => benchFold(runId),
   },
 };

@@ -52,6 +52,15 @@ def test_every_cut_point_is_drawn_with_its_line(page: Page) -> None:
     expect(page.get_by_test_id("grad-none")).to_contain_text(".detach() at line 3")
     cuts.filter(has_text="d").filter(has=page.locator(".nl-line", has_text="L4")).click()
     expect(page.get_by_test_id("grad-none")).to_have_attribute("data-reason", "data")
-    cuts.filter(has=page.locator(".nl-line", has_text="L6")).click()
+    # a cut named by its tensor says what cut it (before: a second row `p`, like the leaf's)
+    rg = cuts.filter(has=page.locator(".nl-line", has_text="L6"))
+    expect(rg.locator(".nl-cut")).to_have_text("requires_grad_(False)")
+    expect(
+        cuts.filter(has=page.locator(".nl-line", has_text="L4")).locator(".nl-cut")
+    ).to_have_text(".data")
+    expect(
+        cuts.filter(has=page.locator(".nl-line", has_text="L8")).locator(".nl-cut")
+    ).to_have_text("MulBackward0 · no_grad")
+    rg.click()
     expect(page.get_by_test_id("grad-none")).to_have_attribute("data-reason", "requires_grad_false")
     expect(page.get_by_test_id("grad-none")).to_contain_text("line 6")

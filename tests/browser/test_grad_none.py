@@ -55,10 +55,10 @@ def test_each_reason_is_named_with_its_line(page: Page) -> None:
     expect(row).to_contain_text("no_grad only")
     shot(page, "grad-none-no-grad-only")
     # s was made under no_grad: no graph, so no .grad
-    page.get_by_test_id("node-list").locator("li.kind-cut", has_text="s").first.click()
+    page.get_by_test_id("node-list").locator('li.kind-cut[data-node-name="s"]').click()
     expect(page.get_by_test_id("grad-none")).to_have_attribute("data-reason", "no_grad")
     expect(page.get_by_test_id("grad-none")).to_contain_text("torch.no_grad() at line 6")
-    page.get_by_test_id("node-list").locator("li.kind-cut", has_text="r").first.click()
+    page.get_by_test_id("node-list").locator('li.kind-cut[data-node-name="r"]').click()
     expect(page.get_by_test_id("grad-none")).to_have_attribute("data-reason", "inference_mode")
     expect(page.get_by_test_id("grad-none")).to_contain_text("line 8")
     # h is made by an op: a non-leaf keeps no .grad without retain_grad()

@@ -277,3 +277,44 @@ def test_a_node_picked_in_the_list_stays_in_view_while_paused(page: Page) -> Non
     assert c["x"] <= v["x"] and v["x"] + v["w"] <= c["x"] + c["w"], "picked node is off screen"
     assert c["y"] <= v["y"] and v["y"] + v["h"] <= c["y"] + c["h"], "picked node is off screen"
     shot(page, "walk2-jump-while-paused")
+
+
+LATER_MODULE = """import torch
+lin = torch.nn.Linear(4, 4)
+x = torch.randn(2, 4)
+lin(x).sum().backward()
+"""
+
+# the canvas's pixels that are not its background (read in the page: the canvas is the app's)
+_INKED_JS = """() => { const c = document.querySelector('#graph');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const bg = [d[0], d[1], d[2]]; let n = 0;
+    for (let i = 0; i < d.length; i += 4)
+        if (Math.abs(d[i] - bg[0]) + Math.abs(d[i + 1] - bg[1])
+            + Math.abs(d[i + 2] - bg[2]) > 24) n++;
+    return n; }"""
+
+
+def test_stepped_back_the_graph_draws_nothing_made_later(page: Page) -> None:
+    """The layout is the whole run's; the graph at an earlier cursor draws only what exists
+    then: no edges or module frame of vertices made later (they were drawn as lines to
+    nothing and an empty `Linear` frame)."""
+    page.goto("/")
+    set_code(page, LATER_MODULE)
+    press_run(page)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
+    drawn_geometry(page)
+    assert page.evaluate(_INKED_JS) > 0  # the finished graph is drawn
+    # the last cursor before the run's first vertex
+    empty = page.evaluate(
+        """() => { const log = window.__backscope.app.log; let at = -1;
+            for (let i = 0; i < log.length && log.stateAt(i).vertices.size === 0; i++) at = i;
+            return at; }"""
+    )
+    assert empty >= 0
+    page.locator("#timeline").fill(str(empty))
+    expect(page.get_by_test_id("status")).to_contain_text(f"cursor {empty + 1}/")
+    assert page.evaluate("() => window.__backscope.app.log.state().vertices.size") == 0
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    shot(page, "graph-view-before-any-vertex")
+    assert page.evaluate(_INKED_JS) == 0, "the graph draws what the run had not made yet"

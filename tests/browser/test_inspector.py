@@ -112,3 +112,63 @@ def test_a_leafs_grad_shows_each_path_and_accumulategrad_names_its_leaf(page: Pa
     )
     expect(page.get_by_test_id("inspector-grad")).to_have_text(f"[{total}]")
     shot(page, "walk2-grad-sources")
+
+
+# where .grad comes from is told for the last backward pass: each case ends with its own
+GRAD_WRITTEN = {
+    # zero_grad(set_to_none=False) after the only pass
+    "p": """import torch
+p = torch.tensor([1.], requires_grad=True)
+opt = torch.optim.SGD([p], lr=0.1)
+(p * 2).sum().backward()
+opt.zero_grad(set_to_none=False)
+print(p.grad)
+""",
+    # an assignment that backward then adds onto
+    "q": """import torch
+q = torch.tensor([1.], requires_grad=True)
+q.grad = torch.tensor([5.])
+(q * 2).sum().backward()
+print(q.grad)
+""",
+    # two passes
+    "r": """import torch
+r = torch.tensor([1.], requires_grad=True)
+(r * 2).sum().backward()
+(r * 2).sum().backward()
+print(r.grad)
+""",
+}
+WHY_DIFFERS = {
+    "p": (
+        "[0.]",
+        ".grad is not what this pass sent: zero_grad(set_to_none=False) at line 5 wrote it "
+        "after the pass.",
+    ),
+    "q": (
+        "[7.]",
+        ".grad is not only what this pass sent: backward added it onto what an assignment to "
+        ".grad at line 3 left in .grad.",
+    ),
+    "r": ("[4.]", "earlier backward calls"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRAD_WRITTEN))
+def test_a_grad_written_outside_backward_is_named_not_blamed_on_earlier_passes(
+    page: Page, name: str
+) -> None:
+    """When .grad is not what the last pass sent, the inspector says why as it happened: a
+    zero_grad(set_to_none=False) after the pass, an assignment backward added onto, or
+    (only then) earlier backward calls. Before: "it also holds gradients from earlier backward
+    calls" for all three."""
+    page.goto("/")
+    set_code(page, GRAD_WRITTEN[name])
+    press_run(page)
+    expect(page.get_by_test_id("status")).to_contain_text(finished("ok"))
+    grad, why = WHY_DIFFERS[name]
+    expect(page.get_by_test_id("console")).to_contain_text(f"tensor({grad})")
+    entry(page, name).click()
+    expect(page.get_by_test_id("inspector-grad")).to_have_text(grad)
+    expect(page.get_by_test_id("grad-differs")).to_contain_text(why)
+    shot(page, f"grad-written-outside-backward-{name}")

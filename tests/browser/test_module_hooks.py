@@ -54,3 +54,26 @@ def test_module_hooks_are_drawn_and_counted_once_per_call(page: Page) -> None:
         words.append(label.inner_text())
     assert "forward pre-hook on" in words[0] and "forward hook on" in words[1], words
     assert "module backward hook on" in words[2], words
+
+
+def test_module_hooks_say_what_they_were_given(page: Page) -> None:
+    """A forward (pre-)hook is given the module's inputs, not a gradient; a full backward hook
+    its grad_input (PyTorch's names for the arguments)."""
+    page.goto("/")
+    set_code(page, HOOKS)
+    press_run(page)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
+    seen: dict[str, str] = {}
+    for row in page.get_by_test_id("node-list").locator("li", has=page.locator(".nl-hook")).all():
+        row.click()
+        hooks = page.get_by_test_id("inspector-hooks").locator("li")
+        expect(hooks.first).to_be_visible()
+        for text in hooks.all_inner_texts():
+            seen[text.splitlines()[0]] = text
+    pre = next(v for k, v in seen.items() if "forward pre-hook" in k)
+    fwd = next(v for k, v in seen.items() if "forward hook" in k and "pre-hook" not in k)
+    bwd = next(v for k, v in seen.items() if "backward hook" in k)
+    # today: "saw grad[0] [[1., 2.]]" for the forward hooks' input x
+    assert "saw input[0] [[1., 2.]]" in pre and "grad" not in pre, pre
+    assert "saw input[0] [[1., 2.]]" in fwd and "grad" not in fwd, fwd
+    assert "saw grad_input[0]" in bwd, bwd

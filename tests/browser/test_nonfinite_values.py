@@ -32,6 +32,9 @@ def test_nan_and_inf_are_counted_and_flagged(page: Page) -> None:
     stats = page.get_by_test_id("inspector-value").get_by_test_id("value-stats")
     # tensor([nan, 2.]): one NaN, and min/max of the finite element (today: min 2 max 2 alone)
     expect(stats.get_by_test_id("value-nan")).to_have_text("NaN ×1")
+    # PyTorch's x.max() is nan here: the page says on its face that min 2 is of the finite ones
+    # (before: only in a tooltip, the row read "NaN ×1 min 2 max 2 … norm 2")
+    expect(stats.get_by_test_id("value-finite")).to_have_text("finite elements:")
     expect(stats).to_contain_text("min 2")
     expect(page.get_by_test_id("inspector-value").locator("table.vals td")).to_have_text(
         ["nan", "2."]
@@ -43,6 +46,7 @@ def test_nan_and_inf_are_counted_and_flagged(page: Page) -> None:
     stats = page.get_by_test_id("inspector-value").get_by_test_id("value-stats")
     expect(stats.get_by_test_id("value-nan")).to_have_text("NaN ×50")
     expect(stats.get_by_test_id("value-inf")).to_have_text("Inf ×1")
+    expect(stats.get_by_test_id("value-finite")).to_be_visible()
     expect(stats).to_contain_text("min 50")
     expect(stats).to_contain_text("max 98")
     shot(page, "nonfinite-summary")

@@ -1,16 +1,24 @@
-"""A run stopped by its time limit, in Chromium against a real server with a short clock: the
-graph built before the stop is kept and the banner names the line the run was executing (and
-the editor marks that line, which is really there)."""
+"""A run stopped, in Chromium against a real server: by its time limit (a short clock) or by
+the page's Stop button, the graph built before the stop is kept and the banner names the line
+the run was executing (and the editor marks that line, which is really there)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import live_server, new_context, press_run, set_code, shot
+from tests.browser.conftest import (
+    finished,
+    live_server,
+    new_context,
+    press_run,
+    set_code,
+    shot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -57,3 +65,38 @@ def test_a_timed_out_run_keeps_its_graph_and_names_its_line(
         assert not errors, errors[:3]
     finally:
         ctx.close()
+
+
+STARTED_SPIN = """import torch
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+print('started', flush=True)
+while True:
+    pass
+"""
+
+
+def test_stop_ends_a_runaway_run_and_keeps_its_graph(page: Page) -> None:
+    """The page has a Stop control (before: none; a runaway run ran to its time limit, here
+    120 s): the run ends as stopped, keeps its graph and names the line it was executing."""
+    page.goto("/")
+    set_code(page, STARTED_SPIN)
+    stop = page.get_by_test_id("stop")
+    expect(stop).to_be_disabled()
+    press_run(page)
+    expect(page.get_by_test_id("console")).to_contain_text("started")
+    expect(stop).to_be_enabled()
+    stop.click()
+    expect(page.get_by_test_id("status")).to_contain_text(finished("killed", "stopped"))
+    expect(stop).to_be_disabled()
+    nodes = page.get_by_test_id("node-list")
+    expect(nodes.locator('[data-node-name="MulBackward0"]')).to_have_count(1)
+    # the stop may land while print() is still flushing (line 4) or in the loop (5, 6)
+    expect(page.get_by_test_id("error-where")).to_have_text(
+        re.compile(r"stopped while running line [456]")
+    )
+    # said in words (before: "killed: killed")
+    expect(page.get_by_test_id("error")).to_contain_text(
+        "killed: stopped at its owner's request (the Stop button)"
+    )
+    shot(page, "stopped-by-user")

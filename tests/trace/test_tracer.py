@@ -305,12 +305,25 @@ def test_two_runs_of_one_snippet_give_its_tensors_the_same_ids_however_batches_f
     assert {"x", "w", "y", "g", "bn.num_batches_tracked"} <= set(one_batch)
 
 
+def _names_told(code: str, **options: Any) -> dict[int, str | None]:
+    """Run `code` traced: each tensor's name as last told (a `tensor` event, or a node's
+    outputs)."""
+    from engine.tracing import run_snippet
+
+    events: list[dict[str, Any]] = []
+    assert run_snippet(code, events.extend, options=options)["status"] == "ok"
+    last: dict[int, str | None] = {}
+    for e in events:
+        told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
+        last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
+    return last
+
+
 def test_a_tensor_gets_the_same_name_however_batches_fall() -> None:
     # `x` and `logits` are made by ops whose capture may be built into a batch before the
     # assignment has bound them (a batch is also built when FLUSH_EVERY has passed): with a
     # batch after every capture they were described with no name and kept none, while in one
     # batch they have theirs. Described without a name, a tensor is told again once named
-    from engine.tracing import run_snippet
 
     code = (
         "import torch\n"
@@ -322,13 +335,7 @@ def test_a_tensor_gets_the_same_name_however_batches_fall() -> None:
     )
 
     def names(batch: int) -> dict[int, str | None]:
-        events: list[dict[str, Any]] = []
-        assert run_snippet(code, events.extend, options={"batch": batch})["status"] == "ok"
-        last: dict[int, str | None] = {}  # each tensor's name as last told
-        for e in events:
-            told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
-            last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
-        return last
+        return _names_told(code, batch=batch)
 
     every_capture, one_batch = names(1), names(1 << 20)
     assert every_capture == one_batch
@@ -340,7 +347,6 @@ def test_a_name_from_the_top_level_wins_over_a_snippet_function_s_however_batche
     # the function that made it. Which name a tensor kept depended on the frames a batch saw
     # (only forward's, or the top level's too): the shallowest frame's name is told, and a
     # deeper one never replaces it; a parameter is named as named_parameters() names it
-    from engine.tracing import run_snippet
 
     code = (
         "import torch\n"
@@ -364,13 +370,7 @@ def test_a_name_from_the_top_level_wins_over_a_snippet_function_s_however_batche
     )
 
     def names(batch: int) -> dict[int, str | None]:
-        events: list[dict[str, Any]] = []
-        assert run_snippet(code, events.extend, options={"batch": batch})["status"] == "ok"
-        last: dict[int, str | None] = {}  # each tensor's name as last told
-        for e in events:
-            told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
-            last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
-        return last
+        return _names_told(code, batch=batch)
 
     one_batch = names(1 << 20)
     for batch in (1, 2, 3, 5):
@@ -388,20 +388,13 @@ def test_names_do_not_depend_on_when_timed_batches_fall(
     # the tensors it held in between were named `x` only if a batch fell there; 12's `y` was
     # rebound before a later batch saw it). Names are read only where the run puts a batch's
     # end: a batch built after every capture because FLUSH_EVERY is 0 names as none at all
-    from engine.tracing import run_snippet
     from engine.tracing import tracer as tracer_module
 
     code = (ROOT / "examples" / f"{example}.py").read_text()
 
     def names(flush_every: int) -> dict[int, str | None]:
         monkeypatch.setattr(tracer_module, "FLUSH_EVERY", flush_every)
-        events: list[dict[str, Any]] = []
-        assert run_snippet(code, events.extend)["status"] == "ok"
-        last: dict[int, str | None] = {}  # each tensor's name as last told
-        for e in events:
-            told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
-            last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
-        return last
+        return _names_told(code)
 
     never = names(1 << 62)
     assert names(0) == never

@@ -127,6 +127,9 @@ def test_a_timed_out_run_keeps_its_graph_and_names_its_line(short: str) -> None:
     assert made or (halted["line"] <= 3 and not started)
     assert halted["why"] == "timeout"
     assert halted["line"] in ((4, 5, 6) if started else (1, 2, 3, 4)), (started, halted)
+    # and what the snippet did before that line is there (the node for y = x * 2, line 3)
+    made = any(e["type"] == "node" and e["name"] == "MulBackward0" for e in events)
+    assert made or halted["line"] <= 3, halted
     assert halted["lines"] == [halted["line"]]
     error = events[kinds.index("error")]
     assert kinds.index("halted") < kinds.index("error")

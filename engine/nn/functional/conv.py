@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine._tensor import Tensor
+from engine.ops import autocast as _autocast
 from engine.ops import nn_conv
 from engine.ops.nn_pad import pad_nd
 
@@ -92,6 +93,8 @@ def conv1d(
     groups: int = 1,
 ) -> Tensor:
     """1d cross-correlation over (N, C, L)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight, bias = _autocast.lower(input, weight, bias)
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
@@ -105,6 +108,8 @@ def conv2d(
     groups: int = 1,
 ) -> Tensor:
     """2d cross-correlation over (N, C, H, W)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight, bias = _autocast.lower(input, weight, bias)
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
@@ -118,6 +123,8 @@ def conv3d(
     groups: int = 1,
 ) -> Tensor:
     """3d cross-correlation over (N, C, D, H, W)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight, bias = _autocast.lower(input, weight, bias)
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
 
 
@@ -148,6 +155,8 @@ def conv_transpose1d(
     dilation: Any = 1,
 ) -> Tensor:
     """The adjoint of conv1d (run as conv_transpose2d with height 1)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight, bias = _autocast.lower(input, weight, bias)
     args = (stride, padding, output_padding, groups, dilation)
     return _conv_transpose(input, weight, bias, args, 1)  # type: ignore[no-any-return]
 
@@ -163,6 +172,8 @@ def conv_transpose2d(
     dilation: Any = 1,
 ) -> Tensor:
     """The adjoint of conv2d (a "deconvolution")."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight, bias = _autocast.lower(input, weight, bias)
     args = (stride, padding, output_padding, groups, dilation)
     return _conv_transpose(input, weight, bias, args, 2)  # type: ignore[no-any-return]
 
@@ -178,5 +189,7 @@ def conv_transpose3d(
     dilation: Any = 1,
 ) -> Tensor:
     """The adjoint of conv3d."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight, bias = _autocast.lower(input, weight, bias)
     args = (stride, padding, output_padding, groups, dilation)
     return _conv_transpose(input, weight, bias, args, 3)  # type: ignore[no-any-return]

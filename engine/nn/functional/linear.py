@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import engine
 from engine._tensor import Tensor
+from engine.ops import autocast as _autocast
 from engine.ops.nn_bilinear import trilinear
 
 
 # -- linear, dropout, embedding -----------------------------------------------------------
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias, recorded as PyTorch records it."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight, bias = _autocast.lower(input, weight, bias)
     if input.ndim == 2:
         wt = weight.t()  # type: ignore[attr-defined]
         if bias is None:

@@ -10,6 +10,7 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import no_grad
+from engine.ops import autocast as _autocast
 from engine.ops import nn_loss
 from engine.ops.scalar_overloads import div_scalar, mul_scalar
 
@@ -55,6 +56,8 @@ def mse_loss(
     weight: Any = None,
 ) -> Tensor:
     """Mean squared error."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target = _autocast.fp32(input, target)
     return nn_loss.mse_loss(input, target, legacy_reduction(size_average, reduce, reduction))
 
 
@@ -67,6 +70,8 @@ def l1_loss(
     weight: Any = None,
 ) -> Tensor:
     """Mean absolute error: |input - target| reduced (three nodes in PyTorch)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target = _autocast.fp32(input, target)
     if input.shape != target.shape:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
@@ -87,6 +92,8 @@ def smooth_l1_loss(
     beta: float = 1.0,
 ) -> Tensor:
     """Huber-like loss with a quadratic zone of width `beta` (beta=0 is L1)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target = _autocast.fp32(input, target)
     red = legacy_reduction(size_average, reduce, reduction)
     if beta == 0.0:
         return l1_loss(input, target, reduction=red)
@@ -98,6 +105,8 @@ def smooth_l1_loss(
 def huber_loss(
     input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight: Any = None
 ) -> Tensor:
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target = _autocast.fp32(input, target)
     return nn_loss.huber_loss(input, target, reduction, delta)
 
 
@@ -111,6 +120,8 @@ def nll_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Negative log-likelihood of class indices."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight = _autocast.fp32(input, weight)
     red = legacy_reduction(size_average, reduce, reduction)
     return _nll_nd(input, target, weight, red, ignore_index)
 
@@ -141,6 +152,8 @@ def cross_entropy(
     label_smoothing: float = 0.0,
 ) -> Tensor:
     """log_softmax then nll (class indices), or -sum(target * log_softmax) (probabilities)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target, weight = _autocast.fp32(input, target, weight)
     red = legacy_reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -215,6 +228,8 @@ def binary_cross_entropy(
     reduction: str = "mean",
 ) -> Tensor:
     """Binary cross-entropy of probabilities."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target, weight = _autocast.fp32(input, target, weight)
     red = legacy_reduction(size_average, reduce, reduction)
     return nn_loss.binary_cross_entropy(input, target, weight, red)
 
@@ -229,6 +244,8 @@ def binary_cross_entropy_with_logits(
     pos_weight: Tensor | None = None,
 ) -> Tensor:
     """Binary cross-entropy of logits (sigmoid fused, numerically stable)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target, weight, pos_weight = _autocast.fp32(input, target, weight, pos_weight)
     red = legacy_reduction(size_average, reduce, reduction)
     return nn_loss.binary_cross_entropy_with_logits(input, target, weight, pos_weight, red)
 
@@ -242,6 +259,8 @@ def kl_div(
     log_target: bool = False,
 ) -> Tensor:
     """KL(target || input) with `input` given as log-probabilities."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target = _autocast.fp32(input, target)
     red = legacy_reduction(size_average, reduce, reduction)
     if red == "mean":
         warnings.warn(
@@ -284,6 +303,8 @@ def poisson_nll_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """exp(input) - target * input (log_input), else input - target * log(input + eps)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target = _autocast.fp32(input, target)
     red = legacy_reduction(size_average, reduce, reduction)
     if log_input:
         loss = input.exp() - target * input  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.nn.functional.distance import pairwise_distance
 from engine.nn.functional.loss import _reduce, legacy_reduction
+from engine.ops import autocast as _autocast
 from engine.ops import nn_loss_margin as M
 from engine.ops.scalar_overloads import add_scalar
 
@@ -24,6 +25,8 @@ def margin_ranking_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """max(0, -target * (input1 - input2) + margin)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input1, input2, target = _autocast.fp32(input1, input2, target)
     red = legacy_reduction(size_average, reduce, reduction)
     if input1.ndim != input2.ndim or input1.ndim != target.ndim:
         raise RuntimeError(
@@ -47,6 +50,8 @@ def triplet_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """max(0, margin + d(anchor, positive) - d(anchor, negative))."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        anchor, positive, negative = _autocast.fp32(anchor, positive, negative)
     red = legacy_reduction(size_average, reduce, reduction)
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
@@ -68,6 +73,8 @@ def soft_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """log(1 + exp(-y x)), one SoftMarginLossBackward0 node."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target = _autocast.fp32(input, target)
     return M.soft_margin_loss(input, target, legacy_reduction(size_average, reduce, reduction))
 
 
@@ -82,6 +89,8 @@ def multi_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Multi-class hinge loss (p = 1 or 2)."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, weight = _autocast.fp32(input, weight)
     red = legacy_reduction(size_average, reduce, reduction)
     if p != 1 and p != 2:
         raise ValueError("only p == 1 and p == 2 supported")
@@ -98,6 +107,8 @@ def multilabel_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Multi-label hinge loss over the target classes listed before the first -1."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        (input,) = _autocast.fp32(input)
     red = legacy_reduction(size_average, reduce, reduction)
     return M.multilabel_margin_loss(input, target, red)
 
@@ -112,6 +123,8 @@ def cosine_embedding_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """1 - cos(x1, x2) where target is 1, max(0, cos - margin) where it is -1."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input1, input2, target = _autocast.fp32(input1, input2, target)
     from engine.ops.pointwise import where
     from engine.ops.scalar_overloads import sub_scalar
 
@@ -148,6 +161,8 @@ def hinge_embedding_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """x where target is 1, max(0, margin - x) where it is -1."""
+    if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
+        input, target = _autocast.fp32(input, target)
     from engine.ops.pointwise import where
 
     red = legacy_reduction(size_average, reduce, reduction)

@@ -367,6 +367,11 @@ class Module:
 
         return self.to(float16)
 
+    def bfloat16(self) -> Module:
+        from engine._dtype import bfloat16
+
+        return self.to(bfloat16)
+
     def cpu(self) -> Module:
         return self
 

@@ -4,6 +4,8 @@ import type { App } from "../app";
 import type { FromLayout, ToLayout } from "../layout/messages";
 import { LayeredLayout } from "../layout/layered";
 import type { RawItem } from "../layout/graphview";
+import { RunLog } from "../model/store";
+import { readLog } from "../net";
 import { synthRun } from "./synth";
 
 function nextFrame(): Promise<number> {
@@ -130,4 +132,20 @@ export async function benchSeek(app: App, nodes: number, seeks = 20): Promise<Re
   const worst = times[times.length - 1] ?? 0, median = times[Math.floor(times.length / 2)] ?? 0;
   const rate = events.length / (appendMs / 1000);
   return { events: events.length, appendMs, eventsPerSec: rate, worstSeekToFrameMs: worst, medianSeekToFrameMs: median, worstStateMs: stateMs };
+}
+
+/** A stored run's log as a share link reads it (HTTP frames, parsed), folded by the run log
+ *  alone (no layout, no drawing, no panels): the floor under a replay of it. `foldMs` is the
+ *  run log's part. */
+export async function benchFold(runId: string): Promise<Record<string, number>> {
+  const log = new RunLog();
+  let foldMs = 0;
+  const t0 = performance.now();
+  await readLog(runId, (batch) => {
+    const t1 = performance.now();
+    log.append(batch);
+    foldMs += performance.now() - t1;
+  }, new AbortController().signal);
+  const ms = performance.now() - t0;
+  return { events: log.length, ms, foldMs, eventsPerSec: log.length / (ms / 1000) };
 }

@@ -77,11 +77,12 @@ export class Placement {
     }
     for (const t of p.to ?? []) {
       const q = this.pos.get(t);
+      if (!q || p.rank - q.rank <= LONG) continue;
+      // the key only for the few long edges: a string per edge is garbage at 40k vertices
       const key = `${p.id}>${t}`;
-      if (q && p.rank - q.rank > LONG && !this.longKeys.has(key)) {
-        this.longKeys.add(key);
-        this.long.push([p.id, t]);
-      }
+      if (this.longKeys.has(key)) continue;
+      this.longKeys.add(key);
+      this.long.push([p.id, t]);
     }
   }
 

@@ -57,6 +57,8 @@ export function onBackward(s: RunState, ev: Event): boolean {
       if (t !== null && v) {
         s.grads.set(t, v);
         s.gradCleared.delete(t);
+        const set = s.gradSet.get(t);
+        if (set && !set.accumulatedSince) s.gradSet.set(t, { ...set, accumulatedSince: true });
       }
       return true;
     }
@@ -137,16 +139,19 @@ export function onGradChanged(s: RunState, e: GradChanged): void {
   const t = sid(e.tensor);
   if (t === null) return;
   const v = parseValue(e.value);
-  if (v) {
-    s.grads.set(t, v);
-    s.gradCleared.delete(t);
-    return;
-  }
-  s.grads.delete(t);
   const hk = e.hook !== undefined ? s.hooks.get(String(e.hook)) : undefined;
   const by = e.how === "set_to_none" ? "zero_grad() (set_to_none=True)"
     : e.how === "hook" ? `a post-accumulate-grad hook${hk?.fn && hk.fn !== "<lambda>" ? ` ${hk.fn}` : ""}${hk?.line != null ? ` (registered at line ${hk.line})` : ""}`
-    : e.how === "assigned" ? "an assignment to .grad" : e.how === "written" ? "an in-place write into .grad" : "zeroing";
+    : e.how === "assigned" ? "an assignment to .grad" : e.how === "written" ? "an in-place write into .grad"
+    : "zero_grad(set_to_none=False)";
+  if (v) {
+    s.grads.set(t, v);
+    s.gradCleared.delete(t);
+    s.gradSet.set(t, { line: e.line, by, accumulatedSince: false });
+    return;
+  }
+  s.grads.delete(t);
+  s.gradSet.delete(t);
   s.gradCleared.set(t, { line: e.line, by });
 }
 

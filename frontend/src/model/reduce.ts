@@ -15,7 +15,7 @@ export function emptyState(): RunState {
   return {
     seq: -1, runId: "", code: "", status: "idle", engine: "",
     vertices: new CowMap(), order: [], orderLen: 0, removed: 0, revised: [], revisedLen: 0, tensors: new CowMap(), versions: new CowMap(), versionLog: new CowMap(),
-    grads: new CowMap(), gradCleared: new CowMap(), nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), unpacked: new CowMap(),
+    grads: new CowMap(), gradCleared: new CowMap(), gradSet: new CowMap(), nodeState: new CowMap(), edgeGrads: new CowMap(), gradOutputs: new CowMap(), unpacked: new CowMap(),
     current: null, readyQueue: [], deps: new Map(), hooks: new Map(), lastHook: null, firings: [], forwardFirings: [], valueChunks: new Map(), lastNodeOf: new Map(), pendingPre: new Map(), halted: null, backwardCalls: [],
     console: [], error: null, inBackward: false, backwards: 0, pausedAt: null, pauseReason: "", modules: [],
   };
@@ -26,7 +26,7 @@ export function cloneState(s: RunState): RunState {
   return {
     ...s,
     vertices: s.vertices.fork(), tensors: s.tensors.fork(), versions: s.versions.fork(), versionLog: s.versionLog.fork(),
-    grads: s.grads.fork(), gradCleared: s.gradCleared.fork(), nodeState: s.nodeState.fork(), edgeGrads: s.edgeGrads.fork(), gradOutputs: s.gradOutputs.fork(),
+    grads: s.grads.fork(), gradCleared: s.gradCleared.fork(), gradSet: s.gradSet.fork(), nodeState: s.nodeState.fork(), edgeGrads: s.edgeGrads.fork(), gradOutputs: s.gradOutputs.fork(),
     unpacked: s.unpacked.fork(), readyQueue: s.readyQueue.slice(), deps: new Map(s.deps), hooks: new Map(s.hooks),
     firings: s.firings.slice(), forwardFirings: s.forwardFirings.slice(), valueChunks: new Map(s.valueChunks), lastNodeOf: new Map(s.lastNodeOf), pendingPre: new Map(s.pendingPre), backwardCalls: s.backwardCalls.slice(), console: s.console.slice(), modules: s.modules.slice(),
   };
@@ -64,7 +64,9 @@ function onError(s: RunState, e: ErrorEvent, seq: number): void {
   const trace = e.anomaly_trace ?? [];
   // an error raised during backward belongs to the node being run when the event has none
   const node = sid(e.node) ?? (s.inBackward ? s.current : null);
-  const message = e.message;
+  // the sandbox ends a run its owner stopped with the bare reason ("killed: killed"): say it
+  const message = e.source === "sandbox" && e.error_type === "killed" && (e.message === "killed" || e.message === "stopped")
+    ? "stopped at its owner's request (the Stop button)" : e.message;
   let anomalyLine = trace.length ? traceLine(trace, s.code) : null;
   if (anomalyLine === null && node !== null && /returned nan values/.test(message)) {
     // detect_anomaly names the node whose backward made the NaN; its forward line is on the node

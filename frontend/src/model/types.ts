@@ -203,6 +203,9 @@ export interface RunState {
   grads: CowMap<Value>;
   /** A .grad set to None (zero_grad(set_to_none=True), `.grad = None`, a hook): where and by what. */
   gradCleared: CowMap<{ line: number | null; by: string }>;
+  /** A .grad written outside backward with a value (zero_grad(set_to_none=False), `.grad = t`,
+   *  an in-place write, a hook): where, by what, and whether backward has added to it since. */
+  gradSet: CowMap<{ line: number | null; by: string; accumulatedSince: boolean }>;
   nodeState: CowMap<NodeRunState>;
   /** Gradient that flowed along an edge, keyed `${from}>${edgeIndex}`. */
   edgeGrads: CowMap<Value>;

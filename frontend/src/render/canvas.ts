@@ -5,7 +5,7 @@
 import { BOX, type Placed } from "../layout/layered";
 import type { ModuleFrame } from "../layout/graphview";
 import type { Rect } from "../layout/placement";
-import type { Vertex } from "../model/types";
+import type { RunState, Vertex } from "../model/types";
 import { summary } from "../model/value";
 import type { Viewport } from "../view/state";
 import { FONT, THEME, vertexColors } from "./theme";
@@ -135,6 +135,26 @@ export class GraphCanvas {
   }
 }
 
+/** Whether a placed box exists at the cursor. The layout is the whole run's: stepped back in
+ *  time, a vertex made later is not drawn, nor its edges, nor a module frame or collapsed
+ *  module box none of whose vertices exists yet (they would show the future as lines to
+ *  nothing). */
+function present(s: Scene, id: string): boolean {
+  return isModuleBox(id) ? presentModuleBoxes(s).has(id) : s.state.vertices.has(id);
+}
+
+let moduleBoxesMemo: { state: RunState; seq: number; size: number; version: number; boxes: Set<string> } | null = null;
+
+/** The collapsed module boxes holding a vertex that exists at the cursor (once per state). */
+function presentModuleBoxes(s: Scene): Set<string> {
+  const st = s.state, m = moduleBoxesMemo;
+  if (m && m.state === st && m.seq === st.seq && m.size === st.vertices.size && m.version === s.place.version) return m.boxes;
+  const boxes = new Set<string>();
+  for (const [v, box] of s.place.alias) if (st.vertices.has(v)) boxes.add(box);
+  moduleBoxesMemo = { state: st, seq: st.seq, size: st.vertices.size, version: s.place.version, boxes };
+  return boxes;
+}
+
 function inView(b: { x: number; y: number; w: number; h: number }, r: Rect): boolean {
   return b.x + b.w >= r.x0 && b.x <= r.x1 && b.y + b.h >= r.y0 && b.y <= r.y1;
 }
@@ -158,8 +178,8 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
   ctx.font = FONT;
   ctx.textBaseline = "middle";
   // edges reach a rank or two beyond the boxes on screen
-  const shown = s.place.visible({ x0: vis.x0 - 200, y0: vis.y0 - 140, x1: vis.x1 + 200, y1: vis.y1 + 140 });
-  const frames = s.place.frames.filter((f) => inView(f, vis));
+  const shown = s.place.visible({ x0: vis.x0 - 200, y0: vis.y0 - 140, x1: vis.x1 + 200, y1: vis.y1 + 140 }).filter((p) => present(s, p.id));
+  const frames = s.place.frames.filter((f) => inView(f, vis) && f.members.some((id) => present(s, id)));
   for (const f of frames) {
     ctx.fillStyle = "rgba(60, 76, 120, 0.10)";
     ctx.strokeStyle = THEME.moduleStroke;
@@ -307,9 +327,10 @@ function fastPaths(s: Scene, boxes: Iterable<Placed>, edges = true): FastPaths {
   const special: [Vertex, Placed][] = [];
   const plain = new Path2D(), grad = new Path2D();
   for (const p of boxes) {
+    if (!present(s, p.id)) continue;
     for (const t of edges ? (p.to ?? []) : []) {
       const q = s.place.pos.get(t);
-      if (!q) continue;
+      if (!q || !present(s, t)) continue;
       const path = !isModuleBox(p.id) && flowed(s, p.id, q.id) ? grad : plain;
       path.moveTo(p.x + p.w / 2, p.y);
       path.lineTo(q.x + q.w / 2, q.y + q.h);
@@ -366,11 +387,11 @@ function drawEdges(ctx: CanvasRenderingContext2D, s: Scene, k: number, vis: Rect
   for (const p of shown) {
     for (const t of p.to ?? []) {
       const q = s.place.pos.get(t);
-      if (q) pairs.push([p, q]);
+      if (q && present(s, t)) pairs.push([p, q]);
     }
   }
   for (const [a, b] of s.place.long) {
-    if (seen.has(a)) continue;
+    if (seen.has(a) || !present(s, a) || !present(s, b)) continue;
     const p = s.place.pos.get(a), q = s.place.pos.get(b);
     if (p && q && Math.max(p.y, q.y) >= vis.y0 && Math.min(p.y, q.y) <= vis.y1) pairs.push([p, q]);
   }

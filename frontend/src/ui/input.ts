@@ -53,6 +53,11 @@ export function bindInput(app: App): void {
   click("step-back", () => app.stepBack());
   click("continue", () => app.continue());
   click("pause", () => app.pause());
+  // a runaway run (`while True: pass`) ends now instead of at its time limit, its graph kept
+  click("stop", () => {
+    const st = app.log.length ? app.log.stateAt(app.log.length - 1).status : null;
+    if (st === "running" || st === "paused") app.send({ type: "stop" });
+  });
   click("restart", () => app.restart());
   click("fit", () => app.dispatch({ type: "refit" }));
   click("legend-toggle", () => toggleLegend(app));

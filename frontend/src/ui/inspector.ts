@@ -95,17 +95,27 @@ function fullValues(tid: string, ctx: InspectorCtx): HTMLElement {
   return box;
 }
 
+/** What a module hook is given and may return, in PyTorch's words (a forward hook is given the
+ *  module's inputs, not a gradient); tensor and node hooks see gradients. */
+const HOOK_ARGS: Record<string, [string, string]> = {
+  module_forward_pre: ["input", "input"],
+  module_forward: ["input", "output"],
+  module_backward_pre: ["grad_output", "grad_output"],
+  module_backward: ["grad_input", "grad_input"],
+};
+
 /** One hook: what it is and where it came from, how often it fired, what it last saw. */
 function hookItem(hk: HookInfo & { firing: boolean }): HTMLElement {
-  const seen = hk.gradIn.length ? gradList(hk.gradIn, hk.gradIn.map((_, i) => `saw grad[${i}]`)) : null;
-  const gave = hk.gradOut?.length ? gradList(hk.gradOut, hk.gradOut.map((_, i) => `returned grad[${i}]`)) : null;
+  const [saw, gives] = HOOK_ARGS[hk.kind] ?? ["grad", "grad"];
+  const seen = hk.gradIn.length ? gradList(hk.gradIn, hk.gradIn.map((_, i) => `saw ${saw}[${i}]`)) : null;
+  const gave = hk.gradOut?.length ? gradList(hk.gradOut, hk.gradOut.map((_, i) => `returned ${gives}[${i}]`)) : null;
   const fired = hk.fired ? `fired ${hk.fired}×${hk.firing ? " · firing now" : ""}` : "not fired yet";
   return h("li", { class: hk.firing ? "fired" : "" }, h("div", {}, hookTitle(hk)), h("div", { class: "note" }, fired), seen, gave);
 }
 
 /** Why a leaf's .grad is what it is: the gradient each path sent in this backward pass, and
  *  (when it does not match the sum) the note that .grad also holds earlier passes. */
-function gradOrigin(s: RunState, v: Vertex, grad: Value): HTMLElement | null {
+function gradOrigin(s: RunState, v: Vertex, grad: Value, tensor: string): HTMLElement | null {
   const src = gradSources(s, v);
   if (!src.length) return null;
   const rows = src.map(({ from, grad: g }) => h("li", {}, h("span", { class: "src-from" }, `from ${from.name}${from.label ? ` (${from.label})` : ""}${from.line !== null ? ` · line ${from.line}` : ""}`), " ", h("code", {}, summary(g))));
@@ -114,11 +124,19 @@ function gradOrigin(s: RunState, v: Vertex, grad: Value): HTMLElement | null {
     ? `${src.length} paths reach this leaf: backward sums their gradients${sum && sum.length <= 4 ? ` (= [${formatValues(sum).join(", ")}])` : ""} and AccumulateGrad adds the sum to .grad once.`
     : "One path reaches this leaf: AccumulateGrad adds its gradient to .grad.";
   const total = sumValues(src.map((x) => x.grad));
-  const earlier = grad.flat && total && grad.flat.some((x, i) => Math.abs(x - (total[i] ?? 0)) > 1e-5 * (1 + Math.abs(x)));
+  const differs = grad.flat && total && grad.flat.some((x, i) => Math.abs(x - (total[i] ?? 0)) > 1e-5 * (1 + Math.abs(x)));
+  // why .grad is not what this pass sent: a write outside backward (zero_grad(set_to_none=False),
+  // `.grad = t`), after the pass or before it, else earlier passes it accumulated onto
+  const set = s.gradSet.get(tensor);
+  const where = set ? `${set.by}${set.line !== null ? ` at line ${set.line}` : ""}` : "";
+  const why = !differs ? null
+    : set && !set.accumulatedSince ? `.grad is not what this pass sent: ${where} wrote it after the pass.`
+    : set ? `.grad is not only what this pass sent: backward added it onto what ${where} left in .grad.`
+    : ".grad is more than this pass sent: it also holds gradients from earlier backward calls (.grad accumulates; zero it with .grad = None or optimizer.zero_grad()).";
   return section("where .grad comes from",
     h("ul", { class: "grad-src", "data-testid": "grad-sources" }, ...rows),
     h("p", { class: "note" }, note),
-    earlier ? h("p", { class: "note" }, ".grad is more than this pass sent: it also holds gradients from earlier backward calls (.grad accumulates; zero it with .grad = None or optimizer.zero_grad())." ) : null);
+    why ? h("p", { class: "note", "data-testid": "grad-differs" }, why) : null);
 }
 
 /** The node's saved tensors: version at save and now (stale ones red) and, for those a
@@ -223,7 +241,7 @@ export function renderInspector(el: HTMLElement, s: RunState, v: Vertex | null, 
   const none = t && !g ? whyGradNone(s, t) : null;
   if (none) el.append(section(".grad is None", h("p", { class: "grad-none", "data-testid": "grad-none", "data-reason": none.code }, none.text)));
   // once AccumulateGrad has written .grad (before that the gradients are still in flight)
-  const origin = leafish && g ? gradOrigin(s, v, g) : null;
+  const origin = leafish && g && t ? gradOrigin(s, v, g, t.id) : null;
   if (origin) el.append(origin);
   if (leafish) el.append(...values);
   const gout = s.gradOutputs.get(v.id);

@@ -74,12 +74,40 @@ export interface Listed {
   ids: string[];
   unusedFrom: number;
   use: LeafUse | null;
+  /** Rows that would read alike: each one's place among its twins (`twins`). */
+  nth: Map<string, number>;
+}
+
+/** Vertices whose rows would read alike (one kind, name, tensor name and line: a loop's
+ *  `MulBackward0 L5` rows), each one's place among them in the order they were made (1, 2, …);
+ *  a vertex with no twin is not in the map. AccumulateGrad rows say their leaf instead. */
+export function twins(s: RunState, order: readonly string[]): Map<string, number> {
+  const count = new Map<string, number>();
+  const first = new Map<string, string>();
+  const nth = new Map<string, number>();
+  for (const id of order) {
+    const v = s.vertices.get(id);
+    if (!v || v.kind === "accumulate") continue;
+    const key = `${v.kind}|${v.name}|${v.label}|${v.line ?? ""}`;
+    const n = (count.get(key) ?? 0) + 1;
+    count.set(key, n);
+    if (n === 1) {
+      first.set(key, id);
+      continue;
+    }
+    const one = first.get(key);
+    if (n === 2 && one !== undefined) nth.set(one, 1);
+    nth.set(id, n);
+  }
+  return nth;
 }
 
 export function listedIds(s: RunState, filter: string): Listed {
   const f = filter.trim().toLowerCase();
   const order = vertexOrder(s);
-  if (!f && s.backwards === 0) return { ids: order, unusedFrom: order.length, use: null };
+  // numbered over every vertex, so a filter does not renumber what it keeps
+  const nth = twins(s, order);
+  if (!f && s.backwards === 0) return { ids: order, unusedFrom: order.length, use: null, nth };
   const match = (v: Vertex): boolean => !f || v.name.toLowerCase().includes(f) || v.label.toLowerCase().includes(f) || String(v.line ?? "") === f
     || (v.kind === "accumulate" && accumulatedName(s, v).toLowerCase().includes(f));
   // leaves no op used (a module's parameters it never called) go last, marked; leaves used
@@ -91,11 +119,11 @@ export function listedIds(s: RunState, filter: string): Listed {
     if (!v || !match(v)) continue;
     (noGrad(s, v, use)?.code === "unused" ? last : first).push(id);
   }
-  return { ids: first.concat(last), unusedFrom: first.length, use };
+  return { ids: first.concat(last), unusedFrom: first.length, use, nth };
 }
 
 /** One row of the list; `use` is the list's (leafUse of the same vertices), else found here. */
-export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick: (id: string) => void, use: LeafUse | null = null): HTMLElement {
+export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick: (id: string) => void, use: LeafUse | null = null, nth?: number): HTMLElement {
   const id = v.id;
   const st = stateText(s, v);
   const name = v.kind === "fn" || v.kind === "accumulate" ? shortName(v.name) : v.label || v.name;
@@ -112,6 +140,9 @@ export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick:
     h("span", { class: "nl-dot" }),
     h("span", { class: "nl-name", title: name }, tailName(name)),
     v.label && (v.kind === "fn") ? h("span", { class: "nl-label" }, v.label) : null,
+    // a cut named by its tensor says what cut it (detach(), .data, requires_grad_(False), an op
+    // under no_grad): else `p` after p.requires_grad_(False) reads like a second `p`
+    v.kind === "cut" && v.label && v.label !== v.name ? h("span", { class: "nl-cut", title: "what cut the graph here" }, v.name) : null,
     // two AccumulateGrad rows read alike: say which leaf each one feeds
     v.kind === "accumulate" && accumulatedName(s, v) ? h("span", { class: "nl-var", title: "the leaf this AccumulateGrad adds into" }, `→ ${accumulatedName(s, v)}`) : null,
     h("span", { class: "nl-grad" }, gradText(s, v)),
@@ -121,8 +152,14 @@ export function nodeRow(s: RunState, v: Vertex, selected: string | null, onPick:
     v.madeBy !== undefined ? h("span", { class: "nl-madeby", title: madeByText(s, v) }, `by backward #${v.madeBy}`) : null,
     st ? h("span", { class: "nl-state" }, st) : null,
     v.kind === "leaf" && s.backwards > 0 ? leafTag(noGrad(s, v, use ?? leafUse(s))) : null,
+    nth !== undefined ? h("span", { class: "nl-nth", title: `the ${ordinal(nth)} of the rows that read alike, in the order they were made` }, `#${nth}`) : null,
     v.line !== null ? h("span", { class: "nl-line" }, `L${v.line}`) : null,
   );
   li.addEventListener("click", () => onPick(id));
   return li;
+}
+
+function ordinal(n: number): string {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  return `${n}${tail}`;
 }

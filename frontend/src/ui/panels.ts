@@ -64,7 +64,7 @@ const SLOW_MS = 250;
 export class Panels {
   private app: App;
   private list: VirtualList;
-  private listed: Listed = { ids: [], unusedFrom: 0, use: null };
+  private listed: Listed = { ids: [], unusedFrom: 0, use: null, nth: new Map() };
   private listedKey = "";
   private listKey = "";
   private slowAt = 0;
@@ -165,14 +165,14 @@ export class Panels {
       this.listedOrder = s.order;
       this.listed = listedIds(s, view.filter);
     }
-    const { ids, use } = this.listed;
+    const { ids, use, nth } = this.listed;
     const key = `${s.seq}|${s.current}|${view.selected}|${s.vertices.size}|${ids.length}`;
     // the rows are rebuilt on a new key; a later repaint (a scroll, a resize of the list) builds
     // them from this state, the one every other panel shows, never from an older one
     this.list.set(ids.length, key, (i) => {
       const id = ids[i] as string;
       const v = s.vertices.get(id);
-      return v ? nodeRow(s, v, view.selected, (x) => this.app.select(x, true), use) : document.createElement("li");
+      return v ? nodeRow(s, v, view.selected, (x) => this.app.select(x, true), use, nth.get(id)) : document.createElement("li");
     });
     if (key === this.listKey) return;
     this.listKey = key;
@@ -265,6 +265,7 @@ export class Panels {
     byId<HTMLButtonElement>("step-back").disabled = log.cursor <= 0;
     byId<HTMLButtonElement>("continue").disabled = !canStep && log.following;
     byId<HTMLButtonElement>("pause").disabled = head.status !== "running";
+    byId<HTMLButtonElement>("stop").disabled = head.status !== "running" && head.status !== "paused";
     byId<HTMLButtonElement>("restart").disabled = log.backwardStart() < 0;
     byId<HTMLButtonElement>("share").disabled = !s.runId;
     for (const id of ["export-svg", "export-png", "export-json"]) byId<HTMLButtonElement>(id).disabled = log.length === 0;

@@ -104,6 +104,9 @@ export function valueView(v: Value): HTMLElement {
     if (st.nan) s.append(h("span", { class: "nonfinite", "data-testid": "value-nan" }, h("b", {}, "NaN"), ` ×${st.nan}`));
     if (st.inf) s.append(h("span", { class: "nonfinite", "data-testid": "value-inf" }, h("b", {}, "Inf"), ` ×${st.inf}`));
     const finite = st.nan || st.inf ? " of the finite" : "";
+    // said on the page, not only in a tooltip: PyTorch's own x.max() or x.norm() of such a
+    // tensor is nan or inf, so a bare "max 2" would read as a claim about every element
+    if (finite) s.append(h("span", { class: "finite-note", "data-testid": "value-finite" }, "finite elements:"));
     for (const [k, x] of [["min", st.min], ["max", st.max], ["mean", st.mean], ["std", st.std], ["norm", st.norm]] as const) {
       if (!Number.isNaN(x)) s.append(h("span", { title: `${k}${finite} elements` }, h("b", {}, k), " ", shortNumber(x)));
     }
