@@ -118,13 +118,9 @@ def test_a_timed_out_run_keeps_its_graph_and_names_its_line(short: str) -> None:
     # the worker said where it was when the clock ran out, before the sandbox's error
     # (`while True: pass` runs as lines 5 and 6, whichever the clock interrupts; on a loaded
     # machine the wall clock may run out before the loop, while the print of line 4 is under way
-    # or earlier)...
+    # or earlier)
     (halted,) = [e for e in events if e["type"] == "halted"]
     started = "started\n" in "".join(e["text"] for e in events if e["type"] == "stdout")
-    # ...and what the snippet did before the loop is there (the node for y = x * 2, once the
-    # print after it ran: a wall clock that ran out at line 1 or 2 on a loaded machine left none)
-    made = any(e["type"] == "node" and e["name"] == "MulBackward0" for e in events)
-    assert made or (halted["line"] <= 3 and not started)
     assert halted["why"] == "timeout"
     assert halted["line"] in ((4, 5, 6) if started else (1, 2, 3, 4)), (started, halted)
     # and what the snippet did before that line is there (the node for y = x * 2, line 3)
