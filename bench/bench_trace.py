@@ -1,4 +1,5 @@
-"""Tracing cost: the 100-op chain and an MLP step with the tracer on vs off (target <= 1.2x).
+"""Tracing cost: the 100-op chain and MLP steps with the tracer on vs off (issue 15's target:
+<= 1.5x).
 
 With tracing on, events are built in batches and serialized with orjson (as the sandbox
 worker does), so the ratio includes the whole cost of producing the stream. Also reports the
@@ -28,6 +29,8 @@ from engine.autograd import observer
 from engine.tracing import Tracer, values
 from engine.tracing.stepper import Backward
 
+TARGET = 1.5
+
 
 def traced(fn: Any, counts: list[int]) -> Any:
     """`fn` run under a fresh tracer whose sink serializes every batch to JSON (as the worker
@@ -44,7 +47,7 @@ def traced(fn: Any, counts: list[int]) -> Any:
 
 def trace_once(fn: Any, sink: Any) -> Tracer:
     """Run `fn` once under a fresh tracer handing its batches to `sink`."""
-    tr = Tracer(sink, bench_engine.__file__, {})
+    tr = Tracer(sink, bench_engine.__file__, {"arrays": True})  # as the worker's
     tr.backward = Backward(tr, None, {})
     observer.install(tr)
     try:
@@ -125,7 +128,7 @@ def protocol_check(fn: Any) -> tuple[Any, Any]:
     from server.sandbox.batch import Batch
 
     bodies: list[bytes] = []
-    trace_once(fn, lambda batch: bodies.append(orjson.dumps(batch)))
+    trace_once(fn, lambda b: bodies.append(orjson.dumps(b, option=orjson.OPT_SERIALIZE_NUMPY)))
 
     def read() -> None:
         for body in bodies:
@@ -179,11 +182,11 @@ def main() -> None:
     for name, fn, rounds in cases:
         counts: list[int] = []
         off, on = interleaved(fn, traced(fn, counts), rounds)
-        verdict = "ok" if on / off <= 1.2 else "MISSED"
+        verdict = "ok" if on / off <= TARGET else "MISSED"
         n = counts[-1]
         print(
             f"{name:36s} off={fmt(off)} on={fmt(on)}  on/off = {on / off:5.2f}x "
-            f"(target <= 1.2x) {verdict}; {n} events, {(on - off) / n * 1e6:.2f} us/event"
+            f"(target <= {TARGET}x) {verdict}; {n} events, {(on - off) / n * 1e6:.2f} us/event"
         )
         off2, refs = interleaved(fn, refs_only(fn), rounds)
         dumps, summaries = parts(fn)

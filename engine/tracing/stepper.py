@@ -110,7 +110,7 @@ class Backward(Stepping):
         outer = tr.in_backward  # (a backward run inside another one's hook)
         tr.in_backward = bid
         watch = self.ctl is not None or self.breakpoints or self.stepping
-        add = tr._add
+        add = tr.add_step
         n = 0
         live: list[Any] = []
         had_saved = False
@@ -123,6 +123,7 @@ class Backward(Stepping):
                     had_saved = node._saved is not None
                     # C-level copies only: the queue's entries and the dependency counts of
                     # the node's next functions (None for a missing edge), read at build time
+                    grads = list(live)
                     add(
                         _tn(
                             _Entered,
@@ -132,25 +133,27 @@ class Backward(Stepping):
                                 None,
                                 bid,
                                 node,
-                                list(live),
+                                grads,
                                 list(step[3]),
                                 tuple(map(task.deps.get, map(_first, node.next_functions), _zeros)),
                             ),
-                        )
+                        ),
+                        grads,
                     )
                     if watch:
                         self.at_node(node, bid, live)
                     continue
                 n += 1
                 freed = had_saved and node._freed
-                add(_tn(_Exited, (_ns(), None, None, bid, node, list(step[2]), freed)))
+                grads = list(step[2])
+                add(_tn(_Exited, (_ns(), None, None, bid, node, grads, freed)), grads)
         except BaseException:
             self.failed = self.current  # the error event names the node that raised
             raise
         finally:
             self.current = None
             tr.in_backward = outer
-        add(cap.BackwardFinished(_ns(), None, None, bid, n))
+        tr._add(cap.BackwardFinished(_ns(), None, None, bid, n))
         if not task.captures:
             tr.flush()
         # else autograd.grad (or backward(inputs=...)): its results are about to be bound to the

@@ -21,6 +21,7 @@ from types import FrameType
 from typing import Any
 
 import numpy as np
+import orjson
 
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
@@ -45,6 +46,20 @@ _getframe = sys._getframe
 _ns = time.perf_counter_ns
 _tn = tuple.__new__
 _NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module attribute)
+_dumps, _loads, _NUMPY = orjson.dumps, orjson.loads, orjson.OPT_SERIALIZE_NUMPY
+# dtypes of values put into events as arrays (see option `arrays`): orjson writes these as
+# `values.inline` would (float32 and float16 in their own shortest digits), NaN/inf aside
+_AS_ARRAY = {np.dtype(d) for d in ("float16", "float32", "float64", "int64", "int32", "bool")}
+_INLINE, _EXACT, _FLOAT = 0, 1, 2  # built by values.inline / put in as is / put in, checked
+
+
+def _dtype(dt: np.dtype[Any]) -> tuple[str, int]:
+    """A dtype's wire name and how its small values are put into events."""
+    how = (_FLOAT if dt.kind == "f" else _EXACT) if dt in _AS_ARRAY else _INLINE
+    return dtype_name(dt), how
+
+
+_DTYPES: dict[np.dtype[Any], tuple[str, int]] = {}  # (read once per value: `_dtype` cached)
 
 # Arrays at least this large are summarized at the end of a flush, shared with a helper
 # thread: the passes over their data run without the GIL, so on two cores they overlap.
@@ -158,7 +173,10 @@ class Tracer:
     `tensor_values`), `values_per_tensor`/`values_budget` (full values of tensors up to that
     many elements, until the run's budget of elements is spent: set by the server, off by
     default), `values_request_cap`/`values_answer_budget` (elements one `tensor_values`
-    answer / all of a run's answers may hold).
+    answer / all of a run's answers may hold), `arrays` (the sink writes each batch with
+    orjson's OPT_SERIALIZE_NUMPY before it returns, as the worker's does: small values reach it
+    as the arrays themselves, and orjson writes them, float32 in float32's shortest digits;
+    otherwise each batch is handed over as the plain JSON data those bytes hold).
     """
 
     def __init__(self, sink: Sink, filename: str, options: dict[str, Any]) -> None:
@@ -175,6 +193,7 @@ class Tracer:
         self.full_left = int(options.get("values_budget", 0))
         self.request_cap = int(options.get("values_request_cap", 1_000_000))
         self.answer_left = int(options.get("values_answer_budget", 2_000_000))
+        self.arrays = bool(options.get("arrays", False))
         self.retained_bytes = 0
         self.buf: list[tuple[Any, ...]] = []
         # held by a flush and by a write to stdout/stderr (which may come from any thread)
@@ -205,6 +224,10 @@ class Tracer:
         self.module_paths: dict[int, tuple[Any, str]] = {}  # module -> path when it last ran
         self.vcache: dict[int, tuple[Any, TensorValue]] = {}  # per flush: built values
         self.jobs: list[tuple[np.ndarray[Any, Any], TensorValue]] = []  # big summaries
+        # per flush: float values put in as arrays, checked for NaN/inf all at once (`_finite`)
+        self.floats: list[tuple[np.ndarray[Any, Any], TensorValue]] = []
+        # per flush: large values sent in full as arrays, once their summaries are made
+        self.full: list[tuple[np.ndarray[Any, Any], TensorValue]] = []
         self.described: set[int] = set()  # tensor ids that have had a `tensor` event
         # leaves that require grad made before the snippet named them (a parameter made in its
         # module's __init__ and initialised in place there), by id() -> (a weak ref, the line
@@ -256,6 +279,22 @@ class Tracer:
         elif item[0] - self.flushed_at > FLUSH_EVERY:
             self.flush(keep_last=True, timed=True)
 
+    def add_step(self, item: tuple[Any, ...], grads: list[Any]) -> None:
+        """`_add` for a backward step's capture, whose only tensors are its `grads` (the queue's
+        entries and the dependency counts hold none): numbered without `number`'s walk."""
+        if self.saving is not None:
+            self._number_saved()
+        of = self.tensors.of
+        for g in grads:
+            if isinstance(g, Tensor):
+                of(g)
+        buf = self.buf
+        buf.append(item)
+        if len(buf) + self.carried >= self.batch:  # (as `_add`)
+            self.flush(keep_last=True)
+        elif item[0] - self.flushed_at > FLUSH_EVERY:
+            self.flush(keep_last=True, timed=True)
+
     def number(self, item: tuple[Any, ...]) -> None:
         """Give every tensor a capture holds (a field, or inside a tuple or list field, two
         levels deep: a module hook's grad tuples) its id now. Ids follow the order the run makes
@@ -288,7 +327,13 @@ class Tracer:
             return
         of = self.tensors.of
         # (what build.saved_store lists: the node's saved values, a custom Function's packed)
-        for v in [*(node._saved or {}).values(), *node.__dict__.get("_packed", ())]:
+        saved = node._saved
+        if saved:
+            for v in saved.values():
+                t = v._tensor if isinstance(v, SavedTensor) else getattr(v, "t", None)
+                if isinstance(t, Tensor):
+                    of(t)
+        for v in node.__dict__.get("_packed", ()):
             t = v._tensor if isinstance(v, SavedTensor) else getattr(v, "t", None)
             if isinstance(t, Tensor):
                 of(t)
@@ -697,7 +742,13 @@ class Tracer:
                 BUILDERS[type(item)](self, item, out)
             if self.unnamed:
                 self._named_late(out)
+            if self.floats:
+                self._finite()
             self._summarize()
+            if self.full:
+                self._full_finite()
+            if not self.arrays:
+                out = self._plain(out)
             try:
                 self._deliver(out)
             except TypeError:  # orjson refuses strings with lone surrogates (a module's name)
@@ -705,6 +756,34 @@ class Tracer:
         finally:
             if enabled:
                 gc.enable()
+
+    def _finite(self) -> None:
+        """The batch's float values put in as arrays: any with a NaN or an infinity gets the
+        inline form instead (strings for them, and their counts). One pass over all of them:
+        the common case, all finite, costs a few calls per batch rather than per value."""
+        floats, self.floats = self.floats, []
+        if np.isfinite(np.concatenate([a for a, _ in floats], axis=None)).all():
+            return
+        for a, v in floats:
+            if not np.isfinite(a).all():
+                values.inline(a, v)
+
+    def _full_finite(self) -> None:
+        """Large values sent in full as arrays: one with a NaN or an infinity (its summary
+        counted them) gets the inline form instead."""
+        full, self.full = self.full, []
+        for a, v in full:
+            if v.get("nan") or v.get("inf"):
+                values.inline(a, v)
+
+    @staticmethod
+    def _plain(out: list[Event]) -> list[Event]:
+        """The batch as plain JSON data (its arrays as lists: what the wire carries)."""
+        try:
+            plain: list[Event] = _loads(_dumps(out, option=_NUMPY))
+        except TypeError:  # lone surrogates: `values.clean` first (as `_deliver`'s caller does)
+            plain = _loads(_dumps(values.clean(out), option=_NUMPY))
+        return plain
 
     def _summarize(self) -> None:
         """Fill in the batch's large summaries, on this thread and a helper thread at once."""
@@ -833,15 +912,32 @@ class Tracer:
         hit = self.vcache.get(id(a))
         if hit is not None and hit[0] is a:
             return hit[1]
-        v: TensorValue = {"shape": list(a.shape), "dtype": dtype_name(a.dtype)}
-        if a.size <= self.inline:  # the common case, kept short
-            values.inline(a, v)
+        dt = a.dtype
+        known = _DTYPES.get(dt)
+        if known is None:
+            known = _DTYPES[dt] = _dtype(dt)
+        name, how = known
+        v: TensorValue = {"shape": list(a.shape), "dtype": name}
+        size = a.size
+        if size <= self.inline:  # the common case, kept short
+            if how and a.ndim and a.flags.c_contiguous:
+                # the array itself: the sink's orjson writes it (it is serialized within this
+                # flush, before the run goes on to write into it)
+                v["values"] = a
+                if how == _FLOAT:
+                    self.floats.append((a, v))
+            else:
+                values.inline(a, v)
             self.vcache[id(a)] = (a, v)
             return v
         if a.size <= self.full_per_tensor and a.size <= self.full_left:
             # full values within the run's budget: finished runs show heatmaps and tables
             self.full_left -= a.size
-            values.inline(a, v)
+            if how and a.flags.c_contiguous:
+                v["values"] = a  # (as above; its summary counts its NaN/inf: `_full_finite`)
+                self.full.append((a, v))
+            else:
+                values.inline(a, v)
         if a.size >= PARALLEL_MIN:
             self.jobs.append((a, v))  # summarized at the end of the flush, two at a time
         else:

@@ -266,6 +266,8 @@ def _run(run_snippet: Callable[..., dict[str, Any]], channel: Channel, job: dict
                 "halt_signal": int(HALT_SIGNAL),
                 # the CPU limit's soft signal: send what the run has before the hard kill
                 "cpu_signal": int(signal.SIGXCPU),
+                # channel.sink writes each batch at once, with orjson's numpy option (frames)
+                "arrays": True,
             },
             filename="<snippet>",
         )

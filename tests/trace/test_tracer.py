@@ -78,10 +78,18 @@ def test_one_array_shown_by_several_events_is_built_once_per_flush() -> None:
     tr.emit({"type": "stdout", "t": tr.now(), "text": "x"})
     first = tr.value(g._d)
     assert tr.value(g._d) is first
-    assert first == {"shape": [3], "dtype": "float32", "values": [1.0, 1.0, 1.0]}
+    # (a small value holds the array itself until the batch is written: `wire` writes it)
+    assert wire(first) == {"shape": [3], "dtype": "float32", "values": [1.0, 1.0, 1.0]}
     tr.flush()  # a new batch builds values afresh (the array may have changed in place)
     g._d[0] = 2.0
-    assert tr.value(g._d)["values"] == [2.0, 1.0, 1.0]
+    again = tr.value(g._d)
+    assert again is not first
+    assert wire(again)["values"] == [2.0, 1.0, 1.0]
+
+
+def wire(value: Any) -> Any:
+    """A built value as the sink's bytes carry it."""
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_SERIALIZE_NUMPY))
 
 
 def _run(code: str) -> list[dict[str, Any]]:
@@ -414,3 +422,58 @@ def test_a_saved_tensor_freed_before_its_batch_is_built_takes_no_id_from_later_t
     every_capture, one_batch = ids(1), ids(1 << 20)
     assert every_capture == one_batch
     assert {"a", "b", "c"} <= set(one_batch)
+
+
+SMALL_VALUES = (
+    "import torch\n"
+    "a = torch.tensor([0.1, 2.5, -3.25], requires_grad=True)\n"
+    "b = (a * 1.7).exp()\n"
+    "c = b * torch.tensor([float('nan'), 1.0, float('inf')])\n"  # NaN and inf in one batch
+    "d = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64).t() * 3\n"
+    "e = torch.arange(6).reshape(2, 3).t()\n"  # non-contiguous ints
+    "f = torch.tensor([True, False]) | torch.tensor([False, False])\n"
+    "h = torch.tensor(1.5, requires_grad=True) * 2\n"  # 0-d
+    "i = torch.tensor([1.0, 2.0], dtype=torch.float16) * 0.3\n"
+    "(b.sum() + h).backward()\n"
+    # sent in full (within the run's budget)
+    "big = torch.linspace(-1, 1, 300, requires_grad=True).reshape(20, 15)\n"
+    "bad = big * torch.where(big > 0.5, float('inf'), 1.0)\n"
+    "odd = big.t() * 1\n"
+)
+
+
+def test_values_sent_as_arrays_write_what_the_inline_form_does() -> None:
+    """A sink that writes batches itself (`arrays`, the worker's) gets small values as arrays:
+    the bytes it writes hold the same values, NaN/inf strings and counts as the plain form."""
+    from engine.tracing import run_snippet
+
+    plain: list[dict[str, Any]] = []
+    raw: list[dict[str, Any]] = []
+    full = {"values_per_tensor": 1000, "values_budget": 10_000}
+    assert run_snippet(SMALL_VALUES, plain.extend, options=full)["status"] == "ok"
+    opts = {"arrays": True, **full}
+
+    def sink(batch: list[dict[str, Any]]) -> None:
+        raw.extend(orjson.loads(orjson.dumps(batch, option=orjson.OPT_SERIALIZE_NUMPY)))
+
+    assert run_snippet(SMALL_VALUES, sink, options=opts)["status"] == "ok"
+    for e in (*plain, *raw):
+        e.pop("t")
+    assert raw == plain
+    values = [o["value"] for e in plain if e["type"] == "node" for o in e["outputs"]]
+    flagged = [v for v in values if "nan" in v and "sample" not in v]  # c: NaN, inf as strings
+    assert [(v["nan"], v["inf"], v["values"][0]) for v in flagged] == [(1, 1, "nan")]
+    assert [0.1, 2.5, -3.25] in [v.get("values") for e in plain for v in _values(e)]
+    bad = next(v for e in plain for v in _values(e) if v["shape"] == [20, 15] and v["inf"])
+    assert bad["inf"] == 75 and bad["values"][19][14] == "inf"
+
+
+def _values(e: Any) -> list[dict[str, Any]]:
+    """Every wire value in an event."""
+    if isinstance(e, list):
+        return [v for x in e for v in _values(x)]
+    if not isinstance(e, dict):
+        return []
+    if "dtype" in e and "shape" in e and ("values" in e or "sample" in e):
+        return [e]
+    return [v for x in e.values() for v in _values(x)]
