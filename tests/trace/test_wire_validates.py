@@ -115,21 +115,28 @@ def test_a_timed_out_run_keeps_its_graph_and_names_its_line(short: str) -> None:
     events = _checked(asyncio.run(_run(short, LOOP)))
     assert events[-1]["status"] == "timeout"
     kinds = [e["type"] for e in events]
+    error = events[kinds.index("error")]
+    assert (error["source"], error["error_type"]) == ("sandbox", "timeout")
+    # what the snippet did is there: the print of line 4 was sent after y = x * 2's node
+    started = "started\n" in "".join(e["text"] for e in events if e["type"] == "stdout")
+    made = any(e["type"] == "node" and e["name"] == "MulBackward0" for e in events)
+    assert made or not started
     # the worker said where it was when the clock ran out, before the sandbox's error
     # (`while True: pass` runs as lines 5 and 6, whichever the clock interrupts; on a loaded
     # machine the wall clock may run out before the loop, while the print of line 4 is under way
-    # or earlier)
-    (halted,) = [e for e in events if e["type"] == "halted"]
-    started = "started\n" in "".join(e["text"] for e in events if e["type"] == "stdout")
+    # or earlier). A worker that does not get the CPU within the server's grace after the halt
+    # is killed before it can say so: then the server names no line rather than guess one
+    halts = [e for e in events if e["type"] == "halted"]
+    assert len(halts) <= 1
+    if not halts:
+        assert error["line"] is None
+        return
+    (halted,) = halts
     assert halted["why"] == "timeout"
     assert halted["line"] in ((4, 5, 6) if started else (1, 2, 3, 4)), (started, halted)
-    # and what the snippet did before that line is there (the node for y = x * 2, line 3)
-    made = any(e["type"] == "node" and e["name"] == "MulBackward0" for e in events)
     assert made or halted["line"] <= 3, halted
     assert halted["lines"] == [halted["line"]]
-    error = events[kinds.index("error")]
     assert kinds.index("halted") < kinds.index("error")
-    assert (error["source"], error["error_type"]) == ("sandbox", "timeout")
     assert error["line"] == halted["line"]
 
 
