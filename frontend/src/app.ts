@@ -9,7 +9,7 @@ import { LayoutLink } from "./layout/link";
 import type { Placement } from "./layout/placement";
 import { RunLog } from "./model/store";
 import type { RunState, Value } from "./model/types";
-import { GraphCanvas, TEXT_K } from "./render/canvas";
+import { GraphCanvas, presentIn, TEXT_K } from "./render/canvas";
 import { fitViewport, graphRect } from "./render/fit";
 import { Overview, viewRect } from "./render/overview";
 import type { Scene } from "./render/scene";
@@ -416,7 +416,7 @@ export class App {
     const whole = graphRect(this.place);
     const vis = viewRect(v, this.canvas.size.w, this.canvas.size.h);
     const all = !!whole && vis.x0 <= whole.x0 && vis.y0 <= whole.y0 && vis.x1 >= whole.x1 && vis.y1 >= whole.y1;
-    this.overview.draw(this.place, whole, vis, !all && this.place.pos.size > 0);
+    this.overview.draw(this.place, whole, vis, !all && this.place.pos.size > 0, s, presentIn(scene));
     // while a run streams in, the panels refresh in a task of their own: a frame's drawing and
     // the panels' heavier refresh never add up to one long task
     if (streaming) this.updatePanelsSoon();

@@ -318,3 +318,36 @@ def test_stepped_back_the_graph_draws_nothing_made_later(page: Page) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     shot(page, "graph-view-before-any-vertex")
     assert page.evaluate(_INKED_JS) == 0, "the graph draws what the run had not made yet"
+
+
+# the overview map's box pixels (its boxes are #5b8def on a dark ground; the view's rectangle
+# is drawn in another colour)
+_MAP_BOXES_JS = """() => { const c = document.querySelector('#overview');
+    if (c.hidden) return null;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+    for (let i = 0; i < d.length; i += 4)
+        if (Math.abs(d[i] - 91) + Math.abs(d[i + 1] - 141) + Math.abs(d[i + 2] - 239) < 40) n++;
+    return n; }"""
+
+
+def test_stepped_back_the_overview_map_shows_nothing_made_later(page: Page) -> None:
+    """The overview map, like the graph, shows only the boxes that exist at the cursor (it
+    showed the whole run's boxes at every cursor)."""
+    page.goto("/")
+    set_code(page, LATER_MODULE)
+    press_run(page)
+    expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
+    drawn_geometry(page)
+    for _ in range(4):  # zoomed in, the view no longer holds the whole graph: the map shows
+        page.get_by_test_id("zoom-in").click()
+    page.wait_for_function(f"() => ({_MAP_BOXES_JS})() > 0")
+    empty = page.evaluate(
+        """() => { const log = window.__backscope.app.log; let at = -1;
+            for (let i = 0; i < log.length && log.stateAt(i).vertices.size === 0; i++) at = i;
+            return at; }"""
+    )
+    assert empty >= 0
+    page.locator("#timeline").fill(str(empty))
+    expect(page.get_by_test_id("status")).to_contain_text(f"cursor {empty + 1}/")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.evaluate(_MAP_BOXES_JS) in (None, 0), "the map shows what the run had not made"

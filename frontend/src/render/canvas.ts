@@ -143,6 +143,11 @@ function present(s: Scene, id: string): boolean {
   return isModuleBox(id) ? presentModuleBoxes(s).has(id) : s.state.vertices.has(id);
 }
 
+/** `present` for one scene, for pictures drawn elsewhere (the overview map). */
+export function presentIn(s: Scene): (id: string) => boolean {
+  return (id) => present(s, id);
+}
+
 let moduleBoxesMemo: { state: RunState; seq: number; size: number; version: number; boxes: Set<string> } | null = null;
 
 /** The collapsed module boxes holding a vertex that exists at the cursor (once per state). */

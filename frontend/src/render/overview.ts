@@ -12,6 +12,8 @@ export class Overview {
   readonly el: HTMLCanvasElement;
   private picture: HTMLCanvasElement = document.createElement("canvas");
   private drawnVersion = -1;
+  private drawnState: unknown = null;
+  private pictures = 0;
   private drawnAt = 0;
   private shownKey = "";
   /** World rect the picture shows, and its scale (map px per world px). */
@@ -38,7 +40,7 @@ export class Overview {
     el.addEventListener("pointerup", () => (down = false));
   }
 
-  private redraw(place: Placement, whole: Rect, W: number, H: number): void {
+  private redraw(place: Placement, whole: Rect, W: number, H: number, has: (id: string) => boolean): void {
     const dpr = window.devicePixelRatio || 1;
     const pic = this.picture;
     pic.width = Math.round(W * dpr);
@@ -56,17 +58,19 @@ export class Overview {
     const sc = this.scale;
     ctx.strokeStyle = THEME.moduleStroke;
     ctx.lineWidth = 1;
-    for (const f of place.frames) ctx.strokeRect(this.ox + (f.x - whole.x0) * sc, this.oy + (f.y - whole.y0) * sc, f.w * sc, f.h * sc);
+    for (const f of place.frames) if (f.members.some(has)) ctx.strokeRect(this.ox + (f.x - whole.x0) * sc, this.oy + (f.y - whole.y0) * sc, f.w * sc, f.h * sc);
     ctx.fillStyle = "#5b8def";
     const path = new Path2D();
     if (place.pos.size < 3000) {
       for (const p of place.pos.values()) {
+        if (!has(p.id)) continue;
         path.rect(this.ox + (p.x - whole.x0) * sc, this.oy + (p.y - whole.y0) * sc, Math.max(1, p.w * sc), Math.max(1, p.h * sc));
       }
     } else {
       // thousands of boxes in a few hundred pixels: one span per pixel row
       const x0 = new Float32Array(Math.ceil(H) + 1).fill(Infinity), x1 = new Float32Array(Math.ceil(H) + 1).fill(-Infinity);
       for (const p of place.pos.values()) {
+        if (!has(p.id)) continue;
         const r = Math.max(0, Math.min(x0.length - 1, Math.floor(this.oy + (p.y - whole.y0) * sc)));
         x0[r] = Math.min(x0[r] as number, this.ox + (p.x - whole.x0) * sc);
         x1[r] = Math.max(x1[r] as number, this.ox + (p.x + p.w - whole.x0) * sc);
@@ -76,17 +80,21 @@ export class Overview {
     ctx.fill(path);
     this.drawnVersion = place.version;
     this.drawnAt = performance.now();
+    this.pictures++;
   }
 
-  /** Show the map (when the view does not show the whole graph) with the viewport on it. */
-  draw(place: Placement, whole: Rect | null, vis: Rect, show: boolean): void {
+  /** Show the map (when the view does not show the whole graph) with the viewport on it:
+   *  the boxes that exist at the cursor (`at` says which, `has`), on the whole run's layout. */
+  draw(place: Placement, whole: Rect | null, vis: Rect, show: boolean, at: unknown, has: (id: string) => boolean): void {
     this.el.hidden = !show || !whole;
     if (this.el.hidden || !whole) return;
     const W = this.el.clientWidth || 180, H = this.el.clientHeight || 120;
-    if (place.version !== this.drawnVersion && (performance.now() - this.drawnAt > REDRAW_MS || this.drawnVersion < 0 || place.pos.size < 3000)) {
-      this.redraw(place, whole, W, H);
+    const changed = place.version !== this.drawnVersion || at !== this.drawnState;
+    if (changed && (performance.now() - this.drawnAt > REDRAW_MS || this.drawnVersion < 0 || place.pos.size < 3000)) {
+      this.drawnState = at;
+      this.redraw(place, whole, W, H, has);
     }
-    const key = `${this.drawnVersion}|${vis.x0}|${vis.y0}|${vis.x1}|${vis.y1}`;
+    const key = `${this.pictures}|${vis.x0}|${vis.y0}|${vis.x1}|${vis.y1}`;
     if (key === this.shownKey) return;
     this.shownKey = key;
     const dpr = window.devicePixelRatio || 1;
