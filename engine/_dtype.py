@@ -103,7 +103,8 @@ def kind(np_dtype: np.dtype[Any]) -> str:
     >>> kind(np.dtype(ml_dtypes.bfloat16))
     'f'
     """
-    return "f" if np_dtype == _BFLOAT16_NP else np_dtype.kind
+    k = np_dtype.kind
+    return k if k != "V" or np_dtype != _BFLOAT16_NP else "f"  # (bfloat16's kind is "V")
 
 
 _default_float = float32
