@@ -295,6 +295,18 @@ _INKED_JS = """() => { const c = document.querySelector('#graph');
     return n; }"""
 
 
+def _seek_before_the_first_vertex(page: Page) -> None:
+    """Move the cursor to the last event before the run's first vertex, by the timeline."""
+    empty = page.evaluate(
+        """() => { const log = window.__backscope.app.log; let at = -1;
+            for (let i = 0; i < log.length && log.stateAt(i).vertices.size === 0; i++) at = i;
+            return at; }"""
+    )
+    assert empty >= 0
+    page.locator("#timeline").fill(str(empty))
+    expect(page.get_by_test_id("status")).to_contain_text(f"cursor {empty + 1}/")
+
+
 def test_stepped_back_the_graph_draws_nothing_made_later(page: Page) -> None:
     """The layout is the whole run's; the graph at an earlier cursor draws only what exists
     then: no edges or module frame of vertices made later (they were drawn as lines to
@@ -305,15 +317,7 @@ def test_stepped_back_the_graph_draws_nothing_made_later(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_contain_text(FINISHED)
     drawn_geometry(page)
     assert page.evaluate(_INKED_JS) > 0  # the finished graph is drawn
-    # the last cursor before the run's first vertex
-    empty = page.evaluate(
-        """() => { const log = window.__backscope.app.log; let at = -1;
-            for (let i = 0; i < log.length && log.stateAt(i).vertices.size === 0; i++) at = i;
-            return at; }"""
-    )
-    assert empty >= 0
-    page.locator("#timeline").fill(str(empty))
-    expect(page.get_by_test_id("status")).to_contain_text(f"cursor {empty + 1}/")
+    _seek_before_the_first_vertex(page)
     assert page.evaluate("() => window.__backscope.app.log.state().vertices.size") == 0
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     shot(page, "graph-view-before-any-vertex")
@@ -341,13 +345,6 @@ def test_stepped_back_the_overview_map_shows_nothing_made_later(page: Page) -> N
     for _ in range(4):  # zoomed in, the view no longer holds the whole graph: the map shows
         page.get_by_test_id("zoom-in").click()
     page.wait_for_function(f"() => ({_MAP_BOXES_JS})() > 0")
-    empty = page.evaluate(
-        """() => { const log = window.__backscope.app.log; let at = -1;
-            for (let i = 0; i < log.length && log.stateAt(i).vertices.size === 0; i++) at = i;
-            return at; }"""
-    )
-    assert empty >= 0
-    page.locator("#timeline").fill(str(empty))
-    expect(page.get_by_test_id("status")).to_contain_text(f"cursor {empty + 1}/")
+    _seek_before_the_first_vertex(page)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert page.evaluate(_MAP_BOXES_JS) in (None, 0), "the map shows what the run had not made"
