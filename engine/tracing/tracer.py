@@ -766,6 +766,7 @@ class Tracer:
             return
         for a, v in floats:
             if not np.isfinite(a).all():
+                del v["values"]  # (the inline form's keys in its order: counts, then values)
                 values.inline(a, v)
 
     def _full_finite(self) -> None:
@@ -774,7 +775,19 @@ class Tracer:
         full, self.full = self.full, []
         for a, v in full:
             if v.get("nan") or v.get("inf"):
+                # (in the inline form's order, as values without arrays are: the summary after)
+                # (stats and histogram only when some element is finite)
+                sample, stats, hist = (
+                    v.pop("sample", None),
+                    v.pop("stats", None),
+                    v.pop("hist", None),
+                )
+                for key in ("values", "nan", "inf"):
+                    v.pop(key, None)  # type: ignore[misc]
                 values.inline(a, v)
+                v["sample"] = sample
+                if stats is not None and hist is not None:
+                    v["stats"], v["hist"] = stats, hist
 
     @staticmethod
     def _plain(out: list[Event]) -> list[Event]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import orjson
 
@@ -21,6 +22,15 @@ def _finite(x: Any) -> Any:
     if isinstance(x, list):
         return [_finite(v) for v in x]
     return x
+
+
+_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def _widened(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """bfloat16 (a NumPy "void" kind to NumPy) as float32, exactly: its values, NaN/inf counts
+    and stats are then those of any float (orjson and NumPy's reductions do not know it)."""
+    return a.astype(np.float32) if a.dtype.kind == "V" and a.dtype == _BFLOAT16 else a
 
 
 _NAMES: dict[np.dtype[Any], str] = {}
@@ -64,6 +74,7 @@ def _patch(short: Any, full: Any) -> Any:
 
 def plain(a: np.ndarray[Any, Any]) -> Any:
     """An array as nested lists, non-finite floats as strings (float32 in its own digits)."""
+    a = _widened(a)
     if a.dtype.kind == "f" and a.dtype.itemsize < 8:
         return _short(a)[0]
     out = a.tolist()
@@ -79,6 +90,7 @@ def plain(a: np.ndarray[Any, Any]) -> Any:
 def inline(a: np.ndarray[Any, Any], out: Any) -> None:
     """Put an array's values into wire value `out` (as `plain`), with `nan`/`inf` counts
     when any element is not finite (NaN and ±Inf are flagged, never silently skipped)."""
+    a = _widened(a)
     kind = a.dtype.kind
     if kind == "f" and a.dtype.itemsize < 8:
         vals, finite = _short(a)
@@ -119,9 +131,9 @@ def value(a: np.ndarray[Any, Any], inline_limit: int = INLINE_LIMIT) -> dict[str
 def summarize(a: np.ndarray[Any, Any], out: Any) -> None:
     """Add a large array's sample, stats and histogram to `out` (NumPy releases the GIL in the
     passes over the data, so two threads can summarize two arrays at once)."""
-    flat = a.reshape(-1)
+    flat = _widened(a).reshape(-1)
     out["sample"] = plain(flat[:SAMPLE])
-    kind = a.dtype.kind
+    kind = flat.dtype.kind
     if kind not in "fiub":
         return
     lo, hi = float(_min(flat)), float(_max(flat))

@@ -466,6 +466,14 @@ def test_values_sent_as_arrays_write_what_the_inline_form_does() -> None:
     assert [0.1, 2.5, -3.25] in [v.get("values") for e in plain for v in _values(e)]
     bad = next(v for e in plain for v in _values(e) if v["shape"] == [20, 15] and v["inf"])
     assert bad["inf"] == 75 and bad["values"][19][14] == "inf"
+    # and in the inline form's key order, as the real-PyTorch backend writes the same values
+    # (its stream must be byte for byte the engine's: tests/torch/test_values.py)
+    order = {tuple(v) for e in raw for v in _values(e) if "nan" in v}
+    assert order == {
+        ("shape", "dtype", "nan", "inf", "values"),  # small, not finite
+        ("shape", "dtype", "nan", "inf", "values", "sample", "stats", "hist"),  # large, not
+        ("shape", "dtype", "values", "sample", "nan", "inf", "stats", "hist"),  # large, finite
+    }, order
 
 
 def _values(e: Any) -> list[dict[str, Any]]:

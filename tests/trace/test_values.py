@@ -71,3 +71,20 @@ def test_int_and_bool_summaries() -> None:
     np.testing.assert_allclose(v["stats"]["std"], a.std(ddof=1))
     b = value(np.arange(100) % 3 == 0)
     assert b["stats"]["max"] == 1.0 and b["stats"]["mean"] == 34 / 100
+
+
+def test_bfloat16_values_count_their_non_finite_and_have_stats() -> None:
+    # NumPy knows bfloat16 (ml_dtypes) as a "void" kind: its NaN went out as JSON null,
+    # uncounted, and a large one had no stats or histogram
+    import ml_dtypes
+
+    small = np.array([1.5, np.nan, 0.1], dtype=ml_dtypes.bfloat16)
+    v = value(small)
+    assert v["dtype"] == "bfloat16" and v["nan"] == 1 and v["inf"] == 0
+    assert v["values"][:2] == [1.5, "nan"]
+    assert np.float32(v["values"][2]) == np.float32(small[2])  # exactly the bfloat16 value
+    big = np.tile(small, 40_000)
+    s = value(big)
+    assert s["nan"] == 40_000 and s["inf"] == 0
+    assert s["stats"]["min"] == float(small[2]) and s["stats"]["max"] == 1.5
+    assert "nan" in s["sample"] and None not in s["sample"]
