@@ -131,6 +131,12 @@ export class Panels {
     void navigator.clipboard?.writeText(url).catch(() => undefined);
   }
 
+  /** While a stored log is read (App.render draws nothing else meanwhile). */
+  reading(events: number): void {
+    byId("status").textContent = `${events} events · reading the run…`;
+    byId("first-hint").hidden = true;
+  }
+
   status(extra: string): void {
     this.statusExtra = extra;
     this.app.schedule();
