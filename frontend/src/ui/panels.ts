@@ -5,7 +5,7 @@ import { download, toJSON, toPNG, toSVG } from "../export";
 import { fetchExamples } from "../net";
 import { byId, h } from "./dom";
 import { renderInspector } from "./inspector";
-import { listedIds, nodeRow, type Listed } from "./nodelist";
+import { listedIds, nodeRow, TwinCount, type Listed } from "./nodelist";
 import { VirtualList } from "./virtuallist";
 import type { ViewState } from "../view/state";
 import { iterationCount } from "../view/model";
@@ -64,7 +64,7 @@ const SLOW_MS = 250;
 export class Panels {
   private app: App;
   private list: VirtualList;
-  private listed: Listed = { ids: [], unusedFrom: 0, use: null, nth: new Map() };
+  private listed: Listed = { ids: [], unusedFrom: 0, use: null, nth: new Map(), count: new TwinCount() };
   private listedKey = "";
   private listKey = "";
   private slowAt = 0;
@@ -169,7 +169,7 @@ export class Panels {
     if (lkey !== this.listedKey || s.order !== this.listedOrder) {
       this.listedKey = lkey;
       this.listedOrder = s.order;
-      this.listed = listedIds(s, view.filter);
+      this.listed = listedIds(s, view.filter, this.listed);
     }
     const { ids, use, nth } = this.listed;
     const key = `${s.seq}|${s.current}|${view.selected}|${s.vertices.size}|${ids.length}`;
