@@ -131,32 +131,8 @@ def value(a: np.ndarray[Any, Any], inline_limit: int = INLINE_LIMIT) -> dict[str
 def summarize(a: np.ndarray[Any, Any], out: Any) -> None:
     """Add a large array's sample, stats and histogram to `out` (NumPy releases the GIL in the
     passes over the data, so two threads can summarize two arrays at once)."""
-    _summary(a, out, None)
-
-
-class _Later:
-    """Parts of several summaries finished together (`summarize_all`): float32 samples and
-    histograms, a few NumPy calls for all of them instead of a dozen per array."""
-
-    __slots__ = ("hists", "samples")
-
-    def __init__(self) -> None:
-        self.samples: list[tuple[np.ndarray[Any, Any], Any]] = []
-        self.hists: list[tuple[np.ndarray[Any, Any], float, float, Any]] = []
-
-
-_F32 = np.dtype(np.float32)
-_F32_MAX = float(np.finfo(np.float32).max)
-
-
-def _summary(a: np.ndarray[Any, Any], out: Any, later: _Later | None) -> None:
     flat = _widened(a).reshape(-1)
-    head = flat[:SAMPLE]
-    if later is not None and head.dtype == _F32:
-        out["sample"] = None  # (its place in the key order; filled in by _samples)
-        later.samples.append((head, out))
-    else:
-        out["sample"] = plain(head)
+    out["sample"] = plain(flat[:SAMPLE])
     kind = flat.dtype.kind
     if kind not in "fiub":
         return
@@ -175,75 +151,25 @@ def _summary(a: np.ndarray[Any, Any], out: Any, later: _Later | None) -> None:
         mean, std = _moments(good)
         # the histogram counts an evenly strided sample of at most HIST_SAMPLE elements
         step = max(1, good.size // HIST_SAMPLE)
+        counts, edges = _histogram(good[::step], lo, hi)
         out["stats"] = {"min": lo, "max": hi, "mean": mean, "std": std}
-        if later is not None and good.dtype == _F32 and _in_f32(lo, hi):
-            out["hist"] = None  # (filled in by _histograms)
-            later.hists.append((good[::step], lo, hi, out))
-        else:
-            counts, edges = _histogram(good[::step], lo, hi)
-            out["hist"] = {"edges": edges, "counts": counts}
-
-
-def _in_f32(lo: float, hi: float) -> bool:
-    """Whether a histogram's lo and scale are finite as float32 (else `_histogram` alone)."""
-    if hi <= lo:
-        lo, hi = lo - 0.5, hi + 0.5
-    span = hi - lo
-    return abs(lo) < _F32_MAX and span < _F32_MAX and span * _F32_MAX > BINS
+        out["hist"] = {"edges": edges, "counts": counts}
 
 
 def summarize_all(jobs: list[tuple[np.ndarray[Any, Any], Any]]) -> None:
-    """Summarize every (array, value dict) pair, each exactly as `summarize` would: the float32
-    samples and histograms of all of them at once (a summary's fixed cost, ~20 NumPy calls, is
-    most of the cost of summarizing the many medium tensors of a batch)."""
-    if len(jobs) < 2:
-        for a, out in jobs:
-            _summary(a, out, None)
-        return
-    later = _Later()
+    """Summarize every (array, value dict) pair."""
     for a, out in jobs:
-        _summary(a, out, later)
-    if later.samples:
-        _samples(later.samples)
-    if later.hists:
-        _histograms(later.hists)
+        summarize(a, out)
 
 
-def _samples(items: list[tuple[np.ndarray[Any, Any], Any]]) -> None:
-    """`plain` of float32 samples: one orjson pass over them stacked (rows of one length)."""
-    by_len: dict[int, list[tuple[np.ndarray[Any, Any], Any]]] = {}
-    for item in items:
-        by_len.setdefault(item[0].size, []).append(item)
-    for group in by_len.values():
-        rows = _loads(_dumps(np.stack([h for h, _ in group]), option=_NUMPY))
-        for (head, out), row in zip(group, rows, strict=True):
-            # (a NaN or an infinity came back as null: that sample as `plain` writes it)
-            out["sample"] = row if None not in row else plain(head)
+_F32 = np.dtype(np.float32)
+_F32_MAX = float(np.finfo(np.float32).max)
 
 
-def _histograms(items: list[tuple[np.ndarray[Any, Any], float, float, Any]]) -> None:
-    """`_histogram` of float32 samples, all in one pass: each element's bin is computed with
-    its own array's lo and scale as float32 (what `(x - lo) * scale` does with Python floats
-    lo and scale, NumPy casting them to the array's dtype), then counted per array."""
-    los, scales, lens, edges = [], [], [], []
-    for x, lo, hi, _ in items:
-        if hi <= lo:
-            lo, hi = lo - 0.5, hi + 0.5  # np.histogram's range for a constant array
-        los.append(lo)
-        scales.append(BINS / (hi - lo))
-        lens.append(x.size)
-        width = hi - lo
-        edges.append([lo + width * f for f in _FRACTIONS])
-    k = len(items)
-    idx = np.concatenate([x for x, _, _, _ in items])
-    idx -= np.repeat(np.array(los, _F32), lens)
-    idx *= np.repeat(np.array(scales, _F32), lens)
-    bins = idx.astype(np.intp)
-    np.minimum(bins, BINS - 1, out=bins)
-    bins += np.repeat(np.arange(0, k * BINS, BINS), lens)
-    counts = np.bincount(bins, minlength=k * BINS).reshape(k, BINS).tolist()
-    for (_, _, _, out), c, e in zip(items, counts, edges, strict=True):
-        out["hist"] = {"edges": e, "counts": c}
+def _in_f32(lo: float, hi: float) -> bool:
+    """Whether a histogram's lo, scale and differences are finite in float32."""
+    span = hi - lo
+    return abs(lo) < _F32_MAX and span < _F32_MAX and span * _F32_MAX > BINS
 
 
 _min, _max = np.minimum.reduce, np.maximum.reduce

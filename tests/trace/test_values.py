@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import ml_dtypes
 import numpy as np
-import orjson
 
-from engine.tracing.values import summarize, summarize_all, value
+from engine.tracing.values import value
 
 
 def test_small_inline_with_non_finite_as_strings() -> None:
@@ -102,42 +98,3 @@ def test_subnormal_values_have_a_histogram() -> None:
     assert sum(v["hist"]["counts"]) == a.size
     expected, _ = np.histogram(a.astype(np.float64), bins=16)
     assert v["hist"]["counts"] == expected.tolist()
-
-
-def _arrays(rng: np.random.Generator) -> list[np.ndarray[Any, Any]]:
-    out: list[np.ndarray[Any, Any]] = []
-    for n in (65, 640, 4097, 20000):
-        x = rng.standard_normal(n)
-        holes = x.astype(np.float32)
-        holes[[3, n // 2]] = np.nan
-        holes[1] = -np.inf
-        out += [
-            x.astype(np.float32),
-            x,  # float64
-            (x * 1e30).astype(np.float32),
-            (x * 1e-40).astype(np.float32),  # subnormal
-            np.full(n, 2.5, np.float32),  # constant
-            np.full(n, np.nan, np.float32),
-            holes,
-            (x + 1000).astype(np.float32),
-            rng.integers(-3, 3, n),
-            x > 0,
-            x.astype(ml_dtypes.bfloat16),
-            x.astype(np.float32)[::2],  # strided
-        ]
-    return out
-
-
-def test_summaries_made_together_are_each_as_made_alone() -> None:
-    # a flush summarizes its large values together (samples and histograms of float32 in one
-    # pass): every key, its order and every number must be what summarize() gives alone
-    arrays = _arrays(np.random.default_rng(3))
-    for group in (arrays, arrays[::3], arrays[5:7]):
-        alone = [{"shape": list(a.shape)} for a in group]
-        together = [{"shape": list(a.shape)} for a in group]
-        for a, out in zip(group, alone, strict=True):
-            summarize(a, out)
-        summarize_all(list(zip(group, together, strict=True)))
-        for one, many in zip(alone, together, strict=True):
-            assert list(many) == list(one)
-            assert orjson.dumps(many) == orjson.dumps(one)
