@@ -63,7 +63,7 @@ _DTYPES: dict[np.dtype[Any], tuple[str, int]] = {}  # (read once per value: `_dt
 
 # A flush whose summaries hold twice this many elements shares them with a helper
 # thread: the passes over the data run without the GIL, so on two cores they overlap.
-PARALLEL_MIN = 1 << 18
+PARALLEL_MIN = 1 << 15
 _HELPER: list[ThreadPoolExecutor] = []
 # Captured moments are sent at least this often (ns), so a run killed from outside (its time
 # limit, its memory) still shows what it did until shortly before
