@@ -61,9 +61,9 @@ def _dtype(dt: np.dtype[Any]) -> tuple[str, int]:
 
 _DTYPES: dict[np.dtype[Any], tuple[str, int]] = {}  # (read once per value: `_dtype` cached)
 
-# Arrays at least this large are summarized at the end of a flush, shared with a helper
-# thread: the passes over their data run without the GIL, so on two cores they overlap.
-PARALLEL_MIN = 1 << 18
+# A flush whose summaries hold twice this many elements shares them with a helper
+# thread: the passes over the data run without the GIL, so on two cores they overlap.
+PARALLEL_MIN = 1 << 15
 _HELPER: list[ThreadPoolExecutor] = []
 # Captured moments are sent at least this often (ns), so a run killed from outside (its time
 # limit, its memory) still shows what it did until shortly before
@@ -801,6 +801,8 @@ class Tracer:
     def _summarize(self) -> None:
         """Fill in the batch's large summaries, on this thread and a helper thread at once."""
         jobs, self.jobs = self.jobs, []
+        if not jobs:
+            return
         if sum(a.size for a, _ in jobs) < 2 * PARALLEL_MIN:
             values.summarize_all(jobs)
             return
@@ -951,10 +953,9 @@ class Tracer:
                 self.full.append((a, v))
             else:
                 values.inline(a, v)
-        if a.size >= PARALLEL_MIN:
-            self.jobs.append((a, v))  # summarized at the end of the flush, two at a time
-        else:
-            values.summarize(a, v)
+        # summarized at the end of the flush, all together (their samples and histograms in
+        # a few NumPy calls) and, past PARALLEL_MIN elements, on two threads
+        self.jobs.append((a, v))
         self.vcache[id(a)] = (a, v)
         if tid is not None and tid not in self.retained:
             # bounded by count and bytes; the oldest go first
