@@ -201,6 +201,7 @@ class Tracer:
         self.count = 0
         self.tensors = Ids()
         self.nodes = Ids()
+        self.cut_results: set[int | None] = set()  # tensors made by a cut point (`untracked`)
         self.retained: OrderedDict[int, np.ndarray[Any, Any]] = OrderedDict()
         self.mstack: list[tuple[Any, str, int]] = []  # (module, name, call number)
         # the stack's path and call numbers (from 0 per run: two calls of one module one after
@@ -390,20 +391,29 @@ class Tracer:
             self.flush(keep_last=True, timed=True)
 
     def untracked(self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
-        # only ops that would have been recorded are cut points (not backward's own math)
+        # only ops that would have been recorded are cut points (not backward's own math): an
+        # input requires grad or is the result of a cut point, so a model run under no_grad is
+        # drawn whole, each op on the activations the one before it made
         if self.backward.current is not None:
             return
+        tensors, cut = self.tensors, self.cut_results
         for t in inputs:
-            if t is not None and t._rg:
+            if t is not None and (t._rg or tensors.get(t) in cut):
                 break
         else:
             return
+        for t in outputs:
+            cut.add(tensors.of(t))
         add = self.unbuilt.add
         for t in (*outputs, *inputs):
             if t is not None:
                 add(id(t._ver))
         line, frame = self._site()
-        self._add(cap.Untracked(_ns(), line, frame, name, outputs, inputs, _mode()))
+        self._add(
+            cap.Untracked(
+                _ns(), line, frame, name, outputs, inputs, _mode(), self.mpath, self.mcalls
+            )
+        )
 
     def version_bump(self, t: Tensor) -> None:
         """`t` was written in place. A view shares its base's storage and version counter:
