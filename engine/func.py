@@ -54,7 +54,7 @@ def _track(t: Any) -> Tensor:
     if not isinstance(t, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
     if t.requires_grad:
-        return t.view_as(t)  # type: ignore[no-any-return]  # keeps an outer level's graph
+        return t.view_as(t)  # keeps an outer level's graph
     out: Tensor = t.detach().requires_grad_()
     fwad.set_tangent(out, tangent_of(t)) if fwad.FW.on else None
     return out

@@ -41,7 +41,7 @@ class Normal(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        return self.scale.pow(2)  # type: ignore[no-any-return]
+        return self.scale.pow(2)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
@@ -77,7 +77,7 @@ class Uniform(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return (self.high + self.low) / 2  # type: ignore[no-any-return]
+        return (self.high + self.low) / 2
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
@@ -95,7 +95,7 @@ class Uniform(Distribution):
 
 def _clamp_probs(probs: Tensor) -> Tensor:
     eps = torch.finfo(probs.dtype).eps
-    return probs.clamp(min=eps, max=1 - eps)  # type: ignore[no-any-return]
+    return probs.clamp(min=eps, max=1 - eps)
 
 
 class _ProbsOrLogits(Distribution):
@@ -185,7 +185,7 @@ class Categorical(_ProbsOrLogits):
         return samples_2d.reshape(self._extended_shape(sample_shape))  # type: ignore[no-any-return]
 
     def log_prob(self, value: Tensor) -> Tensor:
-        value = value.long().unsqueeze(-1)  # type: ignore[attr-defined]
+        value = value.long().unsqueeze(-1)
         value, log_pmf = torch.broadcast_tensors(value, self.logits)
         value = value[..., :1]
         return log_pmf.gather(-1, value).squeeze(-1)  # type: ignore[no-any-return]
@@ -206,4 +206,4 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
         )
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
-    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())  # type: ignore[no-any-return]
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())

@@ -27,7 +27,7 @@ def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Ten
     """The trapezoidal rule along `dim` (spacing `dx`, or sample points `x`)."""
     t: Any = y
     if x is not None and isinstance(x, Tensor):
-        d: Any = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()  # type: ignore[attr-defined]
+        d: Any = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()
         hi, lo = _ends(t, dim)
         return div_scalar(((hi + lo) * d).sum(dim), 2.0)
     step = 1 if dx is None and x is None else (x if x is not None else dx)
@@ -42,10 +42,10 @@ def cumulative_trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int =
     t: Any = y
     hi, lo = _ends(t, dim)
     if x is not None and isinstance(x, Tensor):
-        d: Any = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()  # type: ignore[attr-defined]
+        d: Any = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()
         return div_scalar(((hi + lo) * d).cumsum(dim), 2.0)
     step = 1 if dx is None and x is None else (x if x is not None else dx)
-    return mul_scalar(hi + lo, step / 2.0).cumsum(dim)  # type: ignore[attr-defined, no-any-return]
+    return mul_scalar(hi + lo, step / 2.0).cumsum(dim)
 
 
 def trapz(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:

@@ -125,7 +125,7 @@ class LinalgSvdBackward0(OpNode):
 def _diag(v: Tensor) -> Tensor:
     from engine.ops.shape_composite import diag_embed
 
-    return diag_embed(v)  # type: ignore[no-any-return]
+    return diag_embed(v)
 
 
 # -- eigh --------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def cholesky_grad(g: Any, low: Any, upper: bool) -> Tensor:
     p = tril(matmul(_mt(low), g)) * (1 - 0.5 * _eye_like(low, n))
     li = inv(low)
     x = matmul(_mt(li), matmul(p, li))
-    return (x + _mt(x)) * 0.5  # type: ignore[no-any-return]
+    return (x + _mt(x)) * 0.5
 
 
 # -- slogdet -----------------------------------------------------------------------------
@@ -346,7 +346,7 @@ class LinalgSlogdetBackward0(OpNode):
         a: Any = self.saved("A")
         if g is None:
             return [_const(np.zeros(a._d.shape, a._d.dtype))]
-        return [g.unsqueeze(-1).unsqueeze(-1) * _mt(inv(a))]  # type: ignore[attr-defined]
+        return [g.unsqueeze(-1).unsqueeze(-1) * _mt(inv(a))]
 
 
 TENSOR_METHODS = ("slogdet", "logdet", "svd", "qr")

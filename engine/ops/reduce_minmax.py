@@ -131,7 +131,7 @@ class MaxBackward1(OpNode):
     _name = "MaxBackward1"
 
     def apply(self, grads: Grads) -> Grads:
-        return [_evenly(grads[0], self.saved("self"), self.saved("result"))]  # type: ignore[arg-type]
+        return [_evenly(grads[0], self.saved("self"), self.saved("result"))]
 
 
 class MinBackward1(MaxBackward1):

@@ -148,7 +148,7 @@ class VarBackward0(OpNode):
     _name = "VarBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [_var_back(self, grads[0])]  # type: ignore[arg-type]
+        return [_var_back(self, grads[0])]
 
 
 class StdBackward0(OpNode):
@@ -271,7 +271,7 @@ def _norm_grad(x: Any, g: Any, r: Any, p: float, axes: tuple[int, ...]) -> Tenso
     xd = x._d
     rzero = make(np.asarray(r._d == 0), False, None, 0)
     if p == 1:
-        return x.sign() * g  # type: ignore[attr-defined, no-any-return]
+        return x.sign() * g  # type: ignore[no-any-return]
     if p == 2:
         return g * masked_fill(x / r, rzero, 0.0)  # type: ignore[no-any-return]
     if math.isinf(p):
@@ -360,7 +360,7 @@ class StdMeanBackward0(OpNode):
 
         gs, gm = zeros_for(self, grads)
         r: Any = self.saved("result0")
-        gv = where(make(r._d == 0, False, None, 0), 0.0, gs / (r * 2))  # type: ignore[operator]
+        gv = where(make(r._d == 0, False, None, 0), 0.0, gs / (r * 2))
         out: Any = _var_back(self, gv)
         return [out + _mean_back(self, gm)]
 

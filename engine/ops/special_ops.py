@@ -138,7 +138,7 @@ class LgammaBackward0(_Special):
     _name = "LgammaBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * digamma(self.x)  # type: ignore[no-any-return]
+        return g * digamma(self.x)
 
 
 class DigammaBackward0(_Special):
@@ -146,7 +146,7 @@ class DigammaBackward0(_Special):
     _name = "DigammaBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * polygamma(self.x, 1)  # type: ignore[no-any-return]
+        return g * polygamma(self.x, 1)
 
 
 class PolygammaBackward0(_Special):
@@ -154,7 +154,7 @@ class PolygammaBackward0(_Special):
     _name = "PolygammaBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * polygamma(self.x, self.saved("n") + 1)  # type: ignore[no-any-return]
+        return g * polygamma(self.x, self.saved("n") + 1)
 
 
 class MvlgammaBackward0(_Special):
@@ -166,7 +166,7 @@ class MvlgammaBackward0(_Special):
 
         p = self.saved("p")
         args = arange(-p / 2 + 0.5, 0.5, 0.5, dtype=self.x.dtype) + self.x.unsqueeze(-1)
-        return g * digamma(args).sum(-1)  # type: ignore[no-any-return]
+        return g * digamma(args).sum(-1)
 
 
 # -- error function and normal distribution -----------------------------------------------
@@ -208,7 +208,7 @@ class ErfinvBackward0(_Special):
     _name = "ErfinvBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return 0.5 * math.sqrt(math.pi) * erfinv(self.x).pow(2).exp() * g  # type: ignore[no-any-return]
+        return 0.5 * math.sqrt(math.pi) * erfinv(self.x).pow(2).exp() * g
 
 
 class SpecialErfcxBackward0(_Special):
@@ -272,7 +272,7 @@ class I0Backward0(_Special):
     _name = "I0Backward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * special_i1(self.x)  # type: ignore[no-any-return]
+        return g * special_i1(self.x)
 
 
 class SpecialI0EBackward0(_Special):

@@ -20,12 +20,12 @@ def cov(
     input: Tensor, *, correction: int = 1, fweights: Any = None, aweights: Any = None
 ) -> Tensor:
     """`torch.cov`: covariance of the rows (variables) over the columns (observations)."""
-    if input.dim() > 2:  # type: ignore[attr-defined]
+    if input.dim() > 2:
         raise RuntimeError(
             f"cov(): expected input to have two or fewer dimensions but got an input with "
-            f"{input.dim()} dimensions"  # type: ignore[attr-defined]
+            f"{input.dim()} dimensions"
         )
-    x: Any = input.view(1, -1) if input.dim() < 2 else input  # type: ignore[attr-defined]
+    x: Any = input.view(1, -1) if input.dim() < 2 else input
     n = x.shape[1]
     dt = x._d.dtype if _dtype.kind(x._d.dtype) == "f" else np.float32
     w: Any = fweights
@@ -66,7 +66,7 @@ _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _check(x: Tensor, q: Any, fn: str, interpolation: str) -> np.ndarray[Any, Any]:
-    if x.numel() == 0:  # type: ignore[attr-defined]
+    if x.numel() == 0:
         raise RuntimeError(f"{fn}() input tensor must be non-empty")
     qa = np.asarray(q._d if isinstance(q, Tensor) else q, np.float64)
     if qa.ndim > 1:
@@ -93,7 +93,7 @@ def _quantile(
     fn = "nanquantile" if ignore_nan else "quantile"
     qa = _check(x, q, fn, interpolation)
     xx: Any = x
-    shape = tuple(x.shape)  # type: ignore[attr-defined]
+    shape = tuple(x.shape)
     # the output's shape (keepdim-aware) is the leading shape of the sorted view, as in ATen
     if dim is None:
         srt: Any = xx.flatten().sort()[0]

@@ -63,7 +63,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
 
     def reset_parameters(self) -> None:
         self.head.reset_parameters()
-        for i2h, h2o in self.tail:  # type: ignore[attr-defined]
+        for i2h, h2o in self.tail:
             i2h.reset_parameters()
             h2o.reset_parameters()
 
@@ -87,8 +87,8 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         else:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         batched = target_.ndim > 0
-        input: Any = input_ if batched else input_.unsqueeze(0)  # type: ignore[attr-defined]
-        target: Any = target_ if batched else target_.unsqueeze(0)  # type: ignore[attr-defined]
+        input: Any = input_ if batched else input_.unsqueeze(0)
+        target: Any = target_ if batched else target_.unsqueeze(0)
         used_rows, batch_size = 0, target.shape[0]
         output = input.new_zeros(batch_size)
         gather_inds = target.new_empty(batch_size)

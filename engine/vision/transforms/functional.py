@@ -63,12 +63,12 @@ def convert_image_dtype(image: Tensor, dtype: Any = None) -> Tensor:
         return image
     if image.is_floating_point():
         if dtype.is_floating_point:
-            return image.to(dtype)  # type: ignore[no-any-return]
+            return image.to(dtype)
         top = float(torch.iinfo(dtype).max)
-        return image.mul(top + 1.0 - 0.001).to(dtype)  # type: ignore[no-any-return]
+        return image.mul(top + 1.0 - 0.001).to(dtype)
     top = float(torch.iinfo(image.dtype).max)
     if dtype.is_floating_point:
-        return image.to(dtype).div(top)  # type: ignore[no-any-return]
+        return image.to(dtype).div(top)
     raise NotImplementedError("convert_image_dtype between integer dtypes")
 
 
@@ -98,7 +98,7 @@ def normalize(
         m = m.view(-1, 1, 1)
     if s.ndim == 1:
         s = s.view(-1, 1, 1)
-    return tensor.sub_(m).div_(s)  # type: ignore[no-any-return]
+    return tensor.sub_(m).div_(s)
 
 
 def _resized_size(h: int, w: int, size: Any, max_size: int | None) -> list[int]:
@@ -196,11 +196,11 @@ def pad(img: Tensor, padding: Any, fill: float = 0, padding_mode: str = "constan
 
 
 def hflip(img: Tensor) -> Tensor:
-    return img.flip(-1)  # type: ignore[no-any-return]
+    return img.flip(-1)
 
 
 def vflip(img: Tensor) -> Tensor:
-    return img.flip(-2)  # type: ignore[no-any-return]
+    return img.flip(-2)
 
 
 def resized_crop(
@@ -221,5 +221,5 @@ def rgb_to_grayscale(img: Tensor, num_output_channels: int = 1) -> Tensor:
     r, g, b = img.unbind(dim=-3)
     l_img = (0.2989 * r + 0.587 * g + 0.114 * b).to(img.dtype).unsqueeze(dim=-3)
     if num_output_channels == 3:
-        return l_img.expand(img.shape)  # type: ignore[no-any-return]
-    return l_img  # type: ignore[no-any-return]
+        return l_img.expand(img.shape)
+    return l_img

@@ -1,0 +1,46 @@
+"""Tensor's typed surface (engine/_tensor_surface.pyi): generated from what engine/_methods.py
+binds, fresh, and naming only what the runtime Tensor has."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import engine
+from engine._tensor import Tensor
+
+ROOT = Path(__file__).resolve().parents[2]
+SURFACE = ROOT / "engine" / "_tensor_surface.pyi"
+sys.path.insert(0, str(ROOT / "tools"))
+
+import gen_tensor_surface  # noqa: E402
+
+
+def _stub_members() -> set[str]:
+    tree = ast.parse(SURFACE.read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
+    return {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
+
+
+def test_generated_surface_is_fresh() -> None:
+    committed = SURFACE.read_text(encoding="utf-8")
+    assert committed == gen_tensor_surface.generate(), "run: python tools/gen_tensor_surface.py"
+
+
+def test_every_stub_member_is_bound_on_the_runtime_tensor() -> None:
+    members = _stub_members()
+    assert len(members) > 300
+    missing = sorted(m for m in members if m not in vars(Tensor))
+    assert missing == []
+
+
+def test_every_op_table_method_is_in_the_stub() -> None:
+    members = _stub_members()
+    bound = {n for mod in engine._OP_MODULES for n in getattr(mod, "TENSOR_METHODS", ())}
+    bound |= {n + "_" for mod in engine._OP_MODULES for n in getattr(mod, "INPLACE", ())}
+    assert sorted(bound - members) == []
+
+
+def test_the_runtime_class_does_not_inherit_the_surface() -> None:
+    assert Tensor.__bases__ == (object,)
