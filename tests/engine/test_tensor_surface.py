@@ -1,9 +1,10 @@
-"""Tensor's typed surface (engine/_tensor_surface.pyi): generated from what engine/_methods.py
-binds, fresh, and naming only what the runtime Tensor has."""
+"""Tensor's typed surface (engine/_tensor_surface.pyi) and torch.*'s (engine/_torch_surface.pyi):
+generated from what engine/_methods.py binds, fresh, and naming only what the runtime has."""
 
 from __future__ import annotations
 
 import ast
+import inspect
 import sys
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from engine._tensor import Tensor
 
 ROOT = Path(__file__).resolve().parents[2]
 SURFACE = ROOT / "engine" / "_tensor_surface.pyi"
+TORCH_SURFACE = ROOT / "engine" / "_torch_surface.pyi"
 sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_tensor_surface  # noqa: E402
@@ -26,6 +28,26 @@ def _stub_members() -> set[str]:
 def test_generated_surface_is_fresh() -> None:
     committed = SURFACE.read_text(encoding="utf-8")
     assert committed == gen_tensor_surface.generate(), "run: python tools/gen_tensor_surface.py"
+
+
+def test_generated_torch_surface_is_fresh() -> None:
+    committed = TORCH_SURFACE.read_text(encoding="utf-8")
+    assert committed == gen_tensor_surface.generate_torch(), (
+        "run: python tools/gen_tensor_surface.py"
+    )
+
+
+def test_torch_surface_names_what_the_engine_binds() -> None:
+    tree = ast.parse(TORCH_SURFACE.read_text(encoding="utf-8"))
+    imports = [n for n in tree.body if isinstance(n, ast.ImportFrom)]
+    assert len(imports) > 250
+    for node in imports:
+        assert node.module is not None
+        source = sys.modules[node.module]
+        for alias in node.names:
+            # out_params wraps some (functools.wraps) to add `out=`
+            bound = inspect.unwrap(getattr(engine, alias.name))
+            assert bound is getattr(source, alias.name), alias.name
 
 
 def test_every_stub_member_is_bound_on_the_runtime_tensor() -> None:

@@ -12,7 +12,7 @@ from engine.ops.scalar_overloads import add_scalar
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """sum((x1 / |x1|) * (x2 / |x2|)) with norms clamped to eps, in PyTorch's node order."""
     if x1.shape != x2.shape:
-        x1, x2 = engine.broadcast_tensors(x1, x2)  # type: ignore[attr-defined]
+        x1, x2 = engine.broadcast_tensors(x1, x2)
     norms = []
     for x in (x1, x2):
         # ATen clones the norm and clamps the clone in place under no_grad (CloneBackward0)

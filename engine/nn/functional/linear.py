@@ -17,15 +17,15 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         wt = weight.t()
         if bias is None:
             return input.mm(wt)
-        return engine.addmm(bias, input, wt)  # type: ignore[attr-defined, no-any-return]
+        return engine.addmm(bias, input, wt)
     if bias is not None and input.ndim >= 1 and input.is_contiguous():
         lead = tuple(input.shape[:-1])
         # PyTorch views the input before it transposes the weight (the nodes' order)
         rows = input.view(-1, input.shape[-1])
-        flat = engine.addmm(bias, rows, weight.t())  # type: ignore[attr-defined]
-        return flat.view(*lead, weight.shape[0])  # type: ignore[no-any-return]
-    out = engine.matmul(input, weight.t())  # type: ignore[attr-defined]
-    return out if bias is None else out + bias  # type: ignore[no-any-return]
+        flat = engine.addmm(bias, rows, weight.t())
+        return flat.view(*lead, weight.shape[0])
+    out = engine.matmul(input, weight.t())
+    return out if bias is None else out + bias
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

@@ -27,7 +27,7 @@ def stack(ts: list[Tensor], dim: int = 0) -> Tensor:
 def cat(ts: list[Tensor], dim: int) -> Tensor:
     import engine
 
-    return engine.cat(ts, dim)  # type: ignore[attr-defined, no-any-return]
+    return engine.cat(ts, dim)
 
 
 def zeros(*shape: int, like: Tensor) -> Tensor:
