@@ -7,6 +7,7 @@ sqrt'(0)=inf, clamp passes the gradient at its bounds, maximum/minimum split tie
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -821,7 +822,7 @@ class MinimumBackward0(MaximumBackward0):
 
 
 # -- comparisons and logic (never differentiable) ----------------------------------------
-def _compare(fn: Any) -> Any:
+def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, _ = binary_arrays(self, other)
         if fn in _ORDERED:
@@ -848,7 +849,7 @@ gt = _compare(np.greater)
 ge = _compare(np.greater_equal)
 
 
-def _logical(fn: Any) -> Any:
+def _logical(fn: Any) -> Callable[[Tensor, Any], Tensor]:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, rt = binary_arrays(self, other)
         if _dtype.kind(rt) == "f" and fn is not np.logical_and and fn is not np.logical_or:
