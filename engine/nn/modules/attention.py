@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.nn import functional as F
@@ -19,7 +19,10 @@ from engine.nn import init
 from engine.nn.modules.linear import Linear, empty_param
 from engine.nn.modules.module import Module
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 class NonDynamicallyQuantizableLinear(Linear):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import itertools
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -22,7 +22,10 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.nn_ops import Array, linear_grad, stash
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 class PackedSequence_(NamedTuple):
@@ -38,7 +41,7 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
         return None
     out = torch.empty_like(permutation)
     out.scatter_(0, permutation, torch.arange(0, permutation.numel()))
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 class PackedSequence(PackedSequence_):
@@ -163,7 +166,7 @@ def _pack_padded_backward(
     for i, b in enumerate(batch_sizes):
         out.select(0, i).narrow(0, 0, b).copy_(g.narrow(0, offset, b))
         offset += b
-    return out.transpose(0, 1) if batch_first else out  # type: ignore[no-any-return]
+    return out.transpose(0, 1) if batch_first else out
 
 
 def _pack_padded(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[Tensor, Tensor]:
@@ -219,7 +222,7 @@ def pack_padded_sequence(
 
 def _full(dims: tuple[int, ...], value: float, dtype: Any) -> Tensor:
     """ATen's at::full inside a composite op: empty then fill_, so the version starts at 1."""
-    return torch.empty(dims, dtype=dtype).fill_(value)  # type: ignore[no-any-return]
+    return torch.empty(dims, dtype=dtype).fill_(value)
 
 
 def _pad_packed(
