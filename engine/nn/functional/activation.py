@@ -234,10 +234,10 @@ def gumbel_softmax(
     gradient (the straight-through estimator)."""
     from engine._creation import empty_like, zeros_like
 
-    gumbels: Any = -empty_like(logits).exponential_().log()
+    gumbels = -empty_like(logits).exponential_().log()
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:
-        return y_soft  # type: ignore[no-any-return]
+        return y_soft
     index = y_soft.max(dim, keepdim=True)[1]
     y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
-    return y_hard - y_soft.detach() + y_soft  # type: ignore[no-any-return]
+    return y_hard - y_soft.detach() + y_soft

@@ -328,7 +328,7 @@ def gaussian_nll_loss(
     """0.5 * (log(var) + (input - target)^2 / var), var clamped to eps (without gradient)."""
     from engine._creation import ones_like
 
-    x: Any = input
+    x = input
     if isinstance(var, float):
         if var < 0:
             raise ValueError("var has negative entry/entries")
@@ -375,12 +375,12 @@ def ctc_loss(
     lp = log_probs.unsqueeze(1) if unbatched else log_probs
     tg = targets.unsqueeze(0) if unbatched and targets.ndim == 1 else targets
     tl = _lengths(target_lengths)
-    res: Any = nn_ctc.ctc_loss(lp, tg, _lengths(input_lengths), tl, blank, zero_infinity)
+    res = nn_ctc.ctc_loss(lp, tg, _lengths(input_lengths), tl, blank, zero_infinity)
     if zero_infinity:
         zero = _tensor(0.0, dtype=res.dtype)
         res = zero.where(res == float("inf"), res)  # where(res == inf, 0, res), as ATen
     if reduction == "mean":
-        return (res / _tensor(tl, dtype=res.dtype).clamp_min(1)).mean()  # type: ignore[no-any-return]
+        return (res / _tensor(tl, dtype=res.dtype).clamp_min(1)).mean()
     if reduction == "sum":
-        return res.sum()  # type: ignore[no-any-return]
-    return res.squeeze(0) if unbatched else res  # type: ignore[no-any-return]
+        return res.sum()
+    return res.squeeze(0) if unbatched else res

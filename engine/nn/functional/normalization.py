@@ -130,7 +130,7 @@ def local_response_norm(
         )
     if input._d.size == 0:
         return input
-    div: Any = input.mul(input)
+    div = input.mul(input)
     if dim == 3:
         div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
         div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
@@ -141,4 +141,4 @@ def local_response_norm(
         div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
         div = div.view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
-    return input / div  # type: ignore[no-any-return]
+    return input / div

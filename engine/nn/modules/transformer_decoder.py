@@ -67,13 +67,13 @@ class TransformerDecoderLayer(Module):
         tgt_is_causal: bool = False,
         memory_is_causal: bool = False,
     ) -> Tensor:
-        x: Any = tgt
+        x = tgt
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
             x = x + self._mha_block(
                 self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
             )
-            return x + self._ff_block(self.norm3(x))  # type: ignore[no-any-return]
+            return x + self._ff_block(self.norm3(x))
         x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
         x = self.norm2(
             x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
