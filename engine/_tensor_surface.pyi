@@ -6,7 +6,6 @@ unchanged."""
 
 # Members whose types the generator could not read from their source:
 #   __reversed__: returns Any in source (engine.ops.tensor_protocol.__reversed__)
-#   aminmax: returns Any in source (engine.ops.reduce_minmax.aminmax)
 #   cummax: returns Any in source (engine.ops.reduce_cum.cummax)
 #   cummin: returns Any in source (engine.ops.reduce_cum.cummin)
 #   frexp: returns Any in source (engine.ops.special_binary.frexp)
@@ -18,11 +17,6 @@ unchanged."""
 #   mode: returns Any in source (engine.ops.sorting.mode)
 #   nbytes: not annotated in source: return (engine.ops.tensor_protocol.nbytes)
 #   nonzero: returns Any in source (engine.ops.shape_composite.nonzero)
-#   qr: returns Any in source (engine.ops.linalg_decomp.qr)
-#   slogdet: returns Any in source (engine.ops.linalg_decomp.slogdet)
-#   sort: returns Any in source (engine.ops.reduce_minmax.sort)
-#   svd: returns Any in source (engine.ops.linalg_decomp.svd)
-#   topk: returns Any in source (engine.ops.reduce_minmax.topk)
 #   type: returns Any in source (engine.ops.convert.type)
 #   unique: returns Any in source (engine.ops.unique.unique)
 #   unique_consecutive: returns Any in source (engine.ops.unique.unique_consecutive)
@@ -32,6 +26,7 @@ unchanged."""
 import builtins
 from typing import Any
 
+import engine.return_types as return_types
 from engine._tensor import Tensor
 
 class TensorSurface:
@@ -178,7 +173,7 @@ class TensorSurface:
     # engine.ops.reduce_minmax.amin
     def amin(self, dim: Any = ..., keepdim: builtins.bool = ...) -> Tensor: ...
     # engine.ops.reduce_minmax.aminmax
-    def aminmax(self, *, dim: Any = ..., keepdim: builtins.bool = ...) -> Any: ...
+    def aminmax(self, *, dim: Any = ..., keepdim: builtins.bool = ...) -> return_types.aminmax: ...
     # engine.ops.complex_polar.angle
     def angle(self) -> Tensor: ...
     # engine.ops.reduce_minmax.any
@@ -845,7 +840,7 @@ class TensorSurface:
     # engine.ops.scatter.put, in place
     def put_(self, index: Tensor, source: Tensor, accumulate: builtins.bool = ...) -> Tensor: ...
     # engine.ops.linalg_decomp.qr
-    def qr(self, some: builtins.bool = ...) -> Any: ...
+    def qr(self, some: builtins.bool = ...) -> return_types.qr: ...
     # engine.ops.stats_quantile.quantile
     def quantile(
         self, q: Any, dim: Any = ..., keepdim: builtins.bool = ..., *, interpolation: str = ...
@@ -990,7 +985,7 @@ class TensorSurface:
         step: builtins.int = ...,
     ) -> Tensor: ...
     # engine.ops.linalg_decomp.slogdet
-    def slogdet(self) -> Any: ...
+    def slogdet(self) -> return_types.slogdet: ...
     # engine.ops.softmax.softmax
     def softmax(self, dim: Any = ..., dtype: Any = ...) -> Tensor: ...
     # engine.ops.reduce_minmax.sort
@@ -1000,7 +995,7 @@ class TensorSurface:
         descending: builtins.bool = ...,
         *,
         stable: builtins.bool | None = ...,
-    ) -> Any: ...
+    ) -> return_types.sort: ...
     # engine.ops.tensor_shape.split
     def split(self, split_size_or_sections: Any, dim: builtins.int = ...) -> tuple[Tensor, ...]: ...
     # engine.ops.pointwise.sqrt
@@ -1061,7 +1056,9 @@ class TensorSurface:
     # engine.ops.shape_composite.sum_to_size
     def sum_to_size(self, *size: Any) -> Tensor: ...
     # engine.ops.linalg_decomp.svd
-    def svd(self, some: builtins.bool = ..., compute_uv: builtins.bool = ...) -> Any: ...
+    def svd(
+        self, some: builtins.bool = ..., compute_uv: builtins.bool = ...
+    ) -> return_types.svd: ...
     # engine.ops.transpose.swapaxes
     def swapaxes(self, dim0: builtins.int, dim1: builtins.int) -> Tensor: ...
     # engine.ops.transpose.swapaxes_
@@ -1101,7 +1098,7 @@ class TensorSurface:
         dim: builtins.int = ...,
         largest: builtins.bool = ...,
         sorted: builtins.bool = ...,
-    ) -> Any: ...
+    ) -> return_types.topk: ...
     # engine.ops.linalg.trace
     def trace(self) -> Tensor: ...
     # engine.ops.transpose.transpose

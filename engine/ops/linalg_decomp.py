@@ -71,7 +71,7 @@ def svdvals(A: Tensor, *, driver: Any = None) -> Tensor:
     return _svd(A, False)[1]
 
 
-def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> rt.svd:
     """`torch.svd`: (U, S, V) with V = Vh.mT (a TransposeBackward0, as PyTorch records it)."""
     u, s, vh = _svd(input, not some)
     return rt.svd((u, s, _mt(vh)))
@@ -190,7 +190,7 @@ def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
     return rt.linalg_qr(outs)
 
 
-def qr(input: Tensor, some: bool = True) -> Any:
+def qr(input: Tensor, some: bool = True) -> rt.qr:
     """`torch.qr`: the reduced (or complete when `some=False`) QR decomposition."""
     return rt.qr(linalg_qr(input, "reduced" if some else "complete"))
 
@@ -321,7 +321,7 @@ def linalg_slogdet(A: Tensor) -> Any:
     return rt.linalg_slogdet(outs)
 
 
-def slogdet(A: Tensor) -> Any:
+def slogdet(A: Tensor) -> rt.slogdet:
     """`torch.slogdet`: as linalg.slogdet, under its own result type."""
     return rt.slogdet(linalg_slogdet(A))
 

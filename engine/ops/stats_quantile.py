@@ -129,7 +129,7 @@ def _quantile(
         vals.squeeze_(-1)
     else:
         vals.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
-    return vals  # type: ignore[no-any-return]
+    return vals
 
 
 def quantile(

@@ -1,5 +1,6 @@
-"""Tensor's typed surface (engine/_tensor_surface.pyi) and torch.*'s (engine/_torch_surface.pyi):
-generated from what engine/_methods.py binds, fresh, and naming only what the runtime has."""
+"""Tensor's typed surface (engine/_tensor_surface.pyi), torch.*'s (engine/_torch_surface.pyi)
+and torch.return_types' (engine/return_types.pyi): generated from what the engine binds and
+makes at import, fresh, and naming only what the runtime has."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import sys
 from pathlib import Path
 
 import engine
+from engine import return_types
 from engine._tensor import Tensor
 
 ROOT = Path(__file__).resolve().parents[2]
 SURFACE = ROOT / "engine" / "_tensor_surface.pyi"
 TORCH_SURFACE = ROOT / "engine" / "_torch_surface.pyi"
+RETURN_TYPES = ROOT / "engine" / "return_types.pyi"
 sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_tensor_surface  # noqa: E402
@@ -66,3 +69,21 @@ def test_every_op_table_method_is_in_the_stub() -> None:
 
 def test_the_runtime_class_does_not_inherit_the_surface() -> None:
     assert Tensor.__bases__ == (object,)
+
+
+def test_generated_return_types_are_fresh() -> None:
+    committed = RETURN_TYPES.read_text(encoding="utf-8")
+    assert committed == gen_tensor_surface.generate_return_types(), (
+        "run: python tools/gen_tensor_surface.py"
+    )
+
+
+def test_return_types_stub_fields_are_the_runtime_fields() -> None:
+    tree = ast.parse(RETURN_TYPES.read_text(encoding="utf-8"))
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name != "_StructSeq"]
+    assert len(classes) >= 20
+    for cls in classes:
+        fields = tuple(n.name for n in cls.body if isinstance(n, ast.FunctionDef))
+        assert fields == getattr(return_types, cls.name)._field_names, cls.name
+    sort = engine.tensor([3.0, 1.0]).sort()
+    assert isinstance(sort, return_types.sort) and sort.indices.tolist() == [1, 0]
