@@ -332,7 +332,7 @@ def logdet(A: Tensor) -> Tensor:
 
     sign, logabs = linalg_slogdet(A)
     nan = _const(np.asarray(np.nan, A._d.dtype))
-    return where(sign == -1, nan, logabs)  # type: ignore[no-any-return]
+    return where(sign == -1, nan, logabs)
 
 
 class LinalgSlogdetBackward0(OpNode):

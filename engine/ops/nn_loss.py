@@ -142,7 +142,7 @@ class SmoothL1LossBackward0(_PairLoss):
         from engine.ops.pointwise import where
 
         beta = self.saved("beta")
-        return where(z.abs() < beta, z / beta, z.sign())  # type: ignore[no-any-return]
+        return where(z.abs() < beta, z / beta, z.sign())
 
 
 def huber_loss(self: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
@@ -167,7 +167,7 @@ class HuberLossBackward0(_PairLoss):
         from engine.ops.pointwise import where
 
         delta = self.saved("delta")
-        return where(z.abs() < delta, z, z.sign() * delta)  # type: ignore[no-any-return]
+        return where(z.abs() < delta, z, z.sign() * delta)
 
 
 def binary_cross_entropy(

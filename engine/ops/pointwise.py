@@ -8,7 +8,7 @@ sqrt'(0)=inf, clamp passes the gradient at its bounds, maximum/minimum split tie
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -717,6 +717,10 @@ class ClampBackward0(OpNode):
         return out
 
 
+@overload
+def where(condition: Any) -> tuple[Tensor, ...]: ...
+@overload
+def where(condition: Any, input: Any, other: Any) -> Tensor: ...
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:
     """Pick from `input` where `condition` holds, else from `other`."""
     if input is None and other is None:  # torch.where(cond) is nonzero(cond, as_tuple=True)

@@ -99,7 +99,7 @@ class XlogyBackward0(_Binary):
     _name = "XlogyBackward0"
 
     def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return pw.where(s == 0, 0.0, g * pw.log(o))  # type: ignore[no-any-return]
+        return pw.where(s == 0, 0.0, g * pw.log(o))
 
     def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
         return g * s / o  # type: ignore[no-any-return]
@@ -124,10 +124,10 @@ class FmaxBackward0(_Binary):
         return (s >= o) | pw.isnan(o)  # type: ignore[no-any-return]
 
     def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return pw.where(self._pick(s, o), g, 0.0)  # type: ignore[no-any-return]
+        return pw.where(self._pick(s, o), g, 0.0)
 
     def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return pw.where(self._pick(s, o), 0.0, g)  # type: ignore[no-any-return]
+        return pw.where(self._pick(s, o), 0.0, g)
 
 
 class FminBackward0(FmaxBackward0):
