@@ -145,7 +145,7 @@ class DistBackward0(OpNode):
         from engine.ops._core import in_shape
         from engine.ops.reduce_stats import _norm_grad
 
-        g = grads[0]
+        g: Any = grads[0]
         x = self.saved("self")
         y = self.saved("other")
         p = float(self.saved("p"))
