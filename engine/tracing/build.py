@@ -211,7 +211,7 @@ def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
         ins.append(tid if tid in described else tensor_id(tr, t, ts, line, out))
     var = None
     if type(node) is AccumulateGrad:
-        var = tensor_id(tr, node.variable, ts, line, out)  # type: ignore[attr-defined]
+        var = tensor_id(tr, node.variable, ts, line, out)
     nid = tr.nodes.of(node)
     tr.node_lines[nid] = line
     bw = it.backward
