@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype, _layout
+from engine._upper import UPPER
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import AccumulateGrad, HookDict, Node, RemovableHandle, add_hook
+from engine.autograd.node import AccumulateGrad, HookDict, Node, RemovableHandle, add_hook
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -162,9 +163,7 @@ class Tensor:
     @property
     def grad_fn(self) -> Node | None:
         if self._fw_grad is not None:  # a pending tangent may hold a private node on _fn
-            from engine.autograd.forward_jvp import flush
-
-            flush()
+            UPPER.flush_tangents()
         return self._fn
 
     @property
@@ -206,12 +205,10 @@ class Tensor:
                     "and the tensor are the same size"
                 )
             if value._d.dtype != self._d.dtype:
-                from engine.ops.inplace import type_name
-
-                got = _dtype.CPP_NAMES[value.dtype.name]
+                got, want = _dtype.CPP_NAMES[value.dtype.name], _dtype.type_name(self.dtype)
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{got}' "
-                    f"to a tensor with grad_dtype '{type_name(self.dtype)}'. The gradient must "
+                    f"to a tensor with grad_dtype '{want}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
                     "the tensor's grad_dtype attribute with a specific dtype, or None to allow any "
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
@@ -285,9 +282,7 @@ class Tensor:
         inputs: Any = None,
     ) -> None:
         """Compute gradients of this tensor with respect to graph leaves."""
-        from engine.autograd.engine import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        UPPER.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         """A new tensor on the same storage, outside the graph (shares the version counter)."""
@@ -364,9 +359,7 @@ class Tensor:
     @property
     def real(self) -> Tensor:
         """The real part (a writable view for complex tensors; `self` for real ones)."""
-        from engine.ops.complex import real
-
-        return real(self)
+        return UPPER.real(self)
 
     @real.setter
     def real(self, value: Any) -> None:
@@ -375,9 +368,7 @@ class Tensor:
     @property
     def imag(self) -> Tensor:
         """The imaginary part (a writable view; an error for real tensors)."""
-        from engine.ops.complex import imag
-
-        return imag(self)
+        return UPPER.imag(self)
 
     @imag.setter
     def imag(self, value: Any) -> None:
@@ -483,9 +474,7 @@ class Tensor:
         return iter(self.unbind(0))  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
-        from engine._printing import tensor_repr
-
-        return tensor_repr(self)
+        return UPPER.tensor_repr(self)
 
     __str__ = __repr__
 

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype
+from engine._upper import UPPER
 from engine.autograd import observer
 from engine.autograd.grad_mode import ANOMALY, STATE
-from engine.autograd.graph import AccumulateGrad, Edge, Grads, GraphRoot, Node
 from engine.autograd.graph_edges import GradientEdge
+from engine.autograd.node import AccumulateGrad, Edge, Grads, GraphRoot, Node
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
@@ -602,3 +603,7 @@ def _batched_grad(
 
 def warn_once(message: str) -> None:
     warnings.warn(message, UserWarning, stacklevel=3)
+
+
+UPPER.backward = backward
+UPPER.accumulate_into = accumulate_into

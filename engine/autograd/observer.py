@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
-    from engine.autograd.graph import Node, SavedTensor
+    from engine.autograd.node import Node, SavedTensor
     from protocol.vocab import HookKind
 
 
