@@ -119,6 +119,9 @@ class Tensor:
     def data(self) -> Tensor:
         """The same storage, detached and untracked by version checks (PyTorch's `.data`)."""
         out = make(self._d, False, None, 0)
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.detached("data", self, out, self._rg, _getframe(1))
         return out
 
     @data.setter
@@ -148,7 +151,10 @@ class Tensor:
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
                 "allowed."
             )
-        self._rg = bool(value)
+        was, self._rg = self._rg, bool(value)
+        tracer = observer.TRACER
+        if tracer is not None and self._rg != was:
+            tracer.requires_grad_changed(self, _getframe(1))
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set `requires_grad` in place; returns self."""
@@ -215,6 +221,9 @@ class Tensor:
                     "gradient may break downstream systems that assume they match."
                 )
         self._grad = value
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.grad_assigned(self, _getframe(1))
 
     @property
     def is_inference(self) -> Callable[[], bool]:
@@ -231,6 +240,9 @@ class Tensor:
         if fn._retains is None:
             fn._retains = {}
         fn._retains[self._nr] = weakref.ref(self)
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.grad_retained(self, _getframe(1))
 
     @property
     def retains_grad(self) -> bool:
@@ -289,6 +301,9 @@ class Tensor:
         out = make(self._d, False, None, 0)
         out._ver = self._ver
         out._base = self if self._base is None else self._base
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.detached("detach", self, out, self._rg, _getframe(1))
         return out
 
     def detach_(self) -> Tensor:
@@ -301,8 +316,12 @@ class Tensor:
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
+        was = self._rg
         self._fn = None
         self._rg = False
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.detached("detach_", self, None, was, _getframe(1))
         return self
 
     # -- metadata ------------------------------------------------------------------------
@@ -584,6 +603,7 @@ def init(t: Tensor, data: np.ndarray[Any, Any], rg: bool = False) -> None:
 
 
 _new = object.__new__
+_getframe = sys._getframe
 
 
 _ndarray = np.ndarray
@@ -602,6 +622,49 @@ def make(data: np.ndarray[Any, Any], rg: bool, fn: Node | None, nr: int) -> Tens
     if STATE.inference:
         t._inference = True
     return t
+
+
+def bump(t: Tensor) -> None:
+    """Increase the version counter shared by `t` and its views, and tell the observer."""
+    t._ver[0] += 1
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.version_bump(t)
+
+
+def write(
+    t: Tensor,
+    into: Any,
+    *,
+    told: bool = False,
+    counted: bool = True,
+    reported: bool = False,
+) -> None:
+    """The one in-place write of a tensor's memory: every writer goes through here.
+
+    `into` is the values (broadcast into `t`, cast unsafely as PyTorch's copy does) or a
+    function that writes into `t`'s ndarray in place. The observer first sees the values
+    before (`before_write`: pending events are built from them), then the version counter
+    moves and the observer is told (`version_bump`, showing the values after). Variants:
+    `told`: the observer already saw the values before (an in-place op's `check_inplace`, which
+    runs before the op computes, so the op's own events read the values before);
+    `counted=False`: PyTorch writes through the raw pointer and the version does not move
+    (`apply_`, `zero_grad`); `reported`: the caller tells the observer what the write was
+    instead of `version_bump` (gradient accumulation, `zero_grad`).
+    """
+    tracer = observer.TRACER
+    if tracer is not None and not told:
+        tracer.before_write(t)
+    if callable(into):
+        into(t._d)
+    elif type(into) is _ndarray:
+        np.copyto(t._d, into, casting="unsafe")
+    else:
+        t._d[...] = into
+    if counted:
+        t._ver[0] += 1
+    if tracer is not None and not reported:
+        tracer.version_bump(t)
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -626,4 +689,4 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
-__all__: Sequence[str] = ["Tensor", "init", "is_tensor", "make"]
+__all__: Sequence[str] = ["Tensor", "bump", "init", "is_tensor", "make", "write"]

@@ -277,7 +277,7 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
 
 def accumulate_into(var: Tensor, grad: Tensor) -> None:
     """AccumulateGrad: add `grad` into `var.grad` (a fresh tensor first, then in place)."""
-    from engine._tensor import make
+    from engine._tensor import make, write
 
     if STATE.enabled:  # create_graph: keep the graph of the gradient
         if var._grad is None:
@@ -301,10 +301,8 @@ def accumulate_into(var: Tensor, grad: Tensor) -> None:
         if not g._d.flags.writeable:
             var._grad = make(g._d + grad._d, False, None, 0)
         else:  # PyTorch's `variable_grad += new_grad`, even when .grad requires grad
-            if observer.TRACER is not None:
-                observer.TRACER.before_write(g)
-            np.add(g._d, grad._d, out=g._d, casting="unsafe")
-            g._ver[0] += 1
+            # (told below as grad_accumulated)
+            write(g, lambda d: np.add(d, grad._d, out=d, casting="unsafe"), reported=True)
     tracer = observer.TRACER
     if tracer is not None:  # before the post-accumulate hooks, which may change .grad in place
         tracer.grad_accumulated(var, grad)

@@ -84,3 +84,56 @@ def test_every_upper_slot_is_filled_by_importing_the_engine() -> None:
 def test_the_check_sees_imports_inside_functions() -> None:
     # engine/autograd/node.py imports _tensor (its own level) only inside functions
     assert "engine._tensor" in imports_of("engine.autograd.node")
+
+
+class _Calls(ast.NodeVisitor):
+    """The functions (innermost) that call `<x>.method(...)`."""
+
+    def __init__(self, method: str) -> None:
+        self.method, self.fn, self.found = method, "", set[str]()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        outer, self.fn = self.fn, node.name
+        self.generic_visit(node)
+        self.fn = outer
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Attribute) and node.func.attr == self.method:
+            self.found.add(self.fn)
+        self.generic_visit(node)
+
+
+def _calls_of(method: str) -> list[str]:
+    """`file:function` of every call `<x>.method(...)` in engine/ (outside the tracer)."""
+    found = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        if path.parent.name == "tracing":
+            continue
+        calls = _Calls(method)
+        calls.visit(ast.parse(path.read_text()))
+        found += [f"{path.relative_to(ROOT)}:{fn}" for fn in calls.found]
+    return sorted(found)
+
+
+def test_in_place_writes_tell_the_observer_in_one_place() -> None:
+    # every in-place write goes through engine/_tensor.py `write`; an in-place op's gate
+    # (check_inplace) tells before the op computes, so the op's own events read the old values
+    assert _calls_of("before_write") == [
+        "engine/_tensor.py:write",
+        "engine/ops/_core.py:check_inplace",
+    ]
+    assert _calls_of("version_bump") == ["engine/_tensor.py:bump", "engine/_tensor.py:write"]
+
+
+def test_the_tracer_patches_no_engine_class() -> None:
+    # the engine tells the observer itself (engine/autograd/observer.py), nothing is wrapped
+    patched = []
+    for path in sorted((ROOT / "engine" / "tracing").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    value = getattr(target, "value", None)  # `Tensor.detach = ...`
+                    named = isinstance(target, ast.Attribute) and isinstance(value, ast.Name)
+                    if named and value.id[:1].isupper():
+                        patched.append(f"{path.name}: {value.id}.{getattr(target, 'attr', '')}")
+    assert not patched, patched
