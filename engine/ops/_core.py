@@ -443,9 +443,10 @@ def rebase(t: Tensor, out: Tensor) -> Tensor:
     tracer = observer.TRACER
     if tracer is not None and out._fn is not None and not on_view:
         tracer.rebased(t, out)  # the op's output is `t` itself, at its new version
-    if src is not out._d:
-        np.copyto(src, out._d, casting="unsafe")
-    bump(t)
+    if src is not out._d:  # (check_inplace told the observer before the op computed)
+        write(t, out._d, told=True)
+    else:  # the op wrote into t's memory itself
+        bump(t)
     if FW.on:
         from engine.autograd.forward_jvp import inplace_tangent
 
