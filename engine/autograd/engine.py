@@ -416,17 +416,13 @@ def backward(
     inputs: Any = None,
 ) -> None:
     """Accumulate gradients of `tensors` into the leaves' `.grad` (PyTorch's semantics)."""
-    outs = _as_list(tensors)
     if grad_tensors is None and grad_variables is not None:
         grad_tensors = grad_variables
-    gl = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outs)
-    if len(gl) < len(outs):  # extra gradients are ignored, as PyTorch zips them
-        raise RuntimeError(f"got {len(outs)} tensors and {len(gl)} gradients")
+    outs, gl = _roots(tensors, grad_tensors)
     ins = _as_list(inputs)
     if inputs is not None and not ins:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    _check_roots(outs)
-    grads = _make_grads(outs, gl)
+    grads = _root_grads(outs, gl)
     if create_graph and "create_graph" not in WARNED:
         WARNED.add("create_graph")  # TORCH_WARN_ONCE: once per process
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
@@ -447,6 +443,22 @@ def backward(
             accumulate_into(t, g)
         else:
             t._grad = g.detach() if t._grad is None else t._grad + g
+
+
+def _roots(tensors: Any, grad_tensors: Any) -> tuple[list[Any], list[Any]]:
+    """The roots of a backward() or grad() call and their given gradients (None: implicit)."""
+    outs = _as_list(tensors)
+    gl = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outs)
+    if len(gl) < len(outs):  # extra gradients are ignored, as PyTorch zips them
+        raise RuntimeError(f"got {len(outs)} tensors and {len(gl)} gradients")
+    return outs, gl
+
+
+def _root_grads(outs: list[Any], gl: list[Any]) -> Grads:
+    """The gradients backward() and grad() start from, the roots checked: each root requires
+    grad, each gradient is given or implicitly ones for a scalar, of the root's shape."""
+    _check_roots(outs)
+    return _make_grads(outs, gl)
 
 
 def _check_inputs(ins: list[Any]) -> None:
@@ -496,7 +508,6 @@ def grad(
     """Gradients of `outputs` with respect to `inputs`, returned rather than accumulated."""
     from engine._tensor import Tensor, make
 
-    outs = _as_list(outputs)
     single = isinstance(inputs, Tensor)
     ins = _as_list(inputs)
     if allow_unused is None:
@@ -506,16 +517,14 @@ def grad(
             "Expected allow_unused to be True or not passed when materialize_grads=True, "
             "but got: allow_unused=False."
         )
-    go = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
-    if len(go) < len(outs):  # extra grad_outputs are ignored, as PyTorch zips them
-        raise RuntimeError(f"got {len(outs)} tensors and {len(go)} gradients")
+    outs, go = _roots(outputs, grad_outputs)
     if is_grads_batched:
         return _batched_grad(
             outs, ins, go, retain_graph, create_graph, allow_unused, materialize_grads
         )
-    _check_roots(outs)
+    grads = _root_grads(outs, go)
     _check_inputs(ins)
-    task = _run(outs, _make_grads(outs, go), ins, retain_graph, create_graph)
+    task = _run(outs, grads, ins, retain_graph, create_graph)
     result: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(ins, task.results)):
         if g is None:
