@@ -274,6 +274,8 @@ def _b_untracked(tr: Tracer, it: cap.Untracked, out: Out) -> None:
             "outputs": outs,
             "line": line,
             "grad_mode": it.mode,
+            "module_path": it.module_path,
+            "module_calls": list(it.module_calls) if it.module_calls is not None else None,
         }
     )
 
