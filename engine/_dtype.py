@@ -284,3 +284,54 @@ CPP_NAMES = {
     "complex64": "c10::complex<float>",
     "complex128": "c10::complex<double>",
 }
+
+
+# how PyTorch's casting errors name a dtype: `Float`, `Long`
+_TYPE_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "bfloat16": "BFloat16",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "uint16": "UInt16",
+    "uint32": "UInt32",
+    "uint64": "UInt64",
+    "bool": "Bool",
+    "complex64": "ComplexFloat",
+    "complex128": "ComplexDouble",
+}
+
+
+def type_name(d: dtype) -> str:
+    """`Float`, `Long`: how PyTorch's casting errors name a dtype."""
+    return _TYPE_NAMES[d.name]
+
+
+# the legacy tensor type names (`x.type()`, version errors): `torch.FloatTensor`
+_LEGACY = {
+    "float32": "torch.FloatTensor",
+    "float64": "torch.DoubleTensor",
+    "float16": "torch.HalfTensor",
+    "bfloat16": "torch.BFloat16Tensor",
+    "uint16": "torch.UInt16Tensor",
+    "uint32": "torch.UInt32Tensor",
+    "uint64": "torch.UInt64Tensor",
+    "int64": "torch.LongTensor",
+    "int32": "torch.IntTensor",
+    "int16": "torch.ShortTensor",
+    "int8": "torch.CharTensor",
+    "uint8": "torch.ByteTensor",
+    "bool": "torch.BoolTensor",
+    "complex64": "torch.ComplexFloatTensor",
+    "complex128": "torch.ComplexDoubleTensor",
+}
+
+
+def legacy_type_name(dt: Any) -> str:
+    """`torch.FloatTensor` style name of a dtype (engine or NumPy)."""
+    name = dt.name if hasattr(dt, "name") else str(dt)
+    return _LEGACY.get(str(name), "torch.FloatTensor")

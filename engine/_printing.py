@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype
+from engine._dtype import legacy_type_name as legacy_type_name
+from engine._upper import UPPER
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
@@ -50,31 +52,6 @@ def set_printoptions(
     if linewidth is not None:
         OPTS.linewidth = linewidth
     OPTS.sci_mode = sci_mode
-
-
-_LEGACY = {
-    "float32": "torch.FloatTensor",
-    "float64": "torch.DoubleTensor",
-    "float16": "torch.HalfTensor",
-    "bfloat16": "torch.BFloat16Tensor",
-    "uint16": "torch.UInt16Tensor",
-    "uint32": "torch.UInt32Tensor",
-    "uint64": "torch.UInt64Tensor",
-    "int64": "torch.LongTensor",
-    "int32": "torch.IntTensor",
-    "int16": "torch.ShortTensor",
-    "int8": "torch.CharTensor",
-    "uint8": "torch.ByteTensor",
-    "bool": "torch.BoolTensor",
-    "complex64": "torch.ComplexFloatTensor",
-    "complex128": "torch.ComplexDoubleTensor",
-}
-
-
-def legacy_type_name(dt: Any) -> str:
-    """`torch.FloatTensor` style name of a dtype (engine or NumPy)."""
-    name = dt.name if hasattr(dt, "name") else str(dt)
-    return _LEGACY.get(str(name), "torch.FloatTensor")
 
 
 class _Formatter:
@@ -246,3 +223,6 @@ def tensor_repr(t: Tensor) -> str:
     if tangent is not None:
         suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)
+
+
+UPPER.tensor_repr = tensor_repr

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype, _layout
+from engine._upper import UPPER
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import AccumulateGrad, HookDict, Node, RemovableHandle, add_hook
+from engine.autograd.node import AccumulateGrad, HookDict, Node, RemovableHandle, add_hook
 
 if TYPE_CHECKING:  # the methods engine/_methods.py binds at import, as mypy should see them
     from engine._tensor_surface import TensorSurface
@@ -91,6 +92,9 @@ class Tensor(TensorSurface):
     def data(self) -> Tensor:
         """The same storage, detached and untracked by version checks (PyTorch's `.data`)."""
         out = make(self._d, False, None, 0)
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.detached("data", self, out, self._rg, _getframe(1))
         return out
 
     @data.setter
@@ -120,7 +124,10 @@ class Tensor(TensorSurface):
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
                 "allowed."
             )
-        self._rg = bool(value)
+        was, self._rg = self._rg, bool(value)
+        tracer = observer.TRACER
+        if tracer is not None and self._rg != was:
+            tracer.requires_grad_changed(self, _getframe(1))
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set `requires_grad` in place; returns self."""
@@ -135,9 +142,7 @@ class Tensor(TensorSurface):
     @property
     def grad_fn(self) -> Node | None:
         if self._fw_grad is not None:  # a pending tangent may hold a private node on _fn
-            from engine.autograd.forward_jvp import flush
-
-            flush()
+            UPPER.flush_tangents()
         return self._fn
 
     @property
@@ -179,18 +184,19 @@ class Tensor(TensorSurface):
                     "and the tensor are the same size"
                 )
             if value._d.dtype != self._d.dtype:
-                from engine.ops.inplace import type_name
-
-                got = _dtype.CPP_NAMES[value.dtype.name]
+                got, want = _dtype.CPP_NAMES[value.dtype.name], _dtype.type_name(self.dtype)
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{got}' "
-                    f"to a tensor with grad_dtype '{type_name(self.dtype)}'. The gradient must "
+                    f"to a tensor with grad_dtype '{want}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
                     "the tensor's grad_dtype attribute with a specific dtype, or None to allow any "
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
                     "gradient may break downstream systems that assume they match."
                 )
         self._grad = value
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.grad_assigned(self, _getframe(1))
 
     @property
     def is_inference(self) -> Callable[[], bool]:
@@ -207,6 +213,9 @@ class Tensor(TensorSurface):
         if fn._retains is None:
             fn._retains = {}
         fn._retains[self._nr] = weakref.ref(self)
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.grad_retained(self, _getframe(1))
 
     @property
     def retains_grad(self) -> bool:
@@ -258,15 +267,16 @@ class Tensor(TensorSurface):
         inputs: Any = None,
     ) -> None:
         """Compute gradients of this tensor with respect to graph leaves."""
-        from engine.autograd.engine import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        UPPER.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         """A new tensor on the same storage, outside the graph (shares the version counter)."""
         out = make(self._d, False, None, 0)
         out._ver = self._ver
         out._base = self if self._base is None else self._base
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.detached("detach", self, out, self._rg, _getframe(1))
         return out
 
     def detach_(self) -> Tensor:
@@ -279,8 +289,12 @@ class Tensor(TensorSurface):
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
+        was = self._rg
         self._fn = None
         self._rg = False
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.detached("detach_", self, None, was, _getframe(1))
         return self
 
     # -- metadata ------------------------------------------------------------------------
@@ -337,9 +351,7 @@ class Tensor(TensorSurface):
     @property
     def real(self) -> Tensor:
         """The real part (a writable view for complex tensors; `self` for real ones)."""
-        from engine.ops.complex import real
-
-        return real(self)
+        return UPPER.real(self)
 
     @real.setter
     def real(self, value: Any) -> None:
@@ -348,9 +360,7 @@ class Tensor(TensorSurface):
     @property
     def imag(self) -> Tensor:
         """The imaginary part (a writable view; an error for real tensors)."""
-        from engine.ops.complex import imag
-
-        return imag(self)
+        return UPPER.imag(self)
 
     @imag.setter
     def imag(self, value: Any) -> None:
@@ -456,9 +466,7 @@ class Tensor(TensorSurface):
         return iter(self.unbind(0))
 
     def __repr__(self) -> str:
-        from engine._printing import tensor_repr
-
-        return tensor_repr(self)
+        return UPPER.tensor_repr(self)
 
     __str__ = __repr__
 
@@ -568,6 +576,7 @@ def init(t: Tensor, data: np.ndarray[Any, Any], rg: bool = False) -> None:
 
 
 _new = object.__new__
+_getframe = sys._getframe
 
 
 _ndarray = np.ndarray
@@ -586,6 +595,49 @@ def make(data: np.ndarray[Any, Any], rg: bool, fn: Node | None, nr: int) -> Tens
     if STATE.inference:
         t._inference = True
     return t
+
+
+def bump(t: Tensor) -> None:
+    """Increase the version counter shared by `t` and its views, and tell the observer."""
+    t._ver[0] += 1
+    tracer = observer.TRACER
+    if tracer is not None:
+        tracer.version_bump(t)
+
+
+def write(
+    t: Tensor,
+    into: Any,
+    *,
+    told: bool = False,
+    counted: bool = True,
+    reported: bool = False,
+) -> None:
+    """The one in-place write of a tensor's memory: every writer goes through here.
+
+    `into` is the values (broadcast into `t`, cast unsafely as PyTorch's copy does) or a
+    function that writes into `t`'s ndarray in place. The observer first sees the values
+    before (`before_write`: pending events are built from them), then the version counter
+    moves and the observer is told (`version_bump`, showing the values after). Variants:
+    `told`: the observer already saw the values before (an in-place op's `check_inplace`, which
+    runs before the op computes, so the op's own events read the values before);
+    `counted=False`: PyTorch writes through the raw pointer and the version does not move
+    (`apply_`, `zero_grad`); `reported`: the caller tells the observer what the write was
+    instead of `version_bump` (gradient accumulation, `zero_grad`).
+    """
+    tracer = observer.TRACER
+    if tracer is not None and not told:
+        tracer.before_write(t)
+    if callable(into):
+        into(t._d)
+    elif type(into) is _ndarray:
+        np.copyto(t._d, into, casting="unsafe")
+    else:
+        t._d[...] = into
+    if counted:
+        t._ver[0] += 1
+    if tracer is not None and not reported:
+        tracer.version_bump(t)
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -610,4 +662,4 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
-__all__: Sequence[str] = ["Tensor", "init", "is_tensor", "make"]
+__all__: Sequence[str] = ["Tensor", "bump", "init", "is_tensor", "make", "write"]

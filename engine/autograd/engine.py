@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype
+from engine._upper import UPPER
 from engine.autograd import observer
 from engine.autograd.grad_mode import ANOMALY, STATE
-from engine.autograd.graph import AccumulateGrad, Edge, Grads, GraphRoot, Node
 from engine.autograd.graph_edges import GradientEdge
+from engine.autograd.node import AccumulateGrad, Edge, Grads, GraphRoot, Node
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
@@ -276,7 +277,7 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
 
 def accumulate_into(var: Tensor, grad: Tensor) -> None:
     """AccumulateGrad: add `grad` into `var.grad` (a fresh tensor first, then in place)."""
-    from engine._tensor import make
+    from engine._tensor import make, write
 
     if STATE.enabled:  # create_graph: keep the graph of the gradient
         if var._grad is None:
@@ -300,10 +301,8 @@ def accumulate_into(var: Tensor, grad: Tensor) -> None:
         if not g._d.flags.writeable:
             var._grad = make(g._d + grad._d, False, None, 0)
         else:  # PyTorch's `variable_grad += new_grad`, even when .grad requires grad
-            if observer.TRACER is not None:
-                observer.TRACER.before_write(g)
-            np.add(g._d, grad._d, out=g._d, casting="unsafe")
-            g._ver[0] += 1
+            # (told below as grad_accumulated)
+            write(g, lambda d: np.add(d, grad._d, out=d, casting="unsafe"), reported=True)
     tracer = observer.TRACER
     if tracer is not None:  # before the post-accumulate hooks, which may change .grad in place
         tracer.grad_accumulated(var, grad)
@@ -417,17 +416,13 @@ def backward(
     inputs: Any = None,
 ) -> None:
     """Accumulate gradients of `tensors` into the leaves' `.grad` (PyTorch's semantics)."""
-    outs = _as_list(tensors)
     if grad_tensors is None and grad_variables is not None:
         grad_tensors = grad_variables
-    gl = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outs)
-    if len(gl) < len(outs):  # extra gradients are ignored, as PyTorch zips them
-        raise RuntimeError(f"got {len(outs)} tensors and {len(gl)} gradients")
+    outs, gl = _roots(tensors, grad_tensors)
     ins = _as_list(inputs)
     if inputs is not None and not ins:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    _check_roots(outs)
-    grads = _make_grads(outs, gl)
+    grads = _root_grads(outs, gl)
     if create_graph and "create_graph" not in WARNED:
         WARNED.add("create_graph")  # TORCH_WARN_ONCE: once per process
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
@@ -448,6 +443,22 @@ def backward(
             accumulate_into(t, g)
         else:
             t._grad = g.detach() if t._grad is None else t._grad + g
+
+
+def _roots(tensors: Any, grad_tensors: Any) -> tuple[list[Any], list[Any]]:
+    """The roots of a backward() or grad() call and their given gradients (None: implicit)."""
+    outs = _as_list(tensors)
+    gl = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outs)
+    if len(gl) < len(outs):  # extra gradients are ignored, as PyTorch zips them
+        raise RuntimeError(f"got {len(outs)} tensors and {len(gl)} gradients")
+    return outs, gl
+
+
+def _root_grads(outs: list[Any], gl: list[Any]) -> Grads:
+    """The gradients backward() and grad() start from, the roots checked: each root requires
+    grad, each gradient is given or implicitly ones for a scalar, of the root's shape."""
+    _check_roots(outs)
+    return _make_grads(outs, gl)
 
 
 def _check_inputs(ins: list[Any]) -> None:
@@ -497,7 +508,6 @@ def grad(
     """Gradients of `outputs` with respect to `inputs`, returned rather than accumulated."""
     from engine._tensor import Tensor, make
 
-    outs = _as_list(outputs)
     single = isinstance(inputs, Tensor)
     ins = _as_list(inputs)
     if allow_unused is None:
@@ -507,16 +517,14 @@ def grad(
             "Expected allow_unused to be True or not passed when materialize_grads=True, "
             "but got: allow_unused=False."
         )
-    go = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
-    if len(go) < len(outs):  # extra grad_outputs are ignored, as PyTorch zips them
-        raise RuntimeError(f"got {len(outs)} tensors and {len(go)} gradients")
+    outs, go = _roots(outputs, grad_outputs)
     if is_grads_batched:
         return _batched_grad(
             outs, ins, go, retain_graph, create_graph, allow_unused, materialize_grads
         )
-    _check_roots(outs)
+    grads = _root_grads(outs, go)
     _check_inputs(ins)
-    task = _run(outs, _make_grads(outs, go), ins, retain_graph, create_graph)
+    task = _run(outs, grads, ins, retain_graph, create_graph)
     result: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(ins, task.results)):
         if g is None:
@@ -602,3 +610,7 @@ def _batched_grad(
 
 def warn_once(message: str) -> None:
     warnings.warn(message, UserWarning, stacklevel=3)
+
+
+UPPER.backward = backward
+UPPER.accumulate_into = accumulate_into

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype
+from engine._upper import UPPER
 from engine.autograd.forward_ad import FW, set_tangent
 from engine.autograd.forward_eval import jvp_of
-from engine.autograd.graph import Node, SavedTensor, _next_seq
+from engine.autograd.node import Node, SavedTensor, _next_seq
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
@@ -299,3 +300,6 @@ def function_jvp(cls: Any, node: Any, tangents: list[Any], wrapped: Any) -> None
     for o, r in zip(outs, res):
         if isinstance(o, Tensor) and isinstance(r, Tensor) and _dtype.kind(o._d.dtype) in "fc":
             set_tangent(o, r)
+
+
+UPPER.flush_tangents = flush

@@ -7,17 +7,26 @@ the tensor written into), `version_bump`, the hooks' `hook_registered`/`hook_rem
 `hook_before`/`hook_fired`, `grad_accumulated`, the saved tensors' `saved_packed`/
 `saved_unpack`, `module_enter`/`module_exit` (nn.Module.__call__'s scope) and `drive(steps)`
 (runs a backward walk, see engine/tracing/stepper.py).
+
+Every in-place write of a tensor's memory goes through engine/_tensor.py `write` (or, for an
+in-place op, `check_inplace` then `bump`), which tells `before_write` and `version_bump`.
+
+Calls that cut or change a tensor's autograd state are told with the frame that made the call
+(`caller`), so the observer can tell the program's own calls from the engine's internal ones:
+`detached` (detach(), detach_(), .data), `requires_grad_changed`, `grad_retained`,
+`grad_assigned` (`.grad = ...`) and `grads_zeroed` (Optimizer/Module.zero_grad).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
-    from engine.autograd.graph import Node, SavedTensor
-    from protocol.vocab import HookKind
+    from engine.autograd.node import Node, SavedTensor
+    from protocol.vocab import CutKind, HookKind
 
 
 class Observer(Protocol):
@@ -45,6 +54,13 @@ class Observer(Protocol):
     def drive(self, steps: Iterator[Any]) -> None: ...
     def module_enter(self, module: Any, name: str | None = None) -> None: ...
     def module_exit(self, module: Any) -> None: ...
+    def detached(
+        self, kind: CutKind, t: Tensor, out: Tensor | None, was_rg: bool, caller: FrameType
+    ) -> None: ...
+    def requires_grad_changed(self, t: Tensor, caller: FrameType) -> None: ...
+    def grad_retained(self, t: Tensor, caller: FrameType) -> None: ...
+    def grad_assigned(self, t: Tensor, caller: FrameType) -> None: ...
+    def grads_zeroed(self, params: list[Tensor], caller: FrameType) -> None: ...
 
 
 TRACER: Observer | None = None

@@ -145,8 +145,7 @@ def increment_version(tensor: Any) -> None:
 
     >>> torch.autograd.graph.increment_version(y)
     """
-    from engine._tensor import Tensor
-    from engine.ops._core import bump
+    from engine._tensor import Tensor, bump
 
     tensors = (tensor,) if isinstance(tensor, Tensor) else tensor
     try:

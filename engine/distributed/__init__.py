@@ -126,10 +126,9 @@ def barrier(group: Any = None, async_op: bool = False, device_ids: Any = None) -
 
 def _write(tensor: Tensor, data: np.ndarray[Any, Any]) -> None:
     """A collective's in-place result (a write autograd does not record, as in PyTorch)."""
-    from engine.ops._core import bump
+    from engine._tensor import write
 
-    np.copyto(tensor._d, data, casting="unsafe")
-    bump(tensor)
+    write(tensor, data)
 
 
 def _reduce(arrays: list[np.ndarray[Any, Any]], op: ReduceOp) -> np.ndarray[Any, Any]:

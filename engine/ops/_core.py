@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
-from engine._tensor import Tensor, make
+from engine._tensor import Tensor, make, write
+from engine._tensor import bump as bump  # (the ops import it from here)
 from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.grad_mode import ANOMALY, STATE
@@ -419,23 +420,11 @@ def custom_view_error(t: Tensor) -> str:
     )
 
 
-def bump(t: Tensor) -> None:
-    """Increase the version counter shared by `t` and its views."""
-    t._ver[0] += 1
-    tracer = observer.TRACER
-    if tracer is not None:
-        tracer.version_bump(t)
-
-
 def overwrite(t: Tensor, values: Any) -> None:
     """Write `values` into `t`'s memory in place without recording (an initialiser, a state
     dict load, running statistics), as PyTorch's in-place ops under no_grad do: the version
-    moves and a tracer sees the values before and after."""
-    tracer = observer.TRACER
-    if tracer is not None:  # events not yet built must show the values before the write
-        tracer.before_write(t)
-    t._d[...] = values
-    bump(t)
+    moves and a tracer sees the values before and after (engine/_tensor.py `write`)."""
+    write(t, values)
 
 
 def rebase(t: Tensor, out: Tensor) -> Tensor:
@@ -454,9 +443,10 @@ def rebase(t: Tensor, out: Tensor) -> Tensor:
     tracer = observer.TRACER
     if tracer is not None and out._fn is not None and not on_view:
         tracer.rebased(t, out)  # the op's output is `t` itself, at its new version
-    if src is not out._d:
-        np.copyto(src, out._d, casting="unsafe")
-    bump(t)
+    if src is not out._d:  # (check_inplace told the observer before the op computed)
+        write(t, out._d, told=True)
+    else:  # the op wrote into t's memory itself
+        bump(t)
     if FW.on:
         from engine.autograd.forward_jvp import inplace_tangent
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, make
-from engine.autograd.graph import Grads, rename_class
+from engine._upper import UPPER
+from engine.autograd.node import Grads, rename_class
 from engine.ops._core import OpNode, broadcast_error, in_shape, record, unbroadcast
 from engine.ops.complex_grad import conj_grad
 from engine.ops.shape import as_view
@@ -384,3 +385,7 @@ TORCH_FUNCTIONS = (
 def real_pairs(t: Tensor) -> Tensor:
     """A plain (..., 2) float tensor on a complex tensor's memory (for optimizer steps)."""
     return make(_real_np(t._d), False, None, 0)
+
+
+UPPER.real = real
+UPPER.imag = imag

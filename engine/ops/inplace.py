@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
+from engine._dtype import type_name as type_name
 from engine._tensor import Tensor, make
 from engine.autograd import observer
 from engine.autograd.forward_ad import FW
@@ -26,30 +27,6 @@ from engine.ops._core import (
     rebase,
     wants_grad,
 )
-
-_TYPE_NAMES = {
-    "float32": "Float",
-    "float64": "Double",
-    "float16": "Half",
-    "bfloat16": "BFloat16",
-    "int64": "Long",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "uint16": "UInt16",
-    "uint32": "UInt32",
-    "uint64": "UInt64",
-    "bool": "Bool",
-    "complex64": "ComplexFloat",
-    "complex128": "ComplexDouble",
-}
-
-
-def type_name(d: _dtype.dtype) -> str:
-    """`Float`, `Long`: how PyTorch's casting errors name a dtype."""
-    return _TYPE_NAMES[d.name]
-
 
 # In-place arithmetic that records nothing runs straight into the tensor's memory (an optimizer
 # step `p -= lr * p.grad` would otherwise allocate and copy every parameter).

@@ -6,11 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from engine._tensor import Tensor
-from engine.autograd import observer
+from engine._tensor import Tensor, write
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, acc_dtype, bump, record
+from engine.ops._core import OpNode, acc_dtype, record
 from engine.ops.nn_ops import Array, const
 
 
@@ -54,17 +53,8 @@ def native_batch_norm(
         centred = a - _chan(mean, nd)
         var = (_csum(centred, centred) / m).astype(dt)
         if running_mean is not None and running_var is not None:
-            rm, rv = running_mean._d, running_var._d
-            tracer = observer.TRACER
-            if tracer is not None:
-                tracer.before_write(running_mean)
-                tracer.before_write(running_var)
-            rm *= 1 - momentum
-            rm += momentum * mean
-            rv *= 1 - momentum
-            rv += momentum * var * (m / max(m - 1, 1))
-            bump(running_mean)
-            bump(running_var)
+            write(running_mean, lambda rm: _decay_into(rm, momentum, mean))
+            write(running_var, lambda rv: _decay_into(rv, momentum, var * (m / max(m - 1, 1))))
     else:
         assert running_mean is not None and running_var is not None
         mean, var = running_mean._d, running_var._d
@@ -131,6 +121,13 @@ class NativeBatchNormBackward0(OpNode):
             inv = const(self.saved("result2").reshape(shape))
             fwd = lambda x, w_, b_: _affine((x - mean) * inv, w_, b_, shape)  # noqa: E731
         return regrad(self, g, [xt, w, b], fwd)
+
+
+def _decay_into(running: Array, momentum: float, new: Array) -> None:
+    """A running statistic's update in place: `running = (1 - momentum) * running +
+    momentum * new`."""
+    running *= 1 - momentum
+    running += momentum * new
 
 
 def _bias_of(node: OpNode, i: int, like: Tensor) -> Tensor | None:

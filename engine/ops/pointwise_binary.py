@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype, _generator
-from engine._tensor import Tensor, make
+from engine._tensor import Tensor, make, write
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops import pointwise as pw
@@ -21,7 +21,6 @@ from engine.ops._core import (
     binary_arrays,
     broadcast_error,
     bshapes,
-    bump,
     check_inplace,
     float_array,
     in_shape,
@@ -364,8 +363,7 @@ def _fill(self: Tensor, node: type[OpNode], data: np.ndarray[Any, Any]) -> Tenso
     data = _generator.in_memory_order(self._d, data.astype(self._d.dtype))
     if STATE.enabled and self._rg:
         return rebase(self, record(node, data, (self,)))
-    self._d[...] = data
-    bump(self)
+    write(self, data, told=True)  # (check_inplace told the observer)
     return self
 
 

@@ -9,8 +9,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
-from engine._tensor import Tensor
-from engine.autograd import observer
+from engine._tensor import Tensor, write
 from engine.ops import pointwise as pw
 from engine.ops._core import as_tensor
 from engine.ops.tensor_shape import tril, triu  # noqa: F401  (bound as tril_/triu_ below)
@@ -76,10 +75,9 @@ def apply_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     d = self._d
     store = _STORE[_dtype.kind(d.dtype)]
     values = [store(fn(v)) for v in d.reshape(-1).tolist()]
-    if observer.TRACER is not None:  # events not yet built must show the values before
-        observer.TRACER.before_write(self)
-    if values:
-        d[...] = np.asarray(values, dtype=object).reshape(d.shape).astype(d.dtype)
+    # (the observer is still told: the values shown are the ones written, at the same version)
+    new = np.asarray(values, dtype=object).reshape(d.shape).astype(d.dtype) if values else d
+    write(self, new, counted=False)
     return self
 
 

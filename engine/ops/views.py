@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
-from engine._tensor import Tensor, make
+from engine._tensor import Tensor, make, write
 from engine.autograd import observer
 from engine.autograd.forward_jvp import touches
 from engine.autograd.grad_mode import STATE
@@ -21,7 +21,6 @@ from engine.autograd.graph import Grads, Node
 from engine.ops._core import (
     OpNode,
     _fix_saved_output,
-    bump,
     check_inplace,
     edge,
     new_node,
@@ -216,8 +215,7 @@ def zero_(self: Tensor) -> Tensor:
     """Fill with zeros in place (ZeroBackward0)."""
     check_inplace(self)
     if not (STATE.enabled and self._rg) and not touches(self):
-        self._d[...] = 0
-        bump(self)
+        write(self, 0, told=True)
         return self
     return rebase(self, record(ZeroBackward0, np.zeros_like(self._d), (self,)))
 
@@ -239,8 +237,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         return rebase(self, record(FillBackward2, np.full_like(self._d, value), (self,)))
     else:
         _dtype.check_scalar_fits(value, self._d.dtype)
-    self._d[...] = value
-    bump(self)
+    write(self, value, told=True)
     return self
 
 
@@ -258,8 +255,7 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     except ValueError:
         raise RuntimeError(_size_mismatch(self._d.shape, src._d.shape)) from None
     if not (STATE.enabled and (self._rg or src._rg)) and not touches(self, src):
-        np.copyto(self._d, data, casting="unsafe")
-        bump(self)
+        write(self, data, told=True)
         return self
     out = record(CopyBackwards, data.astype(self._d.dtype), (self, src))
     out._fn.src_dtype = src.dtype  # type: ignore[union-attr]
@@ -336,11 +332,14 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
         raise RuntimeError("dimensions must larger than 1")
     if a.ndim > 2 and len(set(a.shape)) != 1:
         raise RuntimeError("all dimensions of input must be of equal length")
-    if a.ndim == 2:
-        np.fill_diagonal(a, fill_value, wrap=wrap)
-    else:
-        a[(np.arange(a.shape[0]),) * a.ndim] = fill_value
-    bump(self)
+
+    def fill(d: np.ndarray[Any, Any]) -> None:
+        if d.ndim == 2:
+            np.fill_diagonal(d, fill_value, wrap=wrap)
+        else:
+            d[(np.arange(d.shape[0]),) * d.ndim] = fill_value
+
+    write(self, fill, told=True)
     return self
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -11,25 +12,30 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
-from engine._tensor import Tensor, make
+from engine._tensor import Tensor, make, write
 from engine.autograd import observer
 from engine.autograd.grad_mode import no_grad
-from engine.ops._core import bump
 
 Array = np.ndarray[Any, Any]
 
 
 def zero_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
-    """Reset `.grad` of each tensor: to None, or to zeros in place."""
-    for p in params:
-        if p._grad is None:
-            continue
+    """Reset `.grad` of each tensor: to None, or to zeros in place (the body of
+    `Optimizer.zero_grad` and `Module.zero_grad`, which the observer is told of)."""
+    had = [p for p in params if p._grad is not None]
+    for p in had:
+        g = p._grad
+        assert g is not None
         if set_to_none:
             p._grad = None
         else:
-            if p._grad._fn is not None:
-                p._grad = p._grad.detach()
-            p._grad._d[...] = 0
+            if g._fn is not None:
+                g = p._grad = g.detach()
+            # (zeroed through the raw pointer: no version change, told as a grad reset below)
+            write(g, 0, counted=False, reported=True)
+    tracer = observer.TRACER
+    if tracer is not None and had:
+        tracer.grads_zeroed(had, sys._getframe(2))  # the caller of zero_grad
 
 
 class Optimizer:
@@ -110,20 +116,21 @@ class Optimizer:
                     if p._grad is not None:
                         st = self.state.get(p)
                         st = {} if st is None else st
-                        tracer = observer.TRACER
-                        if tracer is not None:
-                            tracer.before_write(p)
-                        if _dtype.kind(p._d.dtype) == "c" and self._complex_as_real:
-                            # PyTorch steps complex parameters as view_as_real pairs
-                            from engine.ops.complex import real_pairs
-
-                            self._update(real_pairs(p), real_pairs(p._grad)._d, group, st)
-                        else:
-                            self._update(p, p._grad._d, group, st)
+                        # an in-place update: the tracer shows the values before and after
+                        write(p, lambda _, p=p, group=group, st=st: self._step_one(p, group, st))
                         if st:  # like PyTorch, stateless updates (plain SGD) leave no entry
                             self.state[p] = st
-                        bump(p)  # an in-place update: the tracer shows the new values
         return loss
+
+    def _step_one(self, p: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
+        assert p._grad is not None
+        if _dtype.kind(p._d.dtype) == "c" and self._complex_as_real:
+            # PyTorch steps complex parameters as view_as_real pairs
+            from engine.ops.complex import real_pairs
+
+            self._update(real_pairs(p), real_pairs(p._grad)._d, group, state)
+        else:
+            self._update(p, p._grad._d, group, state)
 
     def _update(self, p: Tensor, grad: Array, group: dict[str, Any], state: dict[str, Any]) -> None:
         raise NotImplementedError

@@ -17,7 +17,6 @@ from types import FrameType
 from typing import Any
 
 from engine.autograd import observer
-from engine.tracing import calls
 from engine.tracing import captures as cap
 from engine.tracing.stepper import Backward
 from engine.tracing.tracer import EventLimit, RunHalted, RunStopped, Sink, Tracer
@@ -238,14 +237,10 @@ def _execute(
         compiled = compile(code, filename, "exec")
         sys.stdout, sys.stderr = _Stream(tr, "stdout"), _Stream(tr, "stderr")
         observer.install(tr)
-        undo = calls.wrap(tr)
-        try:
-            with warnings.catch_warnings():  # warnings print to stderr, as in `python file.py`
-                _script_filters()
-                warnings.showwarning = _show_warning
-                exec(compiled, ns)
-        finally:
-            undo()
+        with warnings.catch_warnings():  # warnings print to stderr, as in `python file.py`
+            _script_filters()
+            warnings.showwarning = _show_warning
+            exec(compiled, ns)
     except RunHalted as e:
         status, halted = "halted", e
     except RunStopped:

@@ -479,7 +479,47 @@ class Tracer:
         if id(t._ver) in self.unbuilt:
             self.flush()
 
-    # -- calls the snippet makes (reported through run.py's wrappers) --------------------
+    # -- calls the snippet makes (the engine tells them with the calling frame) -------------
+    def _by_snippet(self, caller: FrameType | None, through: str | None = None) -> bool:
+        """Whether `caller` is the snippet's own code (skipping frames of functions named
+        `through`, e.g. requires_grad_): the engine's internal calls are not cut points."""
+        if through is not None:
+            while caller is not None and caller.f_code.co_name == through:
+                caller = caller.f_back
+        return caller is not None and caller.f_code.co_filename == self.filename
+
+    def detached(
+        self, kind: CutKind, t: Tensor, out: Tensor | None, was_rg: bool, caller: FrameType
+    ) -> None:
+        """detach()/detach_()/.data was called on `t` (`was_rg`: t required grad before)."""
+        if kind == "data":
+            if not self._by_snippet(caller):
+                return
+            assert out is not None
+            self.alias(out, t)
+        elif not was_rg or not self._by_snippet(caller):
+            return
+        if was_rg:
+            self.cut(kind, t, out)
+
+    def requires_grad_changed(self, t: Tensor, caller: FrameType) -> None:
+        if self._by_snippet(caller, "requires_grad_"):
+            self.requires_grad_set(t, t._rg)
+
+    def grad_retained(self, t: Tensor, caller: FrameType) -> None:
+        if self._by_snippet(caller):
+            self.retain_grad(t)
+
+    def grad_assigned(self, t: Tensor, caller: FrameType) -> None:
+        if self._by_snippet(caller):
+            self.grad_reset(t, "assigned")
+
+    def grads_zeroed(self, params: list[Tensor], caller: FrameType) -> None:
+        """zero_grad reset the `.grad` of `params` (each had one)."""
+        if self._by_snippet(caller):
+            for p in params:
+                self.grad_reset(p, "set_to_none" if p._grad is None else "zeroed")
+
     def cut(self, kind: CutKind, t: Tensor, out: Tensor | None) -> None:
         """The snippet called detach()/.data/detach_() on `t`."""
         line, frame = self._site()

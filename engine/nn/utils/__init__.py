@@ -8,9 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from engine._tensor import Tensor, make
-from engine.autograd import observer
-from engine.ops._core import bump
+from engine._tensor import Tensor, make, write
 
 Params = Tensor | Iterable[Tensor]
 
@@ -58,10 +56,8 @@ def clip_grad_norm_(
     if not grads:
         return total
     coef = min(float(max_norm) / (float(total._d) + 1e-6), 1.0)
-    for g in grads:
-        _before_write(g)
-        g._d *= g._d.dtype.type(coef)
-        bump(g)  # PyTorch's g.mul_(coef): a new version, which a tracer shows
+    for g in grads:  # PyTorch's g.mul_(coef): a new version, which a tracer shows
+        write(g, lambda d: np.multiply(d, d.dtype.type(coef), out=d))
     return total
 
 
@@ -69,9 +65,7 @@ def clip_grad_value_(parameters: Params, clip_value: float, foreach: Any = None)
     """Clamp every gradient to [-clip_value, clip_value] in place."""
     for p in _list(parameters):
         if p._grad is not None:
-            _before_write(p._grad)
-            np.clip(p._grad._d, -clip_value, clip_value, out=p._grad._d)
-            bump(p._grad)
+            write(p._grad, lambda d: np.clip(d, -clip_value, clip_value, out=d))
 
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
@@ -88,9 +82,7 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     i = 0
     for p in parameters:
         n = p.numel()
-        _before_write(p)
-        p._d[...] = vec._d[i : i + n].reshape(p._d.shape)
-        bump(p)
+        write(p, vec._d[i : i + n].reshape(p._d.shape))
         i += n
 
 
@@ -100,11 +92,3 @@ from engine.nn.utils import parametrize as parametrize  # noqa: E402
 from engine.nn.utils import rnn as rnn  # noqa: E402
 from engine.nn.utils.weight_norm import remove_weight_norm as remove_weight_norm  # noqa: E402
 from engine.nn.utils.weight_norm import weight_norm as weight_norm  # noqa: E402
-
-
-def _before_write(t: Tensor) -> None:
-    """Tell a tracer an in-place write into `t` is coming (pending events show the values
-    before it)."""
-    tracer = observer.TRACER
-    if tracer is not None:
-        tracer.before_write(t)
