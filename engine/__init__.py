@@ -26,12 +26,16 @@ from engine import (
     version,
 )
 from engine._creation import (
+    BFloat16Tensor,
     BoolTensor,
     ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
+    HalfTensor,
     IntTensor,
     LongTensor,
+    ShortTensor,
     arange,
     as_tensor,
     empty,
