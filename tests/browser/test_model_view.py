@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import inside, meets, new_context, press_run, shot
+from tests.browser.conftest import inside, meets, new_context, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
@@ -23,6 +23,8 @@ MODELS = ["19_cnn_training_loop", "20_transformer_encoder", "21_gpt_block"]
 SIZES = [(1280, 720), (1920, 1080)]
 # the smallest text a person reads on screen without leaning in
 LEGIBLE_PX = 9
+# the zoom at and above which the page draws node text inside the boxes (render/canvas.ts TEXT_K)
+TEXT_K = 0.75
 
 
 def _open(browser: Browser, server: str, size: tuple[int, int]) -> tuple[Page, list[str]]:
@@ -75,6 +77,27 @@ def _assert_legible(geo: dict[str, Any]) -> None:
     assert geo["labels"], "no label drawn"
     small = [lb for lb in geo["labels"] if lb["px"] < LEGIBLE_PX]
     assert not small, f"illegible labels: {small[:5]}"
+    _assert_names_cover_nothing(geo)
+
+
+def _assert_names_cover_nothing(geo: dict[str, Any]) -> None:
+    """A name drawn at the fixed screen size (zoomed out) lies on the canvas and covers no other
+    name and no box but the one it names."""
+    placed = [lb for lb in geo["labels"] if "at" in lb]
+    boxes = [*geo["vertices"], *geo["modules"]]
+    for i, lb in enumerate(placed):
+        at = lb["at"]
+        assert inside(at, geo["canvas"]), f"{lb['text']!r} is off the canvas"
+        for b in boxes:
+            covered = b["id"] != at["owner"] and meets(_shrunk(at), b)
+            assert not covered, f"{lb['text']!r} covers {b['title']!r}"
+        for other in placed[i + 1 :]:
+            assert not meets(_shrunk(at), other["at"]), f"{lb['text']!r} covers {other['text']!r}"
+
+
+def _shrunk(r: dict[str, float], by: float = 0.5) -> dict[str, float]:
+    """`r` less half a pixel of rounding on each side."""
+    return {"x": r["x"] + by, "y": r["y"] + by, "w": r["w"] - 2 * by, "h": r["h"] - 2 * by}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -205,6 +228,46 @@ def test_a_training_loop_is_drawn_one_iteration_at_a_time(browser: Browser, serv
         page.get_by_test_id("iter-follow").click()
         expect(label).to_have_text("iteration 3 / 3")
         shot(page, "model-cnn-iteration")
+        assert not errors
+    finally:
+        page.context.close()
+
+
+# shared cells called in a Python loop, with no module around them: many small boxes side by side
+# once fitted, where a name beside one box would land on its neighbours
+RECURRENT = """import torch
+import torch.nn as nn
+torch.manual_seed(0)
+enc = nn.GRU(6, 12, batch_first=True)
+dec = nn.GRUCell(6, 12)
+attn = nn.MultiheadAttention(12, 2, batch_first=True)
+out = nn.Linear(12, 6)
+src, tgt = torch.randn(2, 5, 6), torch.randn(2, 4, 6)
+mem, h = enc(src)
+h = h[0]
+loss = 0
+for t in range(4):
+    h = dec(tgt[:, t], h)
+    ctx, w = attn(h.unsqueeze(1), mem, mem)
+    loss = loss + ((out(ctx.squeeze(1) + h) - tgt[:, t]) ** 2).mean()
+loss.backward()
+"""
+
+
+def test_names_beside_small_boxes_cover_no_other_box(browser: Browser, server: str) -> None:
+    page, errors = _open(browser, server, (1280, 720))
+    try:
+        page.goto("/")
+        set_code(page, RECURRENT)
+        press_run(page)
+        expect(page.get_by_test_id("status")).to_contain_text("· ok")
+        _settle(page)
+        page.get_by_test_id("fit").click()
+        geo = _settle(page)
+        assert geo["zoom"] < TEXT_K, "the fitted graph should need zoomed-out names"
+        beside = [lb for lb in geo["labels"] if "at" in lb]
+        assert len(beside) >= 10, f"too few names drawn: {[lb['text'] for lb in beside]}"
+        _assert_legible(geo)
         assert not errors
     finally:
         page.context.close()

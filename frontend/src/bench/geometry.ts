@@ -12,7 +12,8 @@ export interface Geometry {
   vertices: (ScreenRect & { id: string; title: string; fits: boolean })[];
   modules: (ScreenRect & { id: string; title: string; shapes: string })[];
   boxes: (ScreenRect & { path: string; members: string[] })[];
-  labels: { text: string; px: number; kind: string }[];
+  /** `at`: where a name drawn at the fixed screen size is (page pixels) and the box it names */
+  labels: { text: string; px: number; kind: string; at?: ScreenRect & { owner: string | null } }[];
   overlays: Record<string, ScreenRect | null>;
   zoom: number;
   partial: boolean;
@@ -47,7 +48,8 @@ export function geometry(app: App): Geometry {
   const overlays: Record<string, ScreenRect | null> = {};
   for (const sel of ["#legend", ".zoom", "#queue", "#error", "#replay-hint", "#big-note", "#overview", "#iterations"]) overlays[sel] = rectOf(document.querySelector(sel));
   return {
-    canvas: { x: c.x, y: c.y, w: c.width, h: c.height }, vertices, modules, boxes, labels: app.canvas.labels, overlays,
+    canvas: { x: c.x, y: c.y, w: c.width, h: c.height }, vertices, modules, boxes, overlays,
+    labels: app.canvas.labels.map((l) => (l.at ? { ...l, at: { ...l.at, x: c.x + l.at.x, y: c.y + l.at.y } } : l)),
     zoom: k, partial: app.partial, iteration: app.shownIteration, iterations: iterationCount(app.log.index), collapsed: [...app.collapsed],
   };
 }

@@ -23,11 +23,13 @@ const LOD_PX = 11;
 const LOD_FONT = `${LOD_PX}px Inter, system-ui, sans-serif`;
 const LOD_BOLD = `600 ${LOD_PX}px Inter, system-ui, sans-serif`;
 
-/** A label drawn this frame: its text and its size on screen (for the browser tests). */
+/** A label drawn this frame: its text and its size on screen (for the browser tests); a name
+ *  drawn at the fixed screen size also says where (canvas pixels) and which box it names. */
 export interface DrawnLabel {
   text: string;
   px: number;
   kind: "node" | "module";
+  at?: { x: number; y: number; w: number; h: number; owner: string | null };
 }
 
 export class GraphCanvas {
@@ -164,14 +166,42 @@ function inView(b: { x: number; y: number; w: number; h: number }, r: Rect): boo
   return b.x + b.w >= r.x0 && b.x <= r.x1 && b.y + b.h >= r.y0 && b.y <= r.y1;
 }
 
-/** Screen-space label placement that never lets two labels meet. */
-class LabelSpace {
-  private taken: { x0: number; y0: number; x1: number; y1: number }[] = [];
-  free(x0: number, y0: number, x1: number, y1: number): boolean {
-    return !this.taken.some((r) => x0 < r.x1 && r.x0 < x1 && y0 < r.y1 && r.y0 < y1);
+/** Screen-space placement that never lets a label meet another label or an obstacle (a box
+ *  on screen). Rectangles are kept in a coarse grid, so a check costs the cells it spans, not the
+ *  number of labels already placed. A rectangle may have an owner: a label is allowed on its own
+ *  box (a name drawn inside the box it names). */
+export class LabelSpace {
+  private static readonly CELL = 64;
+  private readonly cells = new Map<number, { x0: number; y0: number; x1: number; y1: number; owner: string | null }[]>();
+
+  /** `bounds`: where labels may go at all (the canvas), when they must stay on it. */
+  constructor(private readonly bounds: Rect | null = null) {}
+
+  free(x0: number, y0: number, x1: number, y1: number, owner: string | null = null): boolean {
+    const b = this.bounds;
+    if (b && (x0 < b.x0 || y0 < b.y0 || x1 > b.x1 || y1 > b.y1)) return false;
+    for (const key of this.keys(x0, y0, x1, y1)) {
+      for (const r of this.cells.get(key) ?? []) {
+        if (x0 < r.x1 && r.x0 < x1 && y0 < r.y1 && r.y0 < y1 && (owner === null || r.owner !== owner)) return false;
+      }
+    }
+    return true;
   }
-  take(x0: number, y0: number, x1: number, y1: number): void {
-    this.taken.push({ x0, y0, x1, y1 });
+
+  take(x0: number, y0: number, x1: number, y1: number, owner: string | null = null): void {
+    const r = { x0, y0, x1, y1, owner };
+    for (const key of this.keys(x0, y0, x1, y1)) {
+      const cell = this.cells.get(key);
+      if (cell) cell.push(r);
+      else this.cells.set(key, [r]);
+    }
+  }
+
+  private *keys(x0: number, y0: number, x1: number, y1: number): Generator<number> {
+    const c = LabelSpace.CELL;
+    const cx0 = Math.floor(x0 / c), cx1 = Math.floor(x1 / c), cy0 = Math.floor(y0 / c), cy1 = Math.floor(y1 / c);
+    // cells as one number: screen coordinates stay far inside +-2^15 cells
+    for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) yield (cy + 32768) * 65536 + (cx + 32768);
   }
 }
 
@@ -179,7 +209,8 @@ class LabelSpace {
 export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, vis: Rect, dpr = 1): DrawnLabel[] {
   const k = v.k;
   const labels: DrawnLabel[] = [];
-  const space = new LabelSpace();
+  // zoomed-out names stay on the canvas (screen coordinates)
+  const space = new LabelSpace({ x0: 0, y0: 0, x1: (vis.x1 - vis.x0) * k, y1: (vis.y1 - vis.y0) * k });
   ctx.font = FONT;
   ctx.textBaseline = "middle";
   // edges reach a rank or two beyond the boxes on screen
@@ -225,12 +256,14 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
   ctx.save();
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   const sx = (x: number): number => x * k + v.x, sy = (y: number): number => y * k + v.y;
+  // a name beside its box must not cover another box: every box on screen is an obstacle
+  for (const p of boxes) space.take(sx(p.x), sy(p.y), sx(p.x) + p.w * k, sy(p.y) + p.h * k, p.id);
   ctx.font = LOD_BOLD;
   for (const p of boxes) {
     if (!isModuleBox(p.id)) continue;
     const t = s.moduleLabel(p.id.slice(2)).title;
-    const shown = lodLabel(ctx, space, [t, t.split(" · ")[0] as string], sx(p.x), sy(p.y), p.w * k, p.h * k, THEME.text);
-    if (shown) labels.push({ text: shown, px: LOD_PX, kind: "module" });
+    const shown = lodLabel(ctx, space, p.id, [t, t.split(" · ")[0] as string], sx(p.x), sy(p.y), p.w * k, p.h * k, THEME.text);
+    if (shown) labels.push({ ...shown, px: LOD_PX, kind: "module" });
   }
   for (const f of frames) {
     const t = s.moduleLabel(f.key).title;
@@ -238,7 +271,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
     if (f.w * k < 40) continue;
     // inside the frame's top-left corner, else just above it, else left of it
     const spots: [number, number][] = [[sx(f.x) + 4, sy(f.y) + 2], [sx(f.x) + 4, sy(f.y) - hh - 1], [sx(f.x) - w - 4, sy(f.y) + 2]];
-    const spot = spots.find(([x, y]) => x >= 0 && y >= 0 && space.free(x, y, x + w, y + hh));
+    const spot = spots.find(([x, y]) => space.free(x, y, x + w, y + hh));
     if (!spot) continue;
     const [x, y] = spot;
     space.take(x, y, x + w, y + hh);
@@ -246,7 +279,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
     ctx.fillRect(x, y, w, hh);
     ctx.fillStyle = THEME.muted;
     ctx.fillText(t, x + 4, y + hh / 2);
-    labels.push({ text: t, px: LOD_PX, kind: "module" });
+    labels.push({ text: t, px: LOD_PX, kind: "module", at: { x, y, w, h: hh, owner: null } });
   }
   ctx.font = LOD_FONT;
   // thousands of tiny boxes: try a few hundred of them for a name (most could not show one)
@@ -256,8 +289,8 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
     if (isModuleBox(p.id)) continue;
     const t = titleOf(s, p.id);
     const short = shortOp(t);
-    const shown = t ? lodLabel(ctx, space, short !== t ? [t, short] : [t], sx(p.x), sy(p.y), p.w * k, p.h * k, THEME.text) : null;
-    if (shown) labels.push({ text: shown, px: LOD_PX, kind: "node" });
+    const shown = t ? lodLabel(ctx, space, p.id, short !== t ? [t, short] : [t], sx(p.x), sy(p.y), p.w * k, p.h * k, THEME.text) : null;
+    if (shown) labels.push({ ...shown, px: LOD_PX, kind: "node" });
   }
   ctx.restore();
   return labels;
@@ -270,23 +303,28 @@ function shortOp(t: string): string {
 }
 
 /** A box's name at the fixed screen size: the first of `texts` that fits inside it, else the
- *  first beside it when that spot is free; not at all otherwise. Returns the text drawn. */
-function lodLabel(ctx: CanvasRenderingContext2D, space: LabelSpace, texts: string[], x: number, y: number, w: number, h: number, color: string): string | null {
+ *  first beside it (right, left, below, above) where it covers no other label or box; not at
+ *  all otherwise. Returns the text drawn. */
+function lodLabel(ctx: CanvasRenderingContext2D, space: LabelSpace, owner: string, texts: string[], x: number, y: number, w: number, h: number, color: string): Pick<DrawnLabel, "text" | "at"> | null {
   const inside = texts.find((t) => ctx.measureText(t).width + 8 <= w);
   const t = inside ?? (texts[0] as string);
   const tw = ctx.measureText(t).width;
-  const cy = y + h / 2;
   const half = LOD_PX / 2 + 2;
-  const lx = inside !== undefined ? x + (w - tw) / 2 : x + w + 4;
-  if (!space.free(lx - 2, cy - half, lx + tw + 2, cy + half)) return null;
+  const spots: [number, number][] =
+    inside !== undefined
+      ? [[x + (w - tw) / 2, y + h / 2]]
+      : [[x + w + 4, y + h / 2], [x - tw - 4, y + h / 2], [x + (w - tw) / 2, y + h + half + 1], [x + (w - tw) / 2, y - half - 1]];
+  const spot = spots.find(([lx, cy]) => space.free(lx - 2, cy - half, lx + tw + 2, cy + half, owner));
+  if (!spot) return null;
+  const [lx, cy] = spot;
   space.take(lx - 2, cy - half, lx + tw + 2, cy + half);
-  if (lx > x + w) {
+  if (inside === undefined) {
     ctx.fillStyle = "rgba(15,18,24,0.85)";
     ctx.fillRect(lx - 2, cy - half, tw + 4, 2 * half);
   }
   ctx.fillStyle = color;
   ctx.fillText(t, lx, cy);
-  return t;
+  return { text: t, at: { x: lx - 2, y: cy - half, w: tw + 4, h: 2 * half, owner } };
 }
 
 function titleOf(s: Scene, id: string): string {
