@@ -98,26 +98,26 @@ def parts(fn: Any) -> tuple[Any, Any]:
     """Two functions that each redo one part of a traced run of `fn` on its recorded inputs:
     orjson serializing the run's finished events, and summarizing the run's large arrays."""
     batches: list[list[dict[str, Any]]] = []
-    arrays: list[np.ndarray[Any, Any]] = []
-    summarize = values.summarize
+    groups: list[list[np.ndarray[Any, Any]]] = []  # each flush's arrays, summarized together
+    summarize_all = values.summarize_all
 
-    def keep(a: np.ndarray[Any, Any], out: dict[str, Any]) -> None:
-        arrays.append(a.copy())
-        summarize(a, out)
+    def keep(jobs: list[tuple[np.ndarray[Any, Any], Any]]) -> None:
+        groups.append([a.copy() for a, _ in jobs])
+        summarize_all(jobs)
 
-    values.summarize = keep
+    values.summarize_all = keep
     try:
         trace_once(fn, batches.append)
     finally:
-        values.summarize = summarize
+        values.summarize_all = summarize_all
 
     def dumps() -> None:
         for batch in batches:
             orjson.dumps(batch, option=orjson.OPT_SERIALIZE_NUMPY)
 
     def summaries() -> None:
-        for a in arrays:
-            summarize(a, {})
+        for group in groups:
+            summarize_all([(a, {}) for a in group])
 
     return dumps, summaries
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import (
     _dtype,
@@ -258,6 +258,8 @@ _OP_MODULES: list[ModuleType] = [
     _poisson_ops,
 ]
 _methods.bind(_OP_MODULES, globals())
+if TYPE_CHECKING:  # what bind() just added, as mypy should read it (a generated stub)
+    from engine._torch_surface import *  # noqa: F403
 out_params.add_out_params(globals())
 autograd.Variable = Tensor  # type: ignore[assignment]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -49,7 +50,7 @@ _DUNDERS = {
 
 
 def _rtruediv(self: Tensor, other: Any) -> Tensor:
-    return self.reciprocal() * other  # type: ignore[attr-defined, no-any-return]
+    return self.reciprocal() * other  # type: ignore[no-any-return]
 
 
 def _rpow(self: Tensor, other: Any) -> Tensor:
@@ -88,6 +89,18 @@ def _rmatmul(self: Tensor, other: Any) -> Tensor:
     return matmul(other, self)
 
 
+# The reflected operators with no op of their own (`2 / x` is `x.reciprocal() * 2`).
+REFLECTED: dict[str, Callable[[Tensor, Any], Tensor]] = {
+    "__rtruediv__": _rtruediv,
+    "__rpow__": _rpow,
+    "__rmatmul__": _rmatmul,
+    "__rfloordiv__": _rfloordiv,
+    "__rmod__": _rmod,
+    "__rlshift__": _rlshift,
+    "__rrshift__": _rrshift,
+}
+
+
 def bind(modules: list[ModuleType], namespace: dict[str, Any]) -> None:
     """Attach each module's `TENSOR_METHODS`, `INPLACE` and `TORCH_FUNCTIONS`."""
     for mod in modules:
@@ -102,11 +115,6 @@ def bind(modules: list[ModuleType], namespace: dict[str, Any]) -> None:
         fn = getattr(Tensor, name, None)
         if fn is not None:
             setattr(Tensor, dunder, fn)
-    Tensor.__rtruediv__ = _rtruediv  # type: ignore[method-assign]
-    Tensor.__rpow__ = _rpow  # type: ignore[method-assign]
-    Tensor.__rmatmul__ = _rmatmul  # type: ignore[method-assign]
-    Tensor.__rfloordiv__ = _rfloordiv  # type: ignore[attr-defined]
-    Tensor.__rmod__ = _rmod  # type: ignore[attr-defined]
-    Tensor.__rlshift__ = _rlshift  # type: ignore[attr-defined]
-    Tensor.__rrshift__ = _rrshift  # type: ignore[attr-defined]
+    for dunder, fn in REFLECTED.items():
+        setattr(Tensor, dunder, fn)
     Tensor.__hash__ = lambda self: id(self)  # type: ignore[method-assign]

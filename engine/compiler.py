@@ -47,7 +47,7 @@ class OptimizedModule(Module):
         self._super_module_initialized = True
         self._orig_mod = mod
 
-    @property  # type: ignore[override]
+    @property
     def training(self) -> bool:
         return bool(self._orig_mod.training)
 
@@ -61,7 +61,7 @@ class OptimizedModule(Module):
 
     def __len__(self) -> int:
         try:
-            return len(self._orig_mod)  # type: ignore[arg-type]
+            return len(self._orig_mod)
         except TypeError:
             raise TypeError(f"{type(self._orig_mod).__name__} does not support len()") from None
 

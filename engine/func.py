@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.autograd import forward_ad as fwad
@@ -21,7 +21,10 @@ from engine.autograd._func_impl import jac_columns, jac_rows, nested_jvp, stack_
 from engine.autograd._pytree import spec_pprint, spec_str, tree_flatten, tree_map, tree_unflatten
 from engine.autograd.forward_jvp import tangent_of
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 Fn = Callable[..., Any]
 Argnums = int | tuple[int, ...]
 
@@ -54,7 +57,7 @@ def _track(t: Any) -> Tensor:
     if not isinstance(t, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
     if t.requires_grad:
-        return t.view_as(t)  # type: ignore[no-any-return]  # keeps an outer level's graph
+        return t.view_as(t)  # keeps an outer level's graph
     out: Tensor = t.detach().requires_grad_()
     fwad.set_tangent(out, tangent_of(t)) if fwad.FW.on else None
     return out

@@ -33,7 +33,7 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     """Dot products along `dim` (a broadcast multiply, then a sum, as PyTorch records it)."""
     from engine.ops.reduce import sum as _sum
 
-    return _sum(x * y, dim)  # type: ignore[operator]
+    return _sum(x * y, dim)
 
 
 __all__ = [
@@ -122,4 +122,4 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
 
 def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """`torch.linalg.diagonal`: `torch.diagonal` with matrix-last defaults."""
-    return A.diagonal(offset, dim1, dim2)  # type: ignore[attr-defined, no-any-return]
+    return A.diagonal(offset, dim1, dim2)

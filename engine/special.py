@@ -58,7 +58,7 @@ def ndtr(input: Tensor) -> Tensor:
     from engine.ops.composite import add_scalar
     from engine.ops.scalar_overloads import mul_scalar
 
-    return mul_scalar(add_scalar(mul_scalar(input, math.sqrt(0.5)).erf(), 1.0), 0.5)  # type: ignore[attr-defined]
+    return mul_scalar(add_scalar(mul_scalar(input, math.sqrt(0.5)).erf(), 1.0), 0.5)
 
 
 # -- functions PyTorch computes without a gradient (their outputs never require grad) --------

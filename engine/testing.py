@@ -290,11 +290,11 @@ def make_tensor(
     lo = -9.0 if low is None else low
     hi = 9.0 if high is None else high
     if dtype == _dtype.bool_:
-        out = randint(0, 2, size).to(dtype)  # type: ignore[attr-defined]
+        out = randint(0, 2, size).to(dtype)
     elif dtype.is_floating_point or dtype.is_complex:
-        out = empty(size, dtype=dtype).uniform_(lo, hi)  # type: ignore[attr-defined]
+        out = empty(size, dtype=dtype).uniform_(lo, hi)
     else:
         out = randint(math.ceil(lo), math.ceil(hi), size, dtype=dtype)
     if exclude_zero:
-        out = out.masked_fill(out == 0, 1)  # type: ignore[attr-defined]
-    return out.requires_grad_(requires_grad) if requires_grad else out  # type: ignore[no-any-return]
+        out = out.masked_fill(out == 0, 1)
+    return out.requires_grad_(requires_grad) if requires_grad else out

@@ -40,7 +40,9 @@ class NodeEvent(EventBase):
 
 class UntrackedOp(EventBase):
     """An op on tensors requiring grad run under no_grad/inference_mode: a cut point (its
-    outputs do not require grad and no node records it)."""
+    outputs do not require grad and no node records it). `module_path`/`module_calls`: the
+    module calls it ran in, as a node's (a model's inference under no_grad is drawn in its
+    modules)."""
 
     type: Literal["untracked_op"]
     name: str
@@ -48,6 +50,8 @@ class UntrackedOp(EventBase):
     outputs: list[TensorInfo]
     line: int | None
     grad_mode: GradMode
+    module_path: str | None
+    module_calls: list[int] | None
 
 
 class Cut(EventBase):

@@ -13,6 +13,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_leaves
+from torch.utils.weak import WeakIdKeyDictionary
 
 from backscope.capture.recorder import Recorder, grad_mode
 from backscope.capture.saved import version_of
@@ -187,6 +188,8 @@ class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
         self.rec = rec
         self.scopes = scopes
         self.in_backward: int | None = None  # the backward pass running now, if any
+        # tensors made by a cut point (an op under no_grad/inference_mode drawn as one)
+        self.cut_results: WeakIdKeyDictionary = WeakIdKeyDictionary()
 
     def __torch_function__(
         self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: Any = None
@@ -270,7 +273,9 @@ class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
         elif name == "retain_grad":
             tid = rec.tensor_id(ins[0], line, frame)
             rec.add({"type": "retain_grad", "t": rec.now(), "tensor": tid, "line": line}, frame)
-        elif mode != "grad" and any(t.requires_grad for t in ins) and outs:
+        elif mode != "grad" and outs and any(self._would_record(t) for t in ins):
+            for o in outs:
+                self.cut_results[o] = True
             rec.add(
                 {
                     "type": "untracked_op",
@@ -284,9 +289,16 @@ class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
                     ],
                     "line": line,
                     "grad_mode": mode,
+                    "module_path": self.scopes.path,
+                    "module_calls": list(self.scopes.call_nrs) if self.scopes.call_nrs else None,
                 },
                 frame,
             )
+
+    def _would_record(self, t: Any) -> bool:
+        """Whether an op on `t` would be recorded with grad on: `t` requires grad or is the
+        result of a cut point (a model run under no_grad is drawn whole, as the engine's is)."""
+        return bool(t.requires_grad) or t in self.cut_results
 
     def _direct_frame(self, func: Any, site: FrameType | None) -> bool:
         f = _caller(4, func)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.autograd._pytree import spec_str, tree_flatten, tree_map, tree_unflatten
 from engine.autograd.grad_mode import STATE
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 Fn = Callable[..., Any]
 
 

@@ -204,7 +204,7 @@ def walk(task: GraphTask, roots: Sequence[Edge], grads: Grads) -> Iterator[Step]
 
 def _add_grads(a: Tensor, b: Tensor) -> Tensor:
     if STATE.enabled:
-        return a + b  # type: ignore[no-any-return, operator]
+        return a + b
     from engine._tensor import make
 
     return make(a._d + b._d, False, None, 0)
@@ -233,7 +233,7 @@ def _call(task: GraphTask, node: Node, grads: Grads) -> Grads:
                         grads[nr] = new
     is_acc = type(node) is AccumulateGrad
     if is_acc:
-        var = node.variable  # type: ignore[attr-defined]
+        var = node.variable
         if var._hooks:
             for hid, hook in list(var._hooks.items()):
                 if grads[0] is not None:
@@ -285,7 +285,7 @@ def accumulate_into(var: Tensor, grad: Tensor) -> None:
             # PyTorch stores `empty_like(var).copy_(grad)`, so x.grad shows CopyBackwards
             var._grad = copy_(make(np.empty_like(var._d), False, None, 0), grad)
         else:
-            var._grad = var._grad + grad  # type: ignore[operator]
+            var._grad = var._grad + grad
     elif var._grad is None:
         data = grad._d
         if data.dtype != var._d.dtype:

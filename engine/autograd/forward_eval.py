@@ -141,6 +141,6 @@ def _fresh(r: Tensor) -> Tensor:
         return make(r._d.copy(), False, None, 0)
     FW.on = False
     try:
-        return r.clone()  # type: ignore[no-any-return]
+        return r.clone()
     finally:
         FW.on = True

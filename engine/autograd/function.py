@@ -160,7 +160,7 @@ def _map_grads(node: BackwardCFunction, result: Any) -> Grads:
 
                 g = unbroadcast(g, shape)
             if g._d.dtype != dt:
-                g = g.to(dt)  # type: ignore[attr-defined]
+                g = g.to(dt)
         out.append(g)
     return out
 

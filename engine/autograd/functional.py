@@ -346,7 +346,7 @@ def hessian(
                 "The Tensor returned by the function given to hessian should contain a single "
                 "element"
             )
-        return out.squeeze()  # type: ignore[attr-defined]
+        return out.squeeze()
 
     def jac_func(*inp: Any) -> Any:
         if outer_jacobian_strategy == "forward-mode":

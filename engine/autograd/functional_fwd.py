@@ -31,7 +31,8 @@ def jacfwd(func: Fn, inputs: Any) -> Any:
             is_out_tuple, outs = _as_tuple(func(*duals), "outputs", "jacobian")
             pairs = [fwad.unpack_dual(o) for o in outs]
             info = [is_out_tuple, [p for p, _ in pairs]]
-            columns.append(tuple(t if t is not None else p.zeros_like() for p, t in pairs))
+            zeros_like = _torch_fn("zeros_like")
+            columns.append(tuple(t if t is not None else zeros_like(p) for p, t in pairs))
     is_out_tuple, outs = info
     result = []
     for i, out in enumerate(outs):

@@ -149,7 +149,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __call__(self, func: F) -> F:
         if isinstance(func, bool):  # `@inference_mode(False)` is spelled through __init__
-            return self.__class__(func)  # type: ignore[return-value]
+            return self.__class__(func)
         return super().__call__(func)
 
     def __enter__(self) -> None:

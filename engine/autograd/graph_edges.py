@@ -68,7 +68,7 @@ def register_multi_grad_hook(
                 ran.add(task)
                 fn(g)
 
-        return _MultiHandle([t.register_hook(any_hook) for t in ts if t._rg])  # type: ignore[attr-defined]
+        return _MultiHandle([t.register_hook(any_hook) for t in ts if t._rg])
 
     # as PyTorch: a count and a buffer per backward pass; the first hook of a pass asks which of
     # the tensors' nodes that pass will run, the last one to arrive calls `fn`
@@ -97,4 +97,4 @@ def register_multi_grad_hook(
 
         return hook
 
-    return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(ts)])  # type: ignore[attr-defined]
+    return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(ts)])

@@ -17,7 +17,7 @@ from engine.distributions.distribution import (
     broadcast_all,
 )
 
-torch: Any = _engine  # the public namespace (untyped: ops are bound at import)
+torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
 class Normal(Distribution):
@@ -41,17 +41,17 @@ class Normal(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        return self.scale.pow(2)  # type: ignore[no-any-return]
+        return self.scale.pow(2)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
-            return torch.normal(self.loc.expand(shape), self.scale.expand(shape))  # type: ignore[no-any-return]
+            return torch.normal(self.loc.expand(shape), self.scale.expand(shape))
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         eps = torch.empty(shape, dtype=self.loc.dtype).normal_()
-        return self.loc + eps * self.scale  # type: ignore[no-any-return]
+        return self.loc + eps * self.scale
 
     def log_prob(self, value: Any) -> Tensor:
         var = self.scale**2
@@ -61,7 +61,7 @@ class Normal(Distribution):
         )
 
     def entropy(self) -> Tensor:
-        return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)  # type: ignore[no-any-return]
+        return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
 
 
 class Uniform(Distribution):
@@ -77,25 +77,25 @@ class Uniform(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return (self.high + self.low) / 2  # type: ignore[no-any-return]
+        return (self.high + self.low) / 2
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         rand = torch.rand(shape, dtype=self.low.dtype)
-        return self.low + rand * (self.high - self.low)  # type: ignore[no-any-return]
+        return self.low + rand * (self.high - self.low)
 
     def log_prob(self, value: Any) -> Tensor:
         lb = self.low.le(value).type_as(self.low)
         ub = self.high.gt(value).type_as(self.low)
-        return torch.log(lb.mul(ub)) - torch.log(self.high - self.low)  # type: ignore[no-any-return]
+        return torch.log(lb.mul(ub)) - torch.log(self.high - self.low)
 
     def entropy(self) -> Tensor:
-        return torch.log(self.high - self.low)  # type: ignore[no-any-return]
+        return torch.log(self.high - self.low)
 
 
 def _clamp_probs(probs: Tensor) -> Tensor:
     eps = torch.finfo(probs.dtype).eps
-    return probs.clamp(min=eps, max=1 - eps)  # type: ignore[no-any-return]
+    return probs.clamp(min=eps, max=1 - eps)
 
 
 class _ProbsOrLogits(Distribution):
@@ -147,16 +147,16 @@ class Bernoulli(_ProbsOrLogits):
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
-            return torch.bernoulli(self.probs.expand(shape))  # type: ignore[no-any-return]
+            return torch.bernoulli(self.probs.expand(shape))
 
     def log_prob(self, value: Any) -> Tensor:
         logits, value = broadcast_all(self.logits, value)
         bce = torch.nn.functional.binary_cross_entropy_with_logits
-        return -bce(logits, value, reduction="none")  # type: ignore[no-any-return]
+        return -bce(logits, value, reduction="none")
 
     def entropy(self) -> Tensor:
         bce = torch.nn.functional.binary_cross_entropy_with_logits
-        return bce(self.logits, self.probs, reduction="none")  # type: ignore[no-any-return]
+        return bce(self.logits, self.probs, reduction="none")
 
 
 class Categorical(_ProbsOrLogits):
@@ -182,19 +182,19 @@ class Categorical(_ProbsOrLogits):
         sample_shape = Size(sample_shape)
         probs_2d = self.probs.reshape(-1, self._num_events)
         samples_2d = torch.multinomial(probs_2d, sample_shape.numel(), True).T
-        return samples_2d.reshape(self._extended_shape(sample_shape))  # type: ignore[no-any-return]
+        return samples_2d.reshape(self._extended_shape(sample_shape))
 
     def log_prob(self, value: Tensor) -> Tensor:
-        value = value.long().unsqueeze(-1)  # type: ignore[attr-defined]
+        value = value.long().unsqueeze(-1)
         value, log_pmf = torch.broadcast_tensors(value, self.logits)
         value = value[..., :1]
-        return log_pmf.gather(-1, value).squeeze(-1)  # type: ignore[no-any-return]
+        return log_pmf.gather(-1, value).squeeze(-1)
 
     def entropy(self) -> Tensor:
         min_real = torch.finfo(self.logits.dtype).min
         logits = torch.clamp(self.logits, min=min_real)
         p_log_p = logits * self.probs
-        return -p_log_p.sum(-1)  # type: ignore[no-any-return]
+        return -p_log_p.sum(-1)
 
 
 def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
@@ -206,4 +206,4 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
         )
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
-    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())  # type: ignore[no-any-return]
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())

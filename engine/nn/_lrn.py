@@ -20,7 +20,7 @@ class CrossMapLRN2d(Function):
     @staticmethod
     def forward(
         ctx: Any, input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1
-    ) -> Tensor:  # type: ignore[override]
+    ) -> Tensor:
         if input.ndim != 4:
             raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.ndim}D instead.")
         x = input._d
@@ -45,7 +45,7 @@ class CrossMapLRN2d(Function):
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad_output: Tensor) -> Any:  # type: ignore[override]
+    def backward(ctx: Any, grad_output: Tensor) -> Any:
         inp, out = (t._d for t in ctx.saved_tensors)
         g, scale, size = grad_output._d, ctx.scale, ctx.size
         ft = inp.dtype.type

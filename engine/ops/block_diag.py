@@ -66,7 +66,7 @@ def diagflat(input: Tensor, offset: int = 0) -> Tensor:
     from engine.ops.shape_composite import diag_embed
 
     x: Any = input
-    return diag_embed(x.contiguous().view(-1), offset)  # type: ignore[no-any-return]
+    return diag_embed(x.contiguous().view(-1), offset)
 
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Tensor, ...]:

@@ -159,7 +159,7 @@ def real(self: Tensor) -> Tensor:
         return self
     from engine.ops.index import select
 
-    return select(view_as_real(_resolved(self)), -1, 0)  # type: ignore[no-any-return]
+    return select(view_as_real(_resolved(self)), -1, 0)
 
 
 def imag(self: Tensor) -> Tensor:
@@ -168,7 +168,7 @@ def imag(self: Tensor) -> Tensor:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     from engine.ops.index import select
 
-    return select(view_as_real(_resolved(self)), -1, 1)  # type: ignore[no-any-return]
+    return select(view_as_real(_resolved(self)), -1, 1)
 
 
 def _resolved(t: Tensor) -> Tensor:
@@ -337,13 +337,13 @@ VdotBackward0.__module__ = "builtins"
 def cfloat(self: Tensor) -> Tensor:
     from engine.ops.convert import to
 
-    return to(self, _dtype.complex64)  # type: ignore[no-any-return]
+    return to(self, _dtype.complex64)
 
 
 def cdouble(self: Tensor) -> Tensor:
     from engine.ops.convert import to
 
-    return to(self, _dtype.complex128)  # type: ignore[no-any-return]
+    return to(self, _dtype.complex128)
 
 
 def isreal(self: Tensor) -> Tensor:

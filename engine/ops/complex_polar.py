@@ -50,7 +50,7 @@ class AbsBackward0(OpNode):
     _complex_aware = True  # its formula conjugates where needed (ops/complex_grad.py)
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] * sgn(self.saved("self"))]  # type: ignore[operator]
+        return [grads[0] * sgn(self.saved("self"))]
 
 
 def sgn_complex(self: Tensor) -> Tensor:

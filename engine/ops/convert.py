@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -136,7 +137,7 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return _convert(self, dt, copy, fmt)
 
 
-def _caster(dt: _dtype.dtype) -> Any:
+def _caster(dt: _dtype.dtype) -> Callable[..., Tensor]:
     def cast(self: Tensor, memory_format: Any = None) -> Tensor:
         return _convert(self, dt, False)
 

@@ -201,7 +201,7 @@ def _contract(a: Tensor, b: Tensor, dim_counts: list[int], n_out: int) -> Tensor
 def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor:
     """ATen's sumproduct_pair with keepdim: a broadcast mul, or one bmm."""
     if not sum_dims:
-        return left * right  # type: ignore[no-any-return, operator]
+        return left * right
     ls, rs = left._d.shape, right._d.shape
     lro: list[int] = []
     lo: list[int] = []

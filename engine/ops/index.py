@@ -357,7 +357,7 @@ def setitem(self: Tensor, idx: Any, value: Any) -> None:
         raise TypeError(f"can't assign a {what} to a {legacy_type_name(self.dtype)}")
     val = value if isinstance(value, Tensor) else as_tensor(value, self.dtype)
     if adv:
-        dst.index_put_(_adv_key(dst._d.ndim, adv), val)  # type: ignore[attr-defined]
+        dst.index_put_(_adv_key(dst._d.ndim, adv), val)
         return
     if dst._d.shape == val._d.shape:
         copy_(dst, val)

@@ -42,9 +42,9 @@ class IndexCopyBackward0(OpNode):
         flat = make(index._d.reshape(-1), False, None, 0)
         gs = gsrc = None
         if self.needs(0):
-            gs = g.index_fill(dim, flat, 0)  # type: ignore[attr-defined]
+            gs = g.index_fill(dim, flat, 0)
         if self.needs(1):
-            gsrc = g.index_select(dim, flat)  # type: ignore[attr-defined]
+            gsrc = g.index_select(dim, flat)
             if self.saved("source_dim") == 0:
                 gsrc = gsrc.reshape(())
         return [gs, gsrc]

@@ -25,14 +25,14 @@ def _ends(y: Any, dim: int) -> tuple[Any, Any]:
 
 def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
     """The trapezoidal rule along `dim` (spacing `dx`, or sample points `x`)."""
-    t: Any = _floating(y)
+    t = _floating(y)
     if x is not None and isinstance(x, Tensor):
-        d: Any = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()  # type: ignore[attr-defined]
+        d = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()
         hi, lo = _ends(t, dim)
         return div_scalar(((hi + lo) * d).sum(dim), 2.0)
     step = 1 if dx is None and x is None else (x if x is not None else dx)
     if t.shape[dim] == 0:
-        return t.sum(dim) * 0  # type: ignore[no-any-return]
+        return t.sum(dim) * 0
     ends = t.select(dim, 0) + t.select(dim, -1)
     return mul_scalar(t.sum(dim) - mul_scalar(ends, 0.5), step)
 
@@ -44,19 +44,19 @@ def _floating(y: Tensor) -> Tensor:
     if y._d.dtype == np.bool_:
         raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not supported")
     if _dtype.kind(y._d.dtype) in "iu":
-        return y.to(_dtype.get_default_dtype())  # type: ignore[attr-defined, no-any-return]
+        return y.to(_dtype.get_default_dtype())
     return y
 
 
 def cumulative_trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
     """Running trapezoidal integrals along `dim`."""
-    t: Any = y
+    t = y
     hi, lo = _ends(t, dim)
     if x is not None and isinstance(x, Tensor):
-        d: Any = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()  # type: ignore[attr-defined]
+        d = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()
         return div_scalar(((hi + lo) * d).cumsum(dim), 2.0)
     step = 1 if dx is None and x is None else (x if x is not None else dx)
-    return mul_scalar(hi + lo, step / 2.0).cumsum(dim)  # type: ignore[attr-defined, no-any-return]
+    return mul_scalar(hi + lo, step / 2.0).cumsum(dim)
 
 
 def trapz(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
@@ -157,12 +157,12 @@ class DistBackward0(OpNode):
         from engine.ops.reduce_stats import _norm_grad
 
         g: Any = grads[0]
-        x: Any = self.saved("self")
-        y: Any = self.saved("other")
+        x = self.saved("self")
+        y = self.saved("other")
         p = float(self.saved("p"))
         diff = x - y
         if p == 0:
-            gd: Any = diff * 0
+            gd = diff * 0
         else:
             gd = _norm_grad(diff, g, self.saved("result"), p, tuple(range(diff._d.ndim)))
         gx = unbroadcast(gd, in_shape(self, 0, gd)) if self.needs(0) else None

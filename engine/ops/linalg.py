@@ -157,7 +157,7 @@ class AddmmBackward0(OpNode):
         alpha, beta = self.saved("alpha"), self.saved("beta")
         gs = g1 = g2 = None
         if self.needs(0):
-            gs = unbroadcast(g if beta == 1 else g * beta, self._shapes[0])  # type: ignore[operator]
+            gs = unbroadcast(g if beta == 1 else g * beta, self._shapes[0])
         if not STATE.enabled:
             gd = g._d if alpha == 1 else g._d * alpha
             if self.needs(1):
@@ -362,8 +362,8 @@ class DotBackward0(OpNode):
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         return [
-            g * self.saved("tensor") if self.needs(0) else None,  # type: ignore[operator]
-            g * self.saved("self") if self.needs(1) else None,  # type: ignore[operator]
+            g * self.saved("tensor") if self.needs(0) else None,
+            g * self.saved("self") if self.needs(1) else None,
         ]
 
 
@@ -372,7 +372,7 @@ def outer(self: Tensor, vec2: Tensor) -> Tensor:
     for name, v in (("vec1", self), ("vec2", vec2)):
         if v._d.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v._d.ndim}-D")
-    return reshape(self, (self._d.shape[0], 1)) * vec2  # type: ignore[no-any-return, operator]
+    return reshape(self, (self._d.shape[0], 1)) * vec2
 
 
 ger = outer

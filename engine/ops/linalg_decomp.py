@@ -71,7 +71,7 @@ def svdvals(A: Tensor, *, driver: Any = None) -> Tensor:
     return _svd(A, False)[1]
 
 
-def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> rt.svd:
     """`torch.svd`: (U, S, V) with V = Vh.mT (a TransposeBackward0, as PyTorch records it)."""
     u, s, vh = _svd(input, not some)
     return rt.svd((u, s, _mt(vh)))
@@ -125,7 +125,7 @@ class LinalgSvdBackward0(OpNode):
 def _diag(v: Tensor) -> Tensor:
     from engine.ops.shape_composite import diag_embed
 
-    return diag_embed(v)  # type: ignore[no-any-return]
+    return diag_embed(v)
 
 
 # -- eigh --------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
     return rt.linalg_qr(outs)
 
 
-def qr(input: Tensor, some: bool = True) -> Any:
+def qr(input: Tensor, some: bool = True) -> rt.qr:
     """`torch.qr`: the reduced (or complete when `some=False`) QR decomposition."""
     return rt.qr(linalg_qr(input, "reduced" if some else "complete"))
 
@@ -278,7 +278,7 @@ def cholesky_grad(g: Any, low: Any, upper: bool) -> Tensor:
     p = tril(matmul(_mt(low), g)) * (1 - 0.5 * _eye_like(low, n))
     li = inv(low)
     x = matmul(_mt(li), matmul(p, li))
-    return (x + _mt(x)) * 0.5  # type: ignore[no-any-return]
+    return (x + _mt(x)) * 0.5
 
 
 # -- slogdet -----------------------------------------------------------------------------
@@ -321,7 +321,7 @@ def linalg_slogdet(A: Tensor) -> Any:
     return rt.linalg_slogdet(outs)
 
 
-def slogdet(A: Tensor) -> Any:
+def slogdet(A: Tensor) -> rt.slogdet:
     """`torch.slogdet`: as linalg.slogdet, under its own result type."""
     return rt.slogdet(linalg_slogdet(A))
 
@@ -332,7 +332,7 @@ def logdet(A: Tensor) -> Tensor:
 
     sign, logabs = linalg_slogdet(A)
     nan = _const(np.asarray(np.nan, A._d.dtype))
-    return where(sign == -1, nan, logabs)  # type: ignore[no-any-return]
+    return where(sign == -1, nan, logabs)
 
 
 class LinalgSlogdetBackward0(OpNode):
@@ -346,7 +346,7 @@ class LinalgSlogdetBackward0(OpNode):
         a: Any = self.saved("A")
         if g is None:
             return [_const(np.zeros(a._d.shape, a._d.dtype))]
-        return [g.unsqueeze(-1).unsqueeze(-1) * _mt(inv(a))]  # type: ignore[attr-defined]
+        return [g.unsqueeze(-1).unsqueeze(-1) * _mt(inv(a))]
 
 
 TENSOR_METHODS = ("slogdet", "logdet", "svd", "qr")

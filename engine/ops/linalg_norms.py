@@ -31,28 +31,28 @@ def matrix_norm(
     A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *, dtype: Any = None
 ) -> Tensor:
     """`torch.linalg.matrix_norm`: 'fro', 'nuc', 2, -2, 1, -1, inf or -inf."""
-    x: Any = A
+    x = A
     d0, d1 = _dims(A, dim)
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
     if ord == "nuc" or ord in (2, -2):
         nd = A._d.ndim
         perm = [i for i in range(nd) if i not in (d0, d1)] + [d0, d1]
-        s: Any = svdvals(x.permute(*perm))
+        s = svdvals(x.permute(*perm))
         red = s.sum if ord == "nuc" else s.amax if ord == 2 else s.amin
         if not keepdim:
-            return red(-1)  # type: ignore[no-any-return]
+            return red(-1)
         # keepdim: reduce keeping the last dim, unsqueeze, then undo the permutation
         back = [perm.index(i) for i in range(nd)]
-        return red(-1, True).unsqueeze(-1).permute(*back)  # type: ignore[no-any-return]
+        return red(-1, True).unsqueeze(-1).permute(*back)
     if isinstance(ord, str) or abs(ord) not in (1, math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if abs(ord) == math.inf:
         d0, d1 = d1, d0
     if not keepdim and d0 < d1:
         d1 -= 1
-    sums: Any = vector_norm(A, 1, (d0,), keepdim, dtype=dtype)
-    return sums.amax(d1, keepdim) if ord > 0 else sums.amin(d1, keepdim)  # type: ignore[no-any-return]
+    sums = vector_norm(A, 1, (d0,), keepdim, dtype=dtype)
+    return sums.amax(d1, keepdim) if ord > 0 else sums.amin(d1, keepdim)
 
 
 def norm(
@@ -93,13 +93,13 @@ def cond(A: Tensor, p: Any = None) -> Tensor:
     from engine.ops.linalg_solve import inv
 
     if p is None or p in (2, -2):
-        s: Any = svdvals(A)
+        s = svdvals(A)
         big, small = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
         r = big / small if p != -2 else small / big
-        return r.squeeze(-1)  # type: ignore[no-any-return]
+        return r.squeeze(-1)
     # ATen inverts with inv_ex and fills singular batches with inf (a MaskedFillBackward0)
-    a_inv: Any = inv(A)
+    a_inv = inv(A)
     singular = make(np.zeros((*A._d.shape[:-2], 1, 1), np.bool_), False, None, 0)
     # in place, as ATen does (so backward through it fails as in PyTorch: inv saved its result)
-    prod: Any = matrix_norm(A, p) * matrix_norm(a_inv.masked_fill_(singular, math.inf), p)
-    return prod.nan_to_num_(math.inf, math.inf, -math.inf)  # type: ignore[no-any-return]
+    prod = matrix_norm(A, p) * matrix_norm(a_inv.masked_fill_(singular, math.inf), p)
+    return prod.nan_to_num_(math.inf, math.inf, -math.inf)

@@ -124,7 +124,7 @@ class LinalgLstsqBackward0(OpNode):
             return [None, None]
         vec = b._d.ndim == a._d.ndim - 1
         p = pinv(a if self.needs(0) else a.detach())
-        gx = g.unsqueeze(-1) if vec else g  # type: ignore[attr-defined]
+        gx = g.unsqueeze(-1) if vec else g
         bb = b.unsqueeze(-1) if vec else b
         ga = _pinv_grad(a, p, matmul(gx, _mt(bb))) if self.needs(0) else None
         gb = matmul(_mt(p), gx) if self.needs(1) else None

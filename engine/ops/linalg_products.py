@@ -131,7 +131,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
 def inner(self: Tensor, other: Tensor) -> Tensor:
     """Inner product over the last dims (a tensordot; a plain multiply with a scalar)."""
     if self._d.ndim == 0 or other._d.ndim == 0:
-        return self * other  # type: ignore[no-any-return, operator]
+        return self * other
     if self._d.shape[-1] != other._d.shape[-1]:
         raise RuntimeError(
             f"inner() the last dimension must match on both input tensors but got shapes "

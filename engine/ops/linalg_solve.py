@@ -89,7 +89,7 @@ class LinalgInvExBackward0(OpNode):
         g = grads[0]
         assert g is not None
         it = _mt(self.saved("inverse"))
-        return [-matmul(it, matmul(g, it))]  # type: ignore[operator]
+        return [-matmul(it, matmul(g, it))]
 
 
 # -- det ---------------------------------------------------------------------------------
@@ -235,9 +235,9 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
         eye = make(
             np.broadcast_to(np.eye(A._d.shape[-1], dtype=A._d.dtype), A._d.shape), False, None, 0
         )
-        return A.clone().copy_(eye)  # type: ignore[attr-defined,no-any-return]
+        return A.clone().copy_(eye)
     if n == 1:
-        return A.clone()  # type: ignore[attr-defined,no-any-return]
+        return A.clone()
     if n < 0:
         A, n = inv(A), -n
     z: Tensor | None = None

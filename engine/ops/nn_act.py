@@ -34,7 +34,7 @@ class MishBackward0(_Act):
         from engine.nn.functional import softplus
 
         t = softplus(x).tanh()
-        return g * (t + x * x.sigmoid() * (1 - t * t))  # type: ignore[attr-defined, no-any-return]
+        return g * (t + x * x.sigmoid() * (1 - t * t))
 
     def deriv(self, x: Array) -> Array:
         t, s = np.tanh(np.logaddexp(0, x)), _sig(x)
@@ -172,7 +172,7 @@ def prelu(self: Tensor, weight: Tensor) -> Tensor:
         shape = [1] * x.ndim
         if x.ndim >= 2:
             shape[1] = weight.numel()
-        weight = weight.view(*shape)  # type: ignore[attr-defined]
+        weight = weight.view(*shape)
     out = np.where(x > 0, x, weight._d * x).astype(x.dtype)
     return record(PreluKernelBackward0, out, (self, weight), {"self": self, "weight": weight})
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,7 +20,10 @@ from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, record, record_multi
 from engine.ops.remainder import NotImplementedBackward
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 def _mask_array(attn_mask: Any, is_causal: bool, lq: int, lk: int, dtype: Any) -> Any:
@@ -84,7 +87,7 @@ def _math(
     attn = torch.softmax(attn, -1)
     if dropout_p > 0.0:
         attn = torch.nn.functional.dropout(attn, dropout_p)
-    return torch.matmul(attn, v)  # type: ignore[no-any-return]
+    return torch.matmul(attn, v)
 
 
 class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):

@@ -291,13 +291,13 @@ class ConvolutionBackward0(OpNode):
             gx = convolution(g, wt, None, s2, p2, d2, True, op2, 1)
         if self.needs(1):
             # gw[o, c] = conv(x[:, c], g[:, o]) with stride and dilation swapped, cropped to k
-            xs, gs = xt.transpose(0, 1), g.transpose(0, 1)  # type: ignore[attr-defined]
+            xs, gs = xt.transpose(0, 1), g.transpose(0, 1)
             s2, p2, d2, _ = _as2d(d, p, s, (0,) * nd)
             full = convolution(xs, gs, None, s2, p2, d2, False, (0,) * len(s2), 1)
             crop = (slice(None), slice(None), *tuple(slice(0, k) for k in sp_w))
-            gw = full[crop].transpose(0, 1)  # type: ignore[index]
+            gw = full[crop].transpose(0, 1)
         if self.needs(2):
-            gb = g.sum((0, *range(2, g._d.ndim)))  # type: ignore[attr-defined]
+            gb = g.sum((0, *range(2, g._d.ndim)))
         return [gx, gw, gb]
 
     def _apply_graph_t(self, g: Tensor, xt: Tensor, wt: Tensor) -> Grads:
@@ -307,12 +307,12 @@ class ConvolutionBackward0(OpNode):
         if self.needs(0):
             gx = convolution(g, wt, None, s, p, d, False, (0,) * len(s), 1)
         if self.needs(1):
-            gs, xs = g.transpose(0, 1), xt.transpose(0, 1)  # type: ignore[attr-defined]
+            gs, xs = g.transpose(0, 1), xt.transpose(0, 1)
             full = convolution(gs, xs, None, d, p, s, False, (0,) * len(s), 1)
             crop = (slice(None), slice(None), *tuple(slice(0, k) for k in wt._d.shape[2:]))
-            gw = full[crop].transpose(0, 1)  # type: ignore[index]
+            gw = full[crop].transpose(0, 1)
         if self.needs(2):
-            gb = g.sum((0, *range(2, g._d.ndim)))  # type: ignore[attr-defined]
+            gb = g.sum((0, *range(2, g._d.ndim)))
         return [gx, gw, gb]
 
     def _regrad_groups(self, g: Tensor, xt: Tensor, wt: Tensor) -> Grads:
@@ -324,12 +324,12 @@ class ConvolutionBackward0(OpNode):
         tr, groups = self.saved("transposed"), self.saved("groups")
 
         def fwd(x: Tensor, w: Tensor, _: Any) -> Tensor:
-            xs, ws = x.chunk(groups, 1), w.chunk(groups, 0)  # type: ignore[attr-defined]
+            xs, ws = x.chunk(groups, 1), w.chunk(groups, 0)
             return cat([convolution(a, b, None, s, p, d, tr, op, 1) for a, b in zip(xs, ws)], 1)
 
         out = regrad(self, g, [xt, wt, None], fwd)
         if self.needs(2):
-            out[2] = g.sum((0, *range(2, g._d.ndim)))  # type: ignore[attr-defined]
+            out[2] = g.sum((0, *range(2, g._d.ndim)))
         return out
 
 

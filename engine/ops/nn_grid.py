@@ -66,7 +66,7 @@ class AffineGridGeneratorBackward0(OpNode):
             bt = make(
                 np.ascontiguousarray(np.broadcast_to(base.T, (n, *base.T.shape))), False, None, 0
             )
-            return [bt.bmm(g.reshape(n, -1, 2)).transpose(1, 2)]  # type: ignore[attr-defined]
+            return [bt.bmm(g.reshape(n, -1, 2)).transpose(1, 2)]
         gd = g._d.reshape(n, -1, 2).transpose(0, 2, 1)
         return [make(np.asarray(np.matmul(gd, base[None])), False, None, 0)]
 

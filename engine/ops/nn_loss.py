@@ -34,7 +34,7 @@ def _reduce_t(loss: Tensor, reduction: str) -> Tensor:
     """`reduction` with engine ops (for the create_graph rebuilds)."""
     if reduction == "none":
         return loss
-    return loss.mean() if reduction == "mean" else loss.sum()  # type: ignore[attr-defined, no-any-return]
+    return loss.mean() if reduction == "mean" else loss.sum()
 
 
 def _scale(node: OpNode, g: Tensor, d: Array) -> Array:
@@ -64,7 +64,7 @@ class _PairLoss(OpNode):
         xt, tt = self.saved("self"), self.saved("target")
         if STATE.enabled and (g._rg or xt._rg or tt._rg):
             # create_graph: a differentiable gradient, so second derivatives match PyTorch's
-            gz = self.deriv_graph(xt - tt) * g  # type: ignore[operator]
+            gz = self.deriv_graph(xt - tt) * g
             if REDUCTION_NAME[self.saved("reduction")] == "mean":
                 gz = gz / max(int(np.prod(np.broadcast_shapes(xt._d.shape, tt._d.shape))), 1)
             return [gz if self.needs(0) else None, -gz if self.needs(1) else None]
@@ -115,7 +115,7 @@ class MseLossBackward0(_PairLoss):
         return 2 * (x - t)
 
     def deriv_graph(self, z: Tensor) -> Tensor:
-        return z * 2  # type: ignore[operator, no-any-return]
+        return z * 2
 
 
 def smooth_l1_loss(
@@ -142,7 +142,7 @@ class SmoothL1LossBackward0(_PairLoss):
         from engine.ops.pointwise import where
 
         beta = self.saved("beta")
-        return where(z.abs() < beta, z / beta, z.sign())  # type: ignore[attr-defined, operator, no-any-return]
+        return where(z.abs() < beta, z / beta, z.sign())
 
 
 def huber_loss(self: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
@@ -167,7 +167,7 @@ class HuberLossBackward0(_PairLoss):
         from engine.ops.pointwise import where
 
         delta = self.saved("delta")
-        return where(z.abs() < delta, z, z.sign() * delta)  # type: ignore[attr-defined, no-any-return]
+        return where(z.abs() < delta, z, z.sign() * delta)
 
 
 def binary_cross_entropy(
@@ -231,7 +231,7 @@ class BinaryCrossEntropyBackward0(OpNode):
         w, red = self.saved("weight"), REDUCTION_NAME[self.saved("reduction")]
 
         def fwd(x: Tensor, t: Tensor) -> Tensor:
-            lx, l1x = x.log().clamp(min=-100), (1 - x).log().clamp(min=-100)  # type: ignore[attr-defined, operator]
+            lx, l1x = x.log().clamp(min=-100), (1 - x).log().clamp(min=-100)
             loss = -(t * lx + (1 - t) * l1x)
             return _reduce_t(loss if w is None else loss * w, red)
 
@@ -311,7 +311,7 @@ class BinaryCrossEntropyWithLogitsBackward0(OpNode):
 
         def fwd(x: Tensor, t: Tensor) -> Tensor:
             lw = 1 if pw is None else (pw - 1) * t + 1
-            loss = (1 - t) * x + lw * softplus(-x)  # type: ignore[operator]
+            loss = (1 - t) * x + lw * softplus(-x)
             return _reduce_t(loss if w is None else loss * w, red)
 
         return regrad(self, g, [xt, tt], fwd)

@@ -27,7 +27,7 @@ def _check_reduction(reduction: str) -> None:
 
 def _mean_scale(node: OpNode, g: Tensor, n: int) -> Tensor:
     """The upstream gradient, divided by the element count for 'mean'."""
-    return g / n if node.saved("reduction") == 1 else g  # type: ignore[operator, no-any-return]
+    return g / n if node.saved("reduction") == 1 else g
 
 
 # -- soft margin -------------------------------------------------------------------------
@@ -150,7 +150,7 @@ def multilabel_margin_loss(self: Tensor, target: Tensor, reduction: str = "mean"
     t = target._d.reshape(x.shape)
     if target._d.shape != self._d.shape:
         raise RuntimeError(
-            f"inconsistent target size: {list(target.shape)} for input of size: {list(self.shape)}"  # type: ignore[attr-defined]
+            f"inconsistent target size: {list(target.shape)} for input of size: {list(self.shape)}"
         )
     c = x.shape[1]
     mark = _is_target(t, c)

@@ -254,7 +254,7 @@ class NativeGroupNormBackward0(OpNode):
             eps = self.saved("eps")
 
             def fwd(x: Tensor, w_: Tensor | None, b_: Tensor | None) -> Tensor:
-                y = _normalised(x.reshape(shape[0], groups, -1), (2,), eps).reshape(shape)  # type: ignore[attr-defined]
+                y = _normalised(x.reshape(shape[0], groups, -1), (2,), eps).reshape(shape)
                 return _affine(y, w_, b_, cshape)
 
             return regrad(self, g, [xt, w, _bias_of(self, 2, xt)], fwd)
@@ -298,16 +298,16 @@ def regrad(node: OpNode, g: Tensor, inputs: list[Tensor | None], forward: Any) -
 
 def _affine(y: Tensor, w: Tensor | None, b: Tensor | None, shape: tuple[int, ...]) -> Tensor:
     if w is not None:
-        y = y * w.reshape(shape)  # type: ignore[attr-defined]
+        y = y * w.reshape(shape)
     if b is not None:
-        y = y + b.reshape(shape)  # type: ignore[attr-defined]
+        y = y + b.reshape(shape)
     return y
 
 
 def _normalised(x: Tensor, axes: tuple[int, ...], eps: float) -> Tensor:
-    mean = x.mean(axes, keepdim=True)  # type: ignore[attr-defined]
+    mean = x.mean(axes, keepdim=True)
     c = x - mean
-    return c * ((c * c).mean(axes, keepdim=True) + eps).rsqrt()  # type: ignore[no-any-return]
+    return c * ((c * c).mean(axes, keepdim=True) + eps).rsqrt()
 
 
 def _wants_graph(g: Tensor, *ts: Tensor | None) -> bool:

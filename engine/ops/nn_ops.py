@@ -171,8 +171,8 @@ class SiluBackward0(_Act):
     _name = "SiluBackward0"
 
     def composite(self, g: Tensor, x: Tensor) -> Tensor | None:
-        s = x.sigmoid()  # type: ignore[attr-defined]
-        return g * (s * (1 + x * (1 - s)))  # type: ignore[no-any-return]
+        s = x.sigmoid()
+        return g * (s * (1 + x * (1 - s)))
 
     def deriv(self, x: Array) -> Array:
         s = _sig(x)
@@ -226,7 +226,7 @@ class EluBackward1(OpNode):
             from engine.ops.pointwise import where
 
             pos = const(np.asarray(r > 0))
-            return [g * where(pos, rt * 0 + s, (rt + a * s) * i)]  # type: ignore[operator]
+            return [g * where(pos, rt * 0 + s, (rt + a * s) * i)]
         return [g * const(np.where(r > 0, s, i * (r + a * s)).astype(r.dtype))]
 
 

@@ -35,18 +35,18 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     if dim == 0:
         shape[0] = v._d.shape[0]
         flat = x.contiguous().view(v._d.shape[0], -1)
-        return norm_overload(flat, pow, 1).view(shape)  # type: ignore[attr-defined, no-any-return]
+        return norm_overload(flat, pow, 1).view(shape)
     if dim == nd - 1:
         shape[-1] = v._d.shape[-1]
         flat = x.contiguous().view(-1, v._d.shape[-1])
-        return norm_overload(flat, pow, 0).view(shape)  # type: ignore[attr-defined, no-any-return]
-    return norm_except_dim(x.transpose(0, dim), pow, 0).transpose(0, dim)  # type: ignore[attr-defined, no-any-return]
+        return norm_overload(flat, pow, 0).view(shape)
+    return norm_except_dim(x.transpose(0, dim), pow, 0).transpose(0, dim)
 
 
 def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
     """v * (g / ||v||): one node when dim is the first or last dim (ATen's fused CPU kernel)."""
     if dim not in (0, v._d.ndim - 1):
-        return v * (g / norm_except_dim(v, 2, dim))  # type: ignore[operator, no-any-return]
+        return v * (g / norm_except_dim(v, 2, dim))
     n = _norms(v._d, dim)
     out = (v._d * (g._d / n)).astype(v._d.dtype)
     # PyTorch also saves the norms (`result1`, a second output without gradient)

@@ -7,7 +7,8 @@ sqrt'(0)=inf, clamp passes the gradient at its bounds, maximum/minimum split tie
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, overload
 
 import numpy as np
 
@@ -183,9 +184,9 @@ class MulBackward0(OpNode):
         (f0, _), (f1, _) = self.next_functions
         ga = gb = None
         if f0 is not None:
-            ga = unbroadcast(g * self.saved("other"), in_shape(self, 0, g))  # type: ignore[operator, arg-type]
+            ga = unbroadcast(g * self.saved("other"), in_shape(self, 0, g))  # type: ignore[arg-type]
         if f1 is not None:
-            gb = unbroadcast(g * self.saved("self"), in_shape(self, 1, g))  # type: ignore[operator, arg-type]
+            gb = unbroadcast(g * self.saved("self"), in_shape(self, 1, g))  # type: ignore[arg-type]
         return [ga, gb]
 
 
@@ -273,7 +274,7 @@ def _true_div_grads(node: OpNode, grads: Grads) -> Grads:
     other = node.saved("other")
     ga = gb = None
     if f0 is not None:
-        ga = unbroadcast(g / other, in_shape(node, 0, g))  # type: ignore[operator, arg-type]
+        ga = unbroadcast(g / other, in_shape(node, 0, g))  # type: ignore[arg-type]
     if f1 is not None:
         s = node.saved("self")
         gb = unbroadcast(-g * s / (other * other), in_shape(node, 1, g))  # type: ignore[operator, arg-type]
@@ -386,7 +387,7 @@ class PowBackward0(OpNode):
         s = self.saved("self")
         # ATen's `grad * (exp * self.pow(exp - 1))`: a C++ double times a tensor is the scalar
         # overload, so under create_graph PowBackward0, MulBackward1, MulBackward0
-        return [g * mul_scalar(s ** (e - 1), e)]  # type: ignore[operator, arg-type]
+        return [g * mul_scalar(s ** (e - 1), e)]
 
 
 class PowBackward1(OpNode):
@@ -399,11 +400,11 @@ class PowBackward1(OpNode):
         ga = gb = None
         if self.needs(0):
             # where exponent == 0 the gradient is 0 even when self == 0 (PyTorch's masking)
-            ga = unbroadcast(where(e == 0, 0.0, g * (e * s ** (e - 1))), in_shape(self, 0, g))  # type: ignore[operator, arg-type]
+            ga = unbroadcast(where(e == 0, 0.0, g * (e * s ** (e - 1))), in_shape(self, 0, g))  # type: ignore[arg-type]
         if self.needs(1):
             r = self.saved("result")
             # a complex exponent: PyTorch tests its real part
-            ga_log = g * r * where((s == 0) & (e.real >= 0), 0.0, log(s))  # type: ignore[operator]
+            ga_log = g * r * where((s == 0) & (e.real >= 0), 0.0, log(s))
             gb = unbroadcast(ga_log, in_shape(self, 1, g))  # type: ignore[arg-type]
         return [ga, gb]
 
@@ -418,13 +419,13 @@ class PowBackward2(OpNode):
         base, e, r = self.saved("self"), self.saved("exponent"), self.saved("result")
         if base == 0:
             # 0 ** e has gradient 0 wherever e >= 0 (PyTorch masks the 0 * -inf)
-            return [where(e >= 0, 0.0, g * r * float("-inf"))]  # type: ignore[operator]
+            return [where(e >= 0, 0.0, g * r * float("-inf"))]
         log_base = complex(np.log(base)) if isinstance(base, complex) else float(np.log(base))
-        return [g * r * log_base]  # type: ignore[operator]
+        return [g * r * log_base]
 
 
 # -- unary -------------------------------------------------------------------------------
-def _rounded(fn: Any) -> Any:
+def _rounded(fn: Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]) -> Any:
     """`fn` evaluated in float64 and rounded to float32 for float32 inputs.
 
     NumPy's float32 exp/tanh/sin differ from PyTorch's in the last bit for about a third of
@@ -433,10 +434,10 @@ def _rounded(fn: Any) -> Any:
 
     def run(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         if a.dtype == np.float32:
-            return fn(a.astype(np.float64)).astype(np.float32)  # type: ignore[no-any-return]
+            return fn(a.astype(np.float64)).astype(np.float32)
         if a.dtype == np.complex64:
-            return fn(a.astype(np.complex128)).astype(np.complex64)  # type: ignore[no-any-return]
-        return fn(a)  # type: ignore[no-any-return]
+            return fn(a.astype(np.complex128)).astype(np.complex64)
+        return fn(a)
 
     return run
 
@@ -478,7 +479,7 @@ class ExpBackward0(OpNode):
     _name = "ExpBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] * self.saved("result")]  # type: ignore[operator]
+        return [grads[0] * self.saved("result")]
 
 
 def log(self: Tensor) -> Tensor:
@@ -490,7 +491,7 @@ class LogBackward0(OpNode):
     _name = "LogBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] / self.saved("self")]  # type: ignore[operator]
+        return [grads[0] / self.saved("self")]
 
 
 def sqrt(self: Tensor) -> Tensor:
@@ -503,7 +504,7 @@ class SqrtBackward0(OpNode):
 
     def apply(self, grads: Grads) -> Grads:
         # sqrt'(0) = inf, as PyTorch: g / (2 * 0)
-        return [grads[0] / (2 * self.saved("result"))]  # type: ignore[operator]
+        return [grads[0] / (2 * self.saved("result"))]
 
 
 def rsqrt(self: Tensor) -> Tensor:
@@ -533,7 +534,7 @@ class AbsBackward0(OpNode):
     _name = "AbsBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] * sign(self.saved("self"))]  # type: ignore[operator]
+        return [grads[0] * sign(self.saved("self"))]
 
 
 def sign(self: Tensor) -> Tensor:
@@ -562,7 +563,7 @@ class SinBackward0(OpNode):
     _name = "SinBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] * cos(self.saved("self"))]  # type: ignore[operator]
+        return [grads[0] * cos(self.saved("self"))]
 
 
 def cos(self: Tensor) -> Tensor:
@@ -574,7 +575,7 @@ class CosBackward0(OpNode):
     _name = "CosBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] * -sin(self.saved("self"))]  # type: ignore[operator]
+        return [grads[0] * -sin(self.saved("self"))]
 
 
 def tanh(self: Tensor) -> Tensor:
@@ -689,7 +690,7 @@ class ClampBackward1(OpNode):
             mask = mask & (s._d >= lo)
         if hi is not None:
             mask = mask & (s._d <= hi)
-        return [grads[0] * make(mask, False, None, 0)]  # type: ignore[operator]
+        return [grads[0] * make(mask, False, None, 0)]
 
 
 class ClampBackward0(OpNode):
@@ -706,16 +707,20 @@ class ClampBackward0(OpNode):
             mask &= s._d >= lo._d
         if hi is not None:
             mask &= s._d <= hi._d
-        out: Grads = [g * make(mask, False, None, 0) if self.needs(0) else None]  # type: ignore[operator]
+        out: Grads = [g * make(mask, False, None, 0) if self.needs(0) else None]
         for i, b in ((1, lo), (2, hi)):
             if self.needs(i) and b is not None:
                 sel = (s._d < b._d) if i == 1 else (s._d > b._d)
-                out.append(unbroadcast(g * make(sel, False, None, 0), b._d.shape))  # type: ignore[operator]
+                out.append(unbroadcast(g * make(sel, False, None, 0), b._d.shape))
             else:
                 out.append(None)
         return out
 
 
+@overload
+def where(condition: Any) -> tuple[Tensor, ...]: ...
+@overload
+def where(condition: Any, input: Any, other: Any) -> Tensor: ...
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:
     """Pick from `input` where `condition` holds, else from `other`."""
     if input is None and other is None:  # torch.where(cond) is nonzero(cond, as_tuple=True)
@@ -809,8 +814,8 @@ class MaximumBackward0(OpNode):
         wa = make((first + 0.5 * tie).astype(g._d.dtype), False, None, 0)  # type: ignore[union-attr]
         wb = make(((~first & ~tie) + 0.5 * tie).astype(g._d.dtype), False, None, 0)  # type: ignore[union-attr]
         return [
-            unbroadcast(g * wa, in_shape(self, 0, g)) if self.needs(0) else None,  # type: ignore[operator, arg-type]
-            unbroadcast(g * wb, in_shape(self, 1, g)) if self.needs(1) else None,  # type: ignore[operator, arg-type]
+            unbroadcast(g * wa, in_shape(self, 0, g)) if self.needs(0) else None,  # type: ignore[arg-type]
+            unbroadcast(g * wb, in_shape(self, 1, g)) if self.needs(1) else None,  # type: ignore[arg-type]
         ]
 
 
@@ -821,7 +826,7 @@ class MinimumBackward0(MaximumBackward0):
 
 
 # -- comparisons and logic (never differentiable) ----------------------------------------
-def _compare(fn: Any) -> Any:
+def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, _ = binary_arrays(self, other)
         if fn in _ORDERED:
@@ -848,7 +853,7 @@ gt = _compare(np.greater)
 ge = _compare(np.greater_equal)
 
 
-def _logical(fn: Any) -> Any:
+def _logical(fn: Any) -> Callable[[Tensor, Any], Tensor]:
     def op(self: Tensor, other: Any) -> Tensor:
         a, b, _, rt = binary_arrays(self, other)
         if _dtype.kind(rt) == "f" and fn is not np.logical_and and fn is not np.logical_or:

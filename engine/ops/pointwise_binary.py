@@ -99,7 +99,7 @@ class XlogyBackward0(_Binary):
     _name = "XlogyBackward0"
 
     def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return pw.where(s == 0, 0.0, g * pw.log(o))  # type: ignore[no-any-return]
+        return pw.where(s == 0, 0.0, g * pw.log(o))
 
     def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
         return g * s / o  # type: ignore[no-any-return]
@@ -110,10 +110,10 @@ class LogaddexpBackward0(_Binary):
     _name = "LogaddexpBackward0"
 
     def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return g / (pw.exp(o - s) + 1)  # type: ignore[no-any-return]
+        return g / (pw.exp(o - s) + 1)
 
     def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return g / (pw.exp(s - o) + 1)  # type: ignore[no-any-return]
+        return g / (pw.exp(s - o) + 1)
 
 
 class FmaxBackward0(_Binary):
@@ -124,10 +124,10 @@ class FmaxBackward0(_Binary):
         return (s >= o) | pw.isnan(o)  # type: ignore[no-any-return]
 
     def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return pw.where(self._pick(s, o), g, 0.0)  # type: ignore[no-any-return]
+        return pw.where(self._pick(s, o), g, 0.0)
 
     def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return pw.where(self._pick(s, o), 0.0, g)  # type: ignore[no-any-return]
+        return pw.where(self._pick(s, o), 0.0, g)
 
 
 class FminBackward0(FmaxBackward0):
@@ -169,10 +169,10 @@ class Logaddexp2Backward0(_Binary):
     _name = "Logaddexp2Backward0"
 
     def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return g / (pw.pow(2.0, o - s) + 1)  # type: ignore[no-any-return]
+        return g / (pw.pow(2.0, o - s) + 1)
 
     def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return g / (pw.pow(2.0, s - o) + 1)  # type: ignore[no-any-return]
+        return g / (pw.pow(2.0, s - o) + 1)
 
 
 def fmax(self: Tensor, other: Any) -> Tensor:
@@ -206,7 +206,7 @@ class ClampMinBackward0(OpNode):
         g = grads[0]
         s, bound = self.saved("self"), self.saved(self._bound)
         keep = (s._d >= bound) if self._ge else (s._d <= bound)
-        return [g * make(keep, False, None, 0)]  # type: ignore[operator]
+        return [g * make(keep, False, None, 0)]
 
     @property
     def _bound(self) -> str:

@@ -180,7 +180,7 @@ class NansumBackward0(OpNode):
         g0: Any = grads[0]
         g = expand_back(g0, shape, axes_of(self.saved("dim"), len(shape)), self.saved("keepdim"))
         keep = make((~np.isnan(x._d)).astype(g._d.dtype), False, None, 0)
-        return [g * keep]  # type: ignore[operator]
+        return [g * keep]
 
 
 # -- mean --------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def _prod_others(a: np.ndarray[Any, Any], axis: int) -> np.ndarray[Any, Any]:
 def _prod_grad(g: Tensor, x: Tensor, r: Tensor, axis: int | None) -> Tensor:
     xd = x._d
     if not (xd == 0).any():
-        return g * (r / x)  # type: ignore[no-any-return, operator]
+        return g * (r / x)
     # With zeros, result / input is 0/0: use the product of the other elements instead.
     if not STATE.enabled:
         if axis is None:
@@ -283,7 +283,7 @@ def _prod_grad(g: Tensor, x: Tensor, r: Tensor, axis: int | None) -> Tensor:
         else:
             others = _prod_others(xd, axis)
         return make(g._d * others, False, None, 0)
-    return g * _others_graph(x, axis)  # type: ignore[no-any-return, operator]
+    return g * _others_graph(x, axis)
 
 
 def _others_graph(x: Tensor, axis: int | None) -> Tensor:

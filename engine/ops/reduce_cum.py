@@ -78,7 +78,7 @@ class CumprodBackward0(OpNode):
             return [g]
         d = axes_of(self.saved("dim"), x._d.ndim)[0]
         if not (x._d == 0).any():
-            return [_rev_cumsum(g * r, d) / x]  # type: ignore[operator]
+            return [_rev_cumsum(g * r, d) / x]
         if STATE.enabled:
             return [_cumprod_zeros_graph(g, x, d)]
         # with zeros: d out_j / d x_k = prod_{i<=j, i!=k} x_i
@@ -107,7 +107,7 @@ def _cumprod_zeros_graph(g: Tensor, x: Tensor, d: int) -> Tensor:
     stack = where(make(eye, False, None, 0), 1.0, unsqueeze(x, d))
     runs: Any = cumprod(stack, d + 1)
     runs = runs * _const(upper, g)
-    return _sum(runs * unsqueeze(g, d), d + 1)  # type: ignore[no-any-return]
+    return _sum(runs * unsqueeze(g, d), d + 1)
 
 
 def _cumext(is_max: bool, self: Tensor, dim: Any) -> Any:

@@ -132,7 +132,7 @@ class MaxBackward1(OpNode):
     _name = "MaxBackward1"
 
     def apply(self, grads: Grads) -> Grads:
-        return [_evenly(grads[0], self.saved("self"), self.saved("result"))]  # type: ignore[arg-type]
+        return [_evenly(grads[0], self.saved("self"), self.saved("result"))]
 
 
 class MinBackward1(MaxBackward1):
@@ -285,7 +285,7 @@ def _argsort(a: np.ndarray[Any, Any], d: int, descending: bool) -> np.ndarray[An
 
 def sort(
     self: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = None
-) -> Any:
+) -> return_types.sort:
     """Sorted values and their indices along `dim` (ties in PyTorch's order: stable with
     `stable=True`, its std::sort order otherwise)."""
     a = self._d
@@ -317,7 +317,9 @@ def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool 
     return make(idx.astype(np.int64, copy=False), False, None, 0)
 
 
-def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+def topk(
+    self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+) -> return_types.topk:
     """The `k` largest (or smallest) values along `dim`, with their indices."""
     a = self._d
     d = wrap_dim(int(dim), a.ndim)
@@ -358,7 +360,7 @@ class TopkBackward0(SortBackward0):
 
 
 # -- aminmax ---------------------------------------------------------------------------
-def aminmax(self: Tensor, *, dim: Any = None, keepdim: bool = False) -> Any:
+def aminmax(self: Tensor, *, dim: Any = None, keepdim: bool = False) -> return_types.aminmax:
     """(min, max) over `dim` (all dims by default), from one node."""
     a = self._d
     axes = dims_of(dim, a.ndim)

@@ -139,7 +139,7 @@ def _var_back(node: OpNode, g: Any) -> Tensor:
     from engine.ops.nn_loss import mul_scalar
     from engine.ops.reduce import mean
 
-    scaled: Any = mul_scalar(g, scale)  # a C++ scalar multiply in PyTorch: MulBackward1
+    scaled = mul_scalar(g, scale)  # a C++ scalar multiply in PyTorch: MulBackward1
     return scaled * (x - (mean(x) if whole else mean(x, axes, True)))  # type: ignore[no-any-return]
 
 
@@ -148,7 +148,7 @@ class VarBackward0(OpNode):
     _name = "VarBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [_var_back(self, grads[0])]  # type: ignore[arg-type]
+        return [_var_back(self, grads[0])]
 
 
 class StdBackward0(OpNode):
@@ -264,27 +264,27 @@ class NormBackward1(LinalgVectorNormBackward0):
     _name = "NormBackward1"
 
 
-def _norm_grad(x: Any, g: Any, r: Any, p: float, axes: tuple[int, ...]) -> Tensor:
+def _norm_grad(x: Tensor, g: Tensor, r: Tensor, p: float, axes: tuple[int, ...]) -> Tensor:
     """PyTorch's `norm_backward`, with engine ops (the gradient at a zero norm is 0)."""
     from engine.ops.scatter import masked_fill
 
     xd = x._d
     rzero = make(np.asarray(r._d == 0), False, None, 0)
     if p == 1:
-        return x.sign() * g  # type: ignore[attr-defined, no-any-return]
+        return x.sign() * g
     if p == 2:
-        return g * masked_fill(x / r, rzero, 0.0)  # type: ignore[no-any-return]
+        return g * masked_fill(x / r, rzero, 0.0)
     if math.isinf(p):
         ab = np.abs(xd)
         mask = (ab == r._d) | np.isnan(ab)
         count = mask.sum(axis=axes, keepdims=True) if xd.ndim else mask
-        return x.sign() * (g / _const(count, g) * _const(mask, g))  # type: ignore[no-any-return]
+        return x.sign() * (g / _const(count, g) * _const(mask, g))
     if p < 1:
         xzero = make(np.asarray(xd == 0), False, None, 0)
         scaled = x.sign() * masked_fill(x.abs() ** (p - 1), xzero, 0.0)
-        return scaled * g * r ** (1 - p)  # type: ignore[no-any-return]
+        return scaled * g * r ** (1 - p)
     scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
-    return scaled * masked_fill(g / r ** (p - 1), rzero, 0.0)  # type: ignore[no-any-return]
+    return scaled * masked_fill(g / r ** (p - 1), rzero, 0.0)
 
 
 # -- var_mean / std_mean -----------------------------------------------------------------
@@ -360,7 +360,7 @@ class StdMeanBackward0(OpNode):
 
         gs, gm = zeros_for(self, grads)
         r: Any = self.saved("result0")
-        gv = where(make(r._d == 0, False, None, 0), 0.0, gs / (r * 2))  # type: ignore[operator]
+        gv = where(make(r._d == 0, False, None, 0), 0.0, gs / (r * 2))
         out: Any = _var_back(self, gv)
         return [out + _mean_back(self, gm)]
 

@@ -42,7 +42,7 @@ class MulScalarBackward(OpNode):
     _scalars = frozenset(("other",))
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] * self.saved("other")]  # type: ignore[operator]
+        return [grads[0] * self.saved("other")]
 
 
 def div_scalar(self: Tensor, other: float) -> Tensor:
@@ -56,7 +56,7 @@ class DivScalarBackward(OpNode):
     _scalars = frozenset(("other",))
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] / self.saved("other")]  # type: ignore[operator]
+        return [grads[0] / self.saved("other")]
 
 
 def add_scalar(self: Tensor, other: float) -> Tensor:

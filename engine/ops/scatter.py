@@ -239,7 +239,7 @@ class IndexAddBackward0(OpNode):
         if self.needs(1):
             gsrc = index_select(g, self.saved("dim"), self.saved("index"))
             if self.saved("alpha") != 1:
-                gsrc = gsrc * self.saved("alpha")  # type: ignore[operator]
+                gsrc = gsrc * self.saved("alpha")
         return [g if self.needs(0) else None, gsrc]
 
 

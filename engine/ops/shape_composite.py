@@ -322,7 +322,7 @@ def sum_to_size(self: Tensor, *size: Any) -> Tensor:
     if not dims:
         return self
     out: Tensor = _sum(self, dims, keepdim=True)
-    return out.reshape(shape) if lead else out  # type: ignore[attr-defined, no-any-return]
+    return out.reshape(shape) if lead else out
 
 
 TENSOR_METHODS: tuple[str, ...] = (

@@ -37,7 +37,7 @@ def _sign_grad(node: OpNode, g: Tensor) -> Tensor:
     s, r = node.saved("self")._d, node.saved("result")._d
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = np.where(s == 0, 0, r / s).astype(r.dtype)
-    return g * make(ratio, False, None, 0)  # type: ignore[no-any-return]
+    return g * make(ratio, False, None, 0)
 
 
 class CopysignBackward0(OpNode):

@@ -186,7 +186,7 @@ class LogsumexpBackward0(OpNode):
         axes = axes_of(self.saved("dim"), len(shape))
         if not self.saved("keepdim"):
             g, r = unsqueeze_to(g, shape, axes), unsqueeze_to(r, shape, axes)
-        return [g * (x - r).exp()]  # type: ignore[operator]
+        return [g * (x - r).exp()]
 
 
 TENSOR_METHODS = ("softmax", "log_softmax", "logsumexp")

@@ -103,7 +103,7 @@ def _xlog1py_d0(node: OpNode, s: Any, o: Any, g: Tensor) -> Tensor:
     out = special_xlog1py(g, o)
     if isinstance(s, Tensor) and isinstance(o, Tensor):
         sa: Any = s
-        return out.masked_fill((sa == 0.0) & (o <= -1.0), 0.0)  # type: ignore[attr-defined, no-any-return]
+        return out.masked_fill((sa == 0.0) & (o <= -1.0), 0.0)
     return out
 
 
@@ -123,7 +123,7 @@ def special_xlog1py(self: Any, other: Any) -> Tensor:
 def _xlogy_d0(node: OpNode, s: Any, o: Any, g: Tensor) -> Tensor:
     # with a number `other`, PyTorch's gradient is g * log(other), even where self is 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        return g * float(np.log(o))  # type: ignore[no-any-return]
+        return g * float(np.log(o))
 
 
 def _xlogy_d1(node: OpNode, s: Any, o: Any, g: Tensor) -> Tensor:

@@ -65,12 +65,14 @@ class _Special(OpNode):
         return [self.grad(g)]
 
     @property
-    def x(self) -> Any:
-        return self.saved("self")
+    def x(self) -> Tensor:  # (a one-input op: its saved self and result are tensors)
+        x: Tensor = self.saved("self")
+        return x
 
     @property
-    def r(self) -> Any:
-        return self.saved("result")
+    def r(self) -> Tensor:
+        r: Tensor = self.saved("result")
+        return r
 
 
 def _safe(x: Any) -> tuple[Any, Any]:
@@ -138,7 +140,7 @@ class LgammaBackward0(_Special):
     _name = "LgammaBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * digamma(self.x)  # type: ignore[no-any-return]
+        return g * digamma(self.x)
 
 
 class DigammaBackward0(_Special):
@@ -146,7 +148,7 @@ class DigammaBackward0(_Special):
     _name = "DigammaBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * polygamma(self.x, 1)  # type: ignore[no-any-return]
+        return g * polygamma(self.x, 1)
 
 
 class PolygammaBackward0(_Special):
@@ -154,7 +156,7 @@ class PolygammaBackward0(_Special):
     _name = "PolygammaBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * polygamma(self.x, self.saved("n") + 1)  # type: ignore[no-any-return]
+        return g * polygamma(self.x, self.saved("n") + 1)
 
 
 class MvlgammaBackward0(_Special):
@@ -166,7 +168,7 @@ class MvlgammaBackward0(_Special):
 
         p = self.saved("p")
         args = arange(-p / 2 + 0.5, 0.5, 0.5, dtype=self.x.dtype) + self.x.unsqueeze(-1)
-        return g * digamma(args).sum(-1)  # type: ignore[no-any-return]
+        return g * digamma(args).sum(-1)
 
 
 # -- error function and normal distribution -----------------------------------------------
@@ -208,7 +210,7 @@ class ErfinvBackward0(_Special):
     _name = "ErfinvBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return 0.5 * math.sqrt(math.pi) * erfinv(self.x).pow(2).exp() * g  # type: ignore[no-any-return]
+        return 0.5 * math.sqrt(math.pi) * erfinv(self.x).pow(2).exp() * g
 
 
 class SpecialErfcxBackward0(_Special):
@@ -216,7 +218,7 @@ class SpecialErfcxBackward0(_Special):
     _name = "SpecialErfcxBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return (2.0 * self.x * self.r - 2.0 / math.sqrt(math.pi)) * g  # type: ignore[no-any-return]
+        return (2.0 * self.x * self.r - 2.0 / math.sqrt(math.pi)) * g
 
 
 class SpecialNdtriBackward0(_Special):
@@ -224,7 +226,7 @@ class SpecialNdtriBackward0(_Special):
     _name = "SpecialNdtriBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * math.sqrt(2 * math.pi) * (self.r.square() / 2).exp()  # type: ignore[no-any-return]
+        return g * math.sqrt(2 * math.pi) * (self.r.square() / 2).exp()
 
 
 class SpecialLogNdtrBackward0(_Special):
@@ -232,7 +234,7 @@ class SpecialLogNdtrBackward0(_Special):
     _name = "SpecialLogNdtrBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g / math.sqrt(2 * math.pi) * (self.r + self.x.pow(2) / 2).neg().exp()  # type: ignore[no-any-return]
+        return g / math.sqrt(2 * math.pi) * (self.r + self.x.pow(2) / 2).neg().exp()
 
 
 class SpecialEntrBackward0(_Special):
@@ -240,7 +242,7 @@ class SpecialEntrBackward0(_Special):
     _name = "SpecialEntrBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * -(1 + self.x.log())  # type: ignore[no-any-return]
+        return g * -(1 + self.x.log())
 
 
 # -- modified Bessel functions --------------------------------------------------------------
@@ -272,7 +274,7 @@ class I0Backward0(_Special):
     _name = "I0Backward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * special_i1(self.x)  # type: ignore[no-any-return]
+        return g * special_i1(self.x)
 
 
 class SpecialI0EBackward0(_Special):
@@ -280,7 +282,7 @@ class SpecialI0EBackward0(_Special):
     _name = "SpecialI0EBackward0"
 
     def grad(self, g: Tensor) -> Tensor:
-        return g * (special_i1e(self.x) - self.x.sgn() * self.r)  # type: ignore[no-any-return]
+        return g * (special_i1e(self.x) - self.x.sgn() * self.r)
 
 
 class SpecialI1Backward0(_Special):

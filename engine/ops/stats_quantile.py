@@ -20,15 +20,15 @@ def cov(
     input: Tensor, *, correction: int = 1, fweights: Any = None, aweights: Any = None
 ) -> Tensor:
     """`torch.cov`: covariance of the rows (variables) over the columns (observations)."""
-    if input.dim() > 2:  # type: ignore[attr-defined]
+    if input.dim() > 2:
         raise RuntimeError(
             f"cov(): expected input to have two or fewer dimensions but got an input with "
-            f"{input.dim()} dimensions"  # type: ignore[attr-defined]
+            f"{input.dim()} dimensions"
         )
-    x: Any = input.view(1, -1) if input.dim() < 2 else input  # type: ignore[attr-defined]
+    x = input.view(1, -1) if input.dim() < 2 else input
     n = x.shape[1]
     dt = x._d.dtype if _dtype.kind(x._d.dtype) == "f" else np.float32
-    w: Any = fweights
+    w = fweights
     if aweights is not None:
         w = aweights if w is None else w * aweights
     w_sum = make(np.asarray(n, dt), False, None, 0) if w is None else w.sum()
@@ -48,25 +48,25 @@ def cov(
         norm_factor = make(np.zeros((), norm_factor._d.dtype), False, None, 0)
     x = x - avg.unsqueeze(1)
     c = x.mm((x if w is None else x * w).t())
-    return c.true_divide(norm_factor).squeeze()  # type: ignore[no-any-return]
+    return c.true_divide(norm_factor).squeeze()
 
 
 def corrcoef(input: Tensor) -> Tensor:
     """`torch.corrcoef`: Pearson correlation coefficients of the rows."""
-    c: Any = cov(input)
+    c = cov(input)
     if c.dim() == 0:
-        return c / c  # type: ignore[no-any-return]
+        return c / c
     stddev = c.diagonal().sqrt()
     c = c / stddev.view(-1, 1)
     c = c / stddev.view(1, -1)
-    return c.clip(-1, 1)  # type: ignore[no-any-return]
+    return c.clip(-1, 1)
 
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _check(x: Tensor, q: Any, fn: str, interpolation: str) -> np.ndarray[Any, Any]:
-    if x.numel() == 0:  # type: ignore[attr-defined]
+    if x.numel() == 0:
         raise RuntimeError(f"{fn}() input tensor must be non-empty")
     qa = np.asarray(q._d if isinstance(q, Tensor) else q, np.float64)
     if qa.ndim > 1:
@@ -92,11 +92,11 @@ def _quantile(
 ) -> Tensor:
     fn = "nanquantile" if ignore_nan else "quantile"
     qa = _check(x, q, fn, interpolation)
-    xx: Any = x
-    shape = tuple(x.shape)  # type: ignore[attr-defined]
+    xx = x
+    shape = tuple(x.shape)
     # the output's shape (keepdim-aware) is the leading shape of the sorted view, as in ATen
     if dim is None:
-        srt: Any = xx.flatten().sort()[0]
+        srt = xx.flatten().sort()[0]
         lead: tuple[int, ...] = (1,) * len(shape) if keepdim else ()
     else:
         d = dim % max(len(shape), 1)
@@ -129,7 +129,7 @@ def _quantile(
         vals.squeeze_(-1)
     else:
         vals.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
-    return vals  # type: ignore[no-any-return]
+    return vals
 
 
 def quantile(

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.optim.optimizer import Optimizer
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 def _cubic_interpolate(

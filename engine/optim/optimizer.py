@@ -200,7 +200,7 @@ def buffer(state: dict[str, Any], key: str, like: Array, value: float = 0.0) -> 
     t = state.get(key)
     if t is None:
         t = state[key] = make(np.full_like(like, value), False, None, 0)
-    return t._d  # type: ignore[no-any-return]
+    return t._d
 
 
 def step_count(state: dict[str, Any]) -> float:
@@ -225,6 +225,6 @@ def fma_add(a: Array, b: Array, alpha: float) -> Array:
 def fma(a: Array, b: Array | float, c: Array) -> Array:
     """a * b + c rounded once (float32 via exact float64 products), as fused CPU kernels."""
     if c.dtype != np.float32:
-        return a * b + c  # type: ignore[no-any-return]
+        return a * b + c
     wide = np.asarray(a, np.float64) * np.asarray(b, np.float64) + c.astype(np.float64)
     return wide.astype(np.float32)

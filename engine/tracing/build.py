@@ -211,7 +211,7 @@ def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
         ins.append(tid if tid in described else tensor_id(tr, t, ts, line, out))
     var = None
     if type(node) is AccumulateGrad:
-        var = tensor_id(tr, node.variable, ts, line, out)  # type: ignore[attr-defined]
+        var = tensor_id(tr, node.variable, ts, line, out)
     nid = tr.nodes.of(node)
     tr.node_lines[nid] = line
     bw = it.backward
@@ -274,6 +274,8 @@ def _b_untracked(tr: Tracer, it: cap.Untracked, out: Out) -> None:
             "outputs": outs,
             "line": line,
             "grad_mode": it.mode,
+            "module_path": it.module_path,
+            "module_calls": list(it.module_calls) if it.module_calls is not None else None,
         }
     )
 

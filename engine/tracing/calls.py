@@ -160,9 +160,9 @@ def _uncounted_writes(tr: Tracer) -> Callable[[], None]:
         tr.version_bump(self)
         return out
 
-    Tensor.apply_ = traced_apply_  # type: ignore[attr-defined]
+    Tensor.apply_ = traced_apply_  # type: ignore[method-assign, assignment]
 
     def undo() -> None:
-        Tensor.apply_ = was  # type: ignore[attr-defined]
+        Tensor.apply_ = was  # type: ignore[method-assign]
 
     return undo

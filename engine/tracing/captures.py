@@ -47,6 +47,8 @@ class Untracked(NamedTuple):
     outputs: tuple[Tensor, ...]
     inputs: tuple[Any, ...]
     mode: GradMode
+    module_path: str | None
+    module_calls: tuple[int, ...] | None
 
 
 class CutMade(NamedTuple):

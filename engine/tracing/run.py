@@ -236,7 +236,7 @@ def _execute(
     prev = observer.TRACER
     try:
         compiled = compile(code, filename, "exec")
-        sys.stdout, sys.stderr = _Stream(tr, "stdout"), _Stream(tr, "stderr")  # type: ignore[assignment]
+        sys.stdout, sys.stderr = _Stream(tr, "stdout"), _Stream(tr, "stderr")
         observer.install(tr)
         undo = calls.wrap(tr)
         try:

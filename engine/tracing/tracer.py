@@ -61,9 +61,9 @@ def _dtype(dt: np.dtype[Any]) -> tuple[str, int]:
 
 _DTYPES: dict[np.dtype[Any], tuple[str, int]] = {}  # (read once per value: `_dtype` cached)
 
-# Arrays at least this large are summarized at the end of a flush, shared with a helper
-# thread: the passes over their data run without the GIL, so on two cores they overlap.
-PARALLEL_MIN = 1 << 18
+# A flush whose summaries hold twice this many elements shares them with a helper
+# thread: the passes over the data run without the GIL, so on two cores they overlap.
+PARALLEL_MIN = 1 << 15
 _HELPER: list[ThreadPoolExecutor] = []
 # Captured moments are sent at least this often (ns), so a run killed from outside (its time
 # limit, its memory) still shows what it did until shortly before
@@ -201,6 +201,7 @@ class Tracer:
         self.count = 0
         self.tensors = Ids()
         self.nodes = Ids()
+        self.cut_results: set[int | None] = set()  # tensors made by a cut point (`untracked`)
         self.retained: OrderedDict[int, np.ndarray[Any, Any]] = OrderedDict()
         self.mstack: list[tuple[Any, str, int]] = []  # (module, name, call number)
         # the stack's path and call numbers (from 0 per run: two calls of one module one after
@@ -390,20 +391,29 @@ class Tracer:
             self.flush(keep_last=True, timed=True)
 
     def untracked(self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
-        # only ops that would have been recorded are cut points (not backward's own math)
+        # only ops that would have been recorded are cut points (not backward's own math): an
+        # input requires grad or is the result of a cut point, so a model run under no_grad is
+        # drawn whole, each op on the activations the one before it made
         if self.backward.current is not None:
             return
+        tensors, cut = self.tensors, self.cut_results
         for t in inputs:
-            if t is not None and t._rg:
+            if t is not None and (t._rg or tensors.get(t) in cut):
                 break
         else:
             return
+        for t in outputs:
+            cut.add(tensors.of(t))
         add = self.unbuilt.add
         for t in (*outputs, *inputs):
             if t is not None:
                 add(id(t._ver))
         line, frame = self._site()
-        self._add(cap.Untracked(_ns(), line, frame, name, outputs, inputs, _mode()))
+        self._add(
+            cap.Untracked(
+                _ns(), line, frame, name, outputs, inputs, _mode(), self.mpath, self.mcalls
+            )
+        )
 
     def version_bump(self, t: Tensor) -> None:
         """`t` was written in place. A view shares its base's storage and version counter:
@@ -801,6 +811,8 @@ class Tracer:
     def _summarize(self) -> None:
         """Fill in the batch's large summaries, on this thread and a helper thread at once."""
         jobs, self.jobs = self.jobs, []
+        if not jobs:
+            return
         if sum(a.size for a, _ in jobs) < 2 * PARALLEL_MIN:
             values.summarize_all(jobs)
             return
@@ -951,10 +963,9 @@ class Tracer:
                 self.full.append((a, v))
             else:
                 values.inline(a, v)
-        if a.size >= PARALLEL_MIN:
-            self.jobs.append((a, v))  # summarized at the end of the flush, two at a time
-        else:
-            values.summarize(a, v)
+        # summarized at the end of the flush, all together (their samples and histograms in
+        # a few NumPy calls) and, past PARALLEL_MIN elements, on two threads
+        self.jobs.append((a, v))
         self.vcache[id(a)] = (a, v)
         if tid is not None and tid not in self.retained:
             # bounded by count and bytes; the oldest go first

@@ -162,6 +162,16 @@ def summarize_all(jobs: list[tuple[np.ndarray[Any, Any], Any]]) -> None:
         summarize(a, out)
 
 
+_F32 = np.dtype(np.float32)
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def _in_f32(lo: float, hi: float) -> bool:
+    """Whether a histogram's lo, scale and differences are finite in float32."""
+    span = hi - lo
+    return abs(lo) < _F32_MAX and span < _F32_MAX and span * _F32_MAX > BINS
+
+
 _min, _max = np.minimum.reduce, np.maximum.reduce
 _ONES: dict[np.dtype[Any], np.ndarray[Any, Any]] = {}
 
@@ -207,6 +217,10 @@ def _histogram(x: np.ndarray[Any, Any], lo: float, hi: float) -> tuple[list[int]
     if hi <= lo:
         lo, hi = lo - 0.5, hi + 0.5  # np.histogram's range for a constant array
     scale = BINS / (hi - lo)
+    if x.dtype == _F32 and not _in_f32(lo, hi):
+        # a span too small (subnormal values) or too large for the array's precision: its
+        # scale or its differences would overflow (inf, then a negative bin): in float64
+        x = x.astype(np.float64)
     idx = ((x - lo) * scale).astype(np.intp)
     # x >= lo, so only the top needs clamping (x == hi lands in the last bin, as in
     # np.histogram); np.minimum costs 1 us where np.clip's Python wrapper costs 14

@@ -376,6 +376,13 @@ export class App {
   private render(): void {
     const t0 = performance.now();
     this.renderedAt = t0;
+    if (this.opener.catchingUp) {
+      // a share link's stored log is read and folded before the run is drawn: a frame of a
+      // graph still growing costs the whole graph's canvas, map and panels, and would take
+      // the thread from the events; the status line says how far the read is
+      this.panels.reading(this.log.length);
+      return;
+    }
     const scene = this.scene();
     const s = scene.state;
     this.layout.sync(this.view);

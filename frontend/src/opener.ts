@@ -14,6 +14,8 @@ export class RunOpener {
   private at: number | null = null;
   private active = false;
   private reading: AbortController | null = null;
+  /** The last seq the log read has handed over so far (-1 before any). */
+  private readTo = -1;
 
   constructor(app: App) {
     this.app = app;
@@ -28,24 +30,34 @@ export class RunOpener {
     this.app.panels.status(`opening run ${id}…`);
     const reading = new AbortController();
     this.reading = reading;
+    this.readTo = -1;
     let ended = false;
     const onBatch = (batch: WireEvent[]): void => {
       if (reading.signal.aborted) return;
       ended ||= batch.some((e) => e.type === "run_finished" || (e.type === "command_error" && e.message.startsWith("unknown_run")));
+      this.readTo = Math.max(this.readTo, batch[batch.length - 1]?.seq ?? -1);
       this.app.enqueue(batch);
     };
     void readLog(id, onBatch, reading.signal).then((r) => {
       if (reading.signal.aborted) return;
       this.reading = null;
+      this.app.schedule();
       // a run still going (or a read cut short) goes on over the socket from what was read
       if (!ended) this.app.conn.send({ type: "resume", run_id: id, after_seq: r.last });
     });
+  }
+
+  /** True while the link's stored log is being read or its events applied: the page draws the
+   *  run once they are in (see App.render). */
+  get catchingUp(): boolean {
+    return this.reading !== null || this.app.log.length - 1 < this.readTo;
   }
 
   /** A new run or reset: whatever link was being opened is no longer. */
   cancel(): void {
     this.reading?.abort();
     this.reading = null;
+    this.readTo = -1;
     this.active = false;
     byId("notice").hidden = true;
   }

@@ -438,7 +438,7 @@ export interface TensorValuesCommand {
   run_id?: string | null;
   tensor_id: number;
 }
-/** An op on tensors requiring grad run under no_grad/inference_mode: a cut point (its outputs do not require grad and no node records it). */
+/** An op on tensors requiring grad run under no_grad/inference_mode: a cut point (its outputs do not require grad and no node records it). `module_path`/`module_calls`: the module calls it ran in, as a node's (a model's inference under no_grad is drawn in its modules). */
 export interface UntrackedOp {
   type: "untracked_op";
   t: number;
@@ -449,6 +449,8 @@ export interface UntrackedOp {
   outputs: TensorInfo[];
   line: number | null;
   grad_mode: "grad" | "inference_mode" | "no_grad";
+  module_path: string | null;
+  module_calls: number[] | null;
 }
 /** An in-place write (an op ending in `_`, `x -= ...` under no_grad, an optimizer step): the tensor's new `version`, its values after the write, the snippet line. A write through a view reports the view's base too; a write through `p.data` reports `p`, and `apply_` its tensor, with the version unchanged (PyTorch counts neither write): the values change at the same version. */
 export interface VersionBump {

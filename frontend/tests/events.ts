@@ -30,7 +30,7 @@ export const ev = {
     module_path: null, module_calls: null, variable: null, backward: null, ...o,
   }),
   untracked: (seq: number, o: Partial<UntrackedOp> & { name: string; outputs: TensorInfo[] }): UntrackedOp => ({
-    ...base, seq, type: "untracked_op", inputs: [], line: null, grad_mode: "no_grad", ...o,
+    ...base, seq, type: "untracked_op", inputs: [], line: null, grad_mode: "no_grad", module_path: null, module_calls: null, ...o,
   }),
   bump: (seq: number, tensor: number, version: number, value: TensorValue, line: number | null = null): VersionBump => ({
     ...base, seq, type: "version_bump", tensor, version, grad_fn: null, line, value,

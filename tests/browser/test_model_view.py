@@ -271,3 +271,42 @@ def test_names_beside_small_boxes_cover_no_other_box(browser: Browser, server: s
         assert not errors
     finally:
         page.context.close()
+
+
+# a model's inference under no_grad: no node is recorded, each op is drawn as a cut point
+INFERENCE = """import torch
+from torch import nn
+def block(c):
+    return nn.Sequential(nn.Conv2d(c, c, 3, padding=1), nn.BatchNorm2d(c), nn.ReLU())
+model = nn.Sequential(*[block(4) for _ in range(12)], nn.Flatten(), nn.Linear(4 * 8 * 8, 10))
+model.eval()
+with torch.no_grad():
+    logits = model(torch.randn(2, 4, 8, 8))
+print(logits.argmax(1))
+"""
+
+
+def test_a_model_run_under_no_grad_starts_collapsed_as_a_chain(
+    browser: Browser, server: str
+) -> None:
+    page, errors = _open(browser, server, (1280, 720))
+    try:
+        page.goto("/")
+        set_code(page, INFERENCE)
+        press_run(page)
+        expect(page.get_by_test_id("status")).to_contain_text("· ok")
+        geo = _settle(page)
+        # its blocks are boxes, one under the other as the activations flow (ReLU's cut point,
+        # on no input that requires grad, links a block to the next)
+        blocks = sorted(
+            (m for m in geo["modules"] if m["title"].endswith("· Sequential")),
+            key=lambda m: int(m["title"].split(" ·")[0]),
+        )
+        assert len(blocks) == 12, [m["title"] for m in geo["modules"]]
+        tops = [b["y"] for b in blocks]
+        assert tops == sorted(tops) and len(set(tops)) == 12, tops
+        assert not geo["partial"]
+        _assert_legible(geo)
+        assert not errors
+    finally:
+        page.context.close()

@@ -115,3 +115,15 @@ def test_op_table_tangents(case: Any) -> None:
         warnings.simplefilter("ignore")  # the ops' own warnings (checked by test_ops)
         forward, reverse = _adjoint_gap(case)
     assert forward == pytest.approx(reverse, rel=1e-6, abs=1e-8)
+
+
+def test_forward_jacobian_of_an_output_no_input_reaches_is_zero() -> None:
+    # the output's tangent is None (it does not depend on the duals): its columns are zeros
+    x, y = torch.tensor([1.0, 2.0]), torch.tensor([3.0])
+    jac = torch.autograd.functional.jacobian(
+        lambda a, b: (a * 2, torch.ones(2)), (x, y), strategy="forward-mode", vectorize=True
+    )
+    assert [[tuple(j.shape) for j in row] for row in jac] == [[(2, 2), (2, 1)], [(2, 2), (2, 1)]]
+    np.testing.assert_array_equal(jac[0][0].numpy(), [[2.0, 0.0], [0.0, 2.0]])
+    for j in (jac[0][1], jac[1][0], jac[1][1]):
+        assert not j.numpy().any()

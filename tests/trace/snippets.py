@@ -275,6 +275,15 @@ net = Net()
 net(torch.randn(2, 1, 5, 5)).backward()
 """
 
+# a model's inference under no_grad: every op a cut point, ReLU's (no input requiring grad) too
+NO_GRAD_MODEL = """import torch
+from torch import nn
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+with torch.no_grad():
+    y = model(torch.ones(1, 3))
+z = y * 2
+"""
+
 RUNNABLE = {
     "seed_exp_function": SEED_EXP_FUNCTION,
     "seed_saved": SEED_SAVED,
@@ -290,5 +299,6 @@ RUNNABLE = {
     "module_hooks": MODULE_HOOKS,
     "named_parameters": NAMED_PARAMETERS,
     "manual_sgd": MANUAL_SGD,
+    "no_grad_model": NO_GRAD_MODEL,
 }
 FAILING = {"error_in_backward": ERROR_IN_BACKWARD, "version_error": VERSION_ERROR}

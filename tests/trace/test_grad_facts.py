@@ -222,3 +222,23 @@ def test_writes_through_data_show_on_the_tensor() -> None:
     ]
     # PyTorch does not count writes through .data: w stays at version 0, its values change
     assert bumps == [(0, 6), (0, 6), (0, 8)]
+
+
+def test_a_model_run_under_no_grad_is_drawn_whole_in_its_modules() -> None:
+    # every op of the model's inference is a cut point, the ones on activations too (ReLU has
+    # no input that requires grad), each on the one before it and in the module it ran in
+    events = _run(RUNNABLE["no_grad_model"])
+    cuts = [e for e in events if e["type"] == "untracked_op"]
+    assert [(e["name"], e["module_path"]) for e in cuts] == [
+        ("TBackward0", "Sequential.0"),
+        ("AddmmBackward0", "Sequential.0"),
+        ("ReluBackward0", "Sequential.1"),
+        ("TBackward0", "Sequential.2"),
+        ("AddmmBackward0", "Sequential.2"),
+    ]
+    assert all(e["grad_mode"] == "no_grad" and e["line"] == 5 for e in cuts)
+    made = [e["outputs"][0]["id"] for e in cuts]
+    assert made[1] in cuts[2]["inputs"] and made[2] in cuts[4]["inputs"]
+    assert [len(e["module_calls"]) for e in cuts] == [2, 2, 2, 2, 2]
+    # what the snippet does outside no_grad on a result needing no grad is not a cut point
+    assert len(cuts) == 5

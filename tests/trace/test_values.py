@@ -88,3 +88,13 @@ def test_bfloat16_values_count_their_non_finite_and_have_stats() -> None:
     assert s["nan"] == 40_000 and s["inf"] == 0
     assert s["stats"]["min"] == float(small[2]) and s["stats"]["max"] == 1.5
     assert "nan" in s["sample"] and None not in s["sample"]
+
+
+def test_subnormal_values_have_a_histogram() -> None:
+    # a span of subnormal float32 values: its scale overflows float32 (inf, then negative
+    # bins and a ValueError from bincount); the histogram is computed in float64 instead
+    a = np.linspace(1e-41, 9e-41, 200).astype(np.float32)
+    v = value(a)
+    assert sum(v["hist"]["counts"]) == a.size
+    expected, _ = np.histogram(a.astype(np.float64), bins=16)
+    assert v["hist"]["counts"] == expected.tolist()

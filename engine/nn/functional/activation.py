@@ -24,7 +24,7 @@ def _inplace(x: Tensor, out: Tensor, inplace: bool) -> Tensor:
 # -- activations --------------------------------------------------------------------------
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(0, x)."""
-    return _inplace(input, input.relu(), inplace)  # type: ignore[attr-defined]
+    return _inplace(input, input.relu(), inplace)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
@@ -83,19 +83,19 @@ def hardtanh(
 
 
 def sigmoid(input: Tensor) -> Tensor:
-    return input.sigmoid()  # type: ignore[attr-defined, no-any-return]
+    return input.sigmoid()
 
 
 def tanh(input: Tensor) -> Tensor:
-    return input.tanh()  # type: ignore[attr-defined, no-any-return]
+    return input.tanh()
 
 
 def softsign(input: Tensor) -> Tensor:
-    return input / (input.abs() + 1)  # type: ignore[attr-defined, no-any-return]
+    return input / (input.abs() + 1)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
-    return input - input.tanh()  # type: ignore[attr-defined, no-any-return]
+    return input - input.tanh()
 
 
 def logsigmoid(input: Tensor) -> Tensor:
@@ -137,7 +137,7 @@ def softmax(
     """exp(x) / sum(exp(x)) along `dim`."""
     if dim is None:
         dim = _softmax_dim(input.ndim)
-    return input.softmax(dim, dtype=dtype)  # type: ignore[attr-defined, no-any-return]
+    return input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(
@@ -146,7 +146,7 @@ def log_softmax(
     """x - logsumexp(x) along `dim`."""
     if dim is None:
         dim = _softmax_dim(input.ndim)
-    return input.log_softmax(dim, dtype=dtype)  # type: ignore[attr-defined, no-any-return]
+    return input.log_softmax(dim, dtype=dtype)
 
 
 def softmin(
@@ -234,10 +234,10 @@ def gumbel_softmax(
     gradient (the straight-through estimator)."""
     from engine._creation import empty_like, zeros_like
 
-    gumbels: Any = -empty_like(logits).exponential_().log()  # type: ignore[attr-defined]
+    gumbels = -empty_like(logits).exponential_().log()
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:
-        return y_soft  # type: ignore[no-any-return]
+        return y_soft
     index = y_soft.max(dim, keepdim=True)[1]
-    y_hard = zeros_like(logits).scatter_(dim, index, 1.0)  # type: ignore[attr-defined]
-    return y_hard - y_soft.detach() + y_soft  # type: ignore[no-any-return]
+    y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

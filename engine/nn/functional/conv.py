@@ -60,7 +60,7 @@ def _conv(
 ) -> Tensor:
     unbatched = x.ndim == nd + 1
     if unbatched:
-        x = x.unsqueeze(0)  # type: ignore[attr-defined]
+        x = x.unsqueeze(0)
     _check_channels(x, w, groups, nd)
     k = tuple(w.shape[2:])
     s, d = _tup(stride, nd), _tup(dilation, nd)
@@ -80,7 +80,7 @@ def _conv(
         )
     s2, p2, d2, op2 = nn_conv._as2d(s, pads, d, (0,) * nd)
     out = nn_conv.convolution(x, w, b, s2, p2, d2, False, op2, groups)
-    return out.squeeze(0) if unbatched else out  # type: ignore[attr-defined, no-any-return]
+    return out.squeeze(0) if unbatched else out
 
 
 def conv1d(
@@ -134,14 +134,14 @@ def _conv_transpose(x: Tensor, w: Tensor, b: Tensor | None, args: tuple[Any, ...
     s2, p2, d2, op2 = nn_conv._as2d(s, tuple((a, a) for a in p), d, op)
     unbatched = x.ndim == nd + 1
     if unbatched:
-        x = x.unsqueeze(0)  # type: ignore[attr-defined]
+        x = x.unsqueeze(0)
     if x.ndim != nd + 2 or x.shape[1] != w.shape[0]:
         raise RuntimeError(
             f"Given transposed=1, weight of size {list(w.shape)}, expected input{list(x.shape)} "
             f"to have {w.shape[0]} channels, but got {x.shape[1]} channels instead"
         )
     out = nn_conv.convolution(x, w, b, s2, p2, d2, True, op2, args[3])
-    return out.squeeze(0) if unbatched else out  # type: ignore[attr-defined]
+    return out.squeeze(0) if unbatched else out
 
 
 def conv_transpose1d(

@@ -86,8 +86,8 @@ def dropout3d(
         )
     if input.ndim == 5:
         return _feature_dropout(input, p, training, inplace)
-    out = _feature_dropout(input.unsqueeze(0), p, training, inplace)  # type: ignore[attr-defined]
-    return out.squeeze(0)  # type: ignore[attr-defined, no-any-return]
+    out = _feature_dropout(input.unsqueeze(0), p, training, inplace)
+    return out.squeeze(0)
 
 
 def _alpha_dropout(x: Tensor, p: float, training: bool, feature: bool) -> Tensor:
@@ -99,7 +99,7 @@ def _alpha_dropout(x: Tensor, p: float, training: bool, feature: bool) -> Tensor
         return x
     dt = x._d.dtype
     if p == 1:
-        return x * make(np.zeros((), dt), False, None, 0)  # type: ignore[no-any-return]
+        return x * make(np.zeros((), dt), False, None, 0)
     shape = (*x.shape[:2], *(1,) * (x.ndim - 2)) if feature else tuple(x.shape)
     keep = default_generator.bernoulli_scalar(math.prod(shape), 1.0 - p).reshape(shape)
     noise = keep.astype(dt)
@@ -108,7 +108,7 @@ def _alpha_dropout(x: Tensor, p: float, training: bool, feature: bool) -> Tensor
     b = (noise - dt.type(1)) * dt.type(_ALPHA * a) + dt.type(_ALPHA * a * p)
     noise = noise * dt.type(a)
     out = x * make(noise, False, None, 0) + make(b.astype(dt), False, None, 0)
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 def alpha_dropout(

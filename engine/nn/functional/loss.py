@@ -41,9 +41,9 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     if reduction == "none":
         return loss
     if reduction == "mean":
-        return loss.mean()  # type: ignore[attr-defined, no-any-return]
+        return loss.mean()
     if reduction == "sum":
-        return loss.sum()  # type: ignore[attr-defined, no-any-return]
+        return loss.sum()
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
@@ -80,7 +80,7 @@ def l1_loss(
             UserWarning,
             stacklevel=2,
         )
-    return _reduce((input - target).abs(), legacy_reduction(size_average, reduce, reduction))  # type: ignore[attr-defined]
+    return _reduce((input - target).abs(), legacy_reduction(size_average, reduce, reduction))
 
 
 def smooth_l1_loss(
@@ -134,10 +134,10 @@ def _nll_nd(x: Tensor, target: Tensor, weight: Tensor | None, red: str, ignore: 
             raise RuntimeError(
                 f"Expected target size {[n, *x.shape[2:]]}, got {list(target.shape)}"
             )
-        x4 = x.contiguous().view(n, c, 1, -1)  # type: ignore[attr-defined]
-        t3 = target.contiguous().view(n, 1, -1)  # type: ignore[attr-defined]
+        x4 = x.contiguous().view(n, c, 1, -1)
+        t3 = target.contiguous().view(n, 1, -1)
         out = nn_loss.nll_loss(x4, t3, weight, red, ignore)
-        return out.view(*target.shape) if red == "none" else out  # type: ignore[attr-defined, no-any-return]
+        return out.view(*target.shape) if red == "none" else out
     return nn_loss.nll_loss(x, target, weight, red, ignore)
 
 
@@ -158,7 +158,7 @@ def cross_entropy(
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     cdim = 0 if input.ndim == 1 else 1
-    logp = input.log_softmax(cdim)  # type: ignore[attr-defined]
+    logp = input.log_softmax(cdim)
     if target.is_floating_point() and input.shape == target.shape:
         return _ce_probs(logp, target, weight, red, label_smoothing, cdim)
     nll = _nll_nd(logp, target, weight, red, ignore_index)
@@ -170,7 +170,7 @@ def cross_entropy(
 def _wshape(weight: Tensor, ndim: int, cdim: int) -> Tensor:
     shape = [1] * ndim
     shape[cdim] = weight.shape[0]
-    return weight.view(*shape)  # type: ignore[attr-defined, no-any-return]
+    return weight.view(*shape)
 
 
 def _ce_probs(
@@ -183,10 +183,10 @@ def _ce_probs(
         target = target * (1 - ls) + ls / c
     prod = logp * target if weight is None else logp * target * _wshape(weight, logp.ndim, cdim)
     if red == "none":
-        return -prod.sum(cdim)  # type: ignore[attr-defined, no-any-return]
-    total = -prod.sum()  # type: ignore[attr-defined]
+        return -prod.sum(cdim)
+    total = -prod.sum()
     if red == "sum":
-        return total  # type: ignore[no-any-return]
+        return total
     return div_scalar(total, logp.numel() / c)
 
 
@@ -203,9 +203,9 @@ def _ce_smoothing(
     c = logp.shape[cdim]
     ignore_mask = make(target._d == ignore, False, None, 0)
     if weight is None:
-        smooth = -logp.sum(cdim)  # type: ignore[attr-defined]
+        smooth = -logp.sum(cdim)
     else:
-        smooth = -(logp * _wshape(weight, logp.ndim, cdim)).sum(cdim)  # type: ignore[attr-defined]
+        smooth = -(logp * _wshape(weight, logp.ndim, cdim)).sum(cdim)
     smooth = smooth.masked_fill(ignore_mask, 0.0)
     if red == "mean":
         if weight is None:
@@ -216,7 +216,7 @@ def _ce_smoothing(
         smooth = smooth.sum() / denom
     elif red == "sum":
         smooth = smooth.sum()
-    return mul_scalar(nll, 1 - ls) + mul_scalar(smooth, ls / c)  # type: ignore[no-any-return]
+    return mul_scalar(nll, 1 - ls) + mul_scalar(smooth, ls / c)
 
 
 def binary_cross_entropy(
@@ -272,13 +272,13 @@ def kl_div(
             stacklevel=2,
         )
     if log_target:
-        loss = target.exp() * (target - input)  # type: ignore[attr-defined]
+        loss = target.exp() * (target - input)
     else:
         # ATen's `xlogy(target, target) - target * input`, the product made first (as its
         # compiled code does: saved-tensor hooks see that packing order)
         ti = target * input
         if target._rg:
-            tlogt = target.xlogy(target)  # type: ignore[attr-defined]
+            tlogt = target.xlogy(target)
         else:
             t = target._d
             with np.errstate(all="ignore"):
@@ -287,8 +287,8 @@ def kl_div(
         loss = tlogt - ti
     if red == "batchmean":
         if input.ndim == 0:
-            return loss.sum()  # type: ignore[attr-defined, no-any-return]
-        return loss.sum() / input.shape[0]  # type: ignore[attr-defined, no-any-return]
+            return loss.sum()
+        return loss.sum() / input.shape[0]  # type: ignore[no-any-return]
     return _reduce(loss, red)
 
 
@@ -307,12 +307,12 @@ def poisson_nll_loss(
         input, target = _autocast.fp32(input, target)
     red = legacy_reduction(size_average, reduce, reduction)
     if log_input:
-        loss = input.exp() - target * input  # type: ignore[attr-defined]
+        loss = input.exp() - target * input
     else:
-        loss = input - target * (input + eps).log()  # type: ignore[attr-defined]
+        loss = input - target * (input + eps).log()
     if full:
         t = target
-        stirling = t * t.log() - t + (t * (2 * math.pi)).log() * 0.5  # type: ignore[attr-defined]
+        stirling = t * t.log() - t + (t * (2 * math.pi)).log() * 0.5
         loss = loss + stirling.masked_fill(t <= 1, 0)
     return _reduce(loss, red)
 
@@ -328,7 +328,7 @@ def gaussian_nll_loss(
     """0.5 * (log(var) + (input - target)^2 / var), var clamped to eps (without gradient)."""
     from engine._creation import ones_like
 
-    x: Any = input
+    x = input
     if isinstance(var, float):
         if var < 0:
             raise ValueError("var has negative entry/entries")
@@ -372,15 +372,15 @@ def ctc_loss(
     from engine.ops import nn_ctc
 
     unbatched = log_probs.ndim == 2
-    lp = log_probs.unsqueeze(1) if unbatched else log_probs  # type: ignore[attr-defined]
-    tg = targets.unsqueeze(0) if unbatched and targets.ndim == 1 else targets  # type: ignore[attr-defined]
+    lp = log_probs.unsqueeze(1) if unbatched else log_probs
+    tg = targets.unsqueeze(0) if unbatched and targets.ndim == 1 else targets
     tl = _lengths(target_lengths)
-    res: Any = nn_ctc.ctc_loss(lp, tg, _lengths(input_lengths), tl, blank, zero_infinity)
+    res = nn_ctc.ctc_loss(lp, tg, _lengths(input_lengths), tl, blank, zero_infinity)
     if zero_infinity:
         zero = _tensor(0.0, dtype=res.dtype)
         res = zero.where(res == float("inf"), res)  # where(res == inf, 0, res), as ATen
     if reduction == "mean":
-        return (res / _tensor(tl, dtype=res.dtype).clamp_min(1)).mean()  # type: ignore[no-any-return]
+        return (res / _tensor(tl, dtype=res.dtype).clamp_min(1)).mean()
     if reduction == "sum":
-        return res.sum()  # type: ignore[no-any-return]
-    return res.squeeze(0) if unbatched else res  # type: ignore[no-any-return]
+        return res.sum()
+    return res.squeeze(0) if unbatched else res

@@ -34,7 +34,7 @@ def margin_ranking_loss(
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
     shifted = add_scalar((-target) * (input1 - input2), margin)
-    return _reduce(shifted.clamp_min(0), red)  # type: ignore[attr-defined]
+    return _reduce(shifted.clamp_min(0), red)
 
 
 def triplet_margin_loss(
@@ -56,13 +56,13 @@ def triplet_margin_loss(
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
-        d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))  # type: ignore[attr-defined]
-    return _reduce((add_scalar(d_pos, margin) - d_neg).clamp_min(0), red)  # type: ignore[attr-defined]
+        d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _reduce((add_scalar(d_pos, margin) - d_neg).clamp_min(0), red)
 
 
 def _scalar_minus(c: float, t: Tensor) -> Tensor:
     """C++ `c - t`: a SubBackward0 from a wrapped number (no RsubBackward1)."""
-    return make(np.asarray(c, t._d.dtype), False, None, 0) - t  # type: ignore[no-any-return]
+    return make(np.asarray(c, t._d.dtype), False, None, 0) - t
 
 
 def soft_margin_loss(
@@ -94,7 +94,7 @@ def multi_margin_loss(
     red = legacy_reduction(size_average, reduce, reduction)
     if p != 1 and p != 2:
         raise ValueError("only p == 1 and p == 2 supported")
-    if weight is not None and weight.dim() != 1:  # type: ignore[attr-defined]
+    if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     return M.multi_margin_loss(input, target, p, margin, weight, red)
 
@@ -129,14 +129,14 @@ def cosine_embedding_loss(
     from engine.ops.scalar_overloads import sub_scalar
 
     red = legacy_reduction(size_average, reduce, reduction)
-    tdim = target.dim()  # type: ignore[attr-defined]
+    tdim = target.dim()
     if tdim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     want = 2 if tdim == 1 else 1
-    if input1.dim() != want or input2.dim() != want:  # type: ignore[attr-defined]
+    if input1.dim() != want or input2.dim() != want:
         raise RuntimeError(
             f"{tdim}D target tensor expects {want}D input tensors, but found inputs with sizes "
-            f"{list(input1.shape)} and {list(input2.shape)}."  # type: ignore[attr-defined]
+            f"{list(input1.shape)} and {list(input2.shape)}."
         )
     a: Any = input1
     b: Any = input2
@@ -167,7 +167,7 @@ def hinge_embedding_loss(
 
     red = legacy_reduction(size_average, reduce, reduction)
     zeros = make(np.zeros(input._d.shape, input._d.dtype), False, None, 0)
-    margin_clamp: Any = _scalar_minus(margin, input).clamp_min_(0)  # type: ignore[attr-defined]
+    margin_clamp: Any = _scalar_minus(margin, input).clamp_min_(0)
     tg: Any = target
     out = where(tg != 1, margin_clamp, zeros) + where(tg != -1, input, zeros)
     return _reduce(out, red)
@@ -215,7 +215,7 @@ def triplet_margin_with_distance_loss(
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim  # type: ignore[attr-defined]
+    a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim
     if not (a_dim == p_dim and p_dim == n_dim):
         raise RuntimeError(
             "The anchor, positive, and negative tensors are expected to have the same number of "

@@ -65,12 +65,12 @@ def normalize(
     input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None
 ) -> Tensor:
     """input / max(||input||_p along dim, eps)."""
-    denom = clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)  # type: ignore[attr-defined]
+    denom = clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
     if out is not None:  # PyTorch's torch.div(input, denom, out=out)
         from engine.ops.out_params import with_out
 
         return with_out(lambda a, b: a / b, "div")(input, denom, out=out)  # type: ignore[no-any-return]
-    return input / denom  # type: ignore[no-any-return]
+    return input / denom
 
 
 def rms_norm(
@@ -82,10 +82,10 @@ def rms_norm(
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     dims = list(range(input.ndim - len(shape), input.ndim))
     eps_val = finfo(input.dtype).eps if eps is None else eps
-    sq_mean = input.pow(2).mean(dims, keepdim=True)  # type: ignore[attr-defined]
+    sq_mean = input.pow(2).mean(dims, keepdim=True)
     rsq = add_scalar(sq_mean, eps_val).rsqrt()
-    result = input.mul(rsq)  # type: ignore[attr-defined]
-    return result.mul(weight) if weight is not None else result  # type: ignore[no-any-return]
+    result = input.mul(rsq)
+    return result.mul(weight) if weight is not None else result
 
 
 def instance_norm(
@@ -104,18 +104,18 @@ def instance_norm(
     pass
 
     b, c = input.shape[0], input.shape[1]
-    x = input.contiguous().view(1, b * c, *input.shape[2:])  # type: ignore[attr-defined]
-    w = weight.repeat(b) if weight is not None else None  # type: ignore[attr-defined]
-    bs = bias.repeat(b) if bias is not None else None  # type: ignore[attr-defined]
-    rm = running_mean.repeat(b) if running_mean is not None else None  # type: ignore[attr-defined]
-    rv = running_var.repeat(b) if running_var is not None else None  # type: ignore[attr-defined]
+    x = input.contiguous().view(1, b * c, *input.shape[2:])
+    w = weight.repeat(b) if weight is not None else None
+    bs = bias.repeat(b) if bias is not None else None
+    rm = running_mean.repeat(b) if running_mean is not None else None
+    rv = running_var.repeat(b) if running_var is not None else None
     out = batch_norm(x, rm, rv, w, bs, use_input_stats, momentum, eps)
     with no_grad():  # the repeated running stats fold back into the per-channel ones
         if running_mean is not None and rm is not None:
-            running_mean.copy_(rm.view(b, c).mean(0))  # type: ignore[attr-defined]
+            running_mean.copy_(rm.view(b, c).mean(0))
         if running_var is not None and rv is not None:
-            running_var.copy_(rv.view(b, c).mean(0))  # type: ignore[attr-defined]
-    return out.view(input.shape)  # type: ignore[attr-defined,no-any-return]
+            running_var.copy_(rv.view(b, c).mean(0))
+    return out.view(input.shape)
 
 
 def local_response_norm(
@@ -134,7 +134,7 @@ def local_response_norm(
         )
     if input._d.size == 0:
         return input
-    div: Any = input.mul(input)  # type: ignore[attr-defined]
+    div = input.mul(input)
     if dim == 3:
         div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
         div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
@@ -145,4 +145,4 @@ def local_response_norm(
         div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
         div = div.view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
-    return input / div  # type: ignore[no-any-return]
+    return input / div

@@ -63,7 +63,7 @@ def pad_circular(x: Tensor, pad: tuple[int, ...]) -> Tensor:
         out_shape[-i - 1] = size + left + right
         if out_shape[-i - 1] <= 0:
             raise RuntimeError("Negative padding value is resulting in an empty dimension")
-    out: Any = empty(out_shape, dtype=x.dtype)
+    out = empty(out_shape, dtype=x.dtype)
     out_slice, in_slice = out, x
 
     def cut(t: Any, dim: int, start: int, stop: int) -> Any:
@@ -81,4 +81,4 @@ def pad_circular(x: Tensor, pad: tuple[int, ...]) -> Tensor:
             cut(out, dim, 0, left).copy_(cut(out, dim, n - left - max(right, 0), n - max(right, 0)))
         if right > 0:
             cut(out, dim, n - right, n).copy_(cut(out, dim, max(left, 0), max(left, 0) + right))
-    return out  # type: ignore[no-any-return]
+    return out

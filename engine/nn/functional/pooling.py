@@ -67,7 +67,7 @@ def max_pool1d(
         size = nn_pool.pool_out(input.shape[-1], k[1], s[1], args[2][1], args[3][1], ceil_mode)
         if size < 1:
             raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
-    return _as1d(_max_pool(input.unsqueeze(-2), 2, args))  # type: ignore[attr-defined]
+    return _as1d(_max_pool(input.unsqueeze(-2), 2, args))
 
 
 def max_pool2d(
@@ -130,7 +130,7 @@ def avg_pool1d(
     k = (1, _tup(kernel_size, 1)[0])
     s = k if stride is None else (1, _tup(stride, 1)[0])
     args = (k, s, (0, _tup(padding, 1)[0]), ceil_mode, count_include_pad, None)
-    return _as1d(_avg_pool(input.unsqueeze(-2), 2, args))  # type: ignore[attr-defined, no-any-return]
+    return _as1d(_avg_pool(input.unsqueeze(-2), 2, args))  # type: ignore[no-any-return]
 
 
 def avg_pool2d(
@@ -171,7 +171,7 @@ def _adaptive_avg(x: Tensor, output_size: Any, nd: int) -> Tensor:
     size = _out_size(x, output_size, nd)
     if set(size) == {1} and x.ndim in (nd + 1, nd + 2):  # a mean, as PyTorch computes it
         # ATen reduces over (-1, -2, ...): the saved `dim` shows that order
-        return x.mean(tuple(range(-1, -nd - 1, -1)), keepdim=True)  # type: ignore[attr-defined, no-any-return]
+        return x.mean(tuple(range(-1, -nd - 1, -1)), keepdim=True)
     return nn_pool_adaptive.adaptive_avg_pool(x, size)
 
 
@@ -179,7 +179,7 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     """Average into `output_size` bins along the last dimension."""
     _check_1d(input, "adaptive_avg_pool1d")
     size = (1, _tup(output_size, 1)[0])
-    return _as1d(_adaptive_avg(input.unsqueeze(-2), size, 2))  # type: ignore[attr-defined, no-any-return]
+    return _as1d(_adaptive_avg(input.unsqueeze(-2), size, 2))  # type: ignore[no-any-return]
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
@@ -196,7 +196,7 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = 
     """Max over `output_size` adaptive bins along the last dimension."""
     _check_1d(input, "adaptive_max_pool1d")
     size = (1, _tup(output_size, 1)[0])
-    out = _as1d(nn_pool_adaptive.adaptive_max_pool(input.unsqueeze(-2), size))  # type: ignore[attr-defined]
+    out = _as1d(nn_pool_adaptive.adaptive_max_pool(input.unsqueeze(-2), size))
     return out if return_indices else out[0]
 
 
@@ -265,9 +265,9 @@ def max_unpool1d(
 ) -> Tensor:
     """Invert max_pool1d: each value back at its index, zeros elsewhere."""
     size = _unpool_args(input, 1, (kernel_size, stride, padding, output_size))
-    x, i = input.unsqueeze(-1), indices.unsqueeze(-1)  # type: ignore[attr-defined]
+    x, i = input.unsqueeze(-1), indices.unsqueeze(-1)
     out = nn_pool_adaptive.max_unpool(x, i, (int(size[0]), 1))
-    return out.squeeze(-1)  # type: ignore[attr-defined, no-any-return]
+    return out.squeeze(-1)
 
 
 def max_unpool2d(
@@ -302,12 +302,12 @@ def _lp_pool(x: Tensor, norm_type: float, k: Any, stride: Any, ceil_mode: bool, 
 
     kt = _tup(k, nd)
     pool = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]
-    out = pool(x.pow(norm_type), k, stride, 0, ceil_mode)  # type: ignore[attr-defined, operator]
+    out = pool(x.pow(norm_type), k, stride, 0, ceil_mode)
     mag = out.sign() * relu(out.abs())
     prod = 1
     for v in kt:
         prod *= v
-    return mag.mul(prod).pow(1.0 / norm_type)  # type: ignore[no-any-return]
+    return mag.mul(prod).pow(1.0 / norm_type)
 
 
 def lp_pool1d(

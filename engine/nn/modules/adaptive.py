@@ -63,7 +63,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
 
     def reset_parameters(self) -> None:
         self.head.reset_parameters()
-        for i2h, h2o in self.tail:  # type: ignore[attr-defined]
+        for i2h, h2o in self.tail:
             i2h.reset_parameters()
             h2o.reset_parameters()
 
@@ -87,8 +87,8 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         else:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         batched = target_.ndim > 0
-        input: Any = input_ if batched else input_.unsqueeze(0)  # type: ignore[attr-defined]
-        target: Any = target_ if batched else target_.unsqueeze(0)  # type: ignore[attr-defined]
+        input = input_ if batched else input_.unsqueeze(0)
+        target = target_ if batched else target_.unsqueeze(0)
         used_rows, batch_size = 0, target.shape[0]
         output = input.new_zeros(batch_size)
         gather_inds = target.new_empty(batch_size)
@@ -141,16 +141,16 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         from engine.ops.reduce_minmax import argmax
 
         head_output = self.head(input)
-        output: Any = argmax(head_output, dim=1)
+        output = argmax(head_output, dim=1)
         not_in_shortlist = output >= self.shortlist_size
         if not not_in_shortlist.any():
-            return output  # type: ignore[no-any-return]
+            return output
         if not_in_shortlist.all():
             return argmax(self._get_full_log_prob(input, head_output), dim=1)
-        x: Any = input
+        x = input
         log_prob = self._get_full_log_prob(x[not_in_shortlist], head_output[not_in_shortlist])
         output[not_in_shortlist] = argmax(log_prob, dim=1)
-        return output  # type: ignore[no-any-return]
+        return output
 
 
 __all__ = ["AdaptiveLogSoftmaxWithLoss"]

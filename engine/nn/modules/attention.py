@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.nn import functional as F
@@ -19,7 +19,10 @@ from engine.nn import init
 from engine.nn.modules.linear import Linear, empty_param
 from engine.nn.modules.module import Module
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 class NonDynamicallyQuantizableLinear(Linear):
@@ -37,15 +40,15 @@ def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Any) ->
     e = q.size(-1)
     if k is v and q is k:
         proj = F.linear(q, w, b)
-        proj = proj.unflatten(-1, (3, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()  # type: ignore[attr-defined]
+        proj = proj.unflatten(-1, (3, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
         return proj[0], proj[1], proj[2]
     if k is v:
-        w_q, w_kv = w.split([e, e * 2])  # type: ignore[attr-defined]
+        w_q, w_kv = w.split([e, e * 2])
         b_q, b_kv = (None, None) if b is None else b.split([e, e * 2])
         kv = F.linear(k, w_kv, b_kv)
-        kv = kv.unflatten(-1, (2, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()  # type: ignore[attr-defined]
+        kv = kv.unflatten(-1, (2, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
         return F.linear(q, w_q, b_q), kv[0], kv[1]
-    w_q, w_k, w_v = w.chunk(3)  # type: ignore[attr-defined]
+    w_q, w_k, w_v = w.chunk(3)
     b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
     return F.linear(q, w_q, b_q), F.linear(k, w_k, b_k), F.linear(v, w_v, b_v)
 
@@ -109,15 +112,15 @@ class MultiheadAttention(Module):
         average_attn_weights: bool = True,
         is_causal: bool = False,
     ) -> tuple[Tensor, Any]:
-        batched = query.dim() == 3  # type: ignore[attr-defined]
+        batched = query.dim() == 3
         if self.batch_first and batched:
             if key is value and query is key:
-                query = key = value = query.transpose(1, 0)  # type: ignore[attr-defined]
+                query = key = value = query.transpose(1, 0)
             elif key is value:
-                query, key = (x.transpose(1, 0) for x in (query, key))  # type: ignore[attr-defined]
+                query, key = (x.transpose(1, 0) for x in (query, key))
                 value = key
             else:
-                query, key, value = (x.transpose(1, 0) for x in (query, key, value))  # type: ignore[attr-defined]
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
         out, weights = _mha_forward(
             self, query, key, value, key_padding_mask, attn_mask, need_weights, is_causal
         )
@@ -145,8 +148,8 @@ def _mha_forward(
 ) -> tuple[Any, Any]:
     """`F.multi_head_attention_forward`: with need_weights, the explicit path (weights come
     back per head); without, scaled_dot_product_attention, as PyTorch records it."""
-    if query.dim() == 2:  # type: ignore[attr-defined]
-        query, key, value = (t.unsqueeze(1) for t in (query, key, value))  # type: ignore[attr-defined]
+    if query.dim() == 2:
+        query, key, value = (t.unsqueeze(1) for t in (query, key, value))
         kpm = kpm.unsqueeze(0) if kpm is not None else None
     tgt_len, bsz, embed_dim = query.shape
     kpm = _canonical_mask(kpm, query.dtype)

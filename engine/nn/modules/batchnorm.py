@@ -224,8 +224,8 @@ def _lazy_norm_forward(self: _BatchNorm, input: Tensor) -> Tensor:
             for t in lazy:
                 t.data = _creation.empty(n, dtype=t.dtype)
             self.reset_parameters()
-        self.__class__ = self._becomes  # type: ignore[attr-defined]  # PyTorch's cls_to_become
-    return self.forward(input)  # type: ignore[no-any-return]
+        self.__class__ = self._becomes  # PyTorch's cls_to_become
+    return self.forward(input)
 
 
 class LazyBatchNorm1d(BatchNorm1d):

@@ -163,7 +163,7 @@ def _convt_forward(self: _ConvNd, input: Tensor, output_size: Any = None) -> Ten
         sp = input.shape[-nd:]
         least = [
             (sp[i] - 1) * self.stride[i]
-            - 2 * self.padding[i]  # type: ignore[index]
+            - 2 * self.padding[i]
             + self.dilation[i] * (self.kernel_size[i] - 1)
             + 1
             for i in range(nd)
@@ -236,7 +236,7 @@ def _lazy_forward(self: _ConvNd, input: Tensor, *args: Any) -> Tensor:
         if self.bias is not None:
             self.bias.data = empty(c_out, dtype=self.bias.dtype)
         self.reset_parameters()
-        self.__class__ = self._becomes  # type: ignore[attr-defined]  # PyTorch's cls_to_become
+        self.__class__ = self._becomes  # PyTorch's cls_to_become
     return self.forward(input, *args)  # type: ignore[no-any-return]
 
 

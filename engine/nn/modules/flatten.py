@@ -16,7 +16,7 @@ class Flatten(Module):
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.flatten(self.start_dim, self.end_dim)  # type: ignore[attr-defined, no-any-return]
+        return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
@@ -33,7 +33,7 @@ class Unflatten(Module):
         shape = list(input.shape)
         d = self.dim % len(shape)
         new = shape[:d] + list(self.unflattened_size) + shape[d + 1 :]
-        return input.view(*new)  # type: ignore[attr-defined, no-any-return]
+        return input.view(*new)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -30,12 +30,12 @@ def _instance_forward(m: _BatchNorm, input: Tensor, batch_dims: int) -> Tensor:
             "warning by not passing in num_features, which is not used because affine=False",
             stacklevel=4,
         )
-    x = input.unsqueeze(0) if unbatched else input  # type: ignore[attr-defined]
+    x = input.unsqueeze(0) if unbatched else input
     out = instance_norm(
         x, m.running_mean, m.running_var, m.weight, m.bias,
         m.training or not m.track_running_stats, m.momentum or 0.0, m.eps,
     )  # fmt: skip
-    return out.squeeze(0) if unbatched else out  # type: ignore[no-any-return,attr-defined]
+    return out.squeeze(0) if unbatched else out
 
 
 def _instance_init(

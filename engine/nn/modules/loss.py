@@ -291,9 +291,9 @@ class MultiMarginLoss(_Loss):
         super().__init__(size_average, reduce, reduction)
         if p != 1 and p != 2:
             raise ValueError("only p == 1 and p == 2 supported")
-        if weight is not None and weight.dim() != 1:  # type: ignore[attr-defined]
+        if weight is not None and weight.dim() != 1:
             raise ValueError(
-                f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D "  # type: ignore[attr-defined]
+                f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D "
                 "instead"
             )
         self.register_buffer("weight", weight)

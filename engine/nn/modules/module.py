@@ -338,7 +338,7 @@ class Module:
             elif isinstance(a, Tensor):
                 dt = a.dtype
         if fmt is not None:  # PyTorch lays out only the 4-d and 5-d tensors in it
-            self._apply_tensors(lambda t: t.to(memory_format=fmt) if t.dim() in (4, 5) else t)  # type: ignore[attr-defined]
+            self._apply_tensors(lambda t: t.to(memory_format=fmt) if t.dim() in (4, 5) else t)
         if dt is None:
             return self
         if not dt.is_floating_point:
@@ -346,7 +346,7 @@ class Module:
                 f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                 f"dtype={dt}"
             )
-        return self._apply_tensors(lambda t: t.to(dt) if t.is_floating_point() else t)  # type: ignore[attr-defined]
+        return self._apply_tensors(lambda t: t.to(dt) if t.is_floating_point() else t)
 
     def compile(self, *args: Any, **kwargs: Any) -> None:
         """`Module.compile()`: compiles in place in PyTorch; here the module runs eagerly as

@@ -75,7 +75,7 @@ class _AvgPoolNd(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         args = (self.kernel_size, self.stride, self.padding, self.ceil_mode)
-        return self._fn(input, *args, self.count_include_pad, self.divisor_override)  # type: ignore[no-any-return]
+        return self._fn(input, *args, self.count_include_pad, self.divisor_override)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -117,7 +117,7 @@ class _AdaptiveAvgPoolNd(Module):
         self.output_size = output_size
 
     def forward(self, input: Tensor) -> Tensor:
-        return self._fn(input, self.output_size)  # type: ignore[no-any-return]
+        return self._fn(input, self.output_size)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
@@ -173,7 +173,7 @@ class _MaxUnpoolNd(Module):
 
     def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
         args = (self.kernel_size, self.stride, self.padding, output_size)
-        return self._fn(input, indices, *args)  # type: ignore[no-any-return]
+        return self._fn(input, indices, *args)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -203,7 +203,7 @@ class _LPPoolNd(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         args = (self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
-        return self._fn(input, *args)  # type: ignore[no-any-return]
+        return self._fn(input, *args)
 
     def extra_repr(self) -> str:
         return (

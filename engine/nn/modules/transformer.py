@@ -69,7 +69,7 @@ class TransformerEncoderLayer(Module):
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask)
-            return x + self._ff_block(self.norm2(x))  # type: ignore[no-any-return]
+            return x + self._ff_block(self.norm2(x))
         x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask))
         return self.norm2(x + self._ff_block(x))  # type: ignore[no-any-return]
 
@@ -119,7 +119,7 @@ class TransformerEncoder(Module):
         out = src
         for layer in self.layers:
             out = layer(out, src_mask=mask, src_key_padding_mask=src_key_padding_mask)
-        return self.norm(out) if self.norm is not None else out  # type: ignore[no-any-return]
+        return self.norm(out) if self.norm is not None else out
 
 
 def _why_not_fast(layer: Any) -> str:

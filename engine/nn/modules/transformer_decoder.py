@@ -67,13 +67,13 @@ class TransformerDecoderLayer(Module):
         tgt_is_causal: bool = False,
         memory_is_causal: bool = False,
     ) -> Tensor:
-        x: Any = tgt
+        x = tgt
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
             x = x + self._mha_block(
                 self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
             )
-            return x + self._ff_block(self.norm3(x))  # type: ignore[no-any-return]
+            return x + self._ff_block(self.norm3(x))
         x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
         x = self.norm2(
             x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
@@ -145,7 +145,7 @@ class TransformerDecoder(Module):
                 tgt_is_causal=bool(tgt_is_causal),
                 memory_is_causal=memory_is_causal,
             )
-        return self.norm(out) if self.norm is not None else out  # type: ignore[no-any-return]
+        return self.norm(out) if self.norm is not None else out
 
 
 class Transformer(Module):
@@ -185,7 +185,7 @@ class Transformer(Module):
             norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
             self.decoder = TransformerDecoder(dec, num_decoder_layers, norm)
         for p in self.parameters():
-            if p.dim() > 1:  # type: ignore[attr-defined]
+            if p.dim() > 1:
                 init.xavier_uniform_(p)
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
 
@@ -203,11 +203,11 @@ class Transformer(Module):
         tgt_is_causal: bool | None = None,
         memory_is_causal: bool = False,
     ) -> Tensor:
-        batched = src.dim() == 3  # type: ignore[attr-defined]
+        batched = src.dim() == 3
         bdim = 0 if self.batch_first else 1
-        if batched and src.shape[bdim] != tgt.shape[bdim]:  # type: ignore[attr-defined]
+        if batched and src.shape[bdim] != tgt.shape[bdim]:
             raise RuntimeError("the batch number of src and tgt must be equal")
-        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:  # type: ignore[attr-defined]
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
             raise RuntimeError("the feature number of src and tgt must be equal to d_model")
         memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask)
         return self.decoder(  # type: ignore[no-any-return]

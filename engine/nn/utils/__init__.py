@@ -78,7 +78,7 @@ def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """All parameters flattened into one vector (recorded: a cat of views)."""
     from engine.ops.tensor_shape import cat
 
-    return cat([p.view(-1) for p in parameters])  # type: ignore[attr-defined, no-any-return]
+    return cat([p.view(-1) for p in parameters])
 
 
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:

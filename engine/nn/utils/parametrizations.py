@@ -40,7 +40,7 @@ class _SpectralNorm(Module):
         from engine.nn import functional as F
 
         super().__init__()
-        ndim = weight.ndim  # type: ignore[attr-defined]
+        ndim = weight.ndim
         if dim >= ndim or dim < -ndim:
             raise IndexError(
                 "Dimension out of range (expected to be in range of "
@@ -88,8 +88,8 @@ class _SpectralNorm(Module):
         weight_mat = self._reshape_weight_to_matrix(weight)
         if self.training:
             self._power_method(weight_mat, self.n_power_iterations)
-        u = self._u.clone()  # type: ignore[operator]
-        v = self._v.clone()  # type: ignore[operator]
+        u = self._u.clone()
+        v = self._v.clone()
         sigma = vdot(u, mv(weight_mat, v))
         return weight / sigma  # type: ignore[no-any-return]
 

@@ -77,7 +77,7 @@ class ParametrizationList(Module):
                         f"parametrization {type(m).__name__} does not implement right_inverse."
                     )
             if self.is_tensor:
-                self.original.copy_(value)  # type: ignore[attr-defined]
+                self.original.copy_(value)
             else:
                 for i, t in enumerate(value):
                     getattr(self, f"original{i}").copy_(t)
@@ -99,7 +99,7 @@ def register_parametrization(
 ) -> Module:
     """Make `module.<tensor_name>` the output of `parametrization` applied to the original."""
     if is_parametrized(module, tensor_name):
-        module.parametrizations[tensor_name].append(parametrization)  # type: ignore[operator]
+        module.parametrizations[tensor_name].append(parametrization)
         return module
     if tensor_name in module._parameters:
         original: Any = module._parameters.pop(tensor_name)
@@ -114,7 +114,7 @@ def register_parametrization(
     if "parametrizations" not in module._modules:
         module.parametrizations = ModuleDict()
         module.__dict__["_parametrized_name"] = "Parametrized" + type(module).__name__
-    module.parametrizations[tensor_name] = plist  # type: ignore[index]
+    module.parametrizations[tensor_name] = plist
     if not unsafe:  # PyTorch evaluates it once to check it (spectral_norm iterates here)
         _check(original, plist())
     return module
@@ -132,12 +132,12 @@ def _check(original: Tensor, value: Any) -> None:
             f"unparametrized dtype: {original.dtype}\n"
             f"parametrized dtype: {value.dtype}"
         )
-    if value.shape != original.shape:  # type: ignore[attr-defined]
+    if value.shape != original.shape:
         raise ValueError(
             "Registering a parametrization may not change the shape of the tensor, unless "
             "`unsafe` flag is enabled.\n"
-            f"unparametrized shape: {original.shape}\n"  # type: ignore[attr-defined]
-            f"parametrized shape: {value.shape}"  # type: ignore[attr-defined]
+            f"unparametrized shape: {original.shape}\n"
+            f"parametrized shape: {value.shape}"
         )
 
 

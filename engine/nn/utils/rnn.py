@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import itertools
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -22,7 +22,10 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.nn_ops import Array, linear_grad, stash
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 class PackedSequence_(NamedTuple):
@@ -38,7 +41,7 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
         return None
     out = torch.empty_like(permutation)
     out.scatter_(0, permutation, torch.arange(0, permutation.numel()))
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 class PackedSequence(PackedSequence_):
@@ -161,9 +164,9 @@ def _pack_padded_backward(
     out = torch.zeros(dims, dtype=g.dtype)
     offset = 0
     for i, b in enumerate(batch_sizes):
-        out.select(0, i).narrow(0, 0, b).copy_(g.narrow(0, offset, b))  # type: ignore[attr-defined]
+        out.select(0, i).narrow(0, 0, b).copy_(g.narrow(0, offset, b))
         offset += b
-    return out.transpose(0, 1) if batch_first else out  # type: ignore[no-any-return]
+    return out.transpose(0, 1) if batch_first else out
 
 
 def _pack_padded(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[Tensor, Tensor]:
@@ -212,14 +215,14 @@ def pack_padded_sequence(
     sorted_indices = None
     if not enforce_sorted:
         lengths, sorted_indices = torch.sort(lengths, descending=True)
-        input = input.index_select(0 if batch_first else 1, sorted_indices)  # type: ignore[attr-defined]
+        input = input.index_select(0 if batch_first else 1, sorted_indices)
     data, batch_sizes = _pack_padded(input, [int(n) for n in lengths.tolist()], batch_first)
     return PackedSequence(data, batch_sizes, sorted_indices, None)
 
 
 def _full(dims: tuple[int, ...], value: float, dtype: Any) -> Tensor:
     """ATen's at::full inside a composite op: empty then fill_, so the version starts at 1."""
-    return torch.empty(dims, dtype=dtype).fill_(value)  # type: ignore[no-any-return]
+    return torch.empty(dims, dtype=dtype).fill_(value)
 
 
 def _pad_packed(
@@ -235,7 +238,7 @@ def _pad_packed(
         b = batch_sizes[i] if i != steps else 0
         if b != prev_b:
             n = prev_b * (i - prev_i)
-            tmp = data.narrow(0, offset, n).view(i - prev_i, prev_b, *data.shape[1:])  # type: ignore[attr-defined]
+            tmp = data.narrow(0, offset, n).view(i - prev_i, prev_b, *data.shape[1:])
             out.narrow(0, prev_i, i - prev_i).narrow(1, 0, prev_b).copy_(tmp)
             offset += n
             prev_i = i
@@ -266,7 +269,7 @@ def pad_packed_sequence(
     out, lengths = _pad_packed(sequence.data, sizes, batch_first, padding_value, steps)
     ui = sequence.unsorted_indices
     if ui is not None:
-        return out.index_select(0 if batch_first else 1, ui), lengths[ui.cpu()]  # type: ignore[attr-defined]
+        return out.index_select(0 if batch_first else 1, ui), lengths[ui.cpu()]
     return out, lengths
 
 
@@ -295,7 +298,7 @@ def pad_sequence(
         n = s.shape[0]
         start = longest - n if padding_side == "left" else 0
         out.select(0 if batch_first else 1, i).narrow(0, start, n).copy_(s)
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 def unpad_sequence(
@@ -303,7 +306,7 @@ def unpad_sequence(
 ) -> list[Tensor]:
     """Split a padded batch back into its sequences (transposes it in place, as PyTorch does)."""
     if not batch_first:
-        padded_sequences.transpose_(0, 1)  # type: ignore[attr-defined]
+        padded_sequences.transpose_(0, 1)
     idx = torch.arange(padded_sequences.shape[1])
     return [seq[idx < length] for seq, length in zip(padded_sequences, lengths, strict=False)]
 

@@ -31,7 +31,7 @@ class WeightNorm:
             FutureWarning,
             stacklevel=2,  # inside weight_norm, as PyTorch reports it (so shown once)
         )
-        for hook in module._forward_pre_hooks.values():  # type: ignore[attr-defined]
+        for hook in module._forward_pre_hooks.values():
             if isinstance(hook, WeightNorm) and hook.name == name:
                 raise RuntimeError(
                     f"Cannot register two weight_norm hooks on the same parameter {name}"
@@ -39,10 +39,10 @@ class WeightNorm:
         fn = WeightNorm(name, -1 if dim is None else dim)
         weight: Any = getattr(module, name)
         del module._parameters[name]
-        module.register_parameter(name + "_g", Parameter(norm_except_dim(weight, 2, fn.dim).data))  # type: ignore[attr-defined]
+        module.register_parameter(name + "_g", Parameter(norm_except_dim(weight, 2, fn.dim).data))
         module.register_parameter(name + "_v", Parameter(weight.data))
         setattr(module, name, fn.compute_weight(module))
-        module.register_forward_pre_hook(fn)  # type: ignore[attr-defined]
+        module.register_forward_pre_hook(fn)
         return fn
 
     def remove(self, module: Module) -> None:
@@ -64,7 +64,7 @@ def weight_norm(module: Module, name: str = "weight", dim: Any = 0) -> Module:
 
 def remove_weight_norm(module: Module, name: str = "weight") -> Module:
     """Undo `weight_norm`: `<name>` becomes one parameter again."""
-    hooks = module._forward_pre_hooks  # type: ignore[attr-defined]
+    hooks = module._forward_pre_hooks
     for k, hook in hooks.items():
         if isinstance(hook, WeightNorm) and hook.name == name:
             hook.remove(module)

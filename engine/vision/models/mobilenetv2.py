@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import nn
 from engine._tensor import Tensor
@@ -13,7 +13,10 @@ from engine.nn.modules.conv import Conv2d
 from engine.vision.models._api import refuse_weights, weights_enum
 from engine.vision.ops.misc import Conv2dNormActivation
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 def _make_divisible(v: float, divisor: int, min_value: int | None = None) -> int:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import nn
 from engine._tensor import Tensor
@@ -12,7 +12,10 @@ from engine.nn.modules.conv import Conv2d
 from engine.nn.modules.pooling import AdaptiveAvgPool2d, MaxPool2d
 from engine.vision.models._api import refuse_weights, weights_enum
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 class VGG(nn.Module):

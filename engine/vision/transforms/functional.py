@@ -6,13 +6,16 @@ from __future__ import annotations
 import importlib
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from engine._tensor import Tensor
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 def _is_pil(img: Any) -> bool:
@@ -46,15 +49,15 @@ def to_tensor(pic: Any) -> Tensor:
         arr = arr[:, :, None]
     img = torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
     if arr.dtype == np.uint8:
-        return img.to(dtype=torch.get_default_dtype()).div(255)  # type: ignore[no-any-return]
-    return img  # type: ignore[no-any-return]
+        return img.to(dtype=torch.get_default_dtype()).div(255)
+    return img
 
 
 def pil_to_tensor(pic: Any) -> Tensor:
     arr = np.array(pic, copy=True)
     if arr.ndim == 2:
         arr = arr[:, :, None]
-    return torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))  # type: ignore[no-any-return]
+    return torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
 
 
 def convert_image_dtype(image: Tensor, dtype: Any = None) -> Tensor:
@@ -63,12 +66,12 @@ def convert_image_dtype(image: Tensor, dtype: Any = None) -> Tensor:
         return image
     if image.is_floating_point():
         if dtype.is_floating_point:
-            return image.to(dtype)  # type: ignore[no-any-return]
+            return image.to(dtype)
         top = float(torch.iinfo(dtype).max)
-        return image.mul(top + 1.0 - 0.001).to(dtype)  # type: ignore[no-any-return]
+        return image.mul(top + 1.0 - 0.001).to(dtype)
     top = float(torch.iinfo(image.dtype).max)
     if dtype.is_floating_point:
-        return image.to(dtype).div(top)  # type: ignore[no-any-return]
+        return image.to(dtype).div(top)
     raise NotImplementedError("convert_image_dtype between integer dtypes")
 
 
@@ -98,7 +101,7 @@ def normalize(
         m = m.view(-1, 1, 1)
     if s.ndim == 1:
         s = s.view(-1, 1, 1)
-    return tensor.sub_(m).div_(s)  # type: ignore[no-any-return]
+    return tensor.sub_(m).div_(s)
 
 
 def _resized_size(h: int, w: int, size: Any, max_size: int | None) -> list[int]:
@@ -142,7 +145,7 @@ def resize(
     )
     if not img.is_floating_point():
         out = out.round().clamp(0, 255).to(dtype)
-    return out[0] if img.ndim == 3 else out  # type: ignore[no-any-return]
+    return out[0] if img.ndim == 3 else out
 
 
 def crop(img: Tensor, top: int, left: int, height: int, width: int) -> Tensor:
@@ -152,7 +155,7 @@ def crop(img: Tensor, top: int, left: int, height: int, width: int) -> Tensor:
     if left < 0 or top < 0 or right > w or bottom > h:
         pads = [max(-left, 0), max(-top, 0), max(right - w, 0), max(bottom - h, 0)]
         img = img[..., max(top, 0) : bottom, max(left, 0) : right]
-        return torch.nn.functional.pad(img, pads)  # type: ignore[no-any-return]
+        return torch.nn.functional.pad(img, pads)
     return img[..., top:bottom, left:right]
 
 
@@ -192,15 +195,15 @@ def pad(img: Tensor, padding: Any, fill: float = 0, padding_mode: str = "constan
     left, top, right, bottom = p
     mode = {"edge": "replicate", "symmetric": "reflect"}.get(padding_mode, padding_mode)
     args: dict[str, Any] = {"value": float(fill)} if mode == "constant" else {}
-    return torch.nn.functional.pad(img, [left, right, top, bottom], mode=mode, **args)  # type: ignore[no-any-return]
+    return torch.nn.functional.pad(img, [left, right, top, bottom], mode=mode, **args)
 
 
 def hflip(img: Tensor) -> Tensor:
-    return img.flip(-1)  # type: ignore[no-any-return]
+    return img.flip(-1)
 
 
 def vflip(img: Tensor) -> Tensor:
-    return img.flip(-2)  # type: ignore[no-any-return]
+    return img.flip(-2)
 
 
 def resized_crop(
@@ -221,5 +224,5 @@ def rgb_to_grayscale(img: Tensor, num_output_channels: int = 1) -> Tensor:
     r, g, b = img.unbind(dim=-3)
     l_img = (0.2989 * r + 0.587 * g + 0.114 * b).to(img.dtype).unsqueeze(dim=-3)
     if num_output_channels == 3:
-        return l_img.expand(img.shape)  # type: ignore[no-any-return]
-    return l_img  # type: ignore[no-any-return]
+        return l_img.expand(img.shape)
+    return l_img

@@ -8,12 +8,15 @@ import importlib
 import math
 import numbers
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import nn
 from engine.vision.transforms import functional as F
 
-torch: Any = importlib.import_module("engine")
+if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
+    import engine as torch
+else:
+    torch = importlib.import_module("engine")
 
 
 class InterpolationMode:
@@ -223,7 +226,8 @@ class RandomResizedCrop(nn.Module):
         log_ratio = torch.log(torch.tensor(ratio))
         for _ in range(10):
             target_area = area * torch.empty(1).uniform_(scale[0], scale[1]).item()
-            aspect_ratio = torch.exp(torch.empty(1).uniform_(log_ratio[0], log_ratio[1])).item()
+            lo, hi = float(log_ratio[0]), float(log_ratio[1])  # (uniform_ casts them alike)
+            aspect_ratio = torch.exp(torch.empty(1).uniform_(lo, hi)).item()
             w = round(math.sqrt(target_area * aspect_ratio))
             h = round(math.sqrt(target_area / aspect_ratio))
             if 0 < w <= width and 0 < h <= height:

@@ -35,7 +35,8 @@ export function layoutItem(
 ): RawItem {
   const defer = v.kind === "leaf" || v.kind === "const" || v.kind === "accumulate";
   const item: RawItem = { id: v.id, to: v.edges.map((e) => e.to), width: boxWidth(contentWidth(v, measure)), defer, seq: v.seq };
-  if (v.kind === "fn") {
+  // ops, and ops run under no_grad (cut points) inside a module, are laid out in its call
+  if (v.kind === "fn" || (v.kind === "cut" && v.scope !== undefined)) {
     const chain = index.chainOf(v.id);
     item.scope = chain.map((c) => c.key);
     const params = chain.length ? paramsOf(state, v, chain) : [];

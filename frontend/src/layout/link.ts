@@ -142,9 +142,10 @@ export class LayoutLink {
     this.post({ type: "options", epoch: this.epoch, options: next });
   }
 
-  /** True when the worker has placed everything it was told. */
+  /** True when the worker has placed everything it was told (the vertices sent, not the run's
+   *  order: a vertex taken back before it was sent is never told). */
   get caughtUp(): boolean {
-    return this.place.seen >= this.sent;
+    return this.place.seen >= this.sentItems.size;
   }
 
   get iteration(): number | null {

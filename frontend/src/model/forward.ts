@@ -191,9 +191,14 @@ export function moduleScope(path: string, calls: number[] | null | undefined): s
 function nameParameter(s: RunState, accId: string, module: string): void {
   const acc = s.vertices.get(accId);
   if (acc?.kind !== "accumulate" || acc.tensor === null) return;
-  const leaf = s.vertices.get(`t${acc.tensor}`);
-  if (!leaf || leaf.label) return;
-  const named = s.tensors.get(acc.tensor)?.name;
+  nameLeaf(s, acc.tensor, module);
+}
+
+/** The leaf of tensor `tensor`, unnamed, used inside `module`: one of its parameters. */
+function nameLeaf(s: RunState, tensor: string, module: string): void {
+  const leaf = s.vertices.get(`t${tensor}`);
+  if (leaf?.kind !== "leaf" || leaf.label) return;
+  const named = s.tensors.get(tensor)?.name;
   const name = named || `${module} param ${leaf.shape.join("×") || "scalar"}`;
   reviseVertex(s, { ...leaf, name, label: name });
 }
@@ -207,7 +212,11 @@ export function onUntracked(s: RunState, e: UntrackedOp, seq: number): void {
     const t = onTensorInfo(s, o, seq);
     s.tensors.set(t.id, { ...t, cutBy: { how, line: e.line } });
   }
-  addCut(s, { name: `${e.name} · ${how}`, how, inputs: e.inputs, outputs: outs, line: e.line }, seq);
+  // a stored run from before the field has no module: the cut is drawn outside any module
+  const module = e.module_path ?? "";
+  addCut(s, { name: `${e.name} · ${how}`, how, inputs: e.inputs, outputs: outs, line: e.line, module, scope: moduleScope(module, e.module_calls) }, seq);
+  // under no_grad a module's parameters are used directly (no AccumulateGrad between)
+  if (module) for (const i of e.inputs) if (i !== null) nameLeaf(s, String(i), module);
 }
 
 const CUT_HOW: Record<Cut["kind"], string> = { detach: "detach", detach_: "detach", data: ".data" };
@@ -257,7 +266,7 @@ export function onRequiresGradSet(s: RunState, e: RequiresGradSet): void {
  *  cut stands for its output, so a plain vertex for a named output gives way to it. */
 function addCut(
   s: RunState,
-  c: { name: string; how: string; inputs: (number | null)[]; outputs: string[]; line: number | null },
+  c: { name: string; how: string; inputs: (number | null)[]; outputs: string[]; line: number | null; module?: string; scope?: string },
   seq: number,
   from: string | null = null,
 ): void {
@@ -272,10 +281,12 @@ function addCut(
   const names = c.outputs.map((o) => s.tensors.get(o)?.name ?? "").filter(Boolean).join(", ");
   for (const o of c.outputs) if (s.vertices.get(`t${o}`)?.kind === "const") removeVertex(s, `t${o}`);
   const t = s.tensors.get(first);
-  addVertex(s, {
-    id: `c${first}`, kind: "cut", name: c.name, label: names, seq, edges, line: c.line, module: "",
+  const v: Vertex = {
+    id: `c${first}`, kind: "cut", name: c.name, label: names, seq, edges, line: c.line, module: c.module ?? "",
     gradMode: c.how, saved: [], tensor: first, shape: t?.shape ?? [], cut: c.how,
-  });
+  };
+  if (c.scope) v.scope = c.scope;
+  addVertex(s, v);
 }
 
 /** An in-place write: the tensor's new version and the values it holds from now on (a write

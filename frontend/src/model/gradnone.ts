@@ -14,13 +14,26 @@ export interface GradNone {
 }
 
 /** How each leaf vertex is used: by an AccumulateGrad (a recorded op used it), and the cuts
- *  (ops under no_grad, detach…) that read it. One pass over the vertices. */
+ *  (ops under no_grad, detach…) that read it. One pass over the vertices, shared by whoever
+ *  asks for the same state (read-only). */
 export interface LeafUse {
-  accumulated: Set<string>;
-  cutBy: Map<string, Vertex[]>;
+  readonly accumulated: ReadonlySet<string>;
+  readonly cutBy: ReadonlyMap<string, readonly Vertex[]>;
 }
 
 export function leafUse(s: RunState): LeafUse {
+  // the list, its rows and the inspector ask for the same state's in one render
+  const m = used;
+  if (m && m.s === s && m.seq === s.seq && m.size === s.vertices.size && m.revised === s.revisedLen) return m.use;
+  const use = countUse(s);
+  used = { s, seq: s.seq, size: s.vertices.size, revised: s.revisedLen, use };
+  return use;
+}
+
+/** The last state's leaf use (a state folded on in place has a new seq). */
+let used: { s: RunState; seq: number; size: number; revised: number; use: LeafUse } | null = null;
+
+function countUse(s: RunState): LeafUse {
   const accumulated = new Set<string>();
   const cutBy = new Map<string, Vertex[]>();
   for (const v of s.vertices.values()) {

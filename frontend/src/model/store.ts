@@ -2,7 +2,7 @@
 // every SNAPSHOT_EVERY events makes any seek cost at most that many applications. Beside it,
 // the run's index: facts that never change once known (module calls, iterations), kept for the
 // view (collapsed modules, folded training loops) without scanning the log.
-import type { NodeEvent } from "../protocol";
+import type { NodeEvent, UntrackedOp } from "../protocol";
 import type { WireEvent } from "../wire";
 import type { RunState } from "./types";
 import { applyEvent, cloneState, emptyState } from "./reduce";
@@ -91,6 +91,16 @@ export class RunIndex {
         return;
       case "node":
         return this.onNode(ev, head);
+      case "untracked_op": {
+        // an op run under no_grad inside a module (a model's inference) is drawn in its module
+        const out = ev.outputs[0];
+        if (!out) return;
+        const id = `c${String(out.id)}`;
+        this.outShape.set(id, out.shape);
+        const it = this.backwardSeqs.length;
+        this.iterationOps[it] = (this.iterationOps[it] ?? 0) + 1;
+        return this.inCalls(id, ev, head);
+      }
     }
   }
 
@@ -109,6 +119,11 @@ export class RunIndex {
       const at = edge.node !== null ? this.fnIteration.get(String(edge.node)) : undefined;
       if (at !== undefined && at < it) this.linked = true;
     }
+    this.inCalls(id, e, head);
+  }
+
+  /** Vertex `id`, made by op `e`, is one more op of the module calls `e` ran in. */
+  private inCalls(id: string, e: NodeEvent | UntrackedOp, head: RunState): void {
     const calls = e.module_calls;
     const inner = calls && calls.length ? calls[calls.length - 1] : e.module_path ? this.open[this.open.length - 1] : undefined;
     if (typeof inner !== "number" || !this.calls.has(inner)) return;

@@ -74,40 +74,67 @@ export interface Listed {
   ids: string[];
   unusedFrom: number;
   use: LeafUse | null;
-  /** Rows that would read alike: each one's place among its twins (`twins`). */
-  nth: Map<string, number>;
+  /** Rows that would read alike: each one's place among its twins (`TwinCount`). */
+  nth: ReadonlyMap<string, number>;
+  /** The count the rows were numbered with: the next list of a run that only grew extends it. */
+  count: TwinCount;
 }
 
 /** Vertices whose rows would read alike (one kind, name, tensor name and line: a loop's
  *  `MulBackward0 L5` rows), each one's place among them in the order they were made (1, 2, …);
- *  a vertex with no twin is not in the map. AccumulateGrad rows say their leaf instead. */
-export function twins(s: RunState, order: readonly string[]): Map<string, number> {
-  const count = new Map<string, number>();
-  const first = new Map<string, string>();
-  const nth = new Map<string, number>();
-  for (const id of order) {
-    const v = s.vertices.get(id);
-    if (!v || v.kind === "accumulate") continue;
-    const key = `${v.kind}|${v.name}|${v.label}|${v.line ?? ""}`;
-    const n = (count.get(key) ?? 0) + 1;
-    count.set(key, n);
-    if (n === 1) {
-      first.set(key, id);
-      continue;
-    }
-    const one = first.get(key);
-    if (n === 2 && one !== undefined) nth.set(one, 1);
-    nth.set(id, n);
+ *  a vertex with no twin is not in `nth`. AccumulateGrad rows say their leaf instead. Counted
+ *  over a state's vertex order, and extended (not counted again) for a later state of the same
+ *  run that only added vertices: a list that follows a growing run costs what is new. */
+export class TwinCount {
+  readonly nth = new Map<string, number>();
+  private count = new Map<string, number>();
+  private first = new Map<string, string>();
+  private order: readonly string[] | null = null;
+  private len = 0;
+  private removed = 0;
+  private revised = 0;
+
+  /** Whether `s` is the counted state with vertices appended and none described again or taken
+   *  back since (the only changes to a row's kind, name, label or line). */
+  extends(s: RunState): boolean {
+    return s.order === this.order && s.orderLen >= this.len && s.removed === this.removed && s.revisedLen === this.revised;
   }
-  return nth;
+
+  /** Count the vertices of `s` not counted yet (`s` extends this count, or it is new). */
+  add(s: RunState): this {
+    const order = vertexOrder(s);
+    for (let i = this.len; i < order.length; i++) {
+      const id = order[i] as string;
+      const v = s.vertices.get(id);
+      if (!v || v.kind === "accumulate") continue;
+      const key = `${v.kind}|${v.name}|${v.label}|${v.line ?? ""}`;
+      const n = (this.count.get(key) ?? 0) + 1;
+      this.count.set(key, n);
+      if (n === 1) {
+        this.first.set(key, id);
+        continue;
+      }
+      const one = this.first.get(key);
+      if (n === 2 && one !== undefined) this.nth.set(one, 1);
+      this.nth.set(id, n);
+    }
+    this.order = s.order;
+    this.len = order.length;
+    this.removed = s.removed;
+    this.revised = s.revisedLen;
+    return this;
+  }
 }
 
-export function listedIds(s: RunState, filter: string): Listed {
+/** The list's rows for `s`; `prev`, the list shown before, is extended when `s` only added
+ *  vertices to its state. */
+export function listedIds(s: RunState, filter: string, prev: Listed | null = null): Listed {
   const f = filter.trim().toLowerCase();
   const order = vertexOrder(s);
   // numbered over every vertex, so a filter does not renumber what it keeps
-  const nth = twins(s, order);
-  if (!f && s.backwards === 0) return { ids: order, unusedFrom: order.length, use: null, nth };
+  const count = prev?.count.extends(s) ? prev.count.add(s) : new TwinCount().add(s);
+  const nth = count.nth;
+  if (!f && s.backwards === 0) return { ids: order, unusedFrom: order.length, use: null, nth, count };
   const match = (v: Vertex): boolean => !f || v.name.toLowerCase().includes(f) || v.label.toLowerCase().includes(f) || String(v.line ?? "") === f
     || (v.kind === "accumulate" && accumulatedName(s, v).toLowerCase().includes(f));
   // leaves no op used (a module's parameters it never called) go last, marked; leaves used
@@ -119,7 +146,7 @@ export function listedIds(s: RunState, filter: string): Listed {
     if (!v || !match(v)) continue;
     (noGrad(s, v, use)?.code === "unused" ? last : first).push(id);
   }
-  return { ids: first.concat(last), unusedFrom: first.length, use, nth };
+  return { ids: first.concat(last), unusedFrom: first.length, use, nth, count };
 }
 
 /** One row of the list; `use` is the list's (leafUse of the same vertices), else found here. */

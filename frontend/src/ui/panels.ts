@@ -5,7 +5,7 @@ import { download, toJSON, toPNG, toSVG } from "../export";
 import { fetchExamples } from "../net";
 import { byId, h } from "./dom";
 import { renderInspector } from "./inspector";
-import { listedIds, nodeRow, type Listed } from "./nodelist";
+import { listedIds, nodeRow, TwinCount, type Listed } from "./nodelist";
 import { VirtualList } from "./virtuallist";
 import type { ViewState } from "../view/state";
 import { iterationCount } from "../view/model";
@@ -64,7 +64,7 @@ const SLOW_MS = 250;
 export class Panels {
   private app: App;
   private list: VirtualList;
-  private listed: Listed = { ids: [], unusedFrom: 0, use: null, nth: new Map() };
+  private listed: Listed = { ids: [], unusedFrom: 0, use: null, nth: new Map(), count: new TwinCount() };
   private listedKey = "";
   private listKey = "";
   private slowAt = 0;
@@ -131,6 +131,12 @@ export class Panels {
     void navigator.clipboard?.writeText(url).catch(() => undefined);
   }
 
+  /** While a stored log is read (App.render draws nothing else meanwhile). */
+  reading(events: number): void {
+    byId("status").textContent = `${events} events · reading the run…`;
+    byId("first-hint").hidden = true;
+  }
+
   status(extra: string): void {
     this.statusExtra = extra;
     this.app.schedule();
@@ -163,7 +169,7 @@ export class Panels {
     if (lkey !== this.listedKey || s.order !== this.listedOrder) {
       this.listedKey = lkey;
       this.listedOrder = s.order;
-      this.listed = listedIds(s, view.filter);
+      this.listed = listedIds(s, view.filter, this.listed);
     }
     const { ids, use, nth } = this.listed;
     const key = `${s.seq}|${s.current}|${view.selected}|${s.vertices.size}|${ids.length}`;

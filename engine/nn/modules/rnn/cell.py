@@ -27,7 +27,7 @@ def stack(ts: list[Tensor], dim: int = 0) -> Tensor:
 def cat(ts: list[Tensor], dim: int) -> Tensor:
     import engine
 
-    return engine.cat(ts, dim)  # type: ignore[attr-defined, no-any-return]
+    return engine.cat(ts, dim)
 
 
 def zeros(*shape: int, like: Tensor) -> Tensor:
@@ -38,7 +38,7 @@ def zeros(*shape: int, like: Tensor) -> Tensor:
 
 def _unsafe_chunk(t: Tensor, n: int) -> tuple[Tensor, ...]:
     """ATen's cells split their gates with unsafe_chunk: one UnsafeSplitBackward0 node."""
-    parts: tuple[Tensor, ...] = t.chunk(n, 1)  # type: ignore[attr-defined]
+    parts: tuple[Tensor, ...] = t.chunk(n, 1)
     if parts[0]._fn is not None:
         retype(parts[0]._fn, "UnsafeSplitBackward0")
     return parts
@@ -59,7 +59,7 @@ def rnn_step(
         i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
         cy = f * cx + i * g
         hy = o * cy.tanh()
-        return (hy if w_hr is None else hy.matmul(w_hr.t())), cy  # type: ignore[attr-defined]
+        return (hy if w_hr is None else hy.matmul(w_hr.t())), cy
     if mode == "GRU":
         gh = F.linear(h, w_hh, b_hh)
         i_r, i_z, i_n = _unsafe_chunk(gi, 3)
@@ -69,7 +69,7 @@ def rnn_step(
         n = (i_n + h_n * r).tanh()
         return (h - n) * z + n
     pre = F.linear(h, w_hh, b_hh) + gi
-    return pre.tanh() if mode == "RNN_TANH" else pre.relu()  # type: ignore[attr-defined]
+    return pre.tanh() if mode == "RNN_TANH" else pre.relu()
 
 
 class _CellBase(Module):
@@ -119,7 +119,7 @@ class _CellBase(Module):
 
     def _run(self, input: Tensor, hx: Any) -> Any:
         batched = input.ndim == 2
-        x = input if batched else input.unsqueeze(0)  # type: ignore[attr-defined]
+        x = input if batched else input.unsqueeze(0)
         if hx is None:
             h0 = zeros(x.shape[0], self.hidden_size, like=x)
             hx = (h0, h0) if self._mode == "LSTM" else h0

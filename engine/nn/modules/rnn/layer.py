@@ -130,7 +130,7 @@ class RNNBase(Module):
 
     def _direction(self, x: Tensor, h: Any, layer: int, d: int) -> tuple[Tensor, Any]:
         w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
-        steps = list(F.linear(x, w_ih, b_ih).unbind(0))  # type: ignore[attr-defined]
+        steps = list(F.linear(x, w_ih, b_ih).unbind(0))
         outs = []
         for gi in reversed(steps) if d else steps:
             h = rnn_step(self.mode, gi, h, w_hh, b_hh, w_hr)
@@ -240,9 +240,9 @@ class RNNBase(Module):
         self._check_forward_args(input, hx, batch, unbatched=input.ndim == 2)
         batched = input.ndim == 3
         bdim = 0 if self.batch_first else 1  # PyTorch unsqueezes unbatched input there
-        x = input if batched else input.unsqueeze(bdim)  # type: ignore[attr-defined]
+        x = input if batched else input.unsqueeze(bdim)
         if self.batch_first:
-            x = x.transpose(0, 1)  # type: ignore[attr-defined]
+            x = x.transpose(0, 1)
         dirs = 2 if self.bidirectional else 1
         lstm = self.mode == "LSTM"
         if hx is None:
@@ -267,10 +267,10 @@ class RNNBase(Module):
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
         if self.batch_first:  # ATen's RNN/GRU transpose back in place, LSTM not
-            x = x.transpose(0, 1) if lstm else x.transpose_(0, 1)  # type: ignore[attr-defined]
+            x = x.transpose(0, 1) if lstm else x.transpose_(0, 1)
         hs = [stack(f, 0) for f in finals]
         if not batched:
-            x, hs = x.squeeze(bdim), [h.squeeze(1) for h in hs]  # type: ignore[attr-defined]
+            x, hs = x.squeeze(bdim), [h.squeeze(1) for h in hs]
         return x, (hs[0], hs[1]) if lstm else hs[0]
 
 

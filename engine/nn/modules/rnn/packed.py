@@ -50,7 +50,7 @@ def packed_direction(
             if b < last:
                 done.append(hidden_slice(h, b, last))
                 h = hidden_slice(h, 0, b)
-            h = rnn_step(mode, gi_all.narrow(0, offset, b), h, w_hh, b_hh, w_hr)  # type: ignore[attr-defined]
+            h = rnn_step(mode, gi_all.narrow(0, offset, b), h, w_hh, b_hh, w_hr)
             outs.append(h[0] if mode == "LSTM" else h)
             offset, last = offset + b, b
         done.append(h)
@@ -60,7 +60,7 @@ def packed_direction(
     for b in reversed(sizes):
         if b > last:
             h = hidden_cat([h, hidden_slice(h_in, last, b)])
-        h = rnn_step(mode, gi_all.narrow(0, offset - b, b), h, w_hh, b_hh, w_hr)  # type: ignore[attr-defined]
+        h = rnn_step(mode, gi_all.narrow(0, offset - b, b), h, w_hh, b_hh, w_hr)
         outs.append(h[0] if mode == "LSTM" else h)
         offset, last = offset - b, b
     return cat(outs[::-1], 0), h
