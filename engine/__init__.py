@@ -26,12 +26,16 @@ from engine import (
     version,
 )
 from engine._creation import (
+    BFloat16Tensor,
     BoolTensor,
     ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
+    HalfTensor,
     IntTensor,
     LongTensor,
+    ShortTensor,
     arange,
     as_tensor,
     empty,
@@ -166,6 +170,7 @@ from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
 from engine.ops import poisson as _poisson_ops
 from engine.ops import remainder as _remainder_ops
+from engine.ops import renorm as _renorm_ops
 from engine.ops import scatter_reduce as _scatter_reduce_ops
 from engine.ops import sign as _sign_ops
 from engine.ops import softmax as _softmax_ops
@@ -246,6 +251,7 @@ _OP_MODULES: list[ModuleType] = [
     _scatter_reduce_ops,
     _as_strided_ops,
     _vander_ops,
+    _renorm_ops,
     _stft_ops,
     _view_scatter_ops,
     _windows,

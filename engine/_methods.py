@@ -38,6 +38,10 @@ _DUNDERS = {
     "__or__": "bitwise_or",
     "__xor__": "bitwise_xor",
     "__invert__": "bitwise_not",
+    "__lshift__": "bitwise_left_shift",
+    "__rshift__": "bitwise_right_shift",
+    "__ilshift__": "bitwise_left_shift_",
+    "__irshift__": "bitwise_right_shift_",
     "__getitem__": "__getitem__",
     "__setitem__": "__setitem__",
     "__floordiv__": "floor_divide",
@@ -53,6 +57,18 @@ def _rpow(self: Tensor, other: Any) -> Tensor:
     from engine.ops.pointwise import pow as _pow
 
     return _pow(other, self)
+
+
+def _rlshift(self: Tensor, other: Any) -> Tensor:
+    from engine.ops.pointwise import bitwise_left_shift
+
+    return bitwise_left_shift(other, self)  # type: ignore[no-any-return]
+
+
+def _rrshift(self: Tensor, other: Any) -> Tensor:
+    from engine.ops.pointwise import bitwise_right_shift
+
+    return bitwise_right_shift(other, self)  # type: ignore[no-any-return]
 
 
 def _rfloordiv(self: Tensor, other: Any) -> Tensor:
@@ -80,6 +96,8 @@ REFLECTED: dict[str, Callable[[Tensor, Any], Tensor]] = {
     "__rmatmul__": _rmatmul,
     "__rfloordiv__": _rfloordiv,
     "__rmod__": _rmod,
+    "__rlshift__": _rlshift,
+    "__rrshift__": _rrshift,
 }
 
 

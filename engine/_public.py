@@ -16,12 +16,16 @@ from types import ModuleType
 # torch module -> the engine classes ("engine.module.Qualname") PyTorch defines there
 PUBLIC: dict[str, tuple[str, ...]] = {
     "torch": (
+        "engine._creation.BFloat16Tensor",
         "engine._creation.BoolTensor",
         "engine._creation.ByteTensor",
+        "engine._creation.CharTensor",
         "engine._creation.DoubleTensor",
         "engine._creation.FloatTensor",
+        "engine._creation.HalfTensor",
         "engine._creation.IntTensor",
         "engine._creation.LongTensor",
+        "engine._creation.ShortTensor",
         "engine._device.device",
         "engine._dtype.dtype",
         "engine._finfo.finfo",

@@ -17,6 +17,7 @@ from engine.ops.as_strided import as_strided as as_strided
 from engine.ops.binning import bincount as bincount
 from engine.ops.binning import bucketize as bucketize
 from engine.ops.binning import histc as histc
+from engine.ops.binning import histogram as histogram
 from engine.ops.binning import searchsorted as searchsorted
 from engine.ops.block_diag import block_diag as block_diag
 from engine.ops.block_diag import diagflat as diagflat
@@ -86,8 +87,10 @@ from engine.ops.pointwise import abs as abs
 from engine.ops.pointwise import add as add
 from engine.ops.pointwise import allclose as allclose
 from engine.ops.pointwise import bitwise_and as bitwise_and
+from engine.ops.pointwise import bitwise_left_shift as bitwise_left_shift
 from engine.ops.pointwise import bitwise_not as bitwise_not
 from engine.ops.pointwise import bitwise_or as bitwise_or
+from engine.ops.pointwise import bitwise_right_shift as bitwise_right_shift
 from engine.ops.pointwise import bitwise_xor as bitwise_xor
 from engine.ops.pointwise import clamp as clamp
 from engine.ops.pointwise import cos as cos
@@ -220,6 +223,7 @@ from engine.ops.reduce_stats import var_mean as var_mean
 from engine.ops.remainder import floor_divide as floor_divide
 from engine.ops.remainder import fmod as fmod
 from engine.ops.remainder import remainder as remainder
+from engine.ops.renorm import renorm as renorm
 from engine.ops.scatter import gather as gather
 from engine.ops.scatter import index_add as index_add
 from engine.ops.scatter import index_select as index_select
@@ -270,6 +274,7 @@ from engine.ops.sorting import kthvalue as kthvalue
 from engine.ops.sorting import median as median
 from engine.ops.sorting import mode as mode
 from engine.ops.sorting import msort as msort
+from engine.ops.sorting import nanmedian as nanmedian
 from engine.ops.special_binary import frexp as frexp
 from engine.ops.special_binary import gcd as gcd
 from engine.ops.special_binary import igamma as igamma

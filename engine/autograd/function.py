@@ -296,6 +296,10 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
         if not record:
             if id(o) in dirty:
                 o._ver[0] += 1
+                if id(o) in input_ids and o._rg:  # PyTorch hands out a detached alias
+                    alias = _tensor.make(o._d, False, None, 0)
+                    alias._ver = o._ver
+                    o = alias
             elif id(o) in input_ids and o._rg:  # PyTorch hands out an alias that needs no grad
                 alias = _tensor.make(o._d, False, None, 0)
                 alias._ver = o._ver
@@ -306,6 +310,10 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
         view_of_input = False
         if id(o) in dirty:
             o._ver[0] += 1
+            if o._rg and o._fn is None and o._base is None:
+                raise RuntimeError(
+                    "a leaf Variable that requires grad has been used in an in-place operation."
+                )
             t = o
         elif id(o) in input_ids or o._fn is not None or o._rg:
             # an input returned as is becomes a new tensor (a view) so its history is not lost

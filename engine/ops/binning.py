@@ -1,5 +1,6 @@
 """Values into bins: searchsorted, bucketize (insertion indices), bincount and histc
-(counts); integer results, so not differentiable."""
+(counts) and histogram; integer results or PyTorch's NotImplemented node: not
+differentiable."""
 
 from __future__ import annotations
 
@@ -71,5 +72,61 @@ def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tens
     return _t(counts.astype(a.dtype))
 
 
-TENSOR_METHODS = ("bincount", "histc")
-TORCH_FUNCTIONS = ("searchsorted", "bucketize", "bincount", "histc")
+def histogram(
+    self: Tensor,
+    bins: Any = 100,
+    *,
+    range: Any = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> Any:
+    """(hist, bin_edges): counts (or summed weights) in `bins` equal-width bins over `range`
+    (the data's), or in the bins a tensor of edges gives; the last edge is inclusive."""
+    from engine import return_types
+    from engine._creation import _linspace
+    from engine.ops.remainder import _not_implemented
+
+    a = self._d
+    if _dtype.kind(a.dtype) != "f":
+        raise NotImplementedError(
+            f"\"histogramdd\" not implemented for '{_dtype.SCALAR_NAMES[a.dtype.name]}'"
+        )
+    dt = a.dtype.type
+    flat = a.reshape(-1)
+    w = None if weight is None else weight._d.reshape(-1)
+    if isinstance(bins, Tensor):
+        edges = bins._d.astype(a.dtype)
+        n = edges.size - 1
+        inside = (flat >= edges[0]) & (flat <= edges[-1])
+        pos = np.searchsorted(edges, flat, side="right") - 1
+    else:
+        n = int(bins)
+        if range is not None:
+            lo, hi = dt(range[0]), dt(range[1])
+        elif flat.size:
+            lo, hi = flat.min(), flat.max()
+        else:
+            lo, hi = dt(0), dt(0)
+        if lo == hi:
+            lo, hi = lo - dt(0.5), hi + dt(0.5)
+        edges = _linspace(lo, hi, n + 1, a.dtype)
+        inside = (flat >= lo) & (flat <= hi)
+        # ATen's linear interpolation, then a local search against the edges
+        pos = ((flat - lo) * dt(n) / (hi - lo)).astype(np.int64)
+        pos = np.clip(pos, 0, n)
+        pos = np.where(flat < edges[pos], pos - 1, pos)
+        nxt = np.clip(pos + 1, 0, n)
+        pos = np.where((pos + 1 <= n) & (flat >= edges[nxt]), pos + 1, pos)
+    pos = np.where(pos == n, n - 1, pos)  # the last bin holds its right edge
+    hist = np.zeros(n, a.dtype)
+    np.add.at(hist, pos[inside], 1 if w is None else w[inside].astype(a.dtype))
+    if density:
+        hist = (hist / (hist.sum() * np.diff(edges))).astype(a.dtype)
+    inputs = (self,) if weight is None else (self, weight)
+    h = _not_implemented(hist, inputs, "histogram")
+    e = _not_implemented(np.asarray(edges, a.dtype), inputs, "histogram")
+    return return_types.histogram((h, e))
+
+
+TENSOR_METHODS = ("bincount", "histc", "histogram")
+TORCH_FUNCTIONS = ("searchsorted", "bucketize", "bincount", "histc", "histogram")

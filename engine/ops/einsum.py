@@ -46,8 +46,30 @@ def _parse(eq: str, ndims: list[int]) -> tuple[list[list[Any]], list[Any] | None
     return [labels(t) for t in terms], (labels(rhs) if arrow else None)
 
 
-def einsum(equation: str, *operands: Any) -> Tensor:
-    """Sum of products over the labelled dims, e.g. `einsum("ij,jk->ik", a, b)`."""
+def _subscript(n: Any) -> str:
+    if n is Ellipsis:
+        return "..."
+    if 0 <= n < 26:
+        return chr(ord("A") + n)
+    if 26 <= n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+
+def _sublist_form(args: tuple[Any, ...]) -> tuple[str, tuple[Any, ...]]:
+    """`einsum(op1, [0, 1], op2, [1, 2], [0, 2])` as an equation and its operands."""
+    equation = ",".join("".join(_subscript(s) for s in sub) for sub in args[1::2])
+    if len(args) % 2 == 1:
+        equation += "->" + "".join(_subscript(s) for s in args[-1])
+        return equation, args[:-1:2]
+    return equation, args[::2]
+
+
+def einsum(equation: Any, *operands: Any) -> Tensor:
+    """Sum of products over the labelled dims, e.g. `einsum("ij,jk->ik", a, b)`, or in the
+    sublist form `einsum(a, [0, 1], b, [1, 2], [0, 2])`."""
+    if not isinstance(equation, str):
+        equation, operands = _sublist_form((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])
     ops: list[Tensor] = list(operands)

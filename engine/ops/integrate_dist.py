@@ -25,7 +25,7 @@ def _ends(y: Any, dim: int) -> tuple[Any, Any]:
 
 def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
     """The trapezoidal rule along `dim` (spacing `dx`, or sample points `x`)."""
-    t = y
+    t = _floating(y)
     if x is not None and isinstance(x, Tensor):
         d = x.diff(dim=dim) if x.dim() == t.dim() else x.diff()
         hi, lo = _ends(t, dim)
@@ -35,6 +35,17 @@ def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Ten
         return t.sum(dim) * 0
     ends = t.select(dim, 0) + t.select(dim, -1)
     return mul_scalar(t.sum(dim) - mul_scalar(ends, 0.5), step)
+
+
+def _floating(y: Tensor) -> Tensor:
+    """Integer samples integrate to the default float dtype (ATen's `* 0.5` promotes them)."""
+    from engine import _dtype
+
+    if y._d.dtype == np.bool_:
+        raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not supported")
+    if _dtype.kind(y._d.dtype) in "iu":
+        return y.to(_dtype.get_default_dtype())
+    return y
 
 
 def cumulative_trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:

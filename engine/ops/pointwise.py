@@ -874,6 +874,40 @@ bitwise_or = _logical(np.bitwise_or)
 bitwise_xor = _logical(np.bitwise_xor)
 
 
+def _shift(left: bool) -> Any:
+    kernel = "lshift_cpu" if left else "rshift_cpu"
+
+    def op(self: Any, other: Any) -> Tensor:
+        if not isinstance(self, Tensor):  # torch.bitwise_left_shift(3, t), 2 << t
+            self = make(np.asarray(self), False, None, 0)
+        a, b, _, rt = binary_arrays(self, other)
+        _dtype.refuse_barely(rt, kernel)
+        if _dtype.kind(rt) not in "iub":
+            raise NotImplementedError(
+                f"\"{kernel}\" not implemented for '{_dtype.SCALAR_NAMES[rt.name]}'"
+            )
+        a, b = np.asarray(a).astype(rt), np.asarray(b).astype(rt)
+        bits = rt.itemsize * 8
+        # ATen's kernels: a count outside [0, bits) shifts everything out (the sign for >>)
+        out_of_range = (b < 0) | (b >= bits)
+        safe = np.where(out_of_range, 0, b).astype(rt)
+        try:
+            if left:
+                out = np.where(out_of_range, 0, np.left_shift(a, safe))
+            else:
+                fill = np.right_shift(a, bits - 1) if _dtype.kind(rt) == "i" else 0
+                out = np.where(out_of_range, fill, np.right_shift(a, safe))
+        except ValueError as e:
+            raise broadcast_error(a, b, e) from None
+        return make(np.asarray(out).astype(rt, copy=False), False, None, 0)
+
+    return op
+
+
+bitwise_left_shift = _shift(left=True)
+bitwise_right_shift = _shift(left=False)
+
+
 def bitwise_not(self: Tensor) -> Tensor:
     _dtype.refuse_barely(self._d.dtype, "bitwise_not_cpu")
     return make(np.invert(self._d), False, None, 0)
@@ -972,6 +1006,8 @@ _LOGIC = (
     "bitwise_or",
     "bitwise_xor",
     "bitwise_not",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
     "logical_not",
     "logical_and",
     "logical_or",
@@ -985,5 +1021,6 @@ _LOGIC = (
     "allclose",
 )
 TENSOR_METHODS = _UNARY + _BINARY + _LOGIC + ("where",)
-INPLACE = tuple(n for n in _UNARY + _BINARY if n not in ("rsub",))
+_SHIFTS = ("bitwise_left_shift", "bitwise_right_shift")
+INPLACE = tuple(n for n in _UNARY + _BINARY if n not in ("rsub",)) + _SHIFTS
 TORCH_FUNCTIONS = TENSOR_METHODS

@@ -17,6 +17,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, SavedTensor
 from engine.ops._core import OpNode, record, record_multi
+from engine.ops.introsort import unstable_argsort
 from engine.ops.reduce import (
     ALL,
     axes_of,
@@ -285,7 +286,8 @@ def _argsort(a: np.ndarray[Any, Any], d: int, descending: bool) -> np.ndarray[An
 def sort(
     self: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = None
 ) -> return_types.sort:
-    """Sorted values and their indices along `dim` (always stable here)."""
+    """Sorted values and their indices along `dim` (ties in PyTorch's order: stable with
+    `stable=True`, its std::sort order otherwise)."""
     a = self._d
     d = wrap_dim(int(dim), a.ndim)
     if a.ndim == 0:
@@ -293,6 +295,8 @@ def sort(
         vals = a.copy()
     else:
         idx = _argsort(a, d, descending)
+        if not stable:
+            idx = unstable_argsort(a, d, idx, descending)
         vals = np.take_along_axis(a, idx, d)
     it = make(idx.astype(np.int64, copy=False), False, None, 0)
     saved = {"dim": shown(int(dim)), "indices": it, "self_sym_sizes": a.shape}
@@ -306,7 +310,10 @@ def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool 
     a = self._d
     if a.ndim == 0:
         return make(np.zeros((), np.int64), False, None, 0)
-    idx = _argsort(a, wrap_dim(int(dim), a.ndim), descending)
+    d = wrap_dim(int(dim), a.ndim)
+    idx = _argsort(a, d, descending)
+    if not stable:
+        idx = unstable_argsort(a, d, idx, descending)
     return make(idx.astype(np.int64, copy=False), False, None, 0)
 
 

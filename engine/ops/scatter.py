@@ -3,6 +3,7 @@ masked_select, take and put."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -79,6 +80,8 @@ def scatter(
     out = self._d.copy()
     if src is None:
         src = value
+    if reduce is not None:
+        return _scatter_reduce_legacy(self, src, idx, key, out, reduce)
     if isinstance(src, Tensor):
         part = src._d[tuple(slice(0, n) for n in idx.shape)]
         out[key] = part
@@ -88,6 +91,42 @@ def scatter(
         )
     out[key] = src
     return record(ScatterBackward1, out, (self,), {"dim": d, "index": index})
+
+
+def _scatter_reduce_legacy(
+    self: Tensor,
+    src: Any,
+    idx: np.ndarray[Any, Any],
+    key: tuple[Any, ...],
+    out: np.ndarray[Any, Any],
+    reduce: str,
+) -> Tensor:
+    """`scatter(..., reduce="add" | "multiply")`: accumulated writes, with no derivative."""
+    from engine.ops.remainder import _not_implemented
+
+    ufunc = {"add": np.add, "multiply": np.multiply}.get(reduce)
+    if ufunc is None:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    inputs: tuple[Any, ...] = (self,)
+    if isinstance(src, Tensor):
+        from engine.autograd.engine import WARNED  # the engine's once-per-process warnings
+
+        if "scatter_reduce" not in WARNED:  # TORCH_WARN_ONCE
+            WARNED.add("scatter_reduce")
+            warnings.warn(
+                "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+                "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+                "reduction options. (Triggered internally at "
+                "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:225.)",
+                UserWarning,
+                stacklevel=3,
+            )
+        part = src._d[tuple(slice(0, n) for n in idx.shape)]
+        inputs = (self, src)
+    else:
+        part = np.asarray(src).astype(out.dtype)
+    ufunc.at(out, key, part)
+    return _not_implemented(out, inputs, "scatter")
 
 
 class ScatterBackward0(OpNode):

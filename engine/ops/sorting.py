@@ -1,4 +1,4 @@
-"""Order statistics, as PyTorch's Sorting.cpp: median, kthvalue, mode, msort.
+"""Order statistics, as PyTorch's Sorting.cpp: median, nanmedian, kthvalue, mode, msort.
 
 `median` returns the lower of the two middle values (no averaging), as PyTorch; its gradient
 follows max's: split evenly among ties for the full reduction, to the index with `dim`.
@@ -66,6 +66,49 @@ class MedianBackward1(OpNode):
     apply = picked_backward
 
 
+# -- nanmedian ------------------------------------------------------------------------------
+def nanmedian(self: Tensor, dim: Any = ALL, keepdim: bool = False) -> Any:
+    """The lower median of the non-NaN elements (NaN only where every element is NaN)."""
+    a = self._d
+    if dim is ALL:
+        flat = a.reshape(-1)
+        valid = (
+            np.sort(flat[~np.isnan(flat)], kind="stable")
+            if _dtype.kind(a.dtype) == "f"
+            else (np.sort(flat, kind="stable"))
+        )
+        out = np.asarray(valid[(valid.size - 1) // 2] if valid.size else np.nan, a.dtype)
+        return record(NanmedianBackward0, out, (self,), {"self": self}, out_saved="result")
+    d = wrap_dim(int(dim), a.ndim)
+    _check_nonempty("median", a, (d,) if a.ndim else ())
+    if a.ndim == 0:
+        idx, vals = np.zeros((), np.int64), a.copy()
+    else:
+        order = np.argsort(a, axis=d, kind="stable")  # NaN sorts last
+        count = (
+            (~np.isnan(a)).sum(axis=d, keepdims=True)
+            if _dtype.kind(a.dtype) == "f"
+            else np.full((*a.shape[:d], 1, *a.shape[d + 1 :]), a.shape[d])
+        )
+        idx = np.take_along_axis(order, np.maximum((count - 1) // 2, 0), d)
+        vals = np.take_along_axis(a, idx, d)
+        if not keepdim:
+            idx, vals = idx.squeeze(d), vals.squeeze(d)
+    it = make(idx.astype(np.int64, copy=False), False, None, 0)
+    saved = {"dim": shown(int(dim)), "indices": it, "keepdim": keepdim, "self_sym_sizes": a.shape}
+    return return_types.nanmedian((record(NanmedianBackward1, vals, (self,), saved), it))
+
+
+class NanmedianBackward0(MedianBackward0):
+    __slots__ = ()
+    _name = "NanmedianBackward0"
+
+
+class NanmedianBackward1(MedianBackward1):
+    __slots__ = ()
+    _name = "NanmedianBackward1"
+
+
 # -- kthvalue / mode -------------------------------------------------------------------------
 class KthvalueBackward0(OpNode):
     __slots__ = ()
@@ -129,5 +172,5 @@ def msort(self: Tensor) -> Tensor:
     return out
 
 
-TENSOR_METHODS = ("median", "kthvalue", "mode", "msort")
+TENSOR_METHODS = ("median", "nanmedian", "kthvalue", "mode", "msort")
 TORCH_FUNCTIONS = TENSOR_METHODS

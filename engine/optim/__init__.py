@@ -1,4 +1,5 @@
-"""`torch.optim`: SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta and learning-rate schedulers.
+"""`torch.optim`: SGD, Adam and its variants, RMSprop, Rprop, Adagrad, Adadelta, ASGD, LBFGS and
+learning-rate schedulers.
 
 >>> opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 """
@@ -8,12 +9,15 @@ from engine.optim.adadelta import Adadelta
 from engine.optim.adagrad import Adagrad
 from engine.optim.adam import Adam, AdamW
 from engine.optim.adam_variants import Adamax, NAdam, RAdam
+from engine.optim.asgd import ASGD
 from engine.optim.lbfgs import LBFGS
 from engine.optim.optimizer import Optimizer
 from engine.optim.rmsprop import RMSprop
+from engine.optim.rprop import Rprop
 from engine.optim.sgd import SGD
 
 __all__ = [
+    "ASGD",
     "LBFGS",
     "SGD",
     "Adadelta",
@@ -25,5 +29,6 @@ __all__ = [
     "Optimizer",
     "RAdam",
     "RMSprop",
+    "Rprop",
     "lr_scheduler",
 ]

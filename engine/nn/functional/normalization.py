@@ -66,6 +66,10 @@ def normalize(
 ) -> Tensor:
     """input / max(||input||_p along dim, eps)."""
     denom = clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
+    if out is not None:  # PyTorch's torch.div(input, denom, out=out)
+        from engine.ops.out_params import with_out
+
+        return with_out(lambda a, b: a / b, "div")(input, denom, out=out)  # type: ignore[no-any-return]
     return input / denom
 
 

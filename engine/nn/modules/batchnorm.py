@@ -18,6 +18,8 @@ from engine.ops._core import overwrite
 class _BatchNorm(Module):
     """Batch norm with running statistics; subclasses check the input's rank."""
 
+    _version = 2  # PyTorch's _NormBase: num_batches_tracked joined the state dict in version 2
+
     def __init__(
         self,
         num_features: int,

@@ -56,6 +56,7 @@ class Module:
     ...         return self.fc(x)
     """
 
+    _version: int = 1  # saved in state_dict()._metadata; layers that changed their format bump it
     training: bool
     _parameters: dict[str, Parameter | None]
     _buffers: dict[str, Tensor | None]
@@ -78,7 +79,9 @@ class Module:
         d["_backward_hooks"] = HookDict()
         d["_backward_pre_hooks"] = HookDict()
         d["_state_dict_hooks"] = HookDict()
+        d["_state_dict_pre_hooks"] = HookDict()
         d["_load_state_dict_pre_hooks"] = HookDict()
+        d["_load_state_dict_post_hooks"] = HookDict()
 
     forward: Callable[..., Any]
 
@@ -388,6 +391,12 @@ class Module:
     load_state_dict = _state.load_state_dict
     _save_to_state_dict = _state._save_to_state_dict
     _load_from_state_dict = _state._load_from_state_dict
+    _register_state_dict_hook = _state._register_state_dict_hook
+    register_state_dict_post_hook = _state.register_state_dict_post_hook
+    register_state_dict_pre_hook = _state.register_state_dict_pre_hook
+    _register_load_state_dict_pre_hook = _state._register_load_state_dict_pre_hook
+    register_load_state_dict_pre_hook = _state.register_load_state_dict_pre_hook
+    register_load_state_dict_post_hook = _state.register_load_state_dict_post_hook
 
     def extra_repr(self) -> str:
         """The text inside this layer's parentheses in `repr` (override in layers)."""

@@ -90,5 +90,7 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
 from engine.nn.utils import parametrizations as parametrizations  # noqa: E402
 from engine.nn.utils import parametrize as parametrize  # noqa: E402
 from engine.nn.utils import rnn as rnn  # noqa: E402
+from engine.nn.utils.spectral_norm import remove_spectral_norm as remove_spectral_norm  # noqa: E402
+from engine.nn.utils.spectral_norm import spectral_norm as spectral_norm  # noqa: E402
 from engine.nn.utils.weight_norm import remove_weight_norm as remove_weight_norm  # noqa: E402
 from engine.nn.utils.weight_norm import weight_norm as weight_norm  # noqa: E402

@@ -1,7 +1,9 @@
 """`torch.optim.lr_scheduler`: one module per kind of schedule."""
 
 from engine.optim.lr_scheduler.base import LRScheduler, _LRScheduler
+from engine.optim.lr_scheduler.composite import ChainedScheduler, SequentialLR
 from engine.optim.lr_scheduler.cosine import CosineAnnealingLR, CosineAnnealingWarmRestarts
+from engine.optim.lr_scheduler.cyclic import CyclicLR
 from engine.optim.lr_scheduler.one_cycle import OneCycleLR
 from engine.optim.lr_scheduler.plateau import ReduceLROnPlateau
 from engine.optim.lr_scheduler.step import (
@@ -16,9 +18,11 @@ from engine.optim.lr_scheduler.step import (
 )
 
 __all__ = [
+    "ChainedScheduler",
     "ConstantLR",
     "CosineAnnealingLR",
     "CosineAnnealingWarmRestarts",
+    "CyclicLR",
     "ExponentialLR",
     "LRScheduler",
     "LambdaLR",
@@ -28,6 +32,7 @@ __all__ = [
     "OneCycleLR",
     "PolynomialLR",
     "ReduceLROnPlateau",
+    "SequentialLR",
     "StepLR",
     "_LRScheduler",
 ]

@@ -41,6 +41,10 @@ class CosineAnnealingLR(LRScheduler):
             for g in groups
         ]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        cos = 1 + math.cos(math.pi * self.last_epoch / self.T_max)
+        return [self.eta_min + (b - self.eta_min) * cos / 2 for b in self.base_lrs]
+
 
 class CosineAnnealingWarmRestarts(LRScheduler):
     """Cosine decay restarted every T_i epochs (T_i grows by T_mult)."""

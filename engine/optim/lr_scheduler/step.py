@@ -4,6 +4,7 @@ MultiplicativeLR, ConstantLR, LinearLR, PolynomialLR."""
 from __future__ import annotations
 
 import types
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -27,6 +28,9 @@ class StepLR(LRScheduler):
             return [g["lr"] for g in groups]
         return [g["lr"] * self.gamma for g in groups]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        return [b * self.gamma ** (self.last_epoch // self.step_size) for b in self.base_lrs]
+
 
 class MultiStepLR(LRScheduler):
     """Multiply the lr by `gamma` at each milestone epoch."""
@@ -48,6 +52,10 @@ class MultiStepLR(LRScheduler):
             return [g["lr"] for g in groups]
         return [g["lr"] * self.gamma ** self.milestones[self.last_epoch] for g in groups]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        milestones = sorted(self.milestones.elements())
+        return [b * self.gamma ** bisect_right(milestones, self.last_epoch) for b in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     """Multiply the lr by `gamma` every epoch."""
@@ -61,6 +69,9 @@ class ExponentialLR(LRScheduler):
         if self._is_initial:
             return [g["lr"] for g in groups]
         return [g["lr"] * self.gamma for g in groups]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [b * self.gamma**self.last_epoch for b in self.base_lrs]
 
 
 class LambdaLR(LRScheduler):
@@ -129,6 +140,10 @@ class ConstantLR(LRScheduler):
             return _lrs(self.optimizer)
         return [lr * (1.0 / self.factor) for lr in _lrs(self.optimizer)]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        done = self.last_epoch >= self.total_iters
+        return [b * (self.factor + done * (1 - self.factor)) for b in self.base_lrs]
+
 
 class LinearLR(LRScheduler):
     """Ramp the lr factor linearly from `start_factor` to `end_factor` over `total_iters`."""
@@ -160,6 +175,11 @@ class LinearLR(LRScheduler):
         f = 1.0 + (e - s) / (self.total_iters * s + (self.last_epoch - 1) * (e - s))
         return [lr * f for lr in _lrs(self.optimizer)]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        frac = min(self.total_iters, self.last_epoch) / self.total_iters
+        span = self.end_factor - self.start_factor
+        return [b * (self.start_factor + span * frac) for b in self.base_lrs]
+
 
 class PolynomialLR(LRScheduler):
     """Decay the lr as (1 - t / total_iters) ** power."""
@@ -176,3 +196,7 @@ class PolynomialLR(LRScheduler):
         t, n = self.last_epoch, self.total_iters
         decay = ((1.0 - t / n) / (1.0 - (t - 1) / n)) ** self.power
         return [lr * decay for lr in _lrs(self.optimizer)]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        frac = min(self.total_iters, self.last_epoch) / self.total_iters
+        return [b * (1.0 - frac) ** self.power for b in self.base_lrs]

@@ -1,0 +1,16 @@
+import torch
+print(torch.full((2, 4), 2.).scatter_(1, torch.tensor([[2], [3]]), 1.23, reduce='multiply'))
+print(torch.full((2, 4), 2.).scatter_(1, torch.tensor([[2], [3]]), 1.23, reduce='add'))
+x=torch.full((2,4),2.,requires_grad=True)
+i=torch.tensor([[2],[3]])
+for r in ['add','multiply']:
+  y=x.scatter(1,i,1.23,reduce=r); print(y, y.grad_fn)
+  try: y.sum().backward(); print(x.grad)
+  except Exception as e: print(type(e).__name__, e)
+  s=torch.tensor([[5.],[6.]], requires_grad=True)
+  y=x.scatter(1,i,s,reduce=r); print(y, y.grad_fn)
+try: x.scatter(1,i,1.0,reduce='max')
+except Exception as e: print(type(e).__name__, e)
+print(torch.ones(2,4).scatter_(1,torch.tensor([[1,1],[2,2]]),torch.tensor([[2.,3],[4,5]]),reduce='multiply'))
+print(torch.ones(2,4).scatter_(1,torch.tensor([[1,1],[2,2]]),torch.tensor([[2.,3],[4,5]]),reduce='add'))
+print(torch.ones(2,4, dtype=torch.long).scatter_(1,torch.tensor([[1],[2]]), 3, reduce='multiply'))
