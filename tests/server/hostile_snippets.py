@@ -24,7 +24,7 @@ Check = Callable[[Events], None]
 Clock = Literal["none", "cpu", "wall"]
 
 PROCESSES = 16  # the test servers' per-slot process limit
-MAX_EVENT_BYTES = 16 * 1024 * 1024  # the test servers' cap on a run's bytes of events
+MAX_EVENT_BYTES = 4 * 1024 * 1024  # the test servers' cap on a run's bytes of events
 
 
 @dataclass(frozen=True)
