@@ -311,6 +311,11 @@ def type_name(d: dtype) -> str:
     return _TYPE_NAMES[d.name]
 
 
+def scalar_type_name(name: str) -> str:
+    """`type_name` by NumPy dtype name (the name itself for a type PyTorch has not)."""
+    return _TYPE_NAMES.get(name, name)
+
+
 # the legacy tensor type names (`x.type()`, version errors): `torch.FloatTensor`
 _LEGACY = {
     "float32": "torch.FloatTensor",

@@ -20,25 +20,10 @@ from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, acc_dtype, as_tensor, matmul_np, record, unbroadcast
 from engine.ops.shape import reshape, t, transpose
 
-# how ATen's dtype checks name scalar types: `Float and Double` (`float != double`: CPP_NAMES)
-_TITLE = {
-    "float32": "Float",
-    "float64": "Double",
-    "float16": "Half",
-    "bfloat16": "BFloat16",
-    "int64": "Long",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "bool": "Bool",
-    "complex64": "ComplexFloat",
-    "complex128": "ComplexDouble",
-}
-
 
 def _title(a: np.ndarray[Any, Any]) -> str:
-    return str(_TITLE.get(a.dtype.name, a.dtype.name))
+    """How ATen's dtype checks name an array's scalar type: `Float and Double`."""
+    return _dtype.scalar_type_name(a.dtype.name)
 
 
 def _sizes(shape: tuple[int, ...]) -> str:
