@@ -192,6 +192,7 @@ export function onNode(s: RunState, e: NodeEvent, seq: number): void {
 /** The module path with each module's call number ("MLP#3.fc1#4"): two calls of one module
  *  are two scopes even when no op runs between them. Without call numbers, the path. */
 export function moduleScope(path: string, calls: number[] | null | undefined): string {
+  if (!path) return path;
   const parts = path ? path.split(".") : [];
   if (!Array.isArray(calls) || calls.length !== parts.length) return path;
   return parts.map((p, i) => `${p}#${String(calls[i])}`).join(".");
