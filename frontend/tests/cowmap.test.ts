@@ -13,10 +13,10 @@ const KEYS = (r: () => number): string => {
   switch (Math.floor(r() * 9)) {
     case 0: return `t${n}`;
     case 1: return `c${n}`;
-    case 2: return `${n}>${Math.floor(r() * 3)}`;
+    case 2: return `${n}>${Math.floor(r() * 10)}`; // dense for inputs 0-7, else another key
     case 3: return `0${n}`; // not canonical: another key than String(n)
     case 4: return `${n + 16_777_200}`; // beyond the dense range
-    case 5: return ["", "t", "T5", "x-1", "1.5", "-3"][Math.floor(r() * 6)] as string;
+    case 5: return ["", "t", "T5", "x-1", "1.5", "-3", "3>", ">1", "03>1", "t3>1", "3>01", "2097152>0", "2097151>7"][Math.floor(r() * 13)] as string;
     default: return String(n);
   }
 };

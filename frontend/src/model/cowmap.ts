@@ -3,10 +3,11 @@
 // The model's ids are dense integers, bare ("123": a grad_fn node, a tensor) or behind one
 // lowercase letter ("t5": a leaf's vertex, "c5": a cut point). Such keys live in arrays of
 // PAGE slots per letter, indexed by the number (no hashing, no Map entry per key); a fork
-// shares every page until one side writes to it. Any other key ("12>0", "7|self") goes to
-// Maps chunked by the key's first number, forked the same way. Ownership is a token: a page
-// (or chunk) written since the last fork carries its map's token; a fork gives both sides new
-// tokens, so neither writes into a page the other still reads.
+// shares every page until one side writes to it. Any other key ("7|self", "12>9") goes to
+// Maps chunked by the key's first number, forked the same way. An edge's key ("12>0", the
+// gradient along node 12's first edge) is dense too, as number 12 * 8 + 0 (first 8 edges).
+// Ownership is a token: a page (or chunk) written since the last fork carries its map's
+// token; a fork gives both sides new tokens, so neither writes into a page the other reads.
 //
 // Hot callers that hold a number skip the key's parsing: `getAt(kind, n)` etc., with `BARE`
 // (0) for bare ids and `kindOf("t")` for a letter. Values are never `undefined` (an empty
@@ -35,11 +36,14 @@ const LETTERS = " abcdefghijklmnopqrstuvwxyz";
 /** A page: PAGE slots, then the token of the map that may write it. */
 type Page = unknown[];
 
-/** Parsed key: `kind << 24 | n`, or -1 when the key is not `[a-z]?<canonical digits>` with
- *  n < 2^24. */
+/** The kind of edge keys "<node>><input>" (a gradient along one of a node's first 8 edges):
+ *  number `node * 8 + input`. */
+const EDGE = 27;
+
+/** Parsed key: `kind << 24 | n`, or -1 when the key is neither `[a-z]?<canonical digits>`
+ *  with n < 2^24 nor `<canonical digits>><0-7>` with a node below 2^21. */
 function parse(k: string): number {
   const len = k.length;
-  if (len === 0) return -1;
   let i = 0;
   let kind = 0;
   const c0 = k.charCodeAt(0);
@@ -47,16 +51,22 @@ function parse(k: string): number {
     kind = c0 - 96;
     i = 1;
   }
-  const digits = len - i;
-  // canonical decimal only ("007" and "" are other keys), and small enough
-  if (digits === 0 || digits > 8 || (digits > 1 && k.charCodeAt(i) === 48)) return -1;
+  const start = i;
   let v = 0;
   for (; i < len; i++) {
     const c = k.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
+    if (c < 0 || c > 9) break;
     v = v * 10 + c;
   }
-  return v > DENSE_MASK ? -1 : (kind << DENSE_BITS) | v;
+  const digits = i - start;
+  // canonical decimal only ("007" and "" are other keys), and small enough
+  if (digits === 0 || digits > 8 || (digits > 1 && k.charCodeAt(start) === 48)) return -1;
+  if (i === len) return v > DENSE_MASK ? -1 : (kind << DENSE_BITS) | v;
+  if (kind === 0 && i === len - 2 && k.charCodeAt(i) === 62) {
+    const e = k.charCodeAt(i + 1) - 48;
+    if (e >= 0 && e < 8 && v < 1 << (DENSE_BITS - 3)) return (EDGE << DENSE_BITS) | (v << 3) | e;
+  }
+  return -1;
 }
 
 /** The chunk of another key: its first number's high bits (so "12>0" and "12>1" share one). */
@@ -191,17 +201,20 @@ export class CowMap<V extends {} | null> implements Iterable<[string, V]> {
     return f;
   }
 
-  /** Entries: dense keys by kind (bare first, then by letter) and number, then the others. */
+  /** Entries: dense keys by kind (bare first, then by letter, then edges) and number, then the
+   *  others. */
   *entries(): IterableIterator<[string, V]> {
     for (let kind = 0; kind < this.pages.length; kind++) {
       const kp = this.pages[kind] as (Page | undefined)[];
-      const prefix = kind === 0 ? "" : (LETTERS[kind] as string);
+      const prefix = kind === 0 || kind === EDGE ? "" : (LETTERS[kind] as string);
       for (let pi = 0; pi < kp.length; pi++) {
         const p = kp[pi];
         if (p === undefined) continue;
         for (let i = 0; i < PAGE; i++) {
           const v = p[i];
-          if (v !== undefined) yield [prefix + String(pi * PAGE + i), v as V];
+          if (v === undefined) continue;
+          const n = pi * PAGE + i;
+          yield [kind === EDGE ? `${n >> 3}>${n & 7}` : prefix + String(n), v as V];
         }
       }
     }
