@@ -376,7 +376,8 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
         meta.append((o._d.shape, o._d.dtype))
         if not record:
             if id(o) in dirty:
-                o._ver[0] += 1
+                with _tensor.writing(o, told=True):  # forward wrote it (and told the observer)
+                    pass
                 if id(o) in input_ids and o._rg:  # PyTorch hands out a detached alias
                     alias = _tensor.make(o._d, False, None, 0)
                     alias._ver = o._ver
@@ -390,7 +391,8 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
             continue
         view_of_input = False
         if id(o) in dirty:
-            o._ver[0] += 1
+            with _tensor.writing(o, told=True):  # forward wrote it (and told the observer)
+                pass
             if o._rg and o._fn is None and o._base is None:
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."

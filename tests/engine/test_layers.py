@@ -197,14 +197,30 @@ def _calls_of(method: str) -> list[str]:
     return sorted(found)
 
 
+def _version_moves() -> list[str]:
+    """`file:function` of every `<x>._ver[0] += ...` in engine/."""
+    found = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for node in ast.walk(fn):
+                target = getattr(node, "target", None)
+                if isinstance(node, ast.AugAssign) and "._ver[" in ast.unparse(target or node):
+                    found.append(f"{path.relative_to(ROOT)}:{fn.name}")
+    return sorted(set(found))
+
+
 def test_in_place_writes_tell_the_observer_in_one_place() -> None:
     # every in-place write goes through engine/_tensor.py `write`; an in-place op's gate
     # (check_inplace) tells before the op computes, so the op's own events read the old values
     assert _calls_of("before_write") == [
-        "engine/_tensor.py:write",
+        "engine/_tensor.py:__init__",
         "engine/ops/_core.py:check_inplace",
     ]
-    assert _calls_of("version_bump") == ["engine/_tensor.py:bump", "engine/_tensor.py:write"]
+    assert _calls_of("version_bump") == ["engine/_tensor.py:__exit__"]
+    # and nothing moves a version counter by hand
+    assert _version_moves() == ["engine/_tensor.py:__exit__"]
 
 
 def test_the_tracer_patches_no_engine_class() -> None:
