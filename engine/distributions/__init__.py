@@ -9,5 +9,14 @@ from __future__ import annotations
 
 from engine.distributions.distribution import Distribution
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform, kl_divergence
+from engine.distributions.multivariate_normal import MultivariateNormal
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Normal", "Uniform", "kl_divergence"]
+__all__ = [
+    "Bernoulli",
+    "Categorical",
+    "Distribution",
+    "MultivariateNormal",
+    "Normal",
+    "Uniform",
+    "kl_divergence",
+]
