@@ -263,10 +263,10 @@ _methods.bind(_OP_MODULES, globals())
 if TYPE_CHECKING:  # what bind() just added, as mypy should read it (a generated stub)
     from engine._torch_surface import *  # noqa: F403
 out_params.add_out_params(globals())
-autograd.Variable = Tensor  # type: ignore[assignment]
 
 # `torch.nn`, `torch.optim`, ... need the ops bound first
 from engine import (  # noqa: E402
+    _profiled_ops,
     accelerator,
     amp,
     backends,
@@ -289,6 +289,7 @@ from engine import (  # noqa: E402
 from engine.compiler import compile  # noqa: E402
 from engine.serialization import load, save  # noqa: E402
 
+autograd._bind_all()
 _public.rename_classes()
 _runtime.bind_inplace(globals())
 
