@@ -46,6 +46,7 @@ Sink = Callable[[list[Event]], None]
 _getframe = sys._getframe
 _ns = time.perf_counter_ns
 _tn = tuple.__new__
+_gc_isenabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
 _NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module attribute)
 _dumps, _loads, _NUMPY = orjson.dumps, orjson.loads, orjson.OPT_SERIALIZE_NUMPY
 # dtypes of values put into events as arrays (see option `arrays`): orjson writes these as
@@ -317,6 +318,10 @@ class Tracer:
         del buf[:n]
         # a halt (a signal handler between two bytecodes) waits until the events are built
         outer, self.flushing = self.flushing, True
+        # the events are acyclic and freed by refcount once the sink has them: without this,
+        # their allocations trigger collections that traverse the user's whole (large) graph
+        enabled = _gc_isenabled()
+        _gc_disable()
         try:
             for item in items:
                 f = self.at = item[2]
@@ -324,6 +329,8 @@ class Tracer:
                 if f is not None:
                     frames.append(f)
         finally:
+            if enabled:
+                _gc_enable()
             self.at = None
             self.flushing = outer
         if not outer and self.halting is not None:
