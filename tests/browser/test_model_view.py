@@ -273,6 +273,43 @@ def test_names_beside_small_boxes_cover_no_other_box(browser: Browser, server: s
         page.context.close()
 
 
+# parameters and their AccumulateGrad: names a little wider than their boxes once zoomed out
+SMALL_NET = """import torch
+from torch import nn
+net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+net(torch.randn(16, 4)).pow(2).mean().backward()
+"""
+
+
+def test_a_name_a_little_wider_than_its_box_is_drawn_smaller_in_it(
+    browser: Browser, server: str
+) -> None:
+    page, errors = _open(browser, server, (1280, 720))
+    try:
+        page.goto("/")
+        set_code(page, SMALL_NET)
+        press_run(page)
+        expect(page.get_by_test_id("status")).to_contain_text("· ok")
+        geo = _settle(page)
+        smaller = []
+        for _ in range(12):  # every zoom from the first view out to the farthest
+            if geo["zoom"] < TEXT_K:
+                _assert_legible(geo)
+                boxes = {b["id"]: b for b in [*geo["vertices"], *geo["modules"]]}
+                for lb in geo["labels"]:
+                    if lb["px"] < 11:  # smaller than the zoomed-out size: inside its own box
+                        assert inside(lb["at"], boxes[lb["at"]["owner"]]), lb
+                        smaller.append(lb["text"])
+            page.get_by_test_id("zoom-out").click()
+            geo = _settle(page)
+        # AccumulateGrad (and the parameters' names) fit their boxes at 9 px before they
+        # would go beside empty boxes
+        assert "AccumulateGrad" in smaller, smaller
+        assert not errors
+    finally:
+        page.context.close()
+
+
 # a model's inference under no_grad: no node is recorded, each op is drawn as a cut point
 INFERENCE = """import torch
 from torch import nn

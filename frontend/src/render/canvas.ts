@@ -20,6 +20,8 @@ export const TEXT_K = 0.75;
 const FAST_BELOW = 0.3;
 /** Labels drawn at a fixed screen size when zoomed out. */
 const LOD_PX = 11;
+/** A name that fits its box only a little smaller is drawn in it at this size (still legible). */
+const LOD_SMALL_PX = 9;
 const LOD_FONT = `${LOD_PX}px Inter, system-ui, sans-serif`;
 const LOD_BOLD = `600 ${LOD_PX}px Inter, system-ui, sans-serif`;
 
@@ -263,7 +265,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
     if (!isModuleBox(p.id)) continue;
     const t = s.moduleLabel(p.id.slice(2)).title;
     const shown = lodLabel(ctx, space, p.id, [t, t.split(" · ")[0] as string], sx(p.x), sy(p.y), p.w * k, p.h * k, THEME.text);
-    if (shown) labels.push({ ...shown, px: LOD_PX, kind: "module" });
+    if (shown) labels.push({ ...shown, kind: "module" });
   }
   for (const f of frames) {
     const t = s.moduleLabel(f.key).title;
@@ -290,7 +292,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, s: Scene, v: Viewport, 
     const t = titleOf(s, p.id);
     const short = shortOp(t);
     const shown = t ? lodLabel(ctx, space, p.id, short !== t ? [t, short] : [t], sx(p.x), sy(p.y), p.w * k, p.h * k, THEME.text) : null;
-    if (shown) labels.push({ ...shown, px: LOD_PX, kind: "node" });
+    if (shown) labels.push({ ...shown, kind: "node" });
   }
   ctx.restore();
   return labels;
@@ -302,20 +304,32 @@ function shortOp(t: string): string {
   return op.replace(/Backward\d*$/, "") || op;
 }
 
-/** A box's name at the fixed screen size: the first of `texts` that fits inside it, else the
- *  first beside it (right, left, below, above) where it covers no other label or box; not at
- *  all otherwise. Returns the text drawn. */
-function lodLabel(ctx: CanvasRenderingContext2D, space: LabelSpace, owner: string, texts: string[], x: number, y: number, w: number, h: number, color: string): Pick<DrawnLabel, "text" | "at"> | null {
-  const inside = texts.find((t) => ctx.measureText(t).width + 8 <= w);
+/** A box's name at the fixed screen size: the first of `texts` that fits inside it, at the
+ *  label size or else a little smaller (still legible: an empty box with its name beside it
+ *  reads worse than a smaller name in it), else the first beside it (right, left, below,
+ *  above) where it covers no other label or box; not at all otherwise. Returns what was drawn. */
+function lodLabel(ctx: CanvasRenderingContext2D, space: LabelSpace, owner: string, texts: string[], x: number, y: number, w: number, h: number, color: string): Pick<DrawnLabel, "text" | "at" | "px"> | null {
+  const font = ctx.font;
+  let px = LOD_PX;
+  let inside = texts.find((t) => ctx.measureText(t).width + 8 <= w);
+  if (inside === undefined && h >= LOD_SMALL_PX + 4) {
+    ctx.font = font.replace(`${LOD_PX}px`, `${LOD_SMALL_PX}px`);
+    inside = texts.find((t) => ctx.measureText(t).width + 6 <= w);
+    if (inside === undefined) ctx.font = font;
+    else px = LOD_SMALL_PX;
+  }
   const t = inside ?? (texts[0] as string);
   const tw = ctx.measureText(t).width;
-  const half = LOD_PX / 2 + 2;
+  const half = px / 2 + 2;
   const spots: [number, number][] =
     inside !== undefined
       ? [[x + (w - tw) / 2, y + h / 2]]
       : [[x + w + 4, y + h / 2], [x - tw - 4, y + h / 2], [x + (w - tw) / 2, y + h + half + 1], [x + (w - tw) / 2, y - half - 1]];
   const spot = spots.find(([lx, cy]) => space.free(lx - 2, cy - half, lx + tw + 2, cy + half, owner));
-  if (!spot) return null;
+  if (!spot) {
+    ctx.font = font;
+    return null;
+  }
   const [lx, cy] = spot;
   space.take(lx - 2, cy - half, lx + tw + 2, cy + half);
   if (inside === undefined) {
@@ -324,7 +338,8 @@ function lodLabel(ctx: CanvasRenderingContext2D, space: LabelSpace, owner: strin
   }
   ctx.fillStyle = color;
   ctx.fillText(t, lx, cy);
-  return { text: t, at: { x: lx - 2, y: cy - half, w: tw + 4, h: 2 * half, owner } };
+  ctx.font = font;
+  return { text: t, px, at: { x: lx - 2, y: cy - half, w: tw + 4, h: 2 * half, owner } };
 }
 
 function titleOf(s: Scene, id: string): string {
