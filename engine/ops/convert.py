@@ -15,6 +15,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.shape import as_view
+from engine.ops.table import Op
 
 _LEGACY = {
     "torch.FloatTensor": _dtype.float32,
@@ -257,26 +258,25 @@ def new_tensor(
     return _new(self, np.array(_unwrap(data)), dtype, requires_grad)
 
 
-TENSOR_METHODS = (
-    "to",
-    "float",
-    "double",
-    "half",
-    "bfloat16",
-    "long",
-    "int",
-    "short",
-    "char",
-    "byte",
-    "bool",
-    "type",
-    "type_as",
-    "cpu",
-    "cuda",
-    "new_zeros",
-    "new_ones",
-    "new_empty",
-    "new_full",
-    "new_tensor",
-)
-TORCH_FUNCTIONS: tuple[str, ...] = ()
+OPS = [
+    Op("to", to, function=False),
+    Op("float", float, function=False),
+    Op("double", double, function=False),
+    Op("half", half, function=False),
+    Op("bfloat16", bfloat16, function=False),
+    Op("long", long, function=False),
+    Op("int", int, function=False),
+    Op("short", short, function=False),
+    Op("char", char, function=False),
+    Op("byte", byte, function=False),
+    Op("bool", bool, function=False),
+    Op("type", type, function=False),
+    Op("type_as", type_as, function=False),
+    Op("cpu", cpu, function=False),
+    Op("cuda", cuda, function=False),
+    Op("new_zeros", new_zeros, function=False),
+    Op("new_ones", new_ones, function=False),
+    Op("new_empty", new_empty, function=False),
+    Op("new_full", new_full, function=False),
+    Op("new_tensor", new_tensor, function=False),
+]

@@ -125,8 +125,3 @@ class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):
                 fn.__dict__["op"] = "_scaled_dot_product_flash_attention_for_cpu_backward"
             return list(ts)
         return [make(a, False, None, 0) for a in outs]
-
-
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()

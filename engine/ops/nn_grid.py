@@ -245,8 +245,3 @@ def _sample_ops(x: Any, grid: Any, mode: int, padding: int, align: bool) -> Any:
         + value(r0 + 1, c0 + 1) * (ny * wx)
     )
     return out.permute(0, 3, 1, 2)
-
-
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()

@@ -130,7 +130,3 @@ _NODES: dict[tuple[str, int], type[OpNode]] = {
     ("bilinear", 2): _node("UpsampleBilinear2DBackward0"),
     ("trilinear", 3): _node("UpsampleTrilinear3DBackward0"),
 }
-
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()

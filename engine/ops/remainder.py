@@ -19,6 +19,7 @@ from engine.ops._core import (
     record,
     unbroadcast,
 )
+from engine.ops.table import Op
 
 
 def _int_zero_check(b: Any, rt: np.dtype[Any]) -> None:
@@ -141,6 +142,8 @@ class FmodBackward1(RemainderBackward1):
     _round = staticmethod(np.trunc)
 
 
-TENSOR_METHODS = ("floor_divide", "remainder", "fmod")
-INPLACE = TENSOR_METHODS
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("floor_divide", floor_divide, inplace=True, operators=("__floordiv__",)),
+    Op("remainder", remainder, inplace=True, operators=("__mod__",)),
+    Op("fmod", fmod, inplace=True),
+]

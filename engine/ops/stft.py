@@ -13,6 +13,7 @@ from typing import Any
 
 from engine._tensor import Tensor
 from engine.autograd.engine import WARNED
+from engine.ops.table import Op
 
 _NEED_RETURN_COMPLEX = (
     "stft requires the return_complex parameter be given for real inputs, and will further "
@@ -193,5 +194,7 @@ def istft(
     return result
 
 
-TENSOR_METHODS = ("stft", "istft")
-TORCH_FUNCTIONS = ("stft", "istft")
+OPS = [
+    Op("stft", stft),
+    Op("istft", istft),
+]

@@ -28,6 +28,7 @@ from engine.ops._core import (
     record,
 )
 from engine.ops.shape import as_view
+from engine.ops.table import Op
 
 ViewFn = Any  # ndarray of the base's shape -> ndarray view
 
@@ -343,5 +344,11 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     return self
 
 
-TENSOR_METHODS = ("zero_", "fill_", "copy_", "fill_diagonal_")
-TORCH_FUNCTIONS: tuple[str, ...] = ()
+OPS = [
+    Op("zero_", zero_, function=False, inplace_function=True),
+    Op("fill_", fill_, function=False, inplace_function=True),
+    Op("copy_", copy_, function=False),
+    Op("fill_diagonal_", fill_diagonal_, function=False),
+    # Tensor's own method (engine/_tensor.py); `torch.detach_(t)` calls it
+    Op("detach_", Tensor.detach_, method=False, function=False, inplace_function=True),
+]
