@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine import _device, _dtype, _layout
 from engine._tensor import Tensor, init
+from engine._warn import warn
 
 
 def _finish(data: np.ndarray[Any, Any], requires_grad: bool, device: Any = None) -> Tensor:
@@ -174,12 +174,11 @@ def tensor(
     tensor([1., 2.], requires_grad=True)
     """
     if isinstance(data, Tensor):
-        warnings.warn(
+        warn(
             "To copy construct from a tensor, it is recommended to use "
             "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
             "rather than torch.tensor(sourceTensor).",
             UserWarning,
-            stacklevel=2,
         )
     if dtype is not None and not isinstance(data, Tensor | np.ndarray):
         # convert once: going through the default float32 first would lose float64 digits

@@ -14,6 +14,7 @@ import os
 from typing import Any
 
 from engine._device import device
+from engine._warn import warn
 
 pi = math.pi
 e = math.e
@@ -48,14 +49,11 @@ _SETTINGS = {"matmul_precision": "highest", "warn_always": False}
 def set_float32_matmul_precision(precision: str) -> None:
     """Recorded only: the engine's float32 matmuls are always full precision."""
     if precision not in ("highest", "high", "medium"):
-        import warnings
-
-        warnings.warn(
+        warn(
             f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
             "setFloat32MatmulPrecision call has no effect. (Triggered internally at "
             "/__w/pytorch/pytorch/aten/src/ATen/Context.cpp:458.)",
             UserWarning,
-            stacklevel=2,
         )
         return
     _SETTINGS["matmul_precision"] = precision

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import sys
-import warnings
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -13,6 +12,7 @@ import numpy as np
 
 from engine import _dtype, _layout
 from engine._upper import UPPER
+from engine._warn import warn
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
 from engine.autograd.node import AccumulateGrad, HookDict, Node, RemovableHandle, add_hook
@@ -166,7 +166,7 @@ class Tensor(TensorSurface):
     @property
     def grad(self) -> Tensor | None:
         if self._fn is not None and not self._retains and self._grad is None:
-            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            warn(NON_LEAF_GRAD_WARNING, UserWarning)
         return self._grad
 
     @grad.setter

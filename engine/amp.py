@@ -7,11 +7,11 @@ GradScaler disable themselves with PyTorch's warnings (GPU scripts run unchanged
 from __future__ import annotations
 
 import functools
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 from engine import _dtype
+from engine._warn import warn
 from engine.ops import autocast as _autocast
 
 _NO_CUDA_AUTOCAST = "CUDA is not available or torch_xla is imported. Disabling autocast."
@@ -46,10 +46,10 @@ class autocast:  # lower-case: PyTorch's name
         self._cache_enabled = True if cache_enabled is None else cache_enabled
         self._prev: tuple[Any, ...] | None = None
         if enabled and device_type == "cuda":
-            warnings.warn(_NO_CUDA_AUTOCAST, UserWarning, stacklevel=2)
+            warn(_NO_CUDA_AUTOCAST, UserWarning)
             self._enabled = False
         elif enabled and self.fast_dtype not in (_dtype.bfloat16, _dtype.float16):
-            warnings.warn(_CPU_DTYPES, UserWarning, stacklevel=2)
+            warn(_CPU_DTYPES, UserWarning)
             self._enabled = False
 
     def __enter__(self) -> autocast:
@@ -84,23 +84,21 @@ def get_autocast_dtype(device_type: str) -> _dtype.dtype:
 
 
 def is_autocast_cpu_enabled() -> bool:
-    warnings.warn(
+    warn(
         "torch.is_autocast_cpu_enabled() is deprecated. Please use "
         "torch.is_autocast_enabled('cpu') instead. (Triggered internally at "
         "/__w/pytorch/pytorch/torch/csrc/autograd/init.cpp:883.)",
         DeprecationWarning,
-        stacklevel=2,
     )
     return is_autocast_enabled("cpu")
 
 
 def get_autocast_cpu_dtype() -> _dtype.dtype:
-    warnings.warn(
+    warn(
         "torch.get_autocast_cpu_dtype() is deprecated. Please use "
         "torch.get_autocast_dtype('cpu') instead. (Triggered internally at "
         "/__w/pytorch/pytorch/torch/csrc/autograd/init.cpp:1016.)",
         DeprecationWarning,
-        stacklevel=2,
     )
     return get_autocast_dtype("cpu")
 
@@ -120,7 +118,7 @@ class GradScaler:
         if enabled and device != "cuda":
             raise NotImplementedError(f"GradScaler on '{device}' is not supported by the engine")
         if enabled:
-            warnings.warn(_NO_CUDA_SCALER, UserWarning, stacklevel=2)
+            warn(_NO_CUDA_SCALER, UserWarning)
         self._device = device
         self._enabled = False
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from engine import amp
+from engine._warn import warn
 
 
 def autocast(enabled: bool = True, dtype: Any = None, cache_enabled: bool = True) -> amp.autocast:
-    warnings.warn(
+    warn(
         "`torch.cpu.amp.autocast(args...)` is deprecated. Please use "
         "`torch.amp.autocast('cpu', args...)` instead.",
         FutureWarning,
-        stacklevel=2,
     )
     return amp.autocast("cpu", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)

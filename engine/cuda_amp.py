@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from engine import amp
+from engine._warn import warn
 
 
 def autocast(enabled: bool = True, dtype: Any = None, cache_enabled: bool = True) -> amp.autocast:
-    warnings.warn(
+    warn(
         "`torch.cuda.amp.autocast(args...)` is deprecated. Please use "
         "`torch.amp.autocast('cuda', args...)` instead.",
         FutureWarning,
-        stacklevel=2,
     )
     return amp.autocast("cuda", dtype=dtype, enabled=enabled)
 
@@ -25,11 +24,10 @@ def GradScaler(  # a class in PyTorch; a factory here
     growth_interval: int = 2000,
     enabled: bool = True,
 ) -> amp.GradScaler:
-    warnings.warn(
+    warn(
         "`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
         "`torch.amp.GradScaler('cuda', args...)` instead.",
         FutureWarning,
-        stacklevel=2,
     )
     return amp.GradScaler(
         "cuda", init_scale, growth_factor, backoff_factor, growth_interval, enabled

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-import warnings
 from typing import Any
 
+from engine._warn import warn
 from engine.autograd.grad_mode import ANOMALY
 
 _ENGINE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,10 +48,9 @@ class detect_anomaly:
         self.prev = ANOMALY.anomaly
         self.check_nan = check_nan
         self.prev_check_nan = ANOMALY.anomaly_nan
-        warnings.warn(
+        warn(
             "Anomaly Detection has been enabled. This mode will increase the runtime and "
             "should only be enabled for debugging.",
-            stacklevel=2,
         )
 
     def __enter__(self) -> None:
@@ -91,4 +90,4 @@ def warn_error_in(node: Any) -> None:
         )
     else:
         msg = f"Error detected in {node.name()}. {_NO_TRACE}"
-    warnings.warn(msg, UserWarning, stacklevel=1)
+    warn(msg, UserWarning)

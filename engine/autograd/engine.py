@@ -12,7 +12,6 @@ import heapq
 import itertools
 import sys
 import threading
-import warnings
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,7 @@ import numpy as np
 
 from engine import _dtype
 from engine._upper import UPPER
+from engine._warn import warn
 from engine.autograd import observer
 from engine.autograd.grad_mode import ANOMALY, STATE
 from engine.autograd.graph_edges import GradientEdge
@@ -425,7 +425,7 @@ def backward(
     grads = _root_grads(outs, gl)
     if create_graph and "create_graph" not in WARNED:
         WARNED.add("create_graph")  # TORCH_WARN_ONCE: once per process
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+        warn(CREATE_GRAPH_WARNING, UserWarning)
     _check_inputs(ins)
     targets: dict[int, Tensor] = {}
     for slot, t in enumerate(ins):
@@ -609,7 +609,7 @@ def _batched_grad(
 
 
 def warn_once(message: str) -> None:
-    warnings.warn(message, UserWarning, stacklevel=3)
+    warn(message, UserWarning)
 
 
 UPPER.backward = backward

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype, _tensor
+from engine._warn import warn
 from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.forward_jvp import function_jvp, input_tangents
@@ -188,14 +189,12 @@ class Function:
         )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        import warnings
 
-        warnings.warn(
+        warn(
             f"{self.__class__} should not be instantiated. Methods on autograd functions are all "
             "static, so you should invoke them on the class itself. Instantiating an autograd "
             "function will raise an error in a future version of PyTorch.",
             DeprecationWarning,
-            stacklevel=2,
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -7,13 +7,13 @@ Slow mode only, as PyTorch's default: the numerical Jacobian perturbs each input
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from engine import _dtype, _tensor
+from engine._warn import warn
 from engine.autograd.engine import grad as autograd_grad
 
 if TYPE_CHECKING:
@@ -49,11 +49,10 @@ def _check_inputs(inputs: tuple[Any, ...]) -> None:
     for idx, inp in enumerate(inputs):
         if isinstance(inp, _tensor.Tensor) and inp.requires_grad:
             if inp._d.dtype != np.float64 and _dtype.kind(inp._d.dtype) != "c":
-                warnings.warn(
+                warn(
                     f"Input #{idx} requires gradient and is not a double precision floating "
                     "point or complex. This check will likely fail if all the inputs are not "
                     "of double precision floating point or complex. ",
-                    stacklevel=3,
                 )
             any_rg = True
     if not any_rg:

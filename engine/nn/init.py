@@ -6,13 +6,13 @@ Random draws come from PyTorch's generator stream, so seeded initialisations mat
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine._generator import in_memory_order, pick
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.grad_mode import no_grad
 from engine.ops._core import overwrite
 
@@ -82,10 +82,9 @@ def trunc_normal_(
 ) -> Tensor:
     """Fill with N(mean, std^2) truncated to [a, b] (by redrawing outside values)."""
     if (mean < a - 2 * std) or (mean > b + 2 * std):
-        warnings.warn(
+        warn(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
             "The distribution of values may be incorrect.",
-            stacklevel=2,
         )
     # PyTorch redraws a whole fresh tensor of normals each round and keeps the new values
     # only where the old ones fell outside; the bounds are first rounded to the dtype
@@ -165,7 +164,7 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
     if 0 in tuple(tensor.shape):
-        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+        warn("Initializing zero-element tensors is a no-op", UserWarning)
         return 0.0
     fan = _calculate_correct_fan(tensor, mode)
     return calculate_gain(nonlinearity, a) / math.sqrt(fan)
@@ -235,10 +234,9 @@ def _deprecated(fn: Any) -> Any:
     old = fn.__name__[:-1]
 
     def alias(*args: Any, **kwargs: Any) -> Any:
-        warnings.warn(
+        warn(
             f"`nn.init.{old}` is now deprecated in favor of `nn.init.{fn.__name__}`.",
             FutureWarning,
-            stacklevel=2,
         )
         return fn(*args, **kwargs)
 

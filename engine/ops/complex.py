@@ -10,7 +10,6 @@ every other op gets its complex gradient from its real one (engine/ops/complex_g
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -18,6 +17,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine._upper import UPPER
+from engine._warn import warn
 from engine.autograd.node import Grads, rename_class
 from engine.ops._core import OpNode, broadcast_error, in_shape, record, unbroadcast
 from engine.ops.complex_grad import conj_grad
@@ -281,7 +281,7 @@ def _H(self: Tensor) -> Tensor:
 
     nd = self._d.ndim
     if nd == 0:
-        warnings.warn(_H_0D, UserWarning, stacklevel=2)
+        warn(_H_0D, UserWarning)
         return conj(self)
     if nd != 2:
         more = " For batches of matrices, consider using tensor.mH" if nd > 2 else ""

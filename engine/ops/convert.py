@@ -4,7 +4,6 @@ and the `new_*` factories. A conversion that changes nothing returns `self`, as 
 from __future__ import annotations
 
 import builtins
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +11,7 @@ import numpy as np
 
 from engine import _device, _dtype, _layout
 from engine._tensor import Tensor, make
+from engine._warn import warn
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.shape import as_view
@@ -86,7 +86,7 @@ def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool, fmt: An
         dt = self.dtype
     if _dtype.kind(self._d.dtype) == "c" and not dt.is_complex:
         if dt.is_floating_point:  # PyTorch warns only for floating targets
-            warnings.warn(_DISCARD_IMAG, UserWarning, stacklevel=3)
+            warn(_DISCARD_IMAG, UserWarning)
         data = self._d.real.astype(dt.np)
     else:
         data = self._d.astype(dt.np)
@@ -254,7 +254,7 @@ def new_tensor(
     from engine._creation import _unwrap
 
     if isinstance(data, Tensor):
-        warnings.warn(_COPY_CONSTRUCT, UserWarning, stacklevel=2)
+        warn(_COPY_CONSTRUCT, UserWarning)
     return _new(self, np.array(_unwrap(data)), dtype, requires_grad)
 
 

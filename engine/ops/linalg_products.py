@@ -4,12 +4,12 @@ recorded graphs match (tensordot: permute, reshape, then mm, or dot for a full c
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.graph import Grads
 from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, record, unbroadcast
@@ -47,12 +47,11 @@ def linalg_cross(self: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
 def cross(self: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     """`torch.cross`: like `linalg.cross`, but without `dim` the first dim of size 3."""
     if dim is None:
-        warnings.warn(
+        warn(
             "Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
             "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim "
             "will change to agree with that of linalg.cross in a future release.",
             UserWarning,
-            stacklevel=2,
         )
         shape = np.broadcast_shapes(self._d.shape, other._d.shape)
         dim = next((i for i, s in enumerate(shape) if s == 3), -1)

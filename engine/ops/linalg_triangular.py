@@ -6,12 +6,12 @@ projects onto the triangle it reads, and zeroes the diagonal of a unit-triangula
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.linalg_solve import _mt
@@ -111,7 +111,7 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:
 
     if "cholesky" not in WARNED:  # TORCH_WARN_ONCE
         WARNED.add("cholesky")
-        warnings.warn(_CHOLESKY_WARNING, UserWarning, stacklevel=2)
+        warn(_CHOLESKY_WARNING, UserWarning)
     out = linalg_cholesky(input.detach(), upper=upper)._d
     return record(CholeskyBackward0, out, (input,), {"upper": upper}, "result")
 

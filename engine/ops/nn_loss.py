@@ -10,6 +10,7 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, broadcast_error, record
@@ -79,14 +80,11 @@ class _PairLoss(OpNode):
 
 def _check_same_size(x: Tensor, t: Tensor, name: str) -> None:
     if x._d.shape != t._d.shape:
-        import warnings
-
-        warnings.warn(
+        warn(
             f"Using a target size ({t.shape}) that is different to the input size ({x.shape}). "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they "
             "have the same size.",
             UserWarning,
-            stacklevel=4,
         )
 
 

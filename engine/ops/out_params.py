@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.ops._core import as_tensor, bump
 
 
 def with_out(fn: Any, name: str) -> Any:
     """`fn` accepting PyTorch's `out=` tensor, written in place (resized with a warning)."""
     import functools
-    import warnings
 
     from engine.autograd.grad_mode import STATE
     from engine.ops.inplace import type_name
@@ -43,7 +43,7 @@ def with_out(fn: Any, name: str) -> Any:
             np.copyto(out._d, r._d, casting="unsafe")
         else:
             if out._d.size:
-                warnings.warn(_RESIZED.format(list(out._d.shape), list(r._d.shape)), stacklevel=2)
+                warn(_RESIZED.format(list(out._d.shape), list(r._d.shape)))
             out._d = r._d.astype(out._d.dtype)
         bump(out)
         return out

@@ -8,13 +8,13 @@ NaN; softmax and logsumexp subtract the maximum first, so large inputs do not ov
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, make
+from engine._warn import warn
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, SavedTensor
 from engine.ops._core import OpNode, acc_dtype, record, record_multi, zeros_for
@@ -59,12 +59,11 @@ def _var(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool) -> A
         n *= a.shape[ax]
     c = 1 if correction is None else correction
     if n - c <= 0:
-        warnings.warn(
+        warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel). (Triggered internally at "
             "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)",
             UserWarning,
-            stacklevel=4,
         )
     low = a.dtype if acc_dtype(a.dtype) is not None else None
     if low is not None:  # bfloat16: computed in float32, rounded once

@@ -3,12 +3,12 @@ masked_select, take and put."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine._tensor import Tensor, _wrap_dim, make
+from engine._warn import warn
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.index import index_put
@@ -114,13 +114,12 @@ def _scatter_reduce_legacy(
 
         if "scatter_reduce" not in WARNED:  # TORCH_WARN_ONCE
             WARNED.add("scatter_reduce")
-            warnings.warn(
+            warn(
                 "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
                 "reduction options. (Triggered internally at "
                 "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:225.)",
                 UserWarning,
-                stacklevel=3,
             )
         part = src._d[tuple(slice(0, n) for n in idx.shape)]
         inputs = (self, src)

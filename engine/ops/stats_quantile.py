@@ -7,13 +7,13 @@ in-place `lerp_` (`LerpBackward1`) of two gathers from the sorted input.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, make
+from engine._warn import warn
 from engine.ops.table import Op
 
 
@@ -39,12 +39,11 @@ def cov(
     else:
         norm_factor = w_sum - correction
     if float(norm_factor._d) <= 0:
-        warnings.warn(
+        warn(
             "cov(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "number of observations. (Triggered internally at "
             "/__w/pytorch/pytorch/aten/src/ATen/native/Correlation.cpp:129.)",
             UserWarning,
-            stacklevel=2,
         )
         norm_factor = make(np.zeros((), norm_factor._d.dtype), False, None, 0)
     x = x - avg.unsqueeze(1)

@@ -8,10 +8,10 @@ gradients flow to the signal and the window.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.engine import WARNED
 from engine.ops.table import Op
 
@@ -45,7 +45,7 @@ def _warn_once(message: str) -> None:
     """ATen's TORCH_WARN_ONCE: a message once per process (the engine's one warned set)."""
     if message not in WARNED:
         WARNED.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warn(message, UserWarning)
 
 
 def _full_window(window: Any, n_fft: int, win_length: int, like: Any) -> Any:

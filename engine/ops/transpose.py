@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine._tensor import Tensor, _wrap_dim
+from engine._warn import warn
 from engine.autograd.forward_ad import FW
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, bump, check_inplace
@@ -124,7 +124,7 @@ def _T(self: Tensor) -> Tensor:
         key = "0d" if nd == 0 else "nd"
         if key not in _WARNED:
             _WARNED.add(key)
-            warnings.warn(_T_WARNINGS[key], UserWarning, stacklevel=2)
+            warn(_T_WARNINGS[key], UserWarning)
     return permute(self, tuple(range(nd - 1, -1, -1)))
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from copy import deepcopy
@@ -13,6 +12,7 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, make, write
+from engine._warn import warn
 from engine.autograd import observer
 from engine.autograd.grad_mode import no_grad
 
@@ -86,12 +86,11 @@ class Optimizer:
         for k, v in self.defaults.items():
             param_group.setdefault(k, v)
         if len({id(p) for p in param_group["params"]}) != len(param_group["params"]):
-            warnings.warn(
+            warn(
                 "optimizer contains a parameter group with duplicate parameters; in future, this "
                 "will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
                 "information",
                 UserWarning,
-                stacklevel=3,
             )
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in param_group["params"]):

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import warnings
 import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.function import Function
 from engine.autograd.saved_hooks import saved_tensors_hooks
 
@@ -249,7 +249,7 @@ def checkpoint(
     >>> out = torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)
     """
     if use_reentrant is None:
-        warnings.warn(_WARN, UserWarning, stacklevel=2)
+        warn(_WARN, UserWarning)
         use_reentrant = True
     if use_reentrant:
         if context_fn is not _noop_context_fn or debug is not False:

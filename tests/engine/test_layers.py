@@ -26,6 +26,7 @@ LEVELS = {
     "engine.autograd.grad_mode": 0,
     "engine.autograd.observer": 0,
     "engine._upper": 0,
+    "engine._warn": 0,
     # a node holds saved tensors and a tensor holds its node: one level
     "engine.autograd.node": 1,
     "engine._tensor": 1,

@@ -3,10 +3,10 @@ rrelu, gumbel_softmax..."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.ops import nn_act, nn_channel, nn_ops
 from engine.ops._core import rebase
 
@@ -122,11 +122,10 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
 
 
 def _softmax_dim(ndim: int) -> int:
-    warnings.warn(
+    warn(
         "Implicit dimension choice for softmax has been deprecated. Change the call to include "
         "dim=X as an argument.",
         UserWarning,
-        stacklevel=3,
     )
     return 0 if ndim in (0, 1, 3) else 1
 

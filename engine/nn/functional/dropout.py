@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from engine._tensor import Tensor, make
+from engine._warn import warn
 from engine.nn.functional.activation import _inplace
 from engine.ops._core import check_inplace, rebase
 
@@ -76,13 +76,12 @@ def dropout3d(
 
     _check_p(p)
     if input.ndim not in (4, 5):
-        warnings.warn(
+        warn(
             f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is deprecated and "
             "will result in an error in a future release. To retain the behavior and silence "
             "this warning, please use dropout instead. Note that dropout3d exists to provide "
             "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, and "
             "an optional batch dimension (i.e. 4D or 5D inputs).",
-            stacklevel=2,
         )
     if input.ndim == 5:
         return _feature_dropout(input, p, training, inplace)

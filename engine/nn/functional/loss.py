@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
 
 from engine._tensor import Tensor, make
+from engine._warn import warn
 from engine.autograd.grad_mode import no_grad
 from engine.ops import autocast as _autocast
 from engine.ops import nn_loss
@@ -19,12 +19,11 @@ def legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
     """The `reduction` string for the deprecated `size_average` / `reduce` arguments."""
     if size_average is None and reduce is None:
         return reduction
-    warnings.warn(
+    warn(
         "size_average and reduce args will be deprecated, please use reduction='"
         + _legacy(size_average, reduce)
         + "' instead.",
         UserWarning,
-        stacklevel=3,
     )
     return _legacy(size_average, reduce)
 
@@ -73,12 +72,11 @@ def l1_loss(
     if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
         input, target = _autocast.fp32(input, target)
     if input.shape != target.shape:
-        warnings.warn(
+        warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
             "Please ensure they have the same size.",
             UserWarning,
-            stacklevel=2,
         )
     return _reduce((input - target).abs(), legacy_reduction(size_average, reduce, reduction))
 
@@ -263,13 +261,12 @@ def kl_div(
         input, target = _autocast.fp32(input, target)
     red = legacy_reduction(size_average, reduce, reduction)
     if red == "mean":
-        warnings.warn(
+        warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support "
             "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
             "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
             "major release.",
             UserWarning,
-            stacklevel=2,
         )
     if log_target:
         loss = target.exp() * (target - input)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.ops import nn_channel
 
 _LINEAR_MODES = {"linear": 3, "bilinear": 4, "trilinear": 5}
@@ -67,9 +67,8 @@ def upsample(
 def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
     pass
 
-    warnings.warn(
+    warn(
         "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
-        stacklevel=2,
     )
     return interpolate(input, size, scale_factor, mode="nearest")
 
@@ -77,9 +76,8 @@ def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) 
 def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
     pass
 
-    warnings.warn(
+    warn(
         "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
-        stacklevel=2,
     )
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
@@ -96,7 +94,7 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
     from engine.ops import nn_grid
 
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        warn(_ALIGN_WARNING)
         align_corners = False
     size = tuple(int(s) for s in size)
     if len(size) == 5:
@@ -135,7 +133,7 @@ def grid_sample(
             f"'reflection', but got: '{padding_mode}'"
         )
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        warn(_ALIGN_WARNING)
         align_corners = False
     if input.shape[0] != grid.shape[0] or input.ndim != grid.ndim:
         raise RuntimeError(

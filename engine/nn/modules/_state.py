@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import functools
-import warnings
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.grad_mode import no_grad
 from engine.autograd.graph import RemovableHandle
 from engine.ops._core import overwrite
@@ -57,12 +57,11 @@ def state_dict(
     """Parameters and persistent buffers by dotted name (detached, sharing storage), with the
     state-dict pre- and post-hooks of every module and PyTorch's `_metadata` (versions)."""
     if args:
-        warnings.warn(
+        warn(
             "Positional args are being deprecated, use kwargs instead. Refer to "
             "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
             "#torch.nn.Module.state_dict for details.",
             FutureWarning,
-            stacklevel=2,
         )
         if destination is None:
             destination = args[0]

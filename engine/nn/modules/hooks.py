@@ -7,12 +7,12 @@ backward pre hooks), the one on the inputs then calls the user hooks with grad_i
 
 from __future__ import annotations
 
-import warnings
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.engine import _fire  # a hook call the tracer sees (one `is None` without)
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
@@ -136,13 +136,12 @@ class BackwardHook:
             self.grad_outputs = tuple(new)
         local = self.grad_outputs
         if self.input_idx is None:
-            warnings.warn(
+            warn(
                 "Full backward hook is firing when gradients are computed with respect to module "
                 "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/"
                 "main/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook "
                 "for more details.",
                 UserWarning,
-                stacklevel=2,
             )
             grad_inputs = (None,) * self.n_inputs
             for hid, hook in self.hooks:
@@ -284,7 +283,7 @@ def _warn_legacy(inputs: Any, result: Any, fn: Any) -> None:
 
 
 def _future(message: str) -> None:
-    warnings.warn(message, FutureWarning, stacklevel=4)
+    warn(message, FutureWarning)
 
 
 def _always_called(mod: Module, args: Any, result: Any, called: set[int]) -> None:
@@ -303,8 +302,7 @@ def _always_called(mod: Module, args: Any, result: Any, called: set[int]) -> Non
                 if r is not None:
                     result = r
             except Exception as e:
-                warnings.warn(
+                warn(
                     f"{where} forward hook with ``always_call=True`` raised an exception that "
                     f"was silenced as another error was raised in forward: {e}",
-                    stacklevel=2,
                 )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.nn.modules.batchnorm import _BatchNorm, _lazy_norm_forward, _lazy_norm_init
 
 
@@ -25,10 +25,9 @@ def _instance_forward(m: _BatchNorm, input: Tensor, batch_dims: int) -> Tensor:
                 f"expected input's size at dim={dim} to match num_features "
                 f"({m.num_features}), but got: {input.shape[dim]}."
             )
-        warnings.warn(
+        warn(
             f"input's size at dim={dim} does not match num_features. You can silence this "
             "warning by not passing in num_features, which is not used because affine=False",
-            stacklevel=4,
         )
     x = input.unsqueeze(0) if unbatched else input
     out = instance_norm(

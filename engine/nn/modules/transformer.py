@@ -5,11 +5,11 @@ MultiheadAttention; the general path only (PyTorch's fused inference path agrees
 from __future__ import annotations
 
 import copy
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.nn import functional as F
 from engine.nn.modules.attention import MultiheadAttention
 from engine.nn.modules.container import ModuleList
@@ -103,9 +103,8 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         why = _why_not_fast(encoder_layer)
         if enable_nested_tensor and why:
-            warnings.warn(
+            warn(
                 "enable_nested_tensor is True, but self.use_nested_tensor is False because " + why,
-                stacklevel=2,
             )
             self.use_nested_tensor = False
 

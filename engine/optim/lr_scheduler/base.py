@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import functools
-import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
 
+from engine._warn import warn
 from engine.optim.optimizer import Optimizer
 
 _DOCS = "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
@@ -97,12 +97,12 @@ class LRScheduler:
         optimizer has not stepped before the scheduler's second step)."""
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn(_OVERRIDDEN_WARNING, UserWarning, stacklevel=2)
+                warn(_OVERRIDDEN_WARNING, UserWarning)
             elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn(_ORDER_WARNING, UserWarning, stacklevel=2)
+                warn(_ORDER_WARNING, UserWarning)
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch: int | None = None) -> None:

@@ -9,11 +9,11 @@ cell by cell in PyTorch too.
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 from engine._dtype import float32
 from engine._tensor import Tensor
+from engine._warn import warn
 from engine.autograd.engine import WARNED
 from engine.autograd.graph import retype
 from engine.nn import functional as F
@@ -251,7 +251,7 @@ class RNNBase(Module):
             hx = tuple(h.unsqueeze(1) for h in hx) if lstm else hx.unsqueeze(1)
         if lstm and self.proj_size and x.dtype == float32 and "lstm_proj" not in WARNED:
             WARNED.add("lstm_proj")  # TORCH_WARN_ONCE: once per process
-            warnings.warn(_PROJ_WARNING, UserWarning, stacklevel=2)
+            warn(_PROJ_WARNING, UserWarning)
         h_all = [list(hx[0].unbind(0)), list(hx[1].unbind(0))] if lstm else [list(hx.unbind(0))]
         finals: list[list[Tensor]] = [[] for _ in h_all]
         for layer in range(self.num_layers):

@@ -1,0 +1,47 @@
+"""Warnings shown at the user's line, never at the engine's.
+
+PyTorch's warnings point at the user's code: C++ ones at the Python frame that called into
+the op, Python ones through a `stacklevel` fitted to each call path. The engine's call paths
+differ from PyTorch's and from each other (a method, a `torch.*` function, a module's
+forward, a hook run by backward), so a fixed `stacklevel` lands inside the engine on some of
+them (`out = fn(*args)` in the console says nothing to the user). `warn` attributes the
+warning to the innermost frame outside the engine instead, with that frame's module and
+registry, so the default once-per-location filter works per user line as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sys
+import warnings
+
+# frames in these files are not the user's (the stdlib's decorators and context managers sit
+# between a `with torch.x():` line and the engine's generator)
+_NOT_USER = (
+    os.path.dirname(os.path.abspath(__file__)) + os.sep,
+    contextlib.__file__,
+    functools.__file__,
+    "<frozen ",
+)
+
+
+def warn(message: str | Warning, category: type[Warning] = UserWarning) -> None:
+    """`warnings.warn(message, category)` at the innermost frame outside the engine."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_NOT_USER):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:  # called with no user code on the stack (at import, from a thread)
+        warnings.warn(message, category, stacklevel=2)
+        return
+    env = frame.f_globals
+    warnings.warn_explicit(
+        message,
+        category,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+        module=env.get("__name__", "<string>"),
+        registry=env.setdefault("__warningregistry__", {}),
+        module_globals=env,
+    )
