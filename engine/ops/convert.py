@@ -94,10 +94,8 @@ def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool, fmt: An
         data = _layout.laid_out(data, fmt)
     if not (dt.is_floating_point or dt.is_complex):
         return make(data, False, None, 0)
-    out = record(ToCopyBackward0, data, (self,), shapes=(self._d.shape,))
-    if out._fn is not None:
-        out._fn.self_dtype = self.dtype  # type: ignore[attr-defined]
-    return out
+    keep = {"self_dtype": self.dtype}
+    return record(ToCopyBackward0, data, (self,), shapes=(self._d.shape,), keep=keep)
 
 
 class ToCopyBackward0(OpNode):

@@ -98,10 +98,8 @@ class NotImplementedBackward(OpNode):
 
 
 def _not_implemented(out: np.ndarray[Any, Any], inputs: tuple[Any, ...], op: str) -> Tensor:
-    t = record(NotImplementedBackward, out, inputs)
-    if t._fn is not None:
-        t._fn.__dict__["op"] = op  # not a saved value: PyTorch shows no `_saved_op`
-    return t
+    # not a saved value: PyTorch shows no `_saved_op`
+    return record(NotImplementedBackward, out, inputs, keep={"op": op})
 
 
 class RemainderBackward0(OpNode):
