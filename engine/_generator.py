@@ -177,6 +177,11 @@ class Generator:
         out: np.ndarray[Any, Any] = -1.0 / lambd * np.log1p(-self._unit(n, np.float64))
         return out
 
+    def geometric(self, n: int, p: float) -> np.ndarray[Any, Any]:
+        """`geometric_`: ceil(log(u) / log1p(-p)) on a double uniform."""
+        out: np.ndarray[Any, Any] = np.ceil(np.log(self._unit(n, np.float64)) / np.log1p(-p))
+        return out
+
     def poisson(self, rates: Array) -> Array:
         """`torch.poisson`: ATen's `sample_poisson` on each rate in turn (double uniforms):
         Hoermann's transformed rejection from a rate of 10 up, multiplied uniforms below."""

@@ -63,10 +63,13 @@ from engine.ops.linalg_decomp import logdet as logdet
 from engine.ops.linalg_decomp import qr as qr
 from engine.ops.linalg_decomp import slogdet as slogdet
 from engine.ops.linalg_decomp import svd as svd
+from engine.ops.linalg_householder import geqrf as geqrf
+from engine.ops.linalg_householder import orgqr as orgqr
 from engine.ops.linalg_pinv import pinverse as pinverse
 from engine.ops.linalg_products import addbmm as addbmm
 from engine.ops.linalg_products import addr as addr
 from engine.ops.linalg_products import baddbmm as baddbmm
+from engine.ops.linalg_products import chain_matmul as chain_matmul
 from engine.ops.linalg_products import cross as cross
 from engine.ops.linalg_products import inner as inner
 from engine.ops.linalg_products import kron as kron

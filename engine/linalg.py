@@ -17,6 +17,7 @@ from engine.ops.linalg_decomp import linalg_qr as qr
 from engine.ops.linalg_decomp import linalg_slogdet as slogdet
 from engine.ops.linalg_decomp import linalg_svd as svd
 from engine.ops.linalg_eig import eig, eigvals
+from engine.ops.linalg_householder import householder_product
 from engine.ops.linalg_norms import cond, matrix_norm, matrix_rank, norm
 from engine.ops.linalg_pinv import lstsq, pinv
 from engine.ops.linalg_products import linalg_cross as cross
@@ -48,6 +49,7 @@ __all__ = [
     "eigh",
     "eigvals",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
     "lstsq",

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor
 from engine._warn import warn
 from engine.autograd.graph import Grads
@@ -302,6 +303,7 @@ def multi_dot(tensors: Any) -> Tensor:
     n = len(ms)
     if n < 2:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    _check_chain(ms)
     out_shape: list[int] = []
     if ms[0]._d.ndim == 1:
         ms[0] = unsqueeze(ms[0], 0)
@@ -324,6 +326,67 @@ def multi_dot(tensors: Any) -> Tensor:
     else:
         res = _chain(ms, _chain_order(ms), 0, n - 1)
     return view(res, tuple(out_shape))
+
+
+def _check_chain(ms: list[Tensor]) -> None:
+    """ATen's multi_dot checks, in its order: ranks, then dtype and sizes pair by pair."""
+    first, last = ms[0]._d.ndim, ms[-1]._d.ndim
+    if first not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first}D")
+    if last not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last}D")
+    for i in range(1, len(ms) - 1):
+        if ms[i]._d.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {ms[i]._d.ndim}D")
+    names = _dtype.CPP_NAMES
+    dt = ms[0]._d.dtype
+    for i in range(1, len(ms)):
+        a, b = ms[i - 1]._d, ms[i]._d
+        if b.dtype != dt:
+            raise RuntimeError(
+                "multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                f"{names.get(dt.name, dt.name)} and tensor {i} "
+                f"{names.get(b.dtype.name, b.dtype.name)}"
+            )
+        if a.shape[-1] != b.shape[0]:
+            raise RuntimeError(
+                f"multi_dot(): tensors {i - 1} and {i} with shapes {list(a.shape)} and "
+                f"{list(b.shape)} cannot be multiplied"
+            )
+
+
+_CHAIN_WARNED: set[int] = set()
+
+
+def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
+    """The deprecated variadic `multi_dot` (PyTorch warns once per process, per overload)."""
+    import warnings
+
+    from engine.ops.tensor_shape import clone
+
+    line = 1102 if out is None else 1120
+    if line not in _CHAIN_WARNED:
+        _CHAIN_WARNED.add(line)
+        warnings.warn(
+            "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
+            "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors "
+            "rather than multiple parameters. (Triggered internally at "
+            f"/__w/pytorch/pytorch/aten/src/ATen/native/LinearAlgebra.cpp:{line}.)",
+            UserWarning,
+            stacklevel=2,
+        )
+    for m in matrices:
+        if m._d.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {m._d.ndim}, expected 2 instead.")
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    res = clone(matrices[0]) if len(matrices) == 1 else multi_dot(matrices)
+    if out is None:
+        return res
+    from engine.ops.out_params import with_out
+
+    written: Tensor = with_out(lambda: res, "chain_matmul")(out=out)
+    return written
 
 
 def _chain_order(ms: list[Tensor]) -> list[list[int]]:
@@ -357,4 +420,5 @@ OPS = [
     Op("addbmm", addbmm, inplace=True),
     Op("addr", addr),
     Op("tensordot", tensordot, method=False),
+    Op("chain_matmul", chain_matmul, method=False),
 ]

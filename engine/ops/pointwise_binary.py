@@ -391,6 +391,19 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     return _fill(self, UniformBackward0, g.exponential(self._d.size, lambd))
 
 
+class GeometricBackward0(UniformBackward0):
+    __slots__ = ()
+    _name = "GeometricBackward0"
+
+
+def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
+    """Trials until the first success, each succeeding with probability `p`."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    g = _generator.pick(generator)
+    return _fill(self, GeometricBackward0, g.geometric(self._d.size, p))
+
+
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     g = _generator.pick(generator)
     if isinstance(p, Tensor):
@@ -445,6 +458,7 @@ OPS = [
     Op("uniform_", uniform_, function=False),
     Op("normal_", normal_, function=False),
     Op("exponential_", exponential_, function=False),
+    Op("geometric_", geometric_, function=False),
     Op("bernoulli", bernoulli),
     Op("bernoulli_", bernoulli_, function=False),
     Op("random_", random_, function=False),

@@ -17,7 +17,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, SavedTensor
 from engine.ops._core import OpNode, record, record_multi
-from engine.ops.introsort import unstable_argsort
+from engine.ops.introsort import topk_indices, unstable_argsort
 from engine.ops.reduce import (
     ALL,
     axes_of,
@@ -331,7 +331,7 @@ def topk(
         idx = np.zeros((), np.int64)
         vals = a.copy()
     else:
-        idx = np.take(_argsort(a, d, largest), np.arange(k), axis=d)
+        idx = topk_indices(a, d, k, _argsort(a, d, largest), largest, sorted)
         vals = np.take_along_axis(a, idx, d)
     it = make(idx.astype(np.int64, copy=False), False, None, 0)
     saved = {"dim": shown(int(dim)), "indices": it, "self_sym_sizes": a.shape}

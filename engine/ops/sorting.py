@@ -15,6 +15,7 @@ from engine import _dtype, return_types
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
+from engine.ops.introsort import LIMIT, mode_index, quick_select_index
 from engine.ops.reduce import ALL, shown, wrap_dim
 from engine.ops.reduce_minmax import _check_nonempty, _evenly, picked_backward
 from engine.ops.table import Op
@@ -140,18 +141,27 @@ def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     n = a.shape[d] if a.ndim else 1
     if not 1 <= k <= n:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    idx = (
-        np.take(np.argsort(a, axis=d, kind="stable"), [k - 1], axis=d)
-        if a.ndim
-        else np.zeros((), np.int64)
-    )
+    if a.ndim == 0:
+        idx = np.zeros((), np.int64)
+    else:
+        idx = np.take(np.argsort(a, axis=d, kind="stable"), [k - 1], axis=d)
+        if a.size <= LIMIT:
+            # a tied k-th value: the index is the one ATen's quickselect leaves at k - 1
+            kth = np.take_along_axis(a, idx, d)
+            tied = ((a == kth) | (np.isnan(a) & np.isnan(kth))).sum(axis=d, keepdims=True) > 1
+            rows, out, ties = (np.moveaxis(t, d, -1) for t in (a, idx, tied))
+            for pos in np.ndindex(rows.shape[:-1]):
+                if ties[pos][0]:
+                    out[pos][0] = quick_select_index(rows[pos].tolist(), k - 1)
     return _pick(KthvalueBackward0, return_types.kthvalue, self, idx, dim, d, keepdim)
 
 
 def _mode_1d(row: np.ndarray[Any, Any]) -> int:
     vals, counts = np.unique(row, return_counts=True)
-    v = vals[np.argmax(counts)]  # the smallest of the most frequent values
-    return int(np.flatnonzero(row == v)[-1])
+    if counts.max() == 1 or row.size > LIMIT:
+        return int(np.flatnonzero(row == vals[np.argmax(counts)])[-1])
+    # which of the tied elements is reported is std::sort's arrangement of them
+    return mode_index(row.tolist())
 
 
 def mode(self: Tensor, dim: int = -1, keepdim: bool = False) -> Any:

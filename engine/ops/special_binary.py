@@ -16,6 +16,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, bshapes, float_array, in_shape, record, unbroadcast
+from engine.ops.inplace import make_inplace, type_name
 from engine.ops.pointwise_binary import _floats
 from engine.ops.special_ops import _sc, lgamma
 from engine.ops.table import Op
@@ -197,12 +198,109 @@ def igammac(self: Tensor, other: Any) -> Tensor:
 
 
 # -- float bits ------------------------------------------------------------------------------
-def ldexp(self: Tensor, other: Any) -> Tensor:
-    """self * 2**other."""
+def ldexp(self: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """self * 2**other.
+
+    ATen computes a float `self` with an integer `other` by std::ldexp into `empty_like(self)`
+    (so a broadcast that grows `self` warns that the output was resized), everything else as
+    `mul(self, 2.0 ** other)`.
+    """
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"ldexp(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
+        )
+    int_exponent = _dtype.kind(other._d.dtype) in "iub" and _dtype.kind(self._d.dtype) == "f"
+    if out is not None:
+        return _ldexp_out(self, other, out, int_exponent)
+    return _ldexp(self, other, int_exponent, warn=True)
+
+
+def _ldexp(self: Tensor, other: Tensor, int_exponent: bool, warn: bool) -> Tensor:
+    if int_exponent:
+        shape = _ldexp_shape(self, other)
+        if warn and self._d.size and self._d.shape != shape:
+            _warn_resized(self._d.shape, shape)
+        _no_bool_exponent(other)
     a, b, bt, rt = _floats(self, other)
-    out = np.asarray(a * np.exp2(b)).astype(rt)
+    res = np.asarray(a * np.exp2(b)).astype(rt)
     bt = bt if bt is not None else make(np.asarray(other), False, None, 0)
-    return record(LdexpBackward0, out, (self, bt), {"other": bt}, "result", bshapes(self, bt, out))
+    return record(LdexpBackward0, res, (self, bt), {"other": bt}, "result", bshapes(self, bt, res))
+
+
+def _ldexp_in_place(self: Tensor, other: Tensor) -> Tensor:
+    if _dtype.kind(self._d.dtype) in "iub":
+        name = type_name(self.dtype)
+        raise RuntimeError(f"ldexp can't be cast to the desired output type {name}")
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"ldexp_(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+        )
+    # ATen's ldexp_ is ldexp_out(self, self, other): no empty_like(self) to resize
+    return _ldexp(self, other, _dtype.kind(other._d.dtype) in "iub", warn=False)
+
+
+ldexp_ = make_inplace(_ldexp_in_place, "ldexp_")
+
+
+def _ldexp_shape(self: Tensor, other: Tensor) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(self._d.shape, other._d.shape)
+    except ValueError as e:
+        from engine.ops._core import broadcast_error
+
+        raise broadcast_error(self._d, other._d, e) from None
+
+
+def _no_bool_exponent(other: Tensor) -> None:
+    if other._d.dtype == np.bool_:
+        raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
+
+
+def _warn_resized(had: tuple[int, ...], want: tuple[int, ...]) -> None:
+    import warnings
+
+    from engine.ops.out_params import _RESIZED
+
+    warnings.warn(_RESIZED.format(list(had), list(want)), UserWarning, stacklevel=4)
+
+
+def _ldexp_out(self: Tensor, other: Tensor, out: Tensor, int_exponent: bool) -> Tensor:
+    """`torch.ldexp(..., out=out)`: ATen's ldexp_out (the ldexp kernel or mul_out)."""
+    from engine._tensor import write
+    from engine.autograd.grad_mode import STATE
+
+    if STATE.enabled and (self._rg or other._rg):
+        raise RuntimeError(
+            "ldexp(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    if _dtype.kind(out._d.dtype) in "iub":
+        raise RuntimeError(f"ldexp can't be cast to the desired output type {type_name(out.dtype)}")
+    with _no_grad():
+        r = ldexp(self, other)
+    shape = r._d.shape
+    resized = out._d.shape != shape
+    if resized and out._d.size:
+        _warn_resized(out._d.shape, shape)
+    if int_exponent and out._d.dtype != self._d.dtype:
+        raise RuntimeError(
+            "!needs_dynamic_casting<func_t>::check(iter) INTERNAL ASSERT FAILED at "
+            '"/__w/pytorch/pytorch/aten/src/ATen/native/cpu/Loops.h":311, please report a bug to '
+            "PyTorch. "
+        )
+    if resized and out._d.size and out._d.dtype != r._d.dtype:
+        # mul_out into an output of another dtype computes into a temporary and resizes twice
+        _warn_resized(out._d.shape, shape)
+    if resized:
+        out._d = np.empty(shape, out._d.dtype)
+    write(out, r._d)
+    return out
+
+
+def _no_grad() -> Any:
+    from engine.autograd.grad_mode import no_grad
+
+    return no_grad()
 
 
 class LdexpBackward0(OpNode):
@@ -306,7 +404,8 @@ def lcm(self: Tensor, other: Any) -> Tensor:
 OPS = [
     Op("igamma", igamma, inplace=True),
     Op("igammac", igammac, inplace=True),
-    Op("ldexp", ldexp, inplace=True),
+    Op("ldexp", ldexp),
+    Op("ldexp_", ldexp_, function=False),
     Op("nextafter", nextafter, inplace=True),
     Op("frexp", frexp),
     Op("gcd", gcd, inplace=True),

@@ -10,6 +10,7 @@ it), and `_get_name` reads the `Parametrized` prefix, so printed models match Py
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -35,7 +36,9 @@ class ParametrizationList(Module):
         with no_grad():
             new = original
             if hasattr(first, "right_inverse"):
-                new = first.right_inverse(original)
+                # one that raises NotImplementedError counts as the identity, as in PyTorch
+                with contextlib.suppress(NotImplementedError):
+                    new = first.right_inverse(original)
         self.is_tensor = isinstance(new, Tensor)
         self.ntensors = 1 if self.is_tensor else len(new)
         if self.is_tensor:
