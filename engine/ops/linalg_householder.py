@@ -35,7 +35,7 @@ class GeqrfBackward0(OpNode):
     _name = "GeqrfBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        raise RuntimeError("the derivative for 'geqrf' is not implemented.")
+        raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
 
 
 def geqrf(input: Tensor) -> Any:
