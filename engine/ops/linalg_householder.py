@@ -148,6 +148,7 @@ def householder_product(input: Tensor, tau: Tensor, *, out: Any = None) -> Tenso
         q.astype(a.dtype),
         (input, tau),
         {"input": input, "tau": tau},
+        "result",  # saved as PyTorch saves it (householder_product_backward takes it)
     )
     if out is None:
         return res
