@@ -265,10 +265,10 @@ _OP_TABLE = _table.collect(
 _methods.bind(_OP_TABLE, globals())
 if TYPE_CHECKING:  # what bind() just added, as mypy should read it (a generated stub)
     from engine._torch_surface import *  # noqa: F403
-autograd.Variable = Tensor  # type: ignore[assignment]
 
 # `torch.nn`, `torch.optim`, ... need the ops bound first
 from engine import (  # noqa: E402
+    _profiled_ops,
     accelerator,
     amp,
     backends,
@@ -291,6 +291,7 @@ from engine import (  # noqa: E402
 from engine.compiler import compile  # noqa: E402
 from engine.serialization import load, save  # noqa: E402
 
+autograd._bind_all()
 _public.rename_classes()
 
 # torch.* aliases of nn.functional where PyTorch's argument order is the same

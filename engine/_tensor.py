@@ -597,12 +597,43 @@ def make(data: np.ndarray[Any, Any], rg: bool, fn: Node | None, nr: int) -> Tens
     return t
 
 
-def bump(t: Tensor) -> None:
-    """Increase the version counter shared by `t` and its views, and tell the observer."""
-    t._ver[0] += 1
-    tracer = observer.TRACER
-    if tracer is not None:
-        tracer.version_bump(t)
+class writing:
+    """The one in-place change of a tensor: `with writing(t): <change t>`. Every writer goes
+    through here (or `write`, which is this around one write of the memory).
+
+    The observer first sees the values before (`before_write`: pending events are built from
+    them); the block changes the tensor and may tell the observer what it did (the observer, or
+    None, is what `as` gives: an op that recorded nothing reports itself `untracked` there);
+    then the version counter moves and the observer is told (`version_bump`, showing the values
+    after). A block may write nothing (transpose_ changes strides, increment_version only the
+    version): PyTorch's version moves all the same. Variants:
+    `told`: the observer already saw the values before (an in-place op's `check_inplace`, which
+    runs before the op computes, so the op's own events read the values before);
+    `counted=False`: PyTorch writes through the raw pointer and the version does not move
+    (`apply_`, `zero_grad`); `reported`: the caller tells the observer what the write was
+    instead of `version_bump` (gradient accumulation, `zero_grad`).
+    """
+
+    __slots__ = ("counted", "reported", "t", "tracer")
+
+    def __init__(
+        self, t: Tensor, *, told: bool = False, counted: bool = True, reported: bool = False
+    ) -> None:
+        self.t, self.counted, self.reported = t, counted, reported
+        self.tracer = tracer = observer.TRACER
+        if tracer is not None and not told:
+            tracer.before_write(t)
+
+    def __enter__(self) -> observer.Observer | None:
+        return self.tracer
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:  # the change failed: nothing to count or tell
+            return
+        if self.counted:
+            self.t._ver[0] += 1
+        if self.tracer is not None and not self.reported:
+            self.tracer.version_bump(self.t)
 
 
 def write(
@@ -613,31 +644,15 @@ def write(
     counted: bool = True,
     reported: bool = False,
 ) -> None:
-    """The one in-place write of a tensor's memory: every writer goes through here.
-
-    `into` is the values (broadcast into `t`, cast unsafely as PyTorch's copy does) or a
-    function that writes into `t`'s ndarray in place. The observer first sees the values
-    before (`before_write`: pending events are built from them), then the version counter
-    moves and the observer is told (`version_bump`, showing the values after). Variants:
-    `told`: the observer already saw the values before (an in-place op's `check_inplace`, which
-    runs before the op computes, so the op's own events read the values before);
-    `counted=False`: PyTorch writes through the raw pointer and the version does not move
-    (`apply_`, `zero_grad`); `reported`: the caller tells the observer what the write was
-    instead of `version_bump` (gradient accumulation, `zero_grad`).
-    """
-    tracer = observer.TRACER
-    if tracer is not None and not told:
-        tracer.before_write(t)
-    if callable(into):
-        into(t._d)
-    elif type(into) is _ndarray:
-        np.copyto(t._d, into, casting="unsafe")
-    else:
-        t._d[...] = into
-    if counted:
-        t._ver[0] += 1
-    if tracer is not None and not reported:
-        tracer.version_bump(t)
+    """Write `into` into `t`'s memory in place (see `writing`): the values (broadcast into
+    `t`, cast unsafely as PyTorch's copy does) or a function that writes into `t`'s ndarray."""
+    with writing(t, told=told, counted=counted, reported=reported):
+        if callable(into):
+            into(t._d)
+        elif type(into) is _ndarray:
+            np.copyto(t._d, into, casting="unsafe")
+        else:
+            t._d[...] = into
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -662,4 +677,4 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
-__all__: Sequence[str] = ["Tensor", "bump", "init", "is_tensor", "make", "write"]
+__all__: Sequence[str] = ["Tensor", "init", "is_tensor", "make", "write", "writing"]

@@ -1,4 +1,4 @@
-"""What the engine's bottom layer calls in the layers above it, filled as those layers import.
+"""What the engine's lower layers call in the layers above them, filled as those layers import.
 
 The bottom layer (`Tensor`, the graph's nodes, grad mode, dtypes, the observer slot; see
 tests/engine/test_layers.py) imports nothing above it. A few of its methods do need an upper
@@ -13,6 +13,7 @@ every slot is filled before a snippet runs; calling an unfilled slot is an Attri
     tensor_repr          engine/_printing.py          Tensor.__repr__
     flush_tangents       engine/autograd/forward_jvp  Tensor.grad_fn (pending forward-AD tangents)
     real, imag           engine/ops/complex.py        Tensor.real, Tensor.imag
+    profiled_ops         engine/_profiled_ops.py      autograd.profiler.profile (what it times)
 """
 
 from __future__ import annotations
@@ -38,10 +39,22 @@ class Backward(Protocol):
     ) -> None: ...
 
 
+# how the profiler names a timed call: a fixed name, or one made from the call's arguments
+Label = str | Callable[[tuple[Any, ...], dict[str, Any]], str]
+
+
 class Upper:
     """The slots (one instance, `UPPER`); each is set once by the module named above."""
 
-    __slots__ = ("accumulate_into", "backward", "flush_tangents", "imag", "real", "tensor_repr")
+    __slots__ = (
+        "accumulate_into",
+        "backward",
+        "flush_tangents",
+        "imag",
+        "profiled_ops",
+        "real",
+        "tensor_repr",
+    )
 
     backward: Backward
     accumulate_into: Callable[[Tensor, Tensor], None]
@@ -49,6 +62,8 @@ class Upper:
     flush_tangents: Callable[[], None]
     real: Callable[[Tensor], Tensor]
     imag: Callable[[Tensor], Tensor]
+    # (owner, attribute, label) of every op the profiler times
+    profiled_ops: Callable[[], list[tuple[Any, str, Label]]]
 
 
 UPPER = Upper()

@@ -9,7 +9,6 @@ differentiable (PyTorch has no double backward for them either, but has forward 
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -121,7 +120,8 @@ def _rows(node: Node, outs: list[Tensor], tangents: list[Any], create: bool) -> 
                 else make(np.zeros((), o._d.dtype), False, None, 0)
             )
         if create:
-            stack: Any = importlib.import_module("engine").stack
+            from engine.ops.tensor_shape import stack
+
             res.append(stack(col).reshape(o._d.shape) if col else None)
         else:
             data = np.array([c._d for c in col], dtype=o._d.dtype).reshape(o._d.shape)

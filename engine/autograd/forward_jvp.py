@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype
+from engine._tensor import write
 from engine._upper import UPPER
 from engine.autograd.forward_ad import FW, set_tangent
 from engine.autograd.forward_eval import jvp_of
@@ -97,13 +98,11 @@ def inplace_tangent(t: Tensor, new: Tensor | None) -> None:
             bt = make(np.zeros(base._d.shape, base._d.dtype), False, None, 0)
             set_tangent(base, bt)
         if bt is not None:
-            np.copyto(vf(bt._d), new._d, casting="unsafe")
-            bt._ver[0] += 1
+            write(bt, lambda d: np.copyto(vf(d), new._d, casting="unsafe"))
     if new is None or old is None or new._rg or old._d.shape != new._d.shape:
         set_tangent(t, new)
         return
-    np.copyto(old._d, new._d, casting="unsafe")
-    old._ver[0] += 1
+    write(old, new._d)
 
 
 def touches(*tensors: Any) -> bool:

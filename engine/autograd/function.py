@@ -86,6 +86,49 @@ class FunctionCtx:
         """With False, backward receives None (not zeros) for outputs with no gradient."""
         self.__dict__["_materialize"] = bool(value)
 
+    # What forward handed over, readable while it runs; PyTorch keeps none of it afterwards
+    # (`to_save` once packed, the marks once the outputs are wrapped).
+    @property
+    def to_save(self) -> tuple[Tensor | None, ...] | None:
+        d = self.__dict__
+        return None if "_packed" in d else d.get("_to_save")
+
+    @to_save.setter
+    def to_save(self, tensors: tuple[Tensor | None, ...] | None) -> None:
+        self.__dict__["_to_save"] = tensors
+
+    @property
+    def dirty_tensors(self) -> tuple[Tensor, ...] | None:
+        return self.__dict__.get("_dirty")
+
+    @dirty_tensors.setter
+    def dirty_tensors(self, tensors: tuple[Tensor, ...] | None) -> None:
+        self.__dict__["_dirty"] = tensors
+
+    @property
+    def non_differentiable(self) -> tuple[Tensor, ...] | None:
+        return self.__dict__.get("_non_diff")
+
+    @non_differentiable.setter
+    def non_differentiable(self, tensors: tuple[Tensor, ...] | None) -> None:
+        self.__dict__["_non_diff"] = tensors
+
+    @property
+    def saved_for_forward(self) -> tuple[Tensor | None, ...] | None:
+        return self.__dict__.get("_to_save_fwd")
+
+    # write-only in PyTorch (a C++ setter without a getter; Node.__getattr__ says so)
+    materialize_grads = property(fset=set_materialize_grads)
+
+    def mark_shared_storage(self, *pairs: Any) -> None:
+        from engine._warn import warn
+
+        warn(
+            "`mark_shared_storage` is deprecated. Tensors with shared storages are automatically "
+            "tracked. Note that calls to `set_()` are not tracked",
+            FutureWarning,
+        )
+
 
 class BackwardCFunction(FunctionCtx, Node):
     """The node of a custom Function; named `<Function>Backward` as in PyTorch."""
@@ -94,14 +137,44 @@ class BackwardCFunction(FunctionCtx, Node):
     _forward_cls: type[Function]
     _name = "BackwardCFunction"
 
-    def apply(self, grads: Grads) -> Grads:
+    def apply(self, *args: Any) -> Any:
+        """PyTorch's: the user's backward on gradients given as arguments. (The engine's
+        walker calls it with one list of gradients: materialised, checked, a list back.)"""
+        if len(args) == 1 and type(args[0]) is list:
+            return self._apply_grads(args[0])
+        return self._get_user_fn()(self, *args)
+
+    def apply_boxed(self, *args: Any) -> Any:
+        return self._get_user_fn()(self, *args)
+
+    def apply_jvp(self, *args: Any) -> Any:
+        return self._forward_cls.jvp(self, *args)
+
+    def _get_user_fn(self) -> Callable[..., Any]:
+        backward_fn, vjp_fn = self._forward_cls.backward, self._forward_cls.vjp
+        if backward_fn is not Function.backward and vjp_fn is not Function.vjp:
+            raise RuntimeError(
+                "Implementing both 'backward' and 'vjp' for a custom Function is not allowed. "
+                "You should only implement one of them."
+            )
+        return vjp_fn if vjp_fn is not Function.vjp else backward_fn
+
+    def maybe_clear_saved_tensors(self) -> None:
+        """Free the saved tensors when the running backward does not keep the graph (outside
+        a backward, nothing)."""
+        from engine.autograd.engine import RUNNING
+
+        if RUNNING.tasks and not RUNNING.tasks[-1].keep_graph:
+            self.release()
+
+    def _apply_grads(self, grads: Grads) -> Grads:
         d = self.__dict__
         if d.get("_materialize", True):
             grads = [
                 g if g is not None or m is None else _tensor.make(np.zeros(*m), False, None, 0)
                 for g, m in zip(grads, self._input_meta)
             ]
-        result = self._forward_cls.backward(self, *grads)
+        result = self._get_user_fn()(self, *grads)
         return _map_grads(self, result)
 
     def release(self) -> None:
@@ -185,7 +258,14 @@ class Function:
         super().__init_subclass__(**kwargs)
         name = cls.__name__ + "Backward"
         cls._backward_cls = type(
-            name, (BackwardCFunction,), {"_forward_cls": cls, "_name": name, "__slots__": ()}
+            name,
+            (BackwardCFunction,),
+            {
+                "_forward_cls": cls,
+                "_name": name,
+                "__slots__": (),
+                "__module__": "torch.autograd.function",
+            },
         )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -281,8 +361,8 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
     single = not isinstance(output, tuple)
     outs = (output,) if single else output
     d = node.__dict__
-    dirty = {id(t) for t in d.get("_dirty", ())}
-    non_diff = {id(t) for t in d.get("_non_diff", ())}
+    dirty = {id(t) for t in d.pop("_dirty", None) or ()}
+    non_diff = {id(t) for t in d.pop("_non_diff", None) or ()}
     input_ids = {id(t) for t in inputs}
     wrapped: list[Any] = []
     meta: list[tuple[Any, Any] | None] = []
@@ -294,7 +374,8 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
         meta.append((o._d.shape, o._d.dtype))
         if not record:
             if id(o) in dirty:
-                o._ver[0] += 1
+                with _tensor.writing(o, told=True):  # forward wrote it (and told the observer)
+                    pass
                 if id(o) in input_ids and o._rg:  # PyTorch hands out a detached alias
                     alias = _tensor.make(o._d, False, None, 0)
                     alias._ver = o._ver
@@ -308,7 +389,8 @@ def _wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: bo
             continue
         view_of_input = False
         if id(o) in dirty:
-            o._ver[0] += 1
+            with _tensor.writing(o, told=True):  # forward wrote it (and told the observer)
+                pass
             if o._rg and o._fn is None and o._base is None:
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."

@@ -226,18 +226,11 @@ def jvp(
     return _tuple_postprocess(outs, is_out_tuple), _tuple_postprocess(res, is_out_tuple)
 
 
-def _torch_fn(name: str) -> Any:
-    """A `torch.*` function looked up at call time (the op modules bind them at import)."""
-    import engine
-
-    return vars(engine)[name]
-
-
 def _jacobian_rows(out: Any, i: int, ins: Tensors, create_graph: bool, strict: bool) -> Tensors:
     """d out / d each input, one backward per element of `out`."""
     from engine._creation import zeros_like
+    from engine.ops.tensor_shape import stack
 
-    stack = _torch_fn("stack")
     rows: list[list[Any]] = [[] for _ in ins]
     flat = out.reshape(-1)
     for j in range(out.nelement()):

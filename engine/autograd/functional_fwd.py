@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.autograd.functional import Fn, Tensors, _as_tuple, _torch_fn, _tuple_postprocess
+from engine._creation import zeros, zeros_like
+from engine.autograd.functional import Fn, Tensors, _as_tuple, _tuple_postprocess
+from engine.ops.tensor_shape import stack
 
 
 def jacfwd(func: Fn, inputs: Any) -> Any:
     """PyTorch's forward-mode Jacobian: one jvp per input element (its vmap, as a loop)."""
     from engine.autograd import forward_ad as fwad
 
-    stack = _torch_fn("stack")
     is_in_tuple, ins = _as_tuple(inputs, "inputs", "jacobian")
     numels = [int(inp.numel()) for inp in ins]
     total = sum(numels)
@@ -21,7 +22,7 @@ def jacfwd(func: Fn, inputs: Any) -> Any:
     for j in range(total):
         tangents, start = [], 0
         for inp, n in zip(ins, numels):
-            t = _torch_fn("zeros")(n, dtype=inp.dtype)
+            t = zeros(n, dtype=inp.dtype)
             if start <= j < start + n:
                 t[j - start] = 1.0
             tangents.append(t.view_as(inp))
@@ -31,7 +32,6 @@ def jacfwd(func: Fn, inputs: Any) -> Any:
             is_out_tuple, outs = _as_tuple(func(*duals), "outputs", "jacobian")
             pairs = [fwad.unpack_dual(o) for o in outs]
             info = [is_out_tuple, [p for p, _ in pairs]]
-            zeros_like = _torch_fn("zeros_like")
             columns.append(tuple(t if t is not None else zeros_like(p) for p, t in pairs))
     is_out_tuple, outs = info
     result = []

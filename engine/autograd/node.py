@@ -157,7 +157,7 @@ _FUNCTION_PRIVATE = frozenset(
         "_set_sequence_nr",
     )
 )
-_ENGINE_ONLY = frozenset(("_saved", "_default_saved", "saved", "release", "apply", "needs"))
+_ENGINE_ONLY = frozenset(("_saved", "_default_saved", "saved", "release", "needs"))
 
 
 # saved int64 arguments: PyTorch hands them to Python as unsigned (`dim=-1` reads
@@ -356,6 +356,11 @@ class Node:
                 for v in value if isinstance(value, list) else [value]:
                     v._owner = self
                 return value
+        attr = getattr(type(self), name, None)
+        if isinstance(attr, property) and attr.fget is None:  # write-only, as in PyTorch
+            raise AttributeError(
+                f"attribute '{name}' of 'torch._C._FunctionBase' objects is not readable"
+            )
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 

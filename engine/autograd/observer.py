@@ -8,8 +8,10 @@ the tensor written into), `version_bump`, the hooks' `hook_registered`/`hook_rem
 `saved_unpack`, `module_enter`/`module_exit` (nn.Module.__call__'s scope) and `drive(steps)`
 (runs a backward walk, see engine/tracing/stepper.py).
 
-Every in-place write of a tensor's memory goes through engine/_tensor.py `write` (or, for an
-in-place op, `check_inplace` then `bump`), which tells `before_write` and `version_bump`.
+Every in-place change of a tensor (its memory, or its strides: transpose_) goes through
+engine/_tensor.py `writing` (or `write`, one write of the memory through it), which tells
+`before_write` and `version_bump`; an in-place op's `check_inplace` tells `before_write` before
+the op computes.
 
 Calls that cut or change a tensor's autograd state are told with the frame that made the call
 (`caller`), so the observer can tell the program's own calls from the engine's internal ones:

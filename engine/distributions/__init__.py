@@ -8,6 +8,17 @@ tensor([ 1.5410, -0.2934])
 from __future__ import annotations
 
 from engine.distributions.distribution import Distribution
+from engine.distributions.independent import Independent
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform, kl_divergence
+from engine.distributions.multivariate_normal import MultivariateNormal
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Normal", "Uniform", "kl_divergence"]
+__all__ = [
+    "Bernoulli",
+    "Categorical",
+    "Distribution",
+    "Independent",
+    "MultivariateNormal",
+    "Normal",
+    "Uniform",
+    "kl_divergence",
+]

@@ -16,16 +16,15 @@ import numpy as np
 from engine import _dtype
 from engine._dtype import type_name as type_name
 from engine._tensor import Tensor, make
-from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.grad_mode import STATE
 from engine.ops._core import (
     INFERENCE_INPLACE,
     binary_arrays,
-    bump,
     check_inplace,
     rebase,
     wants_grad,
+    writing,
 )
 
 # In-place arithmetic that records nothing runs straight into the tensor's memory (an optimizer
@@ -56,16 +55,15 @@ def _direct(self: Tensor, other: Any, ufunc: Any) -> bool:
         return False
     if ufunc is np.subtract and _dtype.kind(d.dtype) == "b":
         return False
-    ufunc(d, b, out=d)
-    tracer = observer.TRACER
-    if tracer is not None:
-        # what the full path shows: the op as a cut point (its result a tensor of its own, on
-        # the same memory here), then the version bump
-        out = make(d, False, None, 0)
-        tracer.untracked(
-            _NODE_NAMES[ufunc], (out,), (self, other if isinstance(other, Tensor) else None)
-        )
-    bump(self)
+    with writing(self, told=True) as tracer:  # (check_inplace told the observer)
+        ufunc(d, b, out=d)
+        if tracer is not None:
+            # what the full path shows: the op as a cut point (its result a tensor of its own,
+            # on the same memory here), then the version bump
+            out = make(d, False, None, 0)
+            tracer.untracked(
+                _NODE_NAMES[ufunc], (out,), (self, other if isinstance(other, Tensor) else None)
+            )
     return True
 
 

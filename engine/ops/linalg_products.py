@@ -360,20 +360,17 @@ _CHAIN_WARNED: set[int] = set()
 
 def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
     """The deprecated variadic `multi_dot` (PyTorch warns once per process, per overload)."""
-    import warnings
-
+    from engine._warn import warn
     from engine.ops.tensor_shape import clone
 
     line = 1102 if out is None else 1120
     if line not in _CHAIN_WARNED:
         _CHAIN_WARNED.add(line)
-        warnings.warn(
+        warn(
             "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
             "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors "
             "rather than multiple parameters. (Triggered internally at "
-            f"/__w/pytorch/pytorch/aten/src/ATen/native/LinearAlgebra.cpp:{line}.)",
-            UserWarning,
-            stacklevel=2,
+            f"/__w/pytorch/pytorch/aten/src/ATen/native/LinearAlgebra.cpp:{line}.)"
         )
     for m in matrices:
         if m._d.ndim != 2:

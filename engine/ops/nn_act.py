@@ -11,7 +11,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, float_array, record, unbroadcast
-from engine.ops.nn_ops import Array, _Act, _sig, const
+from engine.ops.nn_ops import Array, _Act, _sig, const, softplus
 
 
 def _act(node: type[_Act], fn: Any, self: Tensor, **params: Any) -> Tensor:
@@ -31,8 +31,6 @@ class MishBackward0(_Act):
     _name = "MishBackward0"
 
     def composite(self, g: Tensor, x: Tensor) -> Tensor | None:
-        from engine.nn.functional import softplus
-
         t = softplus(x).tanh()
         return g * (t + x * x.sigmoid() * (1 - t * t))
 

@@ -7,9 +7,8 @@ the math composite (matmuls and a softmax), which is what the engine records for
 
 from __future__ import annotations
 
-import importlib
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -18,12 +17,10 @@ from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, record, record_multi
+from engine.ops.matmul import matmul
+from engine.ops.nn_ops import dropout_noise
 from engine.ops.remainder import NotImplementedBackward
-
-if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
-    import engine as torch
-else:
-    torch = importlib.import_module("engine")
+from engine.ops.softmax import softmax
 
 
 def _mask_array(attn_mask: Any, is_causal: bool, lq: int, lk: int, dtype: Any) -> Any:
@@ -80,14 +77,14 @@ def _math(
 ) -> Tensor:
     """ATen's `_scaled_dot_product_attention_math`: the scale split over q and k."""
     root = math.sqrt(sc)
-    attn = torch.matmul(q * root, k.transpose(-2, -1) * root)
+    attn = matmul(q * root, k.transpose(-2, -1) * root)
     mask = _mask_array(attn_mask, is_causal, q.shape[-2], k.shape[-2], q._d.dtype)
     if mask is not None:
         attn = attn + make(mask, False, None, 0)
-    attn = torch.softmax(attn, -1)
-    if dropout_p > 0.0:
-        attn = torch.nn.functional.dropout(attn, dropout_p)
-    return torch.matmul(attn, v)
+    attn = softmax(attn, -1)
+    if dropout_p > 0.0:  # F.dropout(attn, dropout_p)
+        attn = attn * dropout_noise(attn, tuple(attn.shape), dropout_p)
+    return matmul(attn, v)
 
 
 class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):

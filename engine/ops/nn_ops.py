@@ -438,3 +438,14 @@ class LinearBackwardBackward(OpNode):
 
 
 rename_class(LinearBackwardBackward, "LinearBackwardBackward0")
+
+
+def dropout_noise(x: Tensor, shape: tuple[int, ...], p: float) -> Tensor:
+    """PyTorch's CPU dropout: `empty(shape).bernoulli_(1 - p).div_(1 - p)` (zeros when p=1)."""
+    from engine._generator import default_generator
+
+    dt = x._d.dtype
+    keep = default_generator.bernoulli_scalar(int(np.prod(shape)), 1.0 - p).reshape(shape)
+    if p == 1.0:
+        return make(np.zeros(shape, dt), False, None, 0)
+    return make(keep.astype(dt) / np.asarray(1.0 - p, dt), False, None, 0)

@@ -10,7 +10,7 @@ import numpy as np
 
 from engine._tensor import Tensor
 from engine._warn import warn
-from engine.ops._core import as_tensor, bump
+from engine.ops._core import as_tensor, writing
 
 
 def with_out(fn: Any, name: str) -> Any:
@@ -39,13 +39,13 @@ def with_out(fn: Any, name: str) -> Any:
                 f"result type {type_name(r.dtype)} can't be cast to the desired output type "
                 f"{type_name(out.dtype)}"
             )
-        if out._d.shape == r._d.shape:
-            np.copyto(out._d, r._d, casting="unsafe")
-        else:
-            if out._d.size:
-                warn(_RESIZED.format(list(out._d.shape), list(r._d.shape)))
-            out._d = r._d.astype(out._d.dtype)
-        bump(out)
+        if out._d.shape != r._d.shape and out._d.size:
+            warn(_RESIZED.format(list(out._d.shape), list(r._d.shape)))
+        with writing(out):
+            if out._d.shape == r._d.shape:
+                np.copyto(out._d, r._d, casting="unsafe")
+            else:  # resized: the new memory
+                out._d = r._d.astype(out._d.dtype)
         return out
 
     return op

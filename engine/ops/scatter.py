@@ -198,6 +198,10 @@ class ScatterAddBackward0(OpNode):
 def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
     """The entries `index` along `dim` (IndexSelectBackward0)."""
     d = _wrap_dim(dim, self._d.ndim)
+    if index._d.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if index._d.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
     idx = index._d.reshape(-1) if index._d.ndim else index._d.reshape(1)
     data = np.take(self._d, idx, axis=d) if self._d.ndim else self._d.copy()
     saved = {"dim": d, "index": index, "self_sym_sizes": self._d.shape}

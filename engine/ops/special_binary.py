@@ -257,11 +257,10 @@ def _no_bool_exponent(other: Tensor) -> None:
 
 
 def _warn_resized(had: tuple[int, ...], want: tuple[int, ...]) -> None:
-    import warnings
-
+    from engine._warn import warn
     from engine.ops.out_params import _RESIZED
 
-    warnings.warn(_RESIZED.format(list(had), list(want)), UserWarning, stacklevel=4)
+    warn(_RESIZED.format(list(had), list(want)))
 
 
 def _ldexp_out(self: Tensor, other: Tensor, out: Tensor, int_exponent: bool) -> Tensor:

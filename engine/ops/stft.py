@@ -13,6 +13,9 @@ from typing import Any
 from engine._tensor import Tensor
 from engine._warn import warn
 from engine.autograd.engine import WARNED
+from engine.fft import fft, ifft, irfft, rfft
+from engine.ops.nn_fold import fold
+from engine.ops.nn_pad import pad as _pad
 from engine.ops.table import Op
 
 _NEED_RETURN_COMPLEX = (
@@ -50,7 +53,6 @@ def _warn_once(message: str) -> None:
 
 def _full_window(window: Any, n_fft: int, win_length: int, like: Any) -> Any:
     """The window over all n_fft points: a given shorter window is centred with zeros."""
-    import engine
     from engine._creation import ones
 
     if window is None:
@@ -62,7 +64,7 @@ def _full_window(window: Any, n_fft: int, win_length: int, like: Any) -> Any:
         )
     if win_length < n_fft:
         left = (n_fft - win_length) // 2
-        window = engine.nn.functional.pad(window, (left, n_fft - win_length - left))
+        window = _pad(window, (left, n_fft - win_length - left))
     return window
 
 
@@ -79,8 +81,6 @@ def stft(
     return_complex: bool | None = None,
 ) -> Tensor:
     """Fourier transforms of windowed frames: (n_fft // 2 + 1, n_frames) per signal."""
-    import engine
-
     x: Any = input
     if window is None:
         _warn_once(_STFT_NO_WINDOW)
@@ -97,7 +97,7 @@ def stft(
     if center:  # torch.stft pads in Python (3-D for the pad kernels), then views back
         extended = [1] * (3 - x.dim()) + list(x.shape)
         pad = n_fft // 2
-        x = engine.nn.functional.pad(x.view(extended), [pad, pad], pad_mode)
+        x = _pad(x.view(extended), [pad, pad], pad_mode)
         x = x.view(x.shape[-input.dim() :])
     batched = x.dim() == 2
     if not batched:
@@ -117,9 +117,9 @@ def stft(
     complex_in = frames.is_complex()
     one = (not complex_in) if onesided is None else bool(onesided)
     if complex_in or not one:
-        out = engine.fft.fft(frames, dim=-1, norm=norm)
+        out = fft(frames, dim=-1, norm=norm)
     else:
-        out = engine.fft.rfft(frames, dim=-1, norm=norm)
+        out = rfft(frames, dim=-1, norm=norm)
     out.transpose_(1, 2)
     if not batched:
         out.squeeze_(0)
@@ -145,8 +145,6 @@ def istft(
 ) -> Tensor:
     """The inverse of `stft`: inverse FFT of each frame, windowed, overlap-added and divided
     by the summed squared window."""
-    import engine
-
     S: Any = input
     if not S.is_complex():
         raise RuntimeError(
@@ -165,15 +163,14 @@ def istft(
     norm = "ortho" if normalized else "backward"
     frames = S.transpose(1, 2)
     if one:
-        y = engine.fft.irfft(frames, n=n_fft, dim=-1, norm=norm)
+        y = irfft(frames, n=n_fft, dim=-1, norm=norm)
     else:
-        y = engine.fft.ifft(frames, n=n_fft, dim=-1, norm=norm)
+        y = ifft(frames, n=n_fft, dim=-1, norm=norm)
         if not return_complex:
             y = y.real
     w = _full_window(window, n_fft, win, y)
     y = y * w.view(1, 1, n_fft)
     expected = n_fft + hop * (n_frames - 1)
-    fold = engine.nn.functional.fold
     # overlap-add: frames as the columns of a 1 x expected "image"
     signal = fold(y.transpose(1, 2), (1, expected), (1, n_fft), stride=(1, hop))
     signal = signal.reshape(y.shape[0], expected)
@@ -189,7 +186,7 @@ def istft(
         raise RuntimeError(f"istft(...): window overlap add min: {low:g}")
     signal = signal / envelope
     if length is not None and signal.shape[1] < int(length):
-        signal = engine.nn.functional.pad(signal, (0, int(length) - signal.shape[1]))
+        signal = _pad(signal, (0, int(length) - signal.shape[1]))
     result: Tensor = signal if batched else signal.squeeze(0)
     return result
 

@@ -10,7 +10,7 @@ from engine._tensor import Tensor, _wrap_dim
 from engine._warn import warn
 from engine.autograd.forward_ad import FW
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, bump, check_inplace
+from engine.ops._core import OpNode, check_inplace, writing
 from engine.ops.shape import (
     SqueezeBackward0,
     UnsqueezeBackward0,
@@ -179,14 +179,14 @@ def _restride(self: Tensor, res: Tensor, cls: type[OpNode]) -> Tensor:
         from engine.autograd.forward_jvp import tangent_of
 
         set_tangent(self, tangent_of(res))
-    self._d = res._d
-    if res._fn is not None:
-        # same slots, PyTorch's in-place name: the node was made by the out-of-place op
-        res._fn.__class__ = cls
-        self._fn, self._nr, self._rg = res._fn, 0, True
-    if self._base is not None:
-        self._view_fn = res._view_fn
-    bump(self)
+    with writing(self, told=True):  # (check_inplace told the observer) new strides, no data
+        self._d = res._d
+        if res._fn is not None:
+            # same slots, PyTorch's in-place name: the node was made by the out-of-place op
+            res._fn.__class__ = cls
+            self._fn, self._nr, self._rg = res._fn, 0, True
+        if self._base is not None:
+            self._view_fn = res._view_fn
     return self
 
 

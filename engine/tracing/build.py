@@ -42,20 +42,34 @@ def tensor_info(
     when known: an output of a recorded node was made in grad mode, an inference tensor in
     inference mode)."""
     tid = tr.tensors.of(t)
+    first = tid not in tr.described
     tr.described.add(tid)
     fn = t._fn if fn is None else fn
     v = tr.value(t._d, tid)
+    if mode is not None or backward is not None:
+        tr.made[tid] = (mode, backward)  # (for telling it again with a name)
+    elif not first:
+        mode, backward = tr.made.get(tid, (None, None))
     if mode is None:
         if t._inference:
             mode = "inference_mode"
         elif t._fn is not None:
             mode = "grad"
     name = tr.names.get(id(t))
-    if tr.unnamed and line is None:  # the line that made a leaf described late
-        line = tr.unnamed.get(id(t), (None, None, 0))[1]
+    found = None
+    if name is None and first and t._rg and t._fn is None:
+        found = tr.name_now(t)  # a leaf that requires grad: drawn with the name it keeps
+        if found is not None:
+            name = found[0]
+            tr.name_depth[id(t)] = found[1]
+    if tr.unnamed and (line is None or first):
+        # the line that made a leaf described late (first used by an op on another line)
+        held = tr.unnamed.get(id(t))
+        if held is not None and (line is None or held[0]() is t):
+            line = held[1]
     told = tr.told.get(tid)
     if name is not None:
-        depth = tr.name_depth[id(t)]
+        depth = tr.name_depth.pop(id(t)) if found is not None else tr.name_depth[id(t)]
         if told is not None and told[1] <= depth:
             name, depth = told  # a deeper frame's name does not replace a shallower one
         elif told != (name, depth):
@@ -247,7 +261,7 @@ def _node_event(tr: Tracer, it: cap.NodeMade, out: Out) -> None:
 
 def _b_tensor(tr: Tracer, it: cap.TensorMade, out: Out) -> None:
     t = it.tensor
-    if t._rg and t._fn is None and id(t) not in tr.names and tr.tensors.get(t) not in tr.described:
+    if t._rg and t._fn is None and tr.tensors.get(t) not in tr.described and tr.name_now(t) is None:
         # a leaf that requires grad and has no name yet (a parameter in its module's
         # __init__): described once a batch finds its name, or when an op first uses it, so
         # its box is drawn with the name it will keep
@@ -315,7 +329,7 @@ def _b_retain(tr: Tracer, it: cap.GradRetained, out: Out) -> None:
 
 def _b_bump(tr: Tracer, it: cap.Bumped, out: Out) -> None:
     t = it.tensor
-    if id(t) in tr.unnamed and id(t) not in tr.names and tr.tensors.get(t) not in tr.described:
+    if id(t) in tr.unnamed and tr.tensors.get(t) not in tr.described and tr.name_now(t) is None:
         return  # a leaf not shown yet (above): its first description has its version then
     tid = tensor_id(tr, it.tensor, it.ts, it.line, out)
     fn = node_id(tr, it.grad_fn, it.ts, out)

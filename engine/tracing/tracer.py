@@ -29,6 +29,7 @@ from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
 from engine.distributed.world import MEMBER
 from engine.tracing import captures as cap
 from engine.tracing import values
+from engine.tracing.build import BUILDERS as _BUILDERS
 from engine.tracing.values import dtype_name
 from protocol import (
     CutKind,
@@ -45,6 +46,7 @@ Sink = Callable[[list[Event]], None]
 _getframe = sys._getframe
 _ns = time.perf_counter_ns
 _tn = tuple.__new__
+_gc_isenabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
 _NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module attribute)
 _dumps, _loads, _NUMPY = orjson.dumps, orjson.loads, orjson.OPT_SERIALIZE_NUMPY
 # dtypes of values put into events as arrays (see option `arrays`): orjson writes these as
@@ -218,8 +220,12 @@ class Tracer:
         self.names: dict[int, str] = {}
         self.name_depth: dict[int, int] = {}
         self.told: dict[int, tuple[str, int]] = {}
-        self.carried = 0  # captures sent by timed batches since the last batch read names
-        self.unseen: list[FrameType] = []  # their snippet frames, for that batch to read
+        self.since = 0  # captures since the last batch's end (where names are read)
+        self.built: list[Event] = []  # events built, not sent yet
+        self.frames: list[FrameType] = []  # snippet frames of captures built since names were read
+        self.at: FrameType | None = None  # the snippet frame of the capture being built
+        # tensor id -> (grad mode, backward) it was described with, for telling it again
+        self.made: dict[int, tuple[GradMode | None, int | None]] = {}
         self.pnames: dict[int, tuple[Tensor, str]] = {}  # parameters, as named_parameters()
         # modules whose parameters are in pnames -> (the module, whether indexed at a call: a
         # module seen in a frame may be half built, its __init__ still adding submodules)
@@ -275,12 +281,8 @@ class Tracer:
 
     def _add(self, item: tuple[Any, ...]) -> None:
         self.number(item)
-        buf = self.buf
-        buf.append(item)
-        if len(buf) + self.carried >= self.batch:
-            self.flush(keep_last=True)
-        elif item[0] - self.flushed_at > FLUSH_EVERY:
-            self.flush(keep_last=True, timed=True)
+        self.buf.append(item)
+        self._next(item[0])
 
     def add_step(self, item: tuple[Any, ...], grads: list[Any]) -> None:
         """`_add` for a backward step's capture, whose only tensors are its `grads` (the queue's
@@ -291,12 +293,50 @@ class Tracer:
         for g in grads:
             if isinstance(g, Tensor):
                 of(g)
+        self.buf.append(item)
+        self._next(item[0])
+
+    def _next(self, ts: int) -> None:
+        """After a capture: build the one before it into events (its moment has passed: the op
+        that made it has returned, its outputs' requires_grad is set, its saved tensors are
+        stashed), so what an event says is read at a moment the program fixes; send them at a
+        batch's end (every `batch` captures), or when FLUSH_EVERY has passed since the last
+        send (a moment the machine's speed fixes: it only sends what is built)."""
         buf = self.buf
-        buf.append(item)
-        if len(buf) + self.carried >= self.batch:  # (as `_add`)
+        if len(buf) > 1:
+            self._build(len(buf) - 1)
+        self.since += 1
+        if self.since >= self.batch:
             self.flush(keep_last=True)
-        elif item[0] - self.flushed_at > FLUSH_EVERY:
+        elif ts - self.flushed_at > FLUSH_EVERY:
             self.flush(keep_last=True, timed=True)
+
+    def _build(self, n: int) -> None:
+        """Build the first `n` captures of `buf` into `built`."""
+        buf, out, frames = self.buf, self.built, self.frames
+        items = buf[:n]
+        del buf[:n]
+        # a halt (a signal handler between two bytecodes) waits until the events are built
+        outer, self.flushing = self.flushing, True
+        # the events are acyclic and freed by refcount once the sink has them: without this,
+        # their allocations trigger collections that traverse the user's whole (large) graph
+        enabled = _gc_isenabled()
+        _gc_disable()
+        try:
+            for item in items:
+                f = self.at = item[2]
+                _BUILDERS[type(item)](self, item, out)
+                if f is not None:
+                    frames.append(f)
+        finally:
+            if enabled:
+                _gc_enable()
+            self.at = None
+            self.flushing = outer
+        if not outer and self.halting is not None:
+            why, frame = self.halting
+            self.halting = None
+            self._halt(why, frame)
 
     def number(self, item: tuple[Any, ...]) -> None:
         """Give every tensor a capture holds (a field, or inside a tuple or list field, two
@@ -387,10 +427,7 @@ class Tracer:
             if t is not None:
                 add(id(t._ver))
                 of(t)
-        if len(buf) + self.carried >= self.batch:
-            self.flush(keep_last=True)
-        elif ts - self.flushed_at > FLUSH_EVERY:
-            self.flush(keep_last=True, timed=True)
+        self._next(ts)
 
     def untracked(self, name: str, outputs: tuple[Tensor, ...], inputs: tuple[Any, ...]) -> None:
         # only ops that would have been recorded are cut points (not backward's own math): an
@@ -465,7 +502,8 @@ class Tracer:
         self._add(cap.Bumped(_ns(), line, frame, t, t._ver[0], d, t._fn))
 
     def rebased(self, t: Tensor, out: Tensor) -> None:
-        """An in-place op recorded its node with output `out`; the tensor it returns is `t`."""
+        """An in-place op recorded its node with output `out`; the tensor it returns is `t`.
+        (Its capture is the newest, not built yet: `_next` builds one only at the next.)"""
         buf = self.buf
         for i in range(len(buf) - 1, max(-1, len(buf) - 8), -1):
             item = buf[i]
@@ -479,6 +517,7 @@ class Tracer:
     def before_write(self, t: Tensor) -> None:
         """Called before the engine writes into `t`'s memory in place."""
         if id(t._ver) in self.unbuilt:
+            # (`unbuilt` changes only where the program says: a batch's end, this flush)
             self.flush()
 
     # -- calls the snippet makes (the engine tells them with the calling frame) -------------
@@ -737,9 +776,12 @@ class Tracer:
         raise RunHalted(why)
 
     # -- batch side: build dicts ---------------------------------------------------------
-    def flush(self, keep_last: bool = False, timed: bool = False) -> None:
-        """Turn captured tuples into events and hand them to the sink (`timed`: because
-        FLUSH_EVERY has passed, at a moment that depends on the machine's speed)."""
+    def flush(self, keep_last: bool = False, timed: bool = False, names: bool = True) -> None:
+        """Build the captures not built yet (all, or all but the newest: `keep_last`), read the
+        snippet's names (`names`) and hand the built events to the sink. `timed`: because
+        FLUSH_EVERY has passed, at a moment that depends on the machine's speed: then nothing
+        is built and no name read, only what is built is sent, so the stream is the same
+        whenever (and whether) timed sends happen."""
         # a snippet's threads print too: a flush in one thread waits for another's to end
         # (returning at once would leave what the waiting thread wrote unsent at the run's end)
         with self.lock:
@@ -747,7 +789,7 @@ class Tracer:
                 return
             self.flushing = True
             try:
-                self._flush(keep_last, timed)
+                self._flush(keep_last, timed, names)
             finally:
                 self.flushing = False
         if self.halting is not None:
@@ -755,45 +797,39 @@ class Tracer:
             self.halting = None
             self._halt(why, frame)
 
-    def _flush(self, keep_last: bool, timed: bool) -> None:
-        buf = self.buf
+    def _flush(self, keep_last: bool, timed: bool, names: bool) -> None:
         self.flushed_at = _ns()
-        if not buf and (timed or not self.unseen):
-            return
-        if not keep_last and self.saving is not None:
-            self._number_saved()  # (between captures: the last op has stashed what it saves)
-        hold = [buf.pop()] if keep_last and len(buf) > 1 else []
-        self.buf = hold
-        if not hold:  # (with one tuple held back the set stays: a superset is safe)
-            self.unbuilt = set()
+        if not timed:
+            if not keep_last and self.saving is not None:
+                self._number_saved()  # (between captures: the last op has stashed what it saves)
+            buf = self.buf
+            if len(buf) > keep_last:
+                self._build(len(buf) - keep_last)
+            if not buf:  # (with one capture held back the set stays: a superset is safe)
+                self.unbuilt = set()
+        out, self.built = self.built, []
         # names are read only where the run itself puts a batch's end (every `batch` captures
-        # counted from the run's start, a printed line, a pause, the end), never at a timed
-        # batch: which variable holds which tensor changes as the snippet runs, so a name read
-        # when FLUSH_EVERY passed would depend on the machine's speed. A timed batch describes
-        # its tensors unnamed; they are told again with their names at the next such end
-        frames = [item[2] for item in buf if item[2] is not None]
-        if timed:
-            self.carried += len(buf)
-            self.unseen.extend(frames)
-            self.names, self.name_depth = {}, {}
-        else:
-            self.carried = 0
-            if self.unseen:
-                frames, self.unseen = self.unseen + frames, []
+        # counted from the last end, a printed line, a pause, a write into a tensor a built
+        # event shows, the end), never at a timed send: which variable holds which tensor
+        # changes as the snippet runs. Built events name only tensors named at an
+        # earlier end; one this end finds a (better) name for is told again with it
+        if not timed and names and (self.since or self.frames):
+            self.since = 0
+            frames, self.frames = self.frames, []
             self._resolve_names(frames)
-        self.vcache = {}
-        out: list[Event] = []
-        from engine.tracing.build import BUILDERS
-
+            if self.unnamed:
+                self._named_late(out)
+            self.names, self.name_depth = {}, {}
+        if not timed:
+            # (values built from here on are read after this moment: a write may follow)
+            self.vcache = {}
+        if not out:
+            return
         # the events are acyclic and freed by refcount once the sink has them: without this,
         # their allocations trigger collections that traverse the user's whole (large) graph
         enabled = gc.isenabled()
         gc.disable()
         try:
-            for item in buf:
-                BUILDERS[type(item)](self, item, out)
-            if self.unnamed:
-                self._named_late(out)
             if self.floats:
                 self._finite()
             self._summarize()
@@ -918,6 +954,43 @@ class Tracer:
             if isinstance(v, module):
                 self.index_parameters(v)
         return id(t) in self.pnames
+
+    def name_now(self, t: Tensor) -> tuple[str, int] | None:
+        """The name and depth the snippet's frames give `t` now, from the frame of the capture
+        being built up: the top level's variable, then named_parameters(), then the shallowest
+        function's (as `_resolve_names`). For a leaf that requires grad, described when first
+        built or used (a capture is built when the next one is made: a moment the program
+        fixes), so its box is drawn with the name it keeps."""
+        chain: list[FrameType] = []
+        f = self.at
+        fn = self.filename
+        while f is not None:
+            if f.f_code.co_filename == fn:
+                chain.append(f)
+            f = f.f_back
+        deeper = None
+        module = None
+        for d, g in enumerate(reversed(chain)):
+            for k, v in list(g.f_locals.items()):
+                if v is t:
+                    if k.startswith("__"):
+                        continue
+                    if d == 0:
+                        return k, 0
+                    if deeper is None:
+                        deeper = (k, d)
+                elif (
+                    not isinstance(v, Tensor)
+                    and id(v) not in self.indexed
+                    and hasattr(v, "_parameters")
+                ):
+                    module = module or _module_class()
+                    if isinstance(v, module):
+                        self.index_parameters(v)
+        held = self.pnames.get(id(t))
+        if held is not None and held[0] is t:
+            return held[1], 0
+        return deeper
 
     def unnamed_tensor(self, t: Tensor, line: int | None, depth: int = UNNAMED) -> None:
         """`t` has no name yet (or one from `depth` snippet calls down): a leaf that requires

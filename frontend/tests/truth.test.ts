@@ -1,7 +1,7 @@
 // What the reducer folds for the truthful panels: cut points and why .grad is None, module hooks
 // placed on their module's ops, chunked full values, same-named nodes told apart.
 import { describe, expect, it } from "vitest";
-import { applyEvent, emptyState } from "../src/model/reduce";
+import { applyEvent, emptyState, vertexOrder } from "../src/model/reduce";
 import { leafUse, whyGradNone } from "../src/model/gradnone";
 import { distinctTitles } from "../src/model/naming";
 import type { RunState, TensorInfo } from "../src/model/types";
@@ -32,8 +32,9 @@ describe("cut points", () => {
 
   it("each is a cut vertex hanging off its input, named by its output", () => {
     const s = fold(events);
-    const cuts = [...s.vertices.values()].filter((v) => v.kind === "cut");
-    expect(cuts.map((v) => [v.name, v.label, v.line, v.edges.map((e) => e.to)])).toEqual([
+    // in the order they were made (a map's own order is by id)
+    const cuts = vertexOrder(s).map((id) => s.vertices.get(id)).filter((v) => v?.kind === "cut");
+    expect(cuts.map((v) => [v?.name, v?.label, v?.line, v?.edges.map((e) => e.to)])).toEqual([
       ["detach()", "v", 3, ["t0"]],
       ["MulBackward0 · no_grad", "n", 5, ["t0"]],
       ["requires_grad_(False)", "u", 6, ["t0"]],

@@ -78,6 +78,16 @@ def plain(code: str) -> tuple[dict[str, Any], BaseException | None]:
     return ns, None
 
 
+def told_names(events: list[dict[str, Any]]) -> dict[int, str | None]:
+    """Each tensor's name as last told: a node's outputs describe a tensor with the name an
+    earlier batch's end gave it; a `tensor` event tells it again once a batch's end names it."""
+    last: dict[int, str | None] = {}
+    for e in events:
+        told = [e["tensor"]] if e["type"] == "tensor" else e.get("outputs", [])
+        last |= {t["id"]: t["name"] for t in told if isinstance(t, dict)}
+    return last
+
+
 def stdout(events: list[dict[str, Any]]) -> str:
     return "".join(e["text"] for e in events if e["type"] == "stdout")
 

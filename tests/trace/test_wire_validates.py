@@ -155,14 +155,15 @@ def test_a_run_out_of_cpu_time_keeps_its_graph_and_names_its_line(cpu_short: str
     assert "CPU time limit" in error["message"]
 
 
-def test_a_run_stopped_while_it_runs_keeps_its_graph_and_names_its_line(short: str) -> None:
+def test_a_run_stopped_while_it_runs_keeps_its_graph_and_names_its_line(generous: str) -> None:
     async def stop_once_started(c: Client, batch: list[dict[str, Any]]) -> None:
         if any(e["type"] == "stdout" and "started" in e["text"] for e in batch):
             await c.send({"type": "stop"})
 
-    events = _checked(asyncio.run(_run(short, LOOP, stop_once_started)))
-    # whichever comes first, the user's stop or the clock, the run says where it was
-    assert events[-1]["status"] in ("killed", "timeout")
+    # the generous clocks: on a loaded machine a 3 s wall clock could end the run before it
+    # printed (then nothing was stopped); here only the user's stop ends it
+    events = _checked(asyncio.run(_run(generous, LOOP, stop_once_started)))
+    assert events[-1]["status"] == "killed"
     (halted,) = [e for e in events if e["type"] == "halted"]
     # the stop may land while print() is still flushing 'started' (line 4), or in the loop
     assert halted["line"] in (4, 5, 6)

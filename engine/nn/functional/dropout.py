@@ -10,6 +10,7 @@ from engine._tensor import Tensor, make
 from engine._warn import warn
 from engine.nn.functional.activation import _inplace
 from engine.ops._core import check_inplace, rebase
+from engine.ops.nn_ops import dropout_noise as _dropout_noise
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -19,17 +20,6 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not training or p == 0.0:
         return input
     return _inplace(input, input * _dropout_noise(input, tuple(input.shape), p), inplace)
-
-
-def _dropout_noise(x: Tensor, shape: tuple[int, ...], p: float) -> Tensor:
-    """PyTorch's CPU dropout: `empty(shape).bernoulli_(1 - p).div_(1 - p)` (zeros when p=1)."""
-    from engine._generator import default_generator
-
-    dt = x._d.dtype
-    keep = default_generator.bernoulli_scalar(int(np.prod(shape)), 1.0 - p).reshape(shape)
-    if p == 1.0:
-        return make(np.zeros(shape, dt), False, None, 0)
-    return make(keep.astype(dt) / np.asarray(1.0 - p, dt), False, None, 0)
 
 
 def _feature_dropout(x: Tensor, p: float, training: bool, inplace: bool) -> Tensor:

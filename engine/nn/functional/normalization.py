@@ -31,8 +31,15 @@ def batch_norm(
             raise ValueError(
                 f"Expected more than 1 value per channel when training, got input size {shape}"
             )
-    elif running_mean is None or running_var is None:
-        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    # ATen's batch_norm: each given statistic or affine tensor has one entry per channel
+    features = input.shape[1] if input.dim() > 1 else 0
+    checked = (("running_mean", running_mean), ("running_var", running_var))
+    for name, t in (*checked, ("weight", weight), ("bias", bias)):
+        if t is None:
+            if not training and name.startswith("running"):
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+        elif input.numel() and t.numel() != features:
+            raise RuntimeError(f"{name} should contain {features} elements not {t.numel()}")
     return nn_norm.native_batch_norm(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )

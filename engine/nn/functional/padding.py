@@ -1,84 +1,8 @@
-"""pad (constant, reflect, replicate, circular)."""
+"""pad (constant, reflect, replicate, circular); defined with the pad ops (engine/ops/nn_pad.py),
+which torch.stft pads through too."""
 
 from __future__ import annotations
 
-from typing import Any
+from engine.ops.nn_pad import pad, pad_circular
 
-from engine._tensor import Tensor
-from engine.ops.nn_pad import pad_nd
-
-
-def _check_pad_mode(x: Tensor, n: int, mode: str, value: float | None) -> None:
-    """ATen's refusals for reflect/replicate/circular padding."""
-    if value is not None and value != 0:
-        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-    if x.ndim not in (n // 2 + 1, n // 2 + 2) or n not in (2, 4, 6):
-        raise NotImplementedError(
-            f"Padding size {n} is not supported for {x.ndim}D input tensor.\n"
-            "Supported combinations for non-constant padding:\n"
-            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
-            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
-            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
-        )
-
-
-def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
-    """Pad the last len(pad)/2 dimensions ((left, right) pairs from the last dimension)."""
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.ndim:
-        raise RuntimeError(
-            "Padding length should be less than or equal to two times the input dimension but "
-            "got padding length " + f"{len(pad)} and input of dimension {input.ndim}"
-        )
-    if mode not in ("constant", "reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if mode != "constant":
-        _check_pad_mode(input, len(pad), mode, value)
-    if mode == "circular":
-        pass
-
-        return pad_circular(input, tuple(int(p) for p in pad))
-    return pad_nd(input, tuple(int(p) for p in pad), mode, 0.0 if value is None else value)
-
-
-def pad_circular(x: Tensor, pad: tuple[int, ...]) -> Tensor:
-    """ATen's `_pad_circular`: copy x into an empty tensor, then copy its wrapped edges in,
-    slice by slice, so the graph is PyTorch's chain of CopySlices."""
-    from engine._creation import empty
-
-    shape, nd = list(x.shape), len(pad) // 2
-    lead = len(shape) - nd
-    if lead not in (1, 2):
-        raise RuntimeError(
-            "Invalid padding size, expected 1 or 2 non-padded dimensions, which would be "
-            f"equivalent to padding of length {(len(shape) - 1) * 2} or {(len(shape) - 2) * 2} "
-            f"respectively but got {len(pad)}"
-        )
-    out_shape = list(shape)
-    for i in range(nd):
-        left, right, size = pad[2 * i], pad[2 * i + 1], shape[-i - 1]
-        if left > size or right > size:
-            raise RuntimeError("Padding value causes wrapping around more than once.")
-        out_shape[-i - 1] = size + left + right
-        if out_shape[-i - 1] <= 0:
-            raise RuntimeError("Negative padding value is resulting in an empty dimension")
-    out = empty(out_shape, dtype=x.dtype)
-    out_slice, in_slice = out, x
-
-    def cut(t: Any, dim: int, start: int, stop: int) -> Any:
-        return t.narrow(dim, start, stop - start)
-
-    for i in range(nd):
-        dim, left, right = nd - i + lead - 1, pad[2 * i], pad[2 * i + 1]
-        out_slice = cut(out_slice, dim, max(left, 0), out_shape[dim] - max(right, 0))
-        in_slice = cut(in_slice, dim, max(-left, 0), shape[dim] - max(-right, 0))
-    out_slice.copy_(in_slice)
-    for i in range(nd):  # the left pad, then the right one (corners are written twice)
-        dim, left, right = nd - i + lead - 1, pad[2 * i], pad[2 * i + 1]
-        n = out_shape[dim]
-        if left > 0:
-            cut(out, dim, 0, left).copy_(cut(out, dim, n - left - max(right, 0), n - max(right, 0)))
-        if right > 0:
-            cut(out, dim, n - right, n).copy_(cut(out, dim, max(left, 0), max(left, 0) + right))
-    return out
+__all__ = ["pad", "pad_circular"]

@@ -136,6 +136,58 @@ class MultiheadAttention(Module):
         return out, weights
 
 
+def _shape_check(
+    query: Tensor, key: Tensor, value: Tensor, kpm: Any, attn_mask: Any, num_heads: int
+) -> None:
+    """PyTorch's `_mha_shape_check` (AssertionErrors, as it raises them)."""
+    q = query.dim()
+    if q not in (2, 3):
+        raise AssertionError(
+            f"query should be unbatched 2D or batched 3D tensor but received {q}-D query tensor"
+        )
+    kind = "batched (3-D)" if q == 3 else "unbatched (2-D)"
+    if key.dim() != q or value.dim() != q:
+        raise AssertionError(
+            f"For {kind} `query`, expected `key` and `value` to be {q}-D but found "
+            f"{key.dim()}-D and {value.dim()}-D tensors respectively"
+        )
+    if kpm is not None and kpm.dim() != q - 1:
+        raise AssertionError(
+            f"For {kind} `query`, expected `key_padding_mask` to be `None` or {q - 1}-D but "
+            f"found {kpm.dim()}-D tensor instead"
+        )
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(
+                f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+                f"{attn_mask.dim()}-D tensor instead"
+            )
+        if q == 2 and attn_mask.dim() == 3:
+            expected = (num_heads, query.shape[0], key.shape[0])
+            if attn_mask.shape != expected:
+                raise AssertionError(
+                    f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}"
+                )
+
+
+def _check_attn_mask(attn_mask: Tensor, size: tuple[int, int], batch: int) -> Tensor:
+    """PyTorch's checks of a 2-D (L, S) or 3-D (N * heads, L, S) mask; 2-D gains a batch dim."""
+    if attn_mask.dim() == 2:
+        if attn_mask.shape != size:
+            raise RuntimeError(
+                f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be {size}."
+            )
+        return attn_mask.unsqueeze(0)
+    if attn_mask.dim() == 3:
+        want = (batch, *size)
+        if attn_mask.shape != want:
+            raise RuntimeError(
+                f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be {want}."
+            )
+        return attn_mask
+    raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+
 def _mha_forward(
     m: MultiheadAttention,
     query: Tensor,
@@ -148,6 +200,7 @@ def _mha_forward(
 ) -> tuple[Any, Any]:
     """`F.multi_head_attention_forward`: with need_weights, the explicit path (weights come
     back per head); without, scaled_dot_product_attention, as PyTorch records it."""
+    _shape_check(query, key, value, kpm, attn_mask, m.num_heads)
     if query.dim() == 2:
         query, key, value = (t.unsqueeze(1) for t in (query, key, value))
         kpm = kpm.unsqueeze(0) if kpm is not None else None
@@ -156,12 +209,12 @@ def _mha_forward(
     attn_mask = _canonical_mask(attn_mask, query.dtype)
     heads, hd = m.num_heads, m.head_dim
     q, k, v = _in_projection_packed(query, key, value, m.in_proj_weight, m.in_proj_bias)
-    if attn_mask is not None and attn_mask.dim() == 2:
-        attn_mask = attn_mask.unsqueeze(0)
     q = q.view(tgt_len, bsz * heads, hd).transpose(0, 1)
     k = k.view(k.shape[0], bsz * heads, hd).transpose(0, 1)
     v = v.view(v.shape[0], bsz * heads, hd).transpose(0, 1)
     src_len = k.size(1)
+    if attn_mask is not None:
+        attn_mask = _check_attn_mask(attn_mask, (tgt_len, src_len), bsz * heads)
     if kpm is not None:
         kpm = (
             kpm.view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len)

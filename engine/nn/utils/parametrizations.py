@@ -250,13 +250,13 @@ def spectral_norm(
     dim: int | None = None,
 ) -> Module:
     """Divide `module.<name>` by its spectral norm (power iteration, updated in training)."""
-    from engine.nn.modules.conv import ConvTranspose1d, ConvTranspose2d
+    from engine.nn.utils.spectral_norm import _default_dim
 
     weight = getattr(module, name, None)
     if not isinstance(weight, Tensor):
         raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
     if dim is None:
-        dim = 1 if isinstance(module, ConvTranspose1d | ConvTranspose2d) else 0
+        dim = _default_dim(module)
     parametrize.register_parametrization(
         module, name, _SpectralNorm(weight, n_power_iterations, dim, eps)
     )

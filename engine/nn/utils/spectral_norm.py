@@ -169,13 +169,18 @@ def spectral_norm(
     dim: int | None = None,
 ) -> Module:
     """Divide `module.<name>` by its spectral norm, estimated by power iteration."""
-    from engine.nn.modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
-
     if dim is None:
-        transposed = (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)
-        dim = 1 if isinstance(module, transposed) else 0
+        dim = _default_dim(module)
     SpectralNorm.apply(module, name, n_power_iterations, dim, eps)
     return module
+
+
+def _default_dim(module: Module) -> int:
+    """The weight's output dimension, which spectral norm keeps (both APIs): 1 for the
+    transposed convolutions (their weight is [in, out, ...]), else 0."""
+    from engine.nn.modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+
+    return 1 if isinstance(module, ConvTranspose1d | ConvTranspose2d | ConvTranspose3d) else 0
 
 
 def remove_spectral_norm(module: Module, name: str = "weight") -> Module:

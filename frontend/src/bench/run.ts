@@ -1,7 +1,8 @@
 // Speed measurements run inside the page: bench/bench_frontend.py reports them against their
 // targets; tests/browser/test_scale.py checks what they load at those sizes (no timings).
 import type { App } from "../app";
-import type { FromLayout, ToLayout } from "../layout/messages";
+import { itemBuffers, Names, packItems } from "../layout/codec";
+import type { PlacedMessage, ToLayout } from "../layout/messages";
 import { LayeredLayout } from "../layout/layered";
 import type { RawItem } from "../layout/graphview";
 import { RunLog } from "../model/store";
@@ -74,13 +75,14 @@ export function benchLayout(n: number, scoped = false): Promise<Record<string, n
   const items = benchItems(n, scoped);
   const w = new Worker(new URL("../layout/worker.ts", import.meta.url), { type: "module" });
   return new Promise((resolve) => {
-    w.onmessage = (m: MessageEvent<FromLayout>) => {
+    w.onmessage = (m: MessageEvent<PlacedMessage>) => {
       w.terminate();
-      resolve({ ms: m.data.ms, placed: m.data.placed.length });
+      resolve({ ms: m.data.ms, placed: m.data.packed.id.length });
     };
     const options = { collapsed: [], iteration: null, backwardSeqs: [] };
-    const msgs: ToLayout[] = [{ type: "reset", epoch: 1, options }, { type: "add", epoch: 1, items, modules: [], flush: true }];
-    for (const msg of msgs) w.postMessage(msg);
+    const packed = packItems(items, new Names(1));
+    const msgs: ToLayout[] = [{ type: "reset", epoch: 1, options }, { type: "add", epoch: 1, items: packed, modules: [], flush: true }];
+    for (const msg of msgs) w.postMessage(msg, msg.type === "add" ? itemBuffers(msg.items) : []);
   });
 }
 

@@ -6,7 +6,8 @@ import type { ViewState } from "../view/state";
 import { collapsedPaths, moduleLabel, shownIteration, type ModuleLabel } from "../view/model";
 import type { GraphOptions, RawItem } from "./graphview";
 import { layoutItem, layoutItems, sameItem } from "./items";
-import type { FromLayout, ToLayout } from "./messages";
+import { itemBuffers, Names, packItems, unpackPlaced } from "./codec";
+import type { FromLayout, PlacedMessage, ToLayout } from "./messages";
 import { Placement } from "./placement";
 
 export class LayoutLink {
@@ -30,18 +31,23 @@ export class LayoutLink {
   private labels = new Map<string, ModuleLabel>();
   private labelsAt = -1;
   private readonly worker: Worker;
+  /** This epoch's names (see codec.ts): the page's own, and the worker's module boxes. */
+  private names = new Names(1);
 
   /** `onPlaced` hears each answer of this run's worker after it went into `place`. */
   constructor(private log: () => RunLog, private measure: (text: string) => number, onPlaced: (m: FromLayout) => void, onFailed: (why: string) => void) {
     this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
-    this.worker.onmessage = (m: MessageEvent<FromLayout>) => {
-      if (m.data.epoch !== this.epoch) return;
-      if (m.data.epoch === this.replaceAt) {
+    this.worker.onmessage = (msg: MessageEvent<PlacedMessage>) => {
+      // an answer of an earlier epoch is dropped unread: its names were another table's
+      if (msg.data.epoch !== this.epoch) return;
+      const { packed, ...header } = msg.data;
+      const m: FromLayout = { ...header, ...unpackPlaced(packed, this.names) };
+      if (m.epoch === this.replaceAt) {
         this.replaceAt = -1;
         this.place.clear();
       }
-      this.place.apply(m.data);
-      onPlaced(m.data);
+      this.place.apply(m);
+      onPlaced(m);
     };
     this.worker.onerror = (e: ErrorEvent) => {
       this.failed = e.message || "the layout worker failed to start";
@@ -50,7 +56,8 @@ export class LayoutLink {
   }
 
   private post(m: ToLayout): void {
-    this.worker.postMessage(m);
+    if (m.type === "reset") this.names = new Names(1);
+    this.worker.postMessage(m, m.type === "add" || m.type === "revise" ? itemBuffers(m.items) : []);
   }
 
   /** A new run: a fresh layout in the worker. */
@@ -89,7 +96,7 @@ export class LayoutLink {
     for (const it of items) this.sentItems.set(it.id, it);
     // once the forward is over no consumer can arrive for a waiting leaf: place it anyway
     const flush = head.inBackward || head.backwards > 0 || ended;
-    this.post({ type: "add", epoch: this.epoch, items, modules, flush });
+    this.post({ type: "add", epoch: this.epoch, items: packItems(items, this.names), modules, flush });
   }
 
   /** A vertex the worker has was taken back (a provisional cut: the op got a grad_fn after
@@ -122,7 +129,7 @@ export class LayoutLink {
       this.sentItems.set(id, now);
       changed.push(now);
     }
-    if (changed.length) this.post({ type: "revise", epoch: this.epoch, items: changed, modules });
+    if (changed.length) this.post({ type: "revise", epoch: this.epoch, items: packItems(changed, this.names), modules });
   }
 
   /** The layout options the view asks for now; a change re-lays the graph out in the worker. */

@@ -2,7 +2,12 @@
 // nodes, AccumulateGrad, leaves, and the cut points where a tensor left the graph.
 import type { Cut, NodeEvent, RequiresGradSet, TensorInfo as WireTensor, TensorValues, UntrackedOp, VersionBump } from "../protocol";
 import type { Edge, RunState, SavedRef, TensorInfo, VersionEntry, Vertex } from "./types";
+import { BARE, kindOf } from "./cowmap";
 import { parseValue } from "./value";
+
+/** Kinds of the vertex keys `t<tensor id>` (a leaf or constant) and `c<tensor id>` (a cut). */
+const LEAF = kindOf("t");
+const CUT = kindOf("c");
 
 /** A wire id (a number, or null for "none") as the model's string key. */
 export function sid(n: number | null | undefined): string | null {
@@ -11,7 +16,11 @@ export function sid(n: number | null | undefined): string | null {
 
 export function addVertex(s: RunState, v: Vertex): void {
   if (s.vertices.has(v.id)) return reviseVertex(s, v);
-  // states replaying from a snapshot find their id already in the shared array
+  appendVertex(s, v);
+}
+
+/** A vertex the state does not have yet. */
+function appendVertex(s: RunState, v: Vertex): void {  // states replaying from a snapshot find their id already in the shared array
   if (s.order[s.orderLen] !== v.id) {
     s.order.length = s.orderLen;
     s.order.push(v.id);
@@ -69,7 +78,7 @@ function isStandIn(label: string): boolean {
 /** Register a tensor (from a `tensor` event or a node's outputs); leaves become vertices. */
 export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInfo {
   const id = String(e.id);
-  const prev = s.tensors.get(id);
+  const prev = s.tensors.getAt(BARE, e.id);
   const t: TensorInfo = {
     id, shape: e.shape, dtype: e.dtype, requiresGrad: e.requires_grad, isLeaf: e.is_leaf,
     version: e.version, name: e.name ?? prev?.name ?? "", line: e.line ?? prev?.line ?? null,
@@ -77,23 +86,24 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
   };
   if (prev?.cutBy) t.cutBy = prev.cutBy;
   if (prev?.retainsGrad !== undefined) t.retainsGrad = prev.retainsGrad;
-  logVersion(s, id, { version: e.version, seq, line: t.line, value: t.value });
-  s.tensors.set(id, t);
-  if (e.version >= (s.versions.get(id) ?? 0)) s.versions.set(id, e.version);
+  // a tensor seen first has no version log to add to (logVersion would find no earlier version)
+  if (prev) logVersion(s, id, { version: e.version, seq, line: t.line, value: t.value });
+  s.tensors.setAt(BARE, e.id, t);
+  if (e.version >= (s.versions.getAt(BARE, e.id) ?? 0)) s.versions.setAt(BARE, e.id, e.version);
   if (t.gradFn !== null) {
-    labelVertex(s, t.gradFn, t);
-    const cut = s.vertices.get(`c${id}`);
+    if (t.name) labelVertex(s, t.gradFn, t);
+    const cut = s.vertices.getAt(CUT, e.id);
     // an op run under no_grad inside a custom Function's forward is not a cut: its output
     // got a grad_fn after all, so the provisional cut vertex goes away
     // (its id stays in `order`, which is append-only; readers skip ids with no vertex)
     if (cut) removeVertex(s, cut.id);
     return t;
   }
-  const leaf = s.vertices.get(`t${id}`);
+  const leaf = s.vertices.getAt(LEAF, e.id);
   if (leaf) {
     // a name heard later (a parameter named once its module ran) replaces a stand-in
     if (t.name && (leaf.label === "" || isStandIn(leaf.label))) reviseVertex(s, { ...leaf, name: t.name, label: t.name });
-  } else if (t.isLeaf && (t.requiresGrad || t.name) && !s.vertices.has(`c${id}`)) {
+  } else if (t.isLeaf && (t.requiresGrad || t.name) && !s.vertices.hasAt(CUT, e.id)) {
     addVertex(s, {
       id: `t${id}`, kind: t.requiresGrad ? "leaf" : "const", name: t.name || "tensor", label: t.name,
       seq, edges: [], line: t.line, module: "", gradMode: "", saved: [], tensor: id, shape: t.shape,
@@ -128,7 +138,7 @@ export function onNode(s: RunState, e: NodeEvent, seq: number): void {
     if (typeof o.repr === "string") ref.repr = o.repr;
     saved.push(ref);
     // the version at save is news about the tensor too (in-place updates under no_grad send no bump)
-    if (ref.tensor !== null && ref.versionAtSave > (s.versions.get(ref.tensor) ?? 0)) s.versions.set(ref.tensor, ref.versionAtSave);
+    if (typeof o.tensor === "number" && ref.versionAtSave > (s.versions.getAt(BARE, o.tensor) ?? 0)) s.versions.setAt(BARE, o.tensor, ref.versionAtSave);
   }
   const tensor = sid(e.variable);
   const kind = e.name.endsWith("AccumulateGrad") ? "accumulate" : "fn";
@@ -145,7 +155,7 @@ export function onNode(s: RunState, e: NodeEvent, seq: number): void {
     } else if (t && !t.requiresGrad) s.tensors.set(tensor, { ...t, requiresGrad: true });
     if (s.vertices.has(`t${tensor}`)) edges.push({ to: `t${tensor}`, inputNr: 0 });
   }
-  const prev = s.vertices.get(id);
+  const prev = s.vertices.getAt(BARE, e.id);
   const module = e.module_path ?? "";
   const v: Vertex = {
     id, kind, name: e.name, label: prev?.label ?? "", seq: prev?.seq ?? seq, edges,
@@ -157,7 +167,8 @@ export function onNode(s: RunState, e: NodeEvent, seq: number): void {
   const made = e.backward !== undefined ? (e.backward === null ? undefined : e.backward + 1) : s.inBackward && kind === "fn" ? s.backwards : undefined;
   const madeBy = prev?.madeBy ?? made;
   if (madeBy !== undefined) v.madeBy = madeBy;
-  addVertex(s, v);
+  if (prev) reviseVertex(s, v);
+  else appendVertex(s, v);
   for (const out of e.outputs) onTensorInfo(s, out, seq);
   if (kind === "fn" && module) {
     for (const edge of edges) nameParameter(s, edge.to, module);
@@ -181,6 +192,7 @@ export function onNode(s: RunState, e: NodeEvent, seq: number): void {
 /** The module path with each module's call number ("MLP#3.fc1#4"): two calls of one module
  *  are two scopes even when no op runs between them. Without call numbers, the path. */
 export function moduleScope(path: string, calls: number[] | null | undefined): string {
+  if (!path) return path;
   const parts = path ? path.split(".") : [];
   if (!Array.isArray(calls) || calls.length !== parts.length) return path;
   return parts.map((p, i) => `${p}#${String(calls[i])}`).join(".");

@@ -22,16 +22,19 @@ export interface LeafUse {
 }
 
 export function leafUse(s: RunState): LeafUse {
-  // the list, its rows and the inspector ask for the same state's in one render
+  // the list, its rows and the inspector ask for it on every render: it is counted again only
+  // when the vertices changed. Two states of one run (one shared `order`) with as many
+  // vertices added, described again and taken back have the same vertices (the counts only
+  // grow as the run goes on); use reads only their kinds and edges.
   const m = used;
-  if (m && m.s === s && m.seq === s.seq && m.size === s.vertices.size && m.revised === s.revisedLen) return m.use;
+  if (m && m.order === s.order && m.len === s.orderLen && m.revised === s.revisedLen && m.removed === s.removed) return m.use;
   const use = countUse(s);
-  used = { s, seq: s.seq, size: s.vertices.size, revised: s.revisedLen, use };
+  used = { order: s.order, len: s.orderLen, revised: s.revisedLen, removed: s.removed, use };
   return use;
 }
 
-/** The last state's leaf use (a state folded on in place has a new seq). */
-let used: { s: RunState; seq: number; size: number; revised: number; use: LeafUse } | null = null;
+/** The vertices the last leaf use was counted over. */
+let used: { order: readonly string[]; len: number; revised: number; removed: number; use: LeafUse } | null = null;
 
 function countUse(s: RunState): LeafUse {
   const accumulated = new Set<string>();

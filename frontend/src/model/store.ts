@@ -49,7 +49,8 @@ export class RunIndex {
   linked = false;
   /** AccumulateGrad nodes (each a parameter or leaf that gets a .grad). */
   accumulators = 0;
-  private fnIteration = new Map<string, number>();
+  /** The iteration each grad_fn node was made in, by node id (ids are dense). */
+  private fnIteration: number[] = [];
   private open: number[] = [];
 
   /** The module calls a node ran in, outermost first. */
@@ -113,11 +114,13 @@ export class RunIndex {
     const out = e.outputs[0];
     if (out) this.outShape.set(id, out.shape);
     const it = this.backwardSeqs.length;
-    this.fnIteration.set(id, it);
+    this.fnIteration[e.id] = it;
     this.iterationOps[it] = (this.iterationOps[it] ?? 0) + 1;
-    for (const edge of e.next) {
-      const at = edge.node !== null ? this.fnIteration.get(String(edge.node)) : undefined;
-      if (at !== undefined && at < it) this.linked = true;
+    if (it > 0 && !this.linked) {
+      for (const edge of e.next) {
+        const at = edge.node !== null ? this.fnIteration[edge.node] : undefined;
+        if (at !== undefined && at < it) this.linked = true;
+      }
     }
     this.inCalls(id, e, head);
   }

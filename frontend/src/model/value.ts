@@ -72,7 +72,9 @@ export function parseValue(raw: TensorValue | null | undefined, fallbackShape: n
   const shape = raw.shape ?? (data !== undefined ? inferShape(data) : fallbackShape);
   if (raw.dtype.startsWith("complex")) return parseComplexValue(raw, shape);
   let flat: number[] | null = null;
-  if (Array.isArray(data) && isFlat(data)) {
+  if (typeof data === "number") {
+    flat = [data]; // a scalar, the commonest value of all
+  } else if (Array.isArray(data) && isFlat(data)) {
     flat = data; // a 1-D list of numbers is used as is (values are never mutated)
   } else if (data !== undefined && data !== null) {
     flat = [];

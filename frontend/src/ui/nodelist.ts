@@ -87,36 +87,84 @@ export interface Listed {
  *  run that only added vertices: a list that follows a growing run costs what is new. */
 export class TwinCount {
   readonly nth = new Map<string, number>();
-  private count = new Map<string, number>();
-  private first = new Map<string, string>();
+  /** Each row key's vertices in the order they were made, and each counted vertex's key and
+   *  place in the vertex order. */
+  private groups = new Map<string, string[]>();
+  private keyOf = new Map<string, string>();
+  private at = new Map<string, number>();
   private order: readonly string[] | null = null;
   private len = 0;
   private removed = 0;
   private revised = 0;
 
-  /** Whether `s` is the counted state with vertices appended and none described again or taken
-   *  back since (the only changes to a row's kind, name, label or line). */
+  /** Whether `s` is the counted state with vertices appended (some perhaps described again)
+   *  and none taken back since. */
   extends(s: RunState): boolean {
-    return s.order === this.order && s.orderLen >= this.len && s.removed === this.removed && s.revisedLen === this.revised;
+    return s.order === this.order && s.orderLen >= this.len && s.removed === this.removed && s.revisedLen >= this.revised;
   }
 
-  /** Count the vertices of `s` not counted yet (`s` extends this count, or it is new). */
+  /** Count the vertices of `s` not counted yet and recount those described again since (`s`
+   *  extends this count, or it is new): a group of twins is renumbered from where it changed. */
   add(s: RunState): this {
     const order = vertexOrder(s);
+    const dirty = new Map<string, number>();
+    const touch = (key: string, from: number): void => {
+      const d = dirty.get(key);
+      if (d === undefined || from < d) dirty.set(key, from);
+    };
+    // described again (a name heard later): its row may read like others now, or no longer
+    const revised = s.revised;
+    for (let i = this.revised; i < s.revisedLen; i++) {
+      const id = revised[i] as string;
+      const was = this.keyOf.get(id);
+      const pos = this.at.get(id);
+      if (pos === undefined) continue; // not counted yet (counted below) or an AccumulateGrad
+      const v = s.vertices.get(id);
+      const key = v ? rowKey(v) : undefined;
+      if (key === was) continue;
+      if (was !== undefined) {
+        const g = this.groups.get(was) as string[];
+        const j = g.indexOf(id);
+        g.splice(j, 1);
+        this.nth.delete(id);
+        touch(was, j);
+      }
+      if (key === undefined) {
+        this.keyOf.delete(id);
+        continue;
+      }
+      const g = this.groups.get(key) ?? [];
+      this.groups.set(key, g);
+      // in the order made: after the twins made before it
+      let lo = 0, hi = g.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((this.at.get(g[mid] as string) as number) < pos) lo = mid + 1;
+        else hi = mid;
+      }
+      g.splice(lo, 0, id);
+      this.keyOf.set(id, key);
+      touch(key, lo);
+    }
     for (let i = this.len; i < order.length; i++) {
       const id = order[i] as string;
       const v = s.vertices.get(id);
-      if (!v || v.kind === "accumulate") continue;
-      const key = `${v.kind}|${v.name}|${v.label}|${v.line ?? ""}`;
-      const n = (this.count.get(key) ?? 0) + 1;
-      this.count.set(key, n);
-      if (n === 1) {
-        this.first.set(key, id);
-        continue;
-      }
-      const one = this.first.get(key);
-      if (n === 2 && one !== undefined) this.nth.set(one, 1);
-      this.nth.set(id, n);
+      const key = v ? rowKey(v) : undefined;
+      if (key === undefined) continue;
+      const g = this.groups.get(key);
+      this.at.set(id, i);
+      this.keyOf.set(id, key);
+      if (g) {
+        g.push(id);
+        touch(key, g.length - 1);
+      } else this.groups.set(key, [id]);
+    }
+    for (const [key, from] of dirty) {
+      const g = this.groups.get(key) as string[];
+      if (g.length === 1) this.nth.delete(g[0] as string);
+      if (g.length < 2) continue;
+      // the first of a group that just became one gets its number too
+      for (let j = from <= 1 ? 0 : from; j < g.length; j++) this.nth.set(g[j] as string, j + 1);
     }
     this.order = s.order;
     this.len = order.length;
@@ -124,6 +172,11 @@ export class TwinCount {
     this.revised = s.revisedLen;
     return this;
   }
+}
+
+/** What makes two rows read alike (AccumulateGrad rows say their leaf: never twins). */
+function rowKey(v: Vertex): string | undefined {
+  return v.kind === "accumulate" ? undefined : `${v.kind}|${v.name}|${v.label}|${v.line ?? ""}`;
 }
 
 /** The list's rows for `s`; `prev`, the list shown before, is extended when `s` only added

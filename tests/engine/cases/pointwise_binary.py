@@ -22,6 +22,7 @@ CASES = [
     Case("float_power", "torch.float_power(a, 2)", {"a": S}),
     Case("uniform_nonleaf", "(a * 1).uniform_() * 0 + a", {"a": S}),
     Case("normal_nonleaf", "(a * 1).normal_(2.0, 0.5) * 0 + a", {"a": S}),
+    Case("geometric_nonleaf", "(a * 1).geometric_(0.3) * 0 + a", {"a": S}),
     Case("bernoulli_probs", "torch.bernoulli(a.sigmoid()) * 0 + a", {"a": S}),
     Case("floor_inplace", "(a * 1).floor_() + a", {"a": S}, gradcheck=False),
     Case("addcmul_inplace", "(a * 1).addcmul_(b, b)", {"a": S, "b": S}),

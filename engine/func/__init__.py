@@ -17,9 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.autograd import forward_ad as fwad
-from engine.autograd._func_impl import jac_columns, jac_rows, nested_jvp, stack_module_state, vmap
 from engine.autograd._pytree import spec_pprint, spec_str, tree_flatten, tree_map, tree_unflatten
 from engine.autograd.forward_jvp import tangent_of
+from engine.func.loops import (
+    _track,
+    jac_columns,
+    jac_rows,
+    nested_jvp,
+    stack_module_state,
+    vmap,
+)
 
 if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
     import engine as torch
@@ -50,17 +57,6 @@ def _check_argnums(argnums: Any, nargs: int) -> None:
     for n in nums:
         if not -nargs <= n < nargs:
             raise RuntimeError(f"Got argnum={n}, but only {nargs} positional inputs")
-
-
-def _track(t: Any) -> Tensor:
-    """An input to differentiate: a fresh leaf (its tangent kept), or an alias of a tracked one."""
-    if not isinstance(t, Tensor):
-        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
-    if t.requires_grad:
-        return t.view_as(t)  # keeps an outer level's graph
-    out: Tensor = t.detach().requires_grad_()
-    fwad.set_tangent(out, tangent_of(t)) if fwad.FW.on else None
-    return out
 
 
 def _plain(t: Any, keep: bool) -> Any:

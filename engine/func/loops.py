@@ -8,7 +8,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
+from engine.autograd import forward_ad as fwad
 from engine.autograd._pytree import spec_str, tree_flatten, tree_map, tree_unflatten
+from engine.autograd.forward_jvp import tangent_of
 from engine.autograd.grad_mode import STATE
 
 if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
@@ -205,11 +207,20 @@ def jac_columns(only: Fn, leaves: list[Any], spec: Any, has_aux: bool, jvp: Fn) 
     return (result, aux) if has_aux else result
 
 
+def _track(t: Any) -> Tensor:
+    """An input to differentiate: a fresh leaf (its tangent kept), or an alias of a tracked one."""
+    if not isinstance(t, Tensor):
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
+    if t.requires_grad:
+        return t.view_as(t)  # keeps an outer level's graph
+    out: Tensor = t.detach().requires_grad_()
+    fwad.set_tangent(out, tangent_of(t)) if fwad.FW.on else None
+    return out
+
+
 def nested_jvp(func: Fn, p_leaves: list[Any], p_spec: Any, t_leaves: list[Any], aux: bool) -> Any:
     """jvp inside a dual level: J v = d/du <vjp(u), v> on reverse mode (PyTorch nests levels)."""
     with torch.enable_grad():
-        from engine.func import _track
-
         ins = [_track(p) for p in p_leaves]  # keeps the outer level's tangents
         out = func(*tree_unflatten(ins, p_spec))
         extra = None
