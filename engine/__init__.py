@@ -138,7 +138,6 @@ from engine.ops import complex_polar as _complex_polar_ops
 from engine.ops import (
     convert,
     index,
-    out_params,
     pointwise,
     pointwise_binary,
     pointwise_unary,
@@ -179,6 +178,7 @@ from engine.ops import special_binary as _special_binary_ops
 from engine.ops import special_ops as _special_ops
 from engine.ops import stats_quantile as _stats_quantile_ops
 from engine.ops import stft as _stft_ops
+from engine.ops import table as _table
 from engine.ops import transpose as _transpose_ops
 from engine.ops import tri_indices as _tri_indices_ops
 from engine.ops import unique as _unique_ops
@@ -204,65 +204,67 @@ complex64 = cfloat = _dtype.complex64
 complex128 = cdouble = _dtype.complex128
 complex32 = chalf = _dtype.complex32
 
-_OP_MODULES: list[ModuleType] = [
-    _random,
-    pointwise,
-    reduce,
-    shape,
-    reduce_minmax,
-    reduce_stats,
-    reduce_cum,
-    sorting,
-    _softmax_ops,
-    _linalg_ops,
-    _matmul_ops,
-    _einsum_ops,
-    _linalg_products_ops,
-    _linalg_solve_ops,
-    _linalg_decomp_ops,
-    _linalg_householder_ops,
-    _linalg_pinv_ops,
-    _stats_quantile_ops,
-    tensor_shape,
-    shape_composite,
-    _transpose_ops,
-    index,
-    scatter,
-    views,
-    convert,
-    _remainder_ops,
-    pointwise_unary,
-    pointwise_binary,
-    tensor_protocol,
-    _nn_pixel_ops,
-    _nn_weight_norm_ops,
-    _integrate_dist_ops,
-    _linalg_triangular_ops,
-    _block_diag_ops,
-    _sign_ops,
-    _unique_ops,
-    _binning_ops,
-    _tri_indices_ops,
-    _special_ops,
-    _special_binary_ops,
-    _nn_pdist_ops,
-    _index_copy_ops,
-    _complex_ops,
-    _complex_polar_ops,  # after pointwise_unary: its `sgn` handles complex input
-    _matrix_exp_ops,
-    _scatter_reduce_ops,
-    _as_strided_ops,
-    _vander_ops,
-    _renorm_ops,
-    _stft_ops,
-    _view_scatter_ops,
-    _windows,
-    _poisson_ops,
-]
-_methods.bind(_OP_MODULES, globals())
+# The op table: each family module's rows (`OPS`), in binding order (a later row wins).
+_OP_TABLE = _table.collect(
+    [
+        _random,
+        pointwise,
+        reduce,
+        shape,
+        reduce_minmax,
+        reduce_stats,
+        reduce_cum,
+        sorting,
+        _softmax_ops,
+        _linalg_ops,
+        _matmul_ops,
+        _einsum_ops,
+        _linalg_products_ops,
+        _linalg_solve_ops,
+        _linalg_decomp_ops,
+        _linalg_householder_ops,
+        _linalg_pinv_ops,
+        _stats_quantile_ops,
+        tensor_shape,
+        shape_composite,
+        _transpose_ops,
+        index,
+        scatter,
+        views,
+        convert,
+        _remainder_ops,
+        pointwise_unary,
+        pointwise_binary,
+        tensor_protocol,
+        _nn_pixel_ops,
+        _nn_weight_norm_ops,
+        _integrate_dist_ops,
+        _linalg_triangular_ops,
+        _block_diag_ops,
+        _sign_ops,
+        _unique_ops,
+        _binning_ops,
+        _tri_indices_ops,
+        _special_ops,
+        _special_binary_ops,
+        _nn_pdist_ops,
+        _index_copy_ops,
+        _complex_ops,
+        _complex_polar_ops,  # after pointwise_unary: its `sgn` handles complex input
+        _matrix_exp_ops,
+        _scatter_reduce_ops,
+        _as_strided_ops,
+        _vander_ops,
+        _renorm_ops,
+        _stft_ops,
+        _view_scatter_ops,
+        _windows,
+        _poisson_ops,
+    ]
+)
+_methods.bind(_OP_TABLE, globals())
 if TYPE_CHECKING:  # what bind() just added, as mypy should read it (a generated stub)
     from engine._torch_surface import *  # noqa: F403
-out_params.add_out_params(globals())
 
 # `torch.nn`, `torch.optim`, ... need the ops bound first
 from engine import (  # noqa: E402
@@ -291,7 +293,6 @@ from engine.serialization import load, save  # noqa: E402
 
 autograd._bind_all()
 _public.rename_classes()
-_runtime.bind_inplace(globals())
 
 # torch.* aliases of nn.functional where PyTorch's argument order is the same
 for _name in (

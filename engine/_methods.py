@@ -1,52 +1,15 @@
-"""Binds the op table onto `Tensor` (methods, operators, in-place variants) and `torch.*`."""
+"""Binds the op table (engine/ops/table.py) onto `Tensor` (methods, operators, in-place
+variants) and `torch.*`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from engine._tensor import Tensor
 from engine.ops.inplace import make_inplace
-
-# Operators spelled as PyTorch's Tensor defines them.
-_DUNDERS = {
-    "__add__": "add",
-    "__radd__": "add",
-    "__iadd__": "add_",
-    "__sub__": "sub",
-    "__rsub__": "rsub",
-    "__isub__": "sub_",
-    "__mul__": "mul",
-    "__rmul__": "mul",
-    "__imul__": "mul_",
-    "__truediv__": "div",
-    "__itruediv__": "div_",
-    "__pow__": "pow",
-    "__ipow__": "pow_",
-    "__matmul__": "matmul",
-    "__neg__": "neg",
-    "__abs__": "abs",
-    "__pos__": "positive",
-    "__eq__": "eq",
-    "__ne__": "ne",
-    "__lt__": "lt",
-    "__le__": "le",
-    "__gt__": "gt",
-    "__ge__": "ge",
-    "__and__": "bitwise_and",
-    "__or__": "bitwise_or",
-    "__xor__": "bitwise_xor",
-    "__invert__": "bitwise_not",
-    "__lshift__": "bitwise_left_shift",
-    "__rshift__": "bitwise_right_shift",
-    "__ilshift__": "bitwise_left_shift_",
-    "__irshift__": "bitwise_right_shift_",
-    "__getitem__": "__getitem__",
-    "__setitem__": "__setitem__",
-    "__floordiv__": "floor_divide",
-    "__mod__": "remainder",
-}
+from engine.ops.out_params import with_out
+from engine.ops.table import Family
 
 
 def _rtruediv(self: Tensor, other: Any) -> Tensor:
@@ -101,20 +64,34 @@ REFLECTED: dict[str, Callable[[Tensor, Any], Tensor]] = {
 }
 
 
-def bind(modules: list[ModuleType], namespace: dict[str, Any]) -> None:
-    """Attach each module's `TENSOR_METHODS`, `INPLACE` and `TORCH_FUNCTIONS`."""
-    for mod in modules:
-        for name in getattr(mod, "TENSOR_METHODS", ()):
-            fn = getattr(mod, name)
-            setattr(Tensor, name, getattr(fn, "method", fn))  # see _arg_parser.with_parser
-        for name in getattr(mod, "INPLACE", ()):
-            setattr(Tensor, name + "_", make_inplace(getattr(mod, name), name + "_"))
-        for name in getattr(mod, "TORCH_FUNCTIONS", ()):
-            namespace[name] = getattr(mod, name)
-    for dunder, name in _DUNDERS.items():
-        fn = getattr(Tensor, name, None)
-        if fn is not None:
-            setattr(Tensor, dunder, fn)
+def bind(table: tuple[Family, ...], namespace: dict[str, Any]) -> None:
+    """Attach every row of the op table: Tensor methods, in-place variants and operators,
+    `torch.*` functions (with `out=` where the row says) and `torch.<name>_` callers."""
+    operators: list[tuple[str, str]] = []
+    for op in (op for family in table for op in family.rows):
+        if op.method:
+            setattr(Tensor, op.name, getattr(op.fn, "method", op.fn))  # _arg_parser.with_parser
+        if op.inplace:
+            setattr(Tensor, op.name + "_", make_inplace(op.fn, op.name + "_"))
+        if op.function:
+            namespace[op.name] = with_out(op.fn, op.name) if op.out else op.fn
+        operators += [(d, op.name) for d in op.operators]
+        operators += [(d, op.inplace_name) for d in op.inplace_operators]
+    for op in (op for family in table for op in family.rows):
+        if op.inplace_function and op.inplace_name not in namespace:
+            namespace[op.inplace_name] = _method_caller(op.inplace_name)
+    for dunder, name in operators:  # the method a later row bound, if one did
+        setattr(Tensor, dunder, getattr(Tensor, name))
     for dunder, fn in REFLECTED.items():
         setattr(Tensor, dunder, fn)
     Tensor.__hash__ = lambda self: id(self)  # type: ignore[method-assign]
+
+
+def _method_caller(name: str) -> Callable[..., Any]:
+    """`torch.<name>(t, ...)`: calls `t.<name>(...)` (PyTorch's `torch.relu_` and friends)."""
+
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(input, name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call

@@ -10,10 +10,10 @@ import inspect
 from typing import Any
 
 import engine
-from engine import _methods
 from engine._tensor import Tensor
 from engine._upper import UPPER, Label
 from engine.nn import functional
+from engine.ops.table import rows
 
 # creation functions PyTorch reports as aten ops
 _CREATION = (
@@ -63,12 +63,18 @@ def _op_targets() -> list[tuple[Any, str, Label]]:
         (Tensor, "__getitem__", _index_name),
         (Tensor, "__setitem__", _setitem_name),
     ]
-    for mod in engine._OP_MODULES:
-        targets += [(Tensor, n, f"aten::{n}") for n in getattr(mod, "TENSOR_METHODS", ())]
-        targets += [(Tensor, n + "_", f"aten::{n}_") for n in getattr(mod, "INPLACE", ())]
-        targets += [(engine, n, f"aten::{n}") for n in getattr(mod, "TORCH_FUNCTIONS", ())]
     # `__rtruediv__` is `reciprocal() * other` in PyTorch too, so it is not an op of its own
-    targets += [(Tensor, d, f"aten::{n}") for d, n in _methods._DUNDERS.items()]
+    operators: list[tuple[Any, str, Label]] = []
+    for _, op in rows(engine._OP_TABLE):
+        if op.method:
+            targets.append((Tensor, op.name, f"aten::{op.name}"))
+        if op.inplace:
+            targets.append((Tensor, op.name + "_", f"aten::{op.name}_"))
+        if op.function:
+            targets.append((engine, op.name, f"aten::{op.name}"))
+        operators += [(Tensor, d, f"aten::{op.name}") for d in op.operators]
+        operators += [(Tensor, d, f"aten::{op.inplace_name}") for d in op.inplace_operators]
+    targets += operators
     targets += [(engine, n, f"aten::{n}") for n in _CREATION]
     targets += [(Tensor, n, f"aten::{n}") for n in _CORE_METHODS]
     names = getattr(functional, "__all__", None) or [

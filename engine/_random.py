@@ -16,8 +16,7 @@ from engine import _dtype
 from engine._creation import _finish, _like, _np_dtype, _size
 from engine._generator import Generator, default_generator, pick
 from engine._tensor import Tensor, make
-
-TENSOR_METHODS = ("multinomial",)  # (bernoulli and the in-place fills: ops/pointwise_binary)
+from engine.ops.table import Op
 
 
 def manual_seed(seed: int) -> Generator:
@@ -166,3 +165,8 @@ def multinomial(
             [np.searchsorted(c, g._unit(num_samples, np.float64), side="left") for c in cum]
         )
     return make(out.reshape((*p._d.shape[:-1], num_samples)).astype(np.int64), False, None, 0)
+
+
+OPS = [
+    Op("multinomial", multinomial, function=False),
+]

@@ -1,5 +1,5 @@
 """Process-wide switches and odds and ends of the `torch` namespace: threads, determinism,
-default device, math constants, `typename`, the `torch.relu_`-style in-place functions.
+default device, math constants, `typename`.
 
 >>> torch.set_num_threads(1); torch.get_num_threads()
 1
@@ -23,17 +23,6 @@ nan = math.nan
 newaxis = None
 
 _THREADS = {"intra": os.cpu_count() or 1, "inter": os.cpu_count() or 1, "deterministic": False}
-
-# `torch.<name>_(t, ...)` is `t.<name>_(...)` for these
-INPLACE_FUNCTIONS = (
-    "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
-    "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_",
-    "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_",
-    "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "log10_", "log1p_", "log2_", "log_",
-    "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_", "round_",
-    "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_",
-    "trunc_", "xlogy_", "zero_", "index_put_",
-)  # fmt: skip
 
 
 def get_num_threads() -> int:
@@ -107,23 +96,6 @@ def typename(obj: Any) -> str:
     from engine.nn.modules.module import _typename
 
     return _typename(obj)
-
-
-def bind_inplace(namespace: dict[str, Any]) -> None:
-    """Add `torch.relu_(t)` and friends, each calling the tensor method of that name."""
-    from engine._tensor import Tensor
-
-    for name in INPLACE_FUNCTIONS:
-        if name not in namespace and hasattr(Tensor, name):
-            namespace[name] = _method_caller(name)
-
-
-def _method_caller(name: str) -> Any:
-    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
-        return getattr(input, name)(*args, **kwargs)
-
-    call.__name__ = call.__qualname__ = name
-    return call
 
 
 def detach(input: Any) -> Any:

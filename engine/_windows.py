@@ -19,6 +19,7 @@ from engine._arg_parser import FACTORY, ArgParser
 from engine._creation import _finish
 from engine._tensor import Tensor
 from engine.ops import special_f32
+from engine.ops.table import Op
 
 Array = np.ndarray[Any, Any]
 
@@ -179,10 +180,10 @@ def kaiser_window(*args: Any, **kwargs: Any) -> Tensor:
     return _window("kaiser_window", a, _kaiser(float(a.get("beta", 12.0))))
 
 
-TORCH_FUNCTIONS = (
-    "hann_window",
-    "hamming_window",
-    "blackman_window",
-    "bartlett_window",
-    "kaiser_window",
-)
+OPS = [
+    Op("hann_window", hann_window, method=False),
+    Op("hamming_window", hamming_window, method=False),
+    Op("blackman_window", blackman_window, method=False),
+    Op("bartlett_window", bartlett_window, method=False),
+    Op("kaiser_window", kaiser_window, method=False),
+]

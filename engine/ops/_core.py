@@ -92,16 +92,22 @@ def record(
     saved: dict[str, Any] | None = None,
     out_saved: str | None = None,
     shapes: tuple[tuple[int, ...], ...] | None = None,
+    keep: dict[str, Any] | None = None,
 ) -> Tensor:
     """Wrap `data` as the op's output, recording a `cls` node when any input requires grad.
 
     `saved` maps PyTorch's saved names (`self`, `other`, ...) to tensors or plain values;
-    `out_saved` names the output when the op saves its result (`result`).
+    `out_saved` names the output when the op saves its result (`result`); `keep` holds
+    engine-private values for the node's backward (a pooling's tap array), outside PyTorch's
+    saved names, set before anyone sees the node.
     """
     if FW.on:  # inside a forward-AD dual level: the output may need a tangent
         from engine.autograd.forward_jvp import record_dual
 
-        return record_dual(cls, data, inputs, saved, out_saved, shapes)
+        out = record_dual(cls, data, inputs, saved, out_saved, shapes)
+        if keep is not None and out._fn is not None:
+            keep_on(out._fn, keep)
+        return out
     if not STATE.enabled:
         out = make(data, False, None, 0)
         if observer.TRACER is not None:  # a no_grad cut point, drawn by the tracer
@@ -113,6 +119,8 @@ def record(
     else:
         return make(data, False, None, 0)
     node = new_node(cls, inputs)
+    if keep is not None:
+        keep_on(node, keep)
     node._shapes = shapes
     node._input_meta = ((data.shape, data.dtype),)  # PyTorch's `_input_metadata`
     out = make(data, True, node, 0)
@@ -141,6 +149,7 @@ def record_multi(
     inputs: tuple[Tensor | None, ...],
     saved: dict[str, Any] | None = None,
     differentiable: list[bool] | None = None,
+    keep: dict[str, Any] | None = None,
 ) -> list[Tensor]:
     """Like `record` for ops with several outputs (split, max with dim, ...)."""
     if FW.on:
@@ -149,13 +158,15 @@ def record_multi(
         flush()
         FW.on = False
         try:
-            outs = record_multi(cls, datas, inputs, saved, differentiable)
+            outs = record_multi(cls, datas, inputs, saved, differentiable, keep)
         finally:
             FW.on = True
         return record_multi_dual(outs, cls, inputs, saved)
     if not wants_grad(*inputs):
         return [make(d, False, None, 0) for d in datas]
     node = new_node(cls, inputs)
+    if keep is not None:
+        keep_on(node, keep)
     outs = []
     for i, d in enumerate(datas):
         if differentiable is None or differentiable[i]:
@@ -171,6 +182,12 @@ def record_multi(
     if tracer is not None:
         tracer.node_made(node, tuple(outs), inputs)
     return outs
+
+
+def keep_on(node: Node, keep: dict[str, Any]) -> None:
+    """Set `record`'s `keep` values on a node (slots or its dict, whichever the class has)."""
+    for k, v in keep.items():
+        setattr(node, k, v)
 
 
 def packing_order(saved: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.ops._core import record
 from engine.ops.shape import as_view
+from engine.ops.table import Op
 from engine.ops.views import AsStridedBackward0
 
 
@@ -91,5 +92,6 @@ def _read_map(
     return np.where(got < 0, a.size, got)
 
 
-TENSOR_METHODS = ("as_strided",)
-TORCH_FUNCTIONS = ("as_strided",)
+OPS = [
+    Op("as_strided", as_strided),
+]

@@ -11,6 +11,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.ops._core import as_tensor
+from engine.ops.table import Op
 
 
 def _t(a: Any) -> Tensor:
@@ -128,5 +129,10 @@ def histogram(
     return return_types.histogram((h, e))
 
 
-TENSOR_METHODS = ("bincount", "histc", "histogram")
-TORCH_FUNCTIONS = ("searchsorted", "bucketize", "bincount", "histc", "histogram")
+OPS = [
+    Op("bincount", bincount),
+    Op("histc", histc),
+    Op("histogram", histogram),
+    Op("searchsorted", searchsorted, method=False),
+    Op("bucketize", bucketize, method=False),
+]

@@ -11,6 +11,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
+from engine.ops.table import Op
 
 
 def _as2d(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -82,5 +83,8 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Tensor, ...]:
     return tuple(make(np.asarray(c, np.int64), False, None, 0) for c in coords)
 
 
-TENSOR_METHODS = ("diagflat",)
-TORCH_FUNCTIONS = ("block_diag", "diagflat", "unravel_index")
+OPS = [
+    Op("diagflat", diagflat),
+    Op("block_diag", block_diag, method=False),
+    Op("unravel_index", unravel_index, method=False),
+]

@@ -22,6 +22,7 @@ from engine.autograd.node import Grads, rename_class
 from engine.ops._core import OpNode, broadcast_error, in_shape, record, unbroadcast
 from engine.ops.complex_grad import conj_grad
 from engine.ops.shape import as_view
+from engine.ops.table import Op
 
 
 def _is_c(t: Tensor) -> bool:
@@ -355,33 +356,6 @@ def isreal(self: Tensor) -> Tensor:
     )
 
 
-TENSOR_METHODS = (
-    "conj",
-    "conj_physical",
-    "resolve_conj",
-    "resolve_neg",
-    "is_conj",
-    "is_neg",
-    "adjoint",
-    "mH",
-    "H",
-    "cfloat",
-    "cdouble",
-    "isreal",
-)
-INPLACE = ("conj_physical",)
-_METHODS_ONLY = ("cfloat", "cdouble", "mH", "H")  # `torch.cfloat` is the dtype
-TORCH_FUNCTIONS = (
-    *(n for n in TENSOR_METHODS if n not in _METHODS_ONLY),
-    "complex",
-    "view_as_real",
-    "view_as_complex",
-    "real",
-    "imag",
-    "is_complex",
-)
-
-
 def real_pairs(t: Tensor) -> Tensor:
     """A plain (..., 2) float tensor on a complex tensor's memory (for optimizer steps)."""
     return make(_real_np(t._d), False, None, 0)
@@ -389,3 +363,24 @@ def real_pairs(t: Tensor) -> Tensor:
 
 UPPER.real = real
 UPPER.imag = imag
+
+OPS = [
+    Op("conj", conj),
+    Op("conj_physical", conj_physical, inplace=True),
+    Op("resolve_conj", resolve_conj),
+    Op("resolve_neg", resolve_neg),
+    Op("is_conj", is_conj),
+    Op("is_neg", is_neg),
+    Op("adjoint", adjoint),
+    Op("mH", mH, function=False),
+    Op("H", H, function=False),
+    Op("cfloat", cfloat, function=False),
+    Op("cdouble", cdouble, function=False),
+    Op("isreal", isreal),
+    Op("complex", complex, method=False),
+    Op("view_as_real", view_as_real, method=False),
+    Op("view_as_complex", view_as_complex, method=False),
+    Op("real", real, method=False),
+    Op("imag", imag, method=False),
+    Op("is_complex", is_complex, method=False),
+]

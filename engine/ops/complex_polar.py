@@ -11,6 +11,7 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, broadcast_error, in_shape, record, unbroadcast
 from engine.ops.complex import _is_c, _pair_check, real
 from engine.ops.complex_grad import conj_grad
+from engine.ops.table import Op
 
 
 def polar(abs: Tensor, angle: Tensor) -> Tensor:
@@ -123,5 +124,8 @@ for _cls in (AbsBackward0, SgnBackward0):
     _cls._name = _cls.__name__
     _cls.__module__ = "builtins"
 
-TENSOR_METHODS = ("angle", "sgn")
-TORCH_FUNCTIONS = ("angle", "sgn", "polar")
+OPS = [
+    Op("angle", angle),
+    Op("sgn", sgn),
+    Op("polar", polar, method=False),
+]

@@ -23,8 +23,3 @@ class AddBackward1(OpNode):
 
     def apply(self, grads: Grads) -> Grads:
         return [grads[0]]
-
-
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()

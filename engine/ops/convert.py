@@ -15,6 +15,7 @@ from engine._warn import warn
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.shape import as_view
+from engine.ops.table import Op
 
 _LEGACY = {
     "torch.FloatTensor": _dtype.float32,
@@ -93,10 +94,8 @@ def _convert(self: Tensor, dt: _dtype.dtype | None, copy: builtins.bool, fmt: An
         data = _layout.laid_out(data, fmt)
     if not (dt.is_floating_point or dt.is_complex):
         return make(data, False, None, 0)
-    out = record(ToCopyBackward0, data, (self,), shapes=(self._d.shape,))
-    if out._fn is not None:
-        out._fn.self_dtype = self.dtype  # type: ignore[attr-defined]
-    return out
+    keep = {"self_dtype": self.dtype}
+    return record(ToCopyBackward0, data, (self,), shapes=(self._d.shape,), keep=keep)
 
 
 class ToCopyBackward0(OpNode):
@@ -257,26 +256,25 @@ def new_tensor(
     return _new(self, np.array(_unwrap(data)), dtype, requires_grad)
 
 
-TENSOR_METHODS = (
-    "to",
-    "float",
-    "double",
-    "half",
-    "bfloat16",
-    "long",
-    "int",
-    "short",
-    "char",
-    "byte",
-    "bool",
-    "type",
-    "type_as",
-    "cpu",
-    "cuda",
-    "new_zeros",
-    "new_ones",
-    "new_empty",
-    "new_full",
-    "new_tensor",
-)
-TORCH_FUNCTIONS: tuple[str, ...] = ()
+OPS = [
+    Op("to", to, function=False),
+    Op("float", float, function=False),
+    Op("double", double, function=False),
+    Op("half", half, function=False),
+    Op("bfloat16", bfloat16, function=False),
+    Op("long", long, function=False),
+    Op("int", int, function=False),
+    Op("short", short, function=False),
+    Op("char", char, function=False),
+    Op("byte", byte, function=False),
+    Op("bool", bool, function=False),
+    Op("type", type, function=False),
+    Op("type_as", type_as, function=False),
+    Op("cpu", cpu, function=False),
+    Op("cuda", cuda, function=False),
+    Op("new_zeros", new_zeros, function=False),
+    Op("new_ones", new_ones, function=False),
+    Op("new_empty", new_empty, function=False),
+    Op("new_full", new_full, function=False),
+    Op("new_tensor", new_tensor, function=False),
+]

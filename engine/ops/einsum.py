@@ -12,6 +12,7 @@ from engine._tensor import Tensor
 from engine.ops.linalg import bmm
 from engine.ops.reduce import sum as _sum
 from engine.ops.shape import movedim, permute, reshape, unsqueeze, view
+from engine.ops.table import Op
 
 _ELL = "."
 
@@ -237,5 +238,6 @@ def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor
     return permute(view(bmm(lt, rt), tuple(out_size)), operm)
 
 
-TENSOR_METHODS: tuple[str, ...] = ()
-TORCH_FUNCTIONS = ("einsum",)
+OPS = [
+    Op("einsum", einsum, method=False),
+]

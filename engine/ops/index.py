@@ -12,6 +12,7 @@ from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record
 from engine.ops.shape import as_view, expand, unsqueeze, view
+from engine.ops.table import Op
 
 INT64_MAX = 9223372036854775807
 # the C++ type PyTorch names when a complex scalar is assigned into a real tensor
@@ -376,6 +377,10 @@ def setitem(self: Tensor, idx: Any, value: Any) -> None:
 __getitem__ = getitem
 __setitem__ = setitem
 
-TENSOR_METHODS = ("select", "narrow", "__getitem__", "__setitem__", "index_put")
-INPLACE = ("index_put",)
-TORCH_FUNCTIONS = ("select", "narrow", "index_put")
+OPS = [
+    Op("select", select),
+    Op("narrow", narrow),
+    Op("__getitem__", __getitem__, function=False),
+    Op("__setitem__", __setitem__, function=False),
+    Op("index_put", index_put, inplace=True, inplace_function=True),
+]

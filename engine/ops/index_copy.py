@@ -7,6 +7,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
+from engine.ops.table import Op
 
 
 def index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
@@ -50,6 +51,6 @@ class IndexCopyBackward0(OpNode):
         return [gs, gsrc]
 
 
-TENSOR_METHODS = ("index_copy",)
-INPLACE = ("index_copy",)
-TORCH_FUNCTIONS = ("index_copy",)
+OPS = [
+    Op("index_copy", index_copy, inplace=True),
+]

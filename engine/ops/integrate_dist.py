@@ -16,6 +16,7 @@ from engine.autograd.graph import Grads
 from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.scalar_overloads import div_scalar, mul_scalar
+from engine.ops.table import Op
 
 
 def _ends(y: Any, dim: int) -> tuple[Any, Any]:
@@ -170,5 +171,10 @@ class DistBackward0(OpNode):
         return [gx, gy]
 
 
-TENSOR_METHODS = ("dist",)
-TORCH_FUNCTIONS = ("trapezoid", "trapz", "cumulative_trapezoid", "cdist", "dist")
+OPS = [
+    Op("dist", dist),
+    Op("trapezoid", trapezoid, method=False),
+    Op("trapz", trapz, method=False),
+    Op("cumulative_trapezoid", cumulative_trapezoid, method=False),
+    Op("cdist", cdist, method=False),
+]

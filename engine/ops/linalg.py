@@ -19,6 +19,7 @@ from engine.autograd.graph import Grads
 from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, acc_dtype, as_tensor, matmul_np, record, unbroadcast
 from engine.ops.shape import reshape, t, transpose
+from engine.ops.table import Op
 
 
 def _title(a: np.ndarray[Any, Any]) -> str:
@@ -362,5 +363,15 @@ def outer(self: Tensor, vec2: Tensor) -> Tensor:
 
 ger = outer
 
-TENSOR_METHODS = ("mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "outer", "ger", "trace")
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("mm", mm, out=True),
+    Op("bmm", bmm, out=True),
+    Op("mv", mv),
+    Op("dot", dot),
+    Op("vdot", vdot),
+    Op("addmm", addmm),
+    Op("addmv", addmv),
+    Op("outer", outer),
+    Op("ger", ger),
+    Op("trace", trace),
+]

@@ -17,6 +17,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads, SavedTensor
 from engine.ops._core import OpNode, record_multi, zeros_for
 from engine.ops.linalg_solve import LinAlgError, _mt, _square
+from engine.ops.table import Op
 
 
 def _save_outputs(outs: list[Tensor], names: tuple[str, ...], extra: dict[str, Any]) -> None:
@@ -349,5 +350,9 @@ class LinalgSlogdetBackward0(OpNode):
         return [g.unsqueeze(-1).unsqueeze(-1) * _mt(inv(a))]
 
 
-TENSOR_METHODS = ("slogdet", "logdet", "svd", "qr")
-TORCH_FUNCTIONS = ("slogdet", "logdet", "svd", "qr")
+OPS = [
+    Op("slogdet", slogdet),
+    Op("logdet", logdet),
+    Op("svd", svd),
+    Op("qr", qr),
+]

@@ -17,6 +17,7 @@ from engine import return_types as rt
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi
+from engine.ops.table import Op
 
 
 def _batched(a: np.ndarray[Any, Any], fn: Any, out_shapes: Any) -> Any:
@@ -34,7 +35,7 @@ class GeqrfBackward0(OpNode):
     _name = "GeqrfBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        raise RuntimeError("the derivative for 'geqrf' is not implemented.")
+        raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
 
 
 def geqrf(input: Tensor) -> Any:
@@ -147,6 +148,7 @@ def householder_product(input: Tensor, tau: Tensor, *, out: Any = None) -> Tenso
         q.astype(a.dtype),
         (input, tau),
         {"input": input, "tau": tau},
+        "result",  # saved as PyTorch saves it (householder_product_backward takes it)
     )
     if out is None:
         return res
@@ -161,5 +163,7 @@ def orgqr(self: Tensor, input2: Tensor) -> Tensor:
     return householder_product(self, input2)
 
 
-TENSOR_METHODS = ("geqrf", "orgqr")
-TORCH_FUNCTIONS = ("geqrf", "orgqr")
+OPS = [
+    Op("geqrf", geqrf),
+    Op("orgqr", orgqr),
+]

@@ -17,6 +17,7 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi, unbroadcast
 from engine.ops.linalg_decomp import _const, _float
 from engine.ops.linalg_solve import _mt
+from engine.ops.table import Op
 
 
 def _pinv_array(a: np.ndarray[Any, Any], rtol: Any = None, atol: Any = None) -> Any:
@@ -137,5 +138,6 @@ class LinalgLstsqBackward0(OpNode):
         ]
 
 
-TENSOR_METHODS = ("pinverse",)
-TORCH_FUNCTIONS = ("pinverse",)
+OPS = [
+    Op("pinverse", pinverse),
+]

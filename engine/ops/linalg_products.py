@@ -17,6 +17,7 @@ from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.linalg import dot, mm
 from engine.ops.reduce import shown, wrap_dim
 from engine.ops.shape import UnsafeViewBackward0, permute, reshape
+from engine.ops.table import Op
 
 
 # -- cross -------------------------------------------------------------------------------
@@ -408,15 +409,13 @@ def _chain(ms: list[Tensor], split: list[list[int]], i: int, j: int) -> Tensor:
     return mm(_chain(ms, split, i, k), _chain(ms, split, k + 1, j))
 
 
-TENSOR_METHODS = ("cross", "inner", "kron", "baddbmm", "addbmm", "addr")
-INPLACE = ("addbmm",)
-TORCH_FUNCTIONS = (
-    "cross",
-    "tensordot",
-    "inner",
-    "kron",
-    "baddbmm",
-    "addbmm",
-    "addr",
-    "chain_matmul",
-)
+OPS = [
+    Op("cross", cross),
+    Op("inner", inner),
+    Op("kron", kron),
+    Op("baddbmm", baddbmm),
+    Op("addbmm", addbmm, inplace=True),
+    Op("addr", addr),
+    Op("tensordot", tensordot, method=False),
+    Op("chain_matmul", chain_matmul, method=False),
+]

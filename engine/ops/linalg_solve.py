@@ -14,6 +14,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast, wants_grad
+from engine.ops.table import Op
 
 
 class _LinAlgError(RuntimeError):
@@ -218,10 +219,6 @@ class LinalgSolveExBackward0(OpNode):
         return [ga, unbroadcast(gb, self._shapes[1]) if self.needs(1) else None]
 
 
-TENSOR_METHODS = ("inverse", "det", "matrix_power")
-TORCH_FUNCTIONS = ("inverse", "det", "matrix_power")
-
-
 def matrix_power(A: Tensor, n: int) -> Tensor:
     """A @ A @ ... (n times) by binary exponentiation, as ATen composes it (so MmBackward0s)."""
     from engine.ops.matmul import matmul
@@ -249,3 +246,10 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
             result = z if result is None else matmul(result, z)
     assert result is not None
     return result
+
+
+OPS = [
+    Op("inverse", inverse),
+    Op("det", det),
+    Op("matrix_power", matrix_power),
+]

@@ -15,6 +15,7 @@ from engine._warn import warn
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.linalg_solve import _mt
+from engine.ops.table import Op
 
 
 def _tri_solve(a: Any, b: Any, upper: bool, left: bool, unit: bool) -> Any:
@@ -125,5 +126,7 @@ class CholeskyBackward0(OpNode):
         return [cholesky_grad(grads[0], self.saved("result"), self.saved("upper"))]
 
 
-TENSOR_METHODS = ("cholesky_solve", "cholesky")
-TORCH_FUNCTIONS = ("cholesky_solve", "cholesky")
+OPS = [
+    Op("cholesky_solve", cholesky_solve),
+    Op("cholesky", cholesky),
+]

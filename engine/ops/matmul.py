@@ -17,6 +17,7 @@ from engine.ops import autocast as _autocast
 from engine.ops._core import as_tensor, record
 from engine.ops.linalg import bmm, dot, mm, mv
 from engine.ops.shape import UnsafeViewBackward0, expand, reshape, squeeze, t, transpose, unsqueeze
+from engine.ops.table import Op
 
 
 def matmul(self: Any, other: Any) -> Tensor:
@@ -128,5 +129,6 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
     return _unsafe_view(out, out_shape)
 
 
-TENSOR_METHODS = ("matmul",)
-TORCH_FUNCTIONS = ("matmul",)
+OPS = [
+    Op("matmul", matmul, out=True, operators=("__matmul__",)),
+]

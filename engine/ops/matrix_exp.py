@@ -14,6 +14,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.inplace import type_name
+from engine.ops.table import Op
 
 
 def linalg_matrix_exp(A: Tensor) -> Tensor:
@@ -78,5 +79,6 @@ def matrix_exp(self: Tensor) -> Tensor:
     return linalg_matrix_exp(self)
 
 
-TENSOR_METHODS = ("matrix_exp",)
-TORCH_FUNCTIONS = ("matrix_exp",)
+OPS = [
+    Op("matrix_exp", matrix_exp),
+]

@@ -116,14 +116,7 @@ class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):
         dk = np.matmul(np.swapaxes(ds, -1, -2), qd) * qd.dtype.type(sc)
         outs = [a.astype(qd.dtype) for a in (dq, dk, dv)]
         if STATE.enabled and any(t._rg for t in (g, q, k, v)):  # create_graph=True
-            ts = record_multi(NotImplementedBackward, outs, (g, q, k, v))
-            fn = ts[0]._fn
-            if fn is not None:
-                fn.__dict__["op"] = "_scaled_dot_product_flash_attention_for_cpu_backward"
+            op = "_scaled_dot_product_flash_attention_for_cpu_backward"
+            ts = record_multi(NotImplementedBackward, outs, (g, q, k, v), keep={"op": op})
             return list(ts)
         return [make(a, False, None, 0) for a in outs]
-
-
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()

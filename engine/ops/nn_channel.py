@@ -85,11 +85,6 @@ class RreluWithNoiseBackward0(OpNode):
         return [g * make(slope, False, None, 0)]
 
 
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()
-
-
 def glu(x: Tensor, dim: int = -1) -> Tensor:
     """a * sigmoid(b) for the two halves (a, b) of x along dim."""
     a = x._d

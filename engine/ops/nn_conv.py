@@ -17,7 +17,7 @@ from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, acc_dtype, record
-from engine.ops.nn_ops import Array, const, stash
+from engine.ops.nn_ops import Array, const
 
 Pair = tuple[int, ...]  # one entry per spatial dimension
 Pads = tuple[tuple[int, int], ...]  # (before, after) per spatial dimension
@@ -213,10 +213,10 @@ def convolution(
     saved["output_padding"] = output_padding[k:]
     saved["groups"] = groups
     saved["bias_sym_sizes_opt"] = (0,) if b is None else tuple(b._d.shape)  # PyTorch: (0,) for none
-    res = record(ConvolutionBackward0, np.ascontiguousarray(out), (x, w, b), saved)
     # the columns serve the weight gradient (saved as PyTorch would recompute them); `params`
     # keep the 2d form and per-side padding the kernels take
-    return stash(res, squeeze_h=squeeze_h, params=params, cols=cols if w._rg else None)
+    keep = {"squeeze_h": squeeze_h, "params": params, "cols": cols if w._rg else None}
+    return record(ConvolutionBackward0, np.ascontiguousarray(out), (x, w, b), saved, keep=keep)
 
 
 class ConvolutionBackward0(OpNode):

@@ -151,8 +151,3 @@ class CtcLossBackward0(OpNode):
 
             return [_not_implemented(out, (g, lpt), "_ctc_loss_backward")]
         return [make(out, False, None, 0)]
-
-
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()

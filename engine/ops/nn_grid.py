@@ -44,13 +44,7 @@ def affine_grid(theta: Tensor, size: tuple[int, ...], align: bool) -> Tensor:
     grid = np.matmul(base[None], theta._d.transpose(0, 2, 1)).astype(dt)
     out = grid.reshape(size[0], size[2], size[3], 2)
     saved = {"align_corners": align, "size": tuple(size)}
-    return _stash(record(AffineGridGeneratorBackward0, out, (theta,), saved), base=base)
-
-
-def _stash(t: Tensor, **values: Any) -> Tensor:
-    if t._fn is not None:
-        t._fn.__dict__.update(values)
-    return t
+    return record(AffineGridGeneratorBackward0, out, (theta,), saved, keep={"base": base})
 
 
 class AffineGridGeneratorBackward0(OpNode):
@@ -245,8 +239,3 @@ def _sample_ops(x: Any, grid: Any, mode: int, padding: int, align: bool) -> Any:
         + value(r0 + 1, c0 + 1) * (ny * wx)
     )
     return out.permute(0, 3, 1, 2)
-
-
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()

@@ -171,10 +171,9 @@ def native_layer_norm(
         mean, invstd = mean.astype(low), invstd.astype(low)
     saved = {"input": x, "normalized_shape": list(shape), "weight": weight, "bias": bias}
     saved.update({"result1": mean, "result2": invstd})
-    res = record(NativeLayerNormBackward0, out.astype(low), (x, weight, bias), saved)
-    if res._fn is not None:
-        res._fn.__dict__["eps"] = eps  # PyTorch does not save eps; create_graph needs it
-    return res
+    # PyTorch does not save eps; create_graph needs it
+    keep = {"eps": eps}
+    return record(NativeLayerNormBackward0, out.astype(low), (x, weight, bias), saved, keep=keep)
 
 
 class NativeLayerNormBackward0(OpNode):

@@ -1,5 +1,5 @@
 """nn primitives: activations PyTorch records as one node, embedding, and the helpers the
-other nn op files share (`const`, `stash`, `linear_grad`).
+other nn op files share (`const`, `linear_grad`).
 
 Backward formulas run on ndarrays; under `create_graph` they record a differentiable
 gradient instead (activations: `<Name>BackwardBackward0` with the second derivative; maps
@@ -25,13 +25,6 @@ Array = np.ndarray[Any, Any]
 def const(a: Array) -> Tensor:
     """An ndarray as an untracked tensor."""
     return make(a, False, None, 0)
-
-
-def stash(out: Tensor, **values: Any) -> Tensor:
-    """Keep engine-private values on `out`'s node, outside PyTorch's visible saved names."""
-    if out._fn is not None:
-        out._fn.__dict__.update(values)
-    return out
 
 
 def _erf(x: Array) -> Array:
@@ -83,9 +76,8 @@ class _Act(OpNode):
             return [composed]
         # a backward PyTorch cannot differentiate (NotImplemented) saves nothing
         saved = None if self._no_double else self.double_saved(g, xt)
-        out = stash(
-            record(ActBackwardBackward, (g._d * d).astype(x.dtype), (g, xt), saved), act=self
-        )
+        data = (g._d * d).astype(x.dtype)
+        out = record(ActBackwardBackward, data, (g, xt), saved, keep={"act": self})
         if out._fn is not None:  # PyTorch's name, e.g. GeluBackwardBackward0
             # PyTorch's name; a backward it cannot differentiate shows as NotImplemented
             no_double = "torch::autograd::NotImplemented" if self._no_double else ""
@@ -427,9 +419,8 @@ def linear_grad(name: str, g: Tensor, fn: Map, adjoint: Map) -> Tensor:
     data = fn(g._d)
     if not (STATE.enabled and g._rg):
         return const(data)
-    out = record(LinearBackwardBackward, data, (g,))
+    out = record(LinearBackwardBackward, data, (g,), keep={"maps": (adjoint, fn)})
     if out._fn is not None:
-        out._fn.__dict__["maps"] = (adjoint, fn)
         retype(out._fn, name[:-1] + "Backward0")
     return out
 

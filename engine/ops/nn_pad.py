@@ -10,7 +10,7 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
-from engine.ops.nn_ops import Array, linear_grad, stash
+from engine.ops.nn_ops import Array, linear_grad
 
 
 def _index_map(n: int, lo: int, hi: int, mode: str) -> Array:
@@ -37,15 +37,17 @@ def pad_nd(x: Tensor, pad: tuple[int, ...], mode: str, value: float) -> Tensor:
     pairs = [(0, 0)] * (a.ndim - k) + [(pad[2 * i], pad[2 * i + 1]) for i in reversed(range(k))]
     if mode == "constant":
         out = _pad(a, pairs, value)
-        return stash(record(ConstantPadNdBackward0, out, (x,), {"pad": list(pad)}), pairs=pairs)
+        saved: dict[str, Any] = {"pad": list(pad)}
+        return record(ConstantPadNdBackward0, out, (x,), saved, keep={"pairs": pairs})
     if mode == "circular":
         raise NotImplementedError("circular padding is not supported by this engine")
     maps = [_index_map(a.shape[i], lo, hi, mode) for i, (lo, hi) in enumerate(pairs)]
     ix = np.ix_(*maps)
     name = ("Reflection" if mode == "reflect" else "Replication") + f"Pad{k}DBackward0"
     cls = _PAD_NODES[name]
-    res = record(cls, np.ascontiguousarray(a[ix]), (x,), {"padding": list(pad), "self": x})
-    return stash(res, ix=ix, shape=a.shape)
+    saved = {"padding": list(pad), "self": x}
+    keep = {"ix": ix, "shape": a.shape}
+    return record(cls, np.ascontiguousarray(a[ix]), (x,), saved, keep=keep)
 
 
 class ConstantPadNdBackward0(OpNode):

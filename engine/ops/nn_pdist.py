@@ -16,6 +16,7 @@ from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, retype
 from engine.ops._core import OpNode, record
 from engine.ops.nn_ops import Array
+from engine.ops.table import Op
 
 
 def _pairs(n: int) -> tuple[Array, Array]:
@@ -100,6 +101,6 @@ class PdistBackwardBackward(OpNode):
         raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
 
 
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS = ("pdist",)
+OPS = [
+    Op("pdist", pdist, method=False),
+]

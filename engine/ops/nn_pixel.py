@@ -10,6 +10,7 @@ import numpy as np
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
+from engine.ops.table import Op
 
 
 def _shuffle(a: Any, r: int) -> Any:
@@ -75,6 +76,7 @@ class PixelUnshuffleBackward0(OpNode):
         return [pixel_shuffle(g, self.saved("downscale_factor"))]
 
 
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS = ("pixel_shuffle", "pixel_unshuffle")
+OPS = [
+    Op("pixel_shuffle", pixel_shuffle, method=False),
+    Op("pixel_unshuffle", pixel_unshuffle, method=False),
+]

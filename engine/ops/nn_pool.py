@@ -15,7 +15,7 @@ from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi
 from engine.ops.nn_conv import Pair, windows
-from engine.ops.nn_ops import Array, linear_grad, stash
+from engine.ops.nn_ops import Array, linear_grad
 
 Tap = tuple[int, tuple[slice, ...]]
 
@@ -141,7 +141,7 @@ def max_pool_with_indices(
     if not with_indices:
         # ATen also saves the indices here (`_saved_result1`); building them costs 1.3-1.7x
         # this forward, so the engine keeps its tap array and shows no result1
-        return stash(record(node, out, (x,), saved), tap=tap, padded=ap.shape), None
+        return record(node, out, (x,), saved, keep={"tap": tap, "padded": ap.shape}), None
     offs = np.unravel_index(tap.astype(np.int64), k)
     sp = x._d.shape[-nd:]
     idx = np.zeros(tap.shape, np.int64)
@@ -150,8 +150,9 @@ def max_pool_with_indices(
         idx = idx * sp[i] + start + offs[i] * d[i]
     res1: Array = idx[0] if x._d.ndim == nd + 1 else idx
     saved["result1"] = res1
-    res, ind = record_multi(node, [out, res1], (x,), saved, [True, False])
-    return stash(res, tap=tap, padded=ap.shape), ind
+    keep = {"tap": tap, "padded": ap.shape}
+    res, ind = record_multi(node, [out, res1], (x,), saved, [True, False], keep)
+    return res, ind
 
 
 class MaxPool2DWithIndicesBackward0(OpNode):
@@ -236,7 +237,7 @@ def avg_pool(
     saved = {"self": x, "kernel_size": k, "stride": saved_s, "padding": p, "ceil_mode": ceil_mode}
     saved.update({"count_include_pad": count_include_pad, "divisor_override": divisor_override})
     node = AvgPool3DBackward0 if nd == 3 else AvgPool2DBackward0
-    return stash(record(node, out, (x,), saved), div=div, padded=ap.shape)
+    return record(node, out, (x,), saved, keep={"div": div, "padded": ap.shape})
 
 
 class AvgPool2DBackward0(OpNode):

@@ -80,11 +80,8 @@ def upsample(x: Tensor, size: tuple[int, ...], mode: str, align: bool, scales: A
         saved["align_corners"] = align
     for name, k in zip(_SCALE_NAMES[len(size)], range(len(size))):
         saved[name] = scales[k] if scales is not None else None
-    out = record(node, np.ascontiguousarray(data), (x,), saved, shapes=(x._d.shape,))
-    out_fn = out._fn
-    if out_fn is not None:
-        out_fn.__dict__["plans"] = plans
-    return out
+    data = np.ascontiguousarray(data)
+    return record(node, data, (x,), saved, shapes=(x._d.shape,), keep={"plans": plans})
 
 
 class _UpsampleBackward(OpNode):
@@ -130,7 +127,3 @@ _NODES: dict[tuple[str, int], type[OpNode]] = {
     ("bilinear", 2): _node("UpsampleBilinear2DBackward0"),
     ("trilinear", 3): _node("UpsampleTrilinear3DBackward0"),
 }
-
-TENSOR_METHODS: tuple[str, ...] = ()
-INPLACE: tuple[str, ...] = ()
-TORCH_FUNCTIONS: tuple[str, ...] = ()

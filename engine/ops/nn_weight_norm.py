@@ -12,6 +12,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
+from engine.ops.table import Op
 
 
 def _axes(ndim: int, dim: int) -> tuple[int, ...]:
@@ -72,5 +73,7 @@ class WeightNormInterfaceBackward0(OpNode):
         return [gv, gg]
 
 
-TENSOR_METHODS = ()
-TORCH_FUNCTIONS = ("_weight_norm", "norm_except_dim")
+OPS = [
+    Op("_weight_norm", _weight_norm, method=False),
+    Op("norm_except_dim", norm_except_dim, method=False),
+]

@@ -1,5 +1,6 @@
-"""PyTorch's `out=` parameter for the common `torch.*` functions: the result written into the
-given tensor in place (resized with PyTorch's warning when its shape differs)."""
+"""PyTorch's `out=` parameter for the `torch.*` functions whose op-table row says `out=True`:
+the result written into the given tensor in place (resized with PyTorch's warning when its
+shape differs)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,6 @@ import numpy as np
 from engine._tensor import Tensor
 from engine._warn import warn
 from engine.ops._core import as_tensor, writing
-
-OUT_FUNCTIONS = (
-    "add", "sub", "mul", "div", "matmul", "mm", "bmm", "cat", "stack", "exp", "log", "sqrt",
-    "abs", "neg", "pow", "clamp", "sum", "mean", "prod", "cumsum", "where", "maximum", "minimum",
-)  # fmt: skip
 
 
 def with_out(fn: Any, name: str) -> Any:
@@ -62,10 +58,3 @@ _RESIZED = (
     "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0). "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)"
 )
-
-
-def add_out_params(namespace: dict[str, Any]) -> None:
-    """Give the common `torch.*` functions their `out=` parameter."""
-    for name in OUT_FUNCTIONS:
-        if name in namespace:
-            namespace[name] = with_out(namespace[name], name)

@@ -28,6 +28,7 @@ from engine.ops._core import (
     record,
     unbroadcast,
 )
+from engine.ops.table import Op
 
 
 def _floats(self: Tensor, other: Any) -> tuple[Any, Any, Tensor | None, Any]:
@@ -439,31 +440,26 @@ def random_(
     return _fill(self, UniformBackward0, g.randint(self._d.size, lo, hi))
 
 
-_BIN = ("atan2", "hypot", "xlogy", "logaddexp", "logaddexp2", "fmax", "fmin", "float_power")
-TENSOR_METHODS = (
-    *_BIN,
-    "logical_xor",
-    "clamp_min",
-    "clamp_max",
-    "lerp",
-    "addcmul",
-    "addcdiv",
-    "uniform_",
-    "normal_",
-    "exponential_",
-    "geometric_",
-    "bernoulli",
-    "bernoulli_",
-    "random_",
-)
-INPLACE = ("atan2", "hypot", "xlogy", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv")
-TORCH_FUNCTIONS = (
-    *_BIN,
-    "logical_xor",
-    "clamp_min",
-    "clamp_max",
-    "lerp",
-    "addcmul",
-    "addcdiv",
-    "bernoulli",
-)
+OPS = [
+    Op("atan2", atan2, inplace=True),
+    Op("hypot", hypot, inplace=True),
+    Op("xlogy", xlogy, inplace=True, inplace_function=True),
+    Op("logaddexp", logaddexp),
+    Op("logaddexp2", logaddexp2),
+    Op("fmax", fmax),
+    Op("fmin", fmin),
+    Op("float_power", float_power),
+    Op("logical_xor", logical_xor),
+    Op("clamp_min", clamp_min, inplace=True, inplace_function=True),
+    Op("clamp_max", clamp_max, inplace=True, inplace_function=True),
+    Op("lerp", lerp, inplace=True),
+    Op("addcmul", addcmul, inplace=True),
+    Op("addcdiv", addcdiv, inplace=True),
+    Op("uniform_", uniform_, function=False),
+    Op("normal_", normal_, function=False),
+    Op("exponential_", exponential_, function=False),
+    Op("geometric_", geometric_, function=False),
+    Op("bernoulli", bernoulli),
+    Op("bernoulli_", bernoulli_, function=False),
+    Op("random_", random_, function=False),
+]

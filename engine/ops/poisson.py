@@ -13,6 +13,7 @@ from engine import _dtype, _generator
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
+from engine.ops.table import Op
 
 # the dtype names ATen's "not implemented" error uses
 _ATEN_NAMES = {
@@ -47,4 +48,6 @@ class PoissonBackward0(OpNode):
         return [g * 0]
 
 
-TORCH_FUNCTIONS = ("poisson",)
+OPS = [
+    Op("poisson", poisson, method=False),
+]

@@ -19,6 +19,7 @@ from engine.autograd.graph import Grads
 from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, acc_dtype, record
 from engine.ops.inplace import type_name
+from engine.ops.table import Op
 
 ALL: Any = object()  # "no dim given": the full-reduction overload
 _U64 = 1 << 64
@@ -348,5 +349,11 @@ def count_nonzero(self: Tensor, dim: Any = None) -> Tensor:
     return make(np.asarray(out, np.int64), False, None, 0)
 
 
-TENSOR_METHODS = ("sum", "nansum", "mean", "prod", "nanmean", "count_nonzero")
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("sum", sum, out=True),
+    Op("nansum", nansum),
+    Op("mean", mean, out=True),
+    Op("prod", prod, out=True),
+    Op("nanmean", nanmean),
+    Op("count_nonzero", count_nonzero),
+]

@@ -13,6 +13,7 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, opmath, record
 from engine.ops.reduce import ALL, axes_of, shown, wrap_dim
 from engine.ops.softmax import need_dim
+from engine.ops.table import Op
 
 
 def _const(a: Any, like: Tensor) -> Tensor:
@@ -209,6 +210,10 @@ class LogcumsumexpBackward0(OpNode):
         return [(rev(pos - r) + x).exp() - (rev(neg - r) + x).exp()]
 
 
-TENSOR_METHODS = ("cumsum", "cumprod", "cummax", "cummin", "logcumsumexp")
-INPLACE = ("cumsum",)
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("cumsum", cumsum, inplace=True, out=True),
+    Op("cumprod", cumprod),
+    Op("cummax", cummax),
+    Op("cummin", cummin),
+    Op("logcumsumexp", logcumsumexp),
+]

@@ -27,6 +27,7 @@ from engine.ops.reduce import (
     unsqueeze_to,
     wrap_dim,
 )
+from engine.ops.table import Op
 
 
 def _const(a: np.ndarray[Any, Any], like: Tensor) -> Tensor:
@@ -397,18 +398,17 @@ class AminmaxBackward0(OpNode):
         return [out]
 
 
-TENSOR_METHODS = (
-    "max",
-    "min",
-    "amax",
-    "amin",
-    "argmax",
-    "argmin",
-    "all",
-    "any",
-    "sort",
-    "argsort",
-    "topk",
-    "aminmax",
-)
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("max", max),
+    Op("min", min),
+    Op("amax", amax),
+    Op("amin", amin),
+    Op("argmax", argmax),
+    Op("argmin", argmin),
+    Op("all", all),
+    Op("any", any),
+    Op("sort", sort),
+    Op("argsort", argsort),
+    Op("topk", topk),
+    Op("aminmax", aminmax),
+]

@@ -19,6 +19,7 @@ from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, SavedTensor
 from engine.ops._core import OpNode, acc_dtype, record, record_multi, zeros_for
 from engine.ops.reduce import axes_of, dims_of, expand_back, shown_list, unsqueeze_to
+from engine.ops.table import Op
 
 # ufunc reductions called directly (np.sum & co. add ~1 us of Python per call); typed loosely
 # because NumPy's stubs reject a runtime `keepdims: bool`
@@ -364,11 +365,10 @@ class StdMeanBackward0(OpNode):
         return [out + _mean_back(self, gm)]
 
 
-TENSOR_METHODS = (
-    "var",
-    "std",
-    "norm",
-    "var_mean",
-    "std_mean",
-)
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("var", var),
+    Op("std", std),
+    Op("norm", norm),
+    Op("var_mean", var_mean),
+    Op("std_mean", std_mean),
+]

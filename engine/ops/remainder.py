@@ -19,6 +19,7 @@ from engine.ops._core import (
     record,
     unbroadcast,
 )
+from engine.ops.table import Op
 
 
 def _int_zero_check(b: Any, rt: np.dtype[Any]) -> None:
@@ -97,10 +98,8 @@ class NotImplementedBackward(OpNode):
 
 
 def _not_implemented(out: np.ndarray[Any, Any], inputs: tuple[Any, ...], op: str) -> Tensor:
-    t = record(NotImplementedBackward, out, inputs)
-    if t._fn is not None:
-        t._fn.__dict__["op"] = op  # not a saved value: PyTorch shows no `_saved_op`
-    return t
+    # not a saved value: PyTorch shows no `_saved_op`
+    return record(NotImplementedBackward, out, inputs, keep={"op": op})
 
 
 class RemainderBackward0(OpNode):
@@ -141,6 +140,8 @@ class FmodBackward1(RemainderBackward1):
     _round = staticmethod(np.trunc)
 
 
-TENSOR_METHODS = ("floor_divide", "remainder", "fmod")
-INPLACE = TENSOR_METHODS
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("floor_divide", floor_divide, inplace=True, operators=("__floordiv__",)),
+    Op("remainder", remainder, inplace=True, operators=("__mod__",)),
+    Op("fmod", fmod, inplace=True),
+]

@@ -11,6 +11,7 @@ import numpy as np
 from engine._tensor import Tensor, _wrap_dim
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
+from engine.ops.table import Op
 
 
 def _norms(a: np.ndarray[Any, Any], p: float, dims: tuple[int, ...]) -> np.ndarray[Any, Any]:
@@ -69,6 +70,6 @@ class RenormBackward0(OpNode):
         return [(factor * g - factor * invnorm * dot * dnorm).where(norm > maxnorm, g)]
 
 
-TENSOR_METHODS = ("renorm",)
-INPLACE = ("renorm",)
-TORCH_FUNCTIONS = ("renorm",)
+OPS = [
+    Op("renorm", renorm, inplace=True),
+]

@@ -13,6 +13,7 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.index import index_put
 from engine.ops.inplace import type_name
+from engine.ops.table import Op
 
 
 def _long(index_t: Tensor, op: str) -> np.ndarray[Any, Any]:
@@ -390,26 +391,14 @@ class PutBackward0(OpNode):
         return [gs, gsrc]
 
 
-TENSOR_METHODS = (
-    "gather",
-    "scatter",
-    "scatter_add",
-    "index_select",
-    "index_add",
-    "masked_fill",
-    "masked_select",
-    "take",
-    "put",
-)
-INPLACE = ("scatter", "scatter_add", "index_add", "masked_fill", "put")
-TORCH_FUNCTIONS = (
-    "gather",
-    "scatter",
-    "scatter_add",
-    "index_select",
-    "index_add",
-    "masked_fill",
-    "masked_select",
-    "take",
-    "put",
-)
+OPS = [
+    Op("gather", gather),
+    Op("scatter", scatter, inplace=True),
+    Op("scatter_add", scatter_add, inplace=True),
+    Op("index_select", index_select),
+    Op("index_add", index_add, inplace=True),
+    Op("masked_fill", masked_fill, inplace=True),
+    Op("masked_select", masked_select),
+    Op("take", take),
+    Op("put", put, inplace=True),
+]

@@ -14,6 +14,7 @@ from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.scatter import _along
+from engine.ops.table import Op
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 _ALIASES = {"max": "amax", "min": "amin"}  # PyTorch accepts these spellings too
@@ -204,6 +205,6 @@ def _const(a: np.ndarray[Any, Any]) -> Any:
     return make(a, False, None, 0)
 
 
-TENSOR_METHODS = ("scatter_reduce",)
-INPLACE = ("scatter_reduce",)
-TORCH_FUNCTIONS = ("scatter_reduce",)
+OPS = [
+    Op("scatter_reduce", scatter_reduce, inplace=True),
+]

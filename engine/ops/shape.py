@@ -13,6 +13,7 @@ from engine._tensor import Tensor, _wrap_dim
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
+from engine.ops.table import Op
 
 
 def as_view(out: Tensor, base: Tensor, view_fn: Any) -> Tensor:
@@ -334,24 +335,22 @@ def broadcast_shapes(*shapes: Any) -> Any:
     return Size(out)
 
 
-TENSOR_METHODS = (
-    "view",
-    "reshape",
-    "expand",
-    "flatten",
-    "unflatten",
-    "ravel",
-    "view_as",
-    "reshape_as",
-    "expand_as",
-    "squeeze",
-    "unsqueeze",
-)
-TORCH_FUNCTIONS = (
-    "reshape", "flatten", "unflatten", "ravel", "squeeze", "unsqueeze", "broadcast_shapes",
-)  # fmt: skip
-
 # re-exported: other op modules import these from here (defined in ops/transpose.py)
 from engine.ops.transpose import movedim, permute, swapaxes, swapdims, t, transpose  # noqa: E402
 
 __all__ = ["movedim", "permute", "swapaxes", "swapdims", "t", "transpose"]
+
+OPS = [
+    Op("view", view, function=False),
+    Op("reshape", reshape),
+    Op("expand", expand, function=False),
+    Op("flatten", flatten),
+    Op("unflatten", unflatten),
+    Op("ravel", ravel),
+    Op("view_as", view_as, function=False),
+    Op("reshape_as", reshape_as, function=False),
+    Op("expand_as", expand_as, function=False),
+    Op("squeeze", squeeze),
+    Op("unsqueeze", unsqueeze),
+    Op("broadcast_shapes", broadcast_shapes, method=False),
+]

@@ -18,6 +18,7 @@ from engine.ops._core import OpNode, as_tensor, record
 from engine.ops.index import narrow
 from engine.ops.reduce import wrap_dim
 from engine.ops.shape import _shape_arg, expand, kw_arg, reshape, unsqueeze, view
+from engine.ops.table import Op
 from engine.ops.tensor_shape import _diag_fn, cat, clone, flip, repeat
 from engine.ops.transpose import movedim
 
@@ -325,36 +326,31 @@ def sum_to_size(self: Tensor, *size: Any) -> Tensor:
     return out.reshape(shape) if lead else out
 
 
-TENSOR_METHODS: tuple[str, ...] = (
-    "tile",
-    "broadcast_to",
-    "repeat_interleave",
-    "take_along_dim",
-    "flipud",
-    "fliplr",
-    "tensor_split",
-    "hsplit",
-    "vsplit",
-    "nonzero",
-    "argwhere",
-    "diag_embed",
-    "diag",
-    "rot90",
-    "index_fill",
-    "diff",
-    "moveaxis",
-)
-INPLACE = ("index_fill",)
-# Tensor methods with no torch.* function
-METHODS_ONLY = ("unfold", "sum_to_size")
-TORCH_FUNCTIONS = (
-    *TENSOR_METHODS,
-    "atleast_1d",
-    "atleast_2d",
-    "atleast_3d",
-    "broadcast_tensors",
-    "meshgrid",
-    "dstack",
-    "column_stack",
-)
-TENSOR_METHODS = (*TENSOR_METHODS, *METHODS_ONLY)
+OPS = [
+    Op("tile", tile),
+    Op("broadcast_to", broadcast_to),
+    Op("repeat_interleave", repeat_interleave),
+    Op("take_along_dim", take_along_dim),
+    Op("flipud", flipud),
+    Op("fliplr", fliplr),
+    Op("tensor_split", tensor_split),
+    Op("hsplit", hsplit),
+    Op("vsplit", vsplit),
+    Op("nonzero", nonzero),
+    Op("argwhere", argwhere),
+    Op("diag_embed", diag_embed),
+    Op("diag", diag),
+    Op("rot90", rot90),
+    Op("index_fill", index_fill, inplace=True),
+    Op("diff", diff),
+    Op("moveaxis", moveaxis),
+    Op("unfold", unfold, function=False),
+    Op("sum_to_size", sum_to_size, function=False),
+    Op("atleast_1d", atleast_1d, method=False),
+    Op("atleast_2d", atleast_2d, method=False),
+    Op("atleast_3d", atleast_3d, method=False),
+    Op("broadcast_tensors", broadcast_tensors, method=False),
+    Op("meshgrid", meshgrid, method=False),
+    Op("dstack", dstack, method=False),
+    Op("column_stack", column_stack, method=False),
+]

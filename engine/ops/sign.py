@@ -12,6 +12,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, bshapes, in_shape, record, unbroadcast
 from engine.ops.pointwise_binary import _floats
+from engine.ops.table import Op
 
 
 def copysign(self: Tensor, other: Any) -> Tensor:
@@ -80,6 +81,8 @@ def heaviside(self: Tensor, values: Any) -> Tensor:
     return _not_implemented(out, tuple(t for t in (self, v) if t._rg), "heaviside")
 
 
-TENSOR_METHODS = ("copysign", "signbit", "heaviside")
-INPLACE = ("copysign",)
-TORCH_FUNCTIONS = ("copysign", "signbit", "heaviside")
+OPS = [
+    Op("copysign", copysign, inplace=True),
+    Op("signbit", signbit),
+    Op("heaviside", heaviside),
+]

@@ -16,6 +16,7 @@ from engine.ops._core import OpNode, float_array, opmath, record
 from engine.ops.convert import _convert
 from engine.ops.reduce import ALL, axes_of, dims_of, shown, shown_list, unsqueeze_to, wrap_dim
 from engine.ops.reduce_stats import _type_name
+from engine.ops.table import Op
 
 _ADD: Any = np.add.reduce
 _MAX: Any = np.maximum.reduce
@@ -189,5 +190,8 @@ class LogsumexpBackward0(OpNode):
         return [g * (x - r).exp()]
 
 
-TENSOR_METHODS = ("softmax", "log_softmax", "logsumexp")
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("softmax", softmax),
+    Op("log_softmax", log_softmax),
+    Op("logsumexp", logsumexp),
+]

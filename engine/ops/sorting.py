@@ -18,6 +18,7 @@ from engine.ops._core import OpNode, record
 from engine.ops.introsort import LIMIT, mode_index, quick_select_index
 from engine.ops.reduce import ALL, shown, wrap_dim
 from engine.ops.reduce_minmax import _check_nonempty, _evenly, picked_backward
+from engine.ops.table import Op
 
 
 # -- median ------------------------------------------------------------------------------
@@ -182,5 +183,10 @@ def msort(self: Tensor) -> Tensor:
     return out
 
 
-TENSOR_METHODS = ("median", "nanmedian", "kthvalue", "mode", "msort")
-TORCH_FUNCTIONS = TENSOR_METHODS
+OPS = [
+    Op("median", median),
+    Op("nanmedian", nanmedian),
+    Op("kthvalue", kthvalue),
+    Op("mode", mode),
+    Op("msort", msort),
+]

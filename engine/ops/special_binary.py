@@ -19,6 +19,7 @@ from engine.ops._core import OpNode, bshapes, float_array, in_shape, record, unb
 from engine.ops.inplace import make_inplace, type_name
 from engine.ops.pointwise_binary import _floats
 from engine.ops.special_ops import _sc, lgamma
+from engine.ops.table import Op
 
 Array = np.ndarray[Any, Any]
 
@@ -399,6 +400,13 @@ def lcm(self: Tensor, other: Any) -> Tensor:
     return _integer_op("lcm", np.lcm, self, other)
 
 
-TENSOR_METHODS = ("igamma", "igammac", "ldexp", "ldexp_", "nextafter", "frexp", "gcd", "lcm")
-INPLACE = ("igamma", "igammac", "nextafter", "gcd", "lcm")
-TORCH_FUNCTIONS = ("igamma", "igammac", "ldexp", "nextafter", "frexp", "gcd", "lcm")
+OPS = [
+    Op("igamma", igamma, inplace=True),
+    Op("igammac", igammac, inplace=True),
+    Op("ldexp", ldexp),
+    Op("ldexp_", ldexp_, function=False),
+    Op("nextafter", nextafter, inplace=True),
+    Op("frexp", frexp),
+    Op("gcd", gcd, inplace=True),
+    Op("lcm", lcm, inplace=True),
+]

@@ -19,6 +19,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops import special_f32
 from engine.ops._core import OpNode, float_array, record
+from engine.ops.table import Op
 
 Array = np.ndarray[Any, Any]
 
@@ -305,6 +306,11 @@ class SpecialI1EBackward0(_Special):
         return g * d.where(big, make(np.asarray(0.5, g._d.dtype), False, None, 0))  # type: ignore[no-any-return]
 
 
-TENSOR_METHODS = ("lgamma", "digamma", "polygamma", "mvlgamma", "erfinv", "i0")
-INPLACE = ("lgamma", "digamma", "polygamma", "mvlgamma", "erfinv", "i0")
-TORCH_FUNCTIONS = ("lgamma", "digamma", "polygamma", "mvlgamma", "erfinv", "i0")
+OPS = [
+    Op("lgamma", lgamma, inplace=True),
+    Op("digamma", digamma, inplace=True),
+    Op("polygamma", polygamma, inplace=True),
+    Op("mvlgamma", mvlgamma, inplace=True),
+    Op("erfinv", erfinv, inplace=True),
+    Op("i0", i0, inplace=True),
+]

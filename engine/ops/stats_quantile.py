@@ -14,6 +14,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine._warn import warn
+from engine.ops.table import Op
 
 
 def cov(
@@ -155,5 +156,9 @@ def nanquantile(
     return _quantile(input, q, dim, keepdim, interpolation, True)
 
 
-TENSOR_METHODS = ("cov", "corrcoef", "quantile", "nanquantile")
-TORCH_FUNCTIONS = ("cov", "corrcoef", "quantile", "nanquantile")
+OPS = [
+    Op("cov", cov),
+    Op("corrcoef", corrcoef),
+    Op("quantile", quantile),
+    Op("nanquantile", nanquantile),
+]

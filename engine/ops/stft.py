@@ -16,6 +16,7 @@ from engine.autograd.engine import WARNED
 from engine.fft import fft, ifft, irfft, rfft
 from engine.ops.nn_fold import fold
 from engine.ops.nn_pad import pad as _pad
+from engine.ops.table import Op
 
 _NEED_RETURN_COMPLEX = (
     "stft requires the return_complex parameter be given for real inputs, and will further "
@@ -190,5 +191,7 @@ def istft(
     return result
 
 
-TENSOR_METHODS = ("stft", "istft")
-TORCH_FUNCTIONS = ("stft", "istft")
+OPS = [
+    Op("stft", stft),
+    Op("istft", istft),
+]

@@ -12,7 +12,8 @@ from engine import _dtype
 from engine._tensor import Tensor, write
 from engine.ops import pointwise as pw
 from engine.ops._core import as_tensor
-from engine.ops.tensor_shape import tril, triu  # noqa: F401  (bound as tril_/triu_ below)
+from engine.ops.table import Op
+from engine.ops.tensor_shape import tril, triu
 
 
 def is_nonzero(self: Tensor) -> bool:
@@ -113,10 +114,16 @@ _STORE: dict[str, Any] = {
     "c": _store_complex,
 }
 
-
-TENSOR_METHODS = (
-    "is_nonzero", "where", "__contains__", "__reversed__", "get_device", "is_signed", "itemsize",
-    "nbytes", "apply_",
-)  # fmt: skip
-INPLACE = ("tril", "triu")
-TORCH_FUNCTIONS = ("is_nonzero",)
+OPS = [
+    Op("is_nonzero", is_nonzero),
+    Op("where", where, function=False),
+    Op("__contains__", __contains__, function=False),
+    Op("__reversed__", __reversed__, function=False),
+    Op("get_device", get_device, function=False),
+    Op("is_signed", is_signed, function=False),
+    Op("itemsize", itemsize, function=False),
+    Op("nbytes", nbytes, function=False),
+    Op("apply_", apply_, function=False),
+    Op("tril", tril, method=False, function=False, inplace=True),
+    Op("triu", triu, method=False, function=False, inplace=True),
+]

@@ -13,6 +13,7 @@ from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi, zeros_for
 from engine.ops.shape import _shape_arg, as_view, kw_arg, reshape, unsqueeze
+from engine.ops.table import Op
 
 
 def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
@@ -385,34 +386,23 @@ def _diag_fn(off: int, d1: int, d2: int) -> Any:
     return fn
 
 
-TENSOR_METHODS = (
-    "clone",
-    "contiguous",
-    "repeat",
-    "split",
-    "chunk",
-    "unbind",
-    "flip",
-    "roll",
-    "tril",
-    "triu",
-    "diagonal",
-)
-TORCH_FUNCTIONS = (
-    "clone",
-    "cat",
-    "concat",
-    "concatenate",
-    "stack",
-    "hstack",
-    "vstack",
-    "row_stack",
-    "split",
-    "chunk",
-    "unbind",
-    "flip",
-    "roll",
-    "tril",
-    "triu",
-    "diagonal",
-)
+OPS = [
+    Op("clone", clone),
+    Op("contiguous", contiguous, function=False),
+    Op("repeat", repeat, function=False),
+    Op("split", split),
+    Op("chunk", chunk),
+    Op("unbind", unbind),
+    Op("flip", flip),
+    Op("roll", roll),
+    Op("tril", tril),
+    Op("triu", triu),
+    Op("diagonal", diagonal),
+    Op("cat", cat, method=False, out=True),
+    Op("concat", concat, method=False),
+    Op("concatenate", concatenate, method=False),
+    Op("stack", stack, method=False, out=True),
+    Op("hstack", hstack, method=False),
+    Op("vstack", vstack, method=False),
+    Op("row_stack", row_stack, method=False),
+]

@@ -20,6 +20,7 @@ from engine.ops.shape import (
     squeeze,
     unsqueeze,
 )
+from engine.ops.table import Op
 
 
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -212,22 +213,19 @@ def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
 
 swapaxes_ = swapdims_ = transpose_
 
-TENSOR_METHODS = (
-    "transpose",
-    "swapaxes",
-    "swapdims",
-    "permute",
-    "movedim",
-    "t",
-    "T",
-    "mT",
-    "mH",
-    "H",
-    "t_",
-    "transpose_",
-    "swapaxes_",
-    "swapdims_",
-    "unsqueeze_",
-    "squeeze_",
-)
-TORCH_FUNCTIONS = ("transpose", "swapaxes", "swapdims", "permute", "movedim", "t")
+OPS = [
+    Op("transpose", transpose),
+    Op("swapaxes", swapaxes),
+    Op("swapdims", swapdims),
+    Op("permute", permute),
+    Op("movedim", movedim),
+    Op("t", t),
+    Op("T", T, function=False),
+    Op("mT", mT, function=False),
+    Op("t_", t_, function=False),
+    Op("transpose_", transpose_, function=False),
+    Op("swapaxes_", swapaxes_, function=False),
+    Op("swapdims_", swapdims_, function=False),
+    Op("unsqueeze_", unsqueeze_, function=False),
+    Op("squeeze_", squeeze_, function=False),
+]

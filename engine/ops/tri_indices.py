@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
+from engine.ops.table import Op
 
 
 def _t(a: Any) -> Tensor:
@@ -35,5 +36,7 @@ def triu_indices(
     return _tri_indices(row, col, offset, False)
 
 
-TENSOR_METHODS: tuple[str, ...] = ()
-TORCH_FUNCTIONS = ("tril_indices", "triu_indices")
+OPS = [
+    Op("tril_indices", tril_indices, method=False),
+    Op("triu_indices", triu_indices, method=False),
+]

@@ -10,6 +10,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.ops._core import as_tensor
 from engine.ops.reduce import wrap_dim
+from engine.ops.table import Op
 
 
 def _t(a: Any) -> Tensor:
@@ -61,5 +62,8 @@ def isin(
     return _t(np.isin(e._d, t._d, invert=invert))
 
 
-TENSOR_METHODS = ("unique", "unique_consecutive")
-TORCH_FUNCTIONS = ("unique", "unique_consecutive", "isin")
+OPS = [
+    Op("unique", unique),
+    Op("unique_consecutive", unique_consecutive),
+    Op("isin", isin, method=False),
+]

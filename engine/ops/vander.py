@@ -12,6 +12,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.ops.inplace import type_name
+from engine.ops.table import Op
 
 
 def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
@@ -69,5 +70,6 @@ _SUPPORTED = frozenset(
     ("float32", "float64", "complex64", "complex128", "uint8", "int8", "int16", "int32", "int64")
 )
 
-TENSOR_METHODS: tuple[str, ...] = ()
-TORCH_FUNCTIONS = ("vander",)
+OPS = [
+    Op("vander", vander, method=False),
+]

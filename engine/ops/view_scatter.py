@@ -20,6 +20,7 @@ from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, wants_grad
 from engine.ops.index import select
+from engine.ops.table import Op
 from engine.ops.tensor_shape import diagonal
 
 Array = np.ndarray[Any, Any]
@@ -173,5 +174,8 @@ diagonal_scatter = with_parser(
     _diagonal_scatter,
 )
 
-TENSOR_METHODS = ("select_scatter", "slice_scatter", "diagonal_scatter")
-TORCH_FUNCTIONS = ("select_scatter", "slice_scatter", "diagonal_scatter")
+OPS = [
+    Op("select_scatter", select_scatter),
+    Op("slice_scatter", slice_scatter),
+    Op("diagonal_scatter", diagonal_scatter),
+]

@@ -28,6 +28,7 @@ from engine.ops._core import (
     record,
 )
 from engine.ops.shape import as_view
+from engine.ops.table import Op
 
 ViewFn = Any  # ndarray of the base's shape -> ndarray view
 
@@ -135,9 +136,8 @@ def replay(base: Tensor, vf: ViewFn) -> Tensor:
     """The view `vf` of `base` as an engine view (AsStridedBackward0 when recorded)."""
     data = vf(base._d)
     saved = geometry(data, base._d)
-    out = record(AsStridedBackward0, data, (base,), saved, shapes=(base._d.shape,))
-    if out._fn is not None:
-        out._fn.view_fn = vf  # type: ignore[attr-defined]
+    keep = {"view_fn": vf}
+    out = record(AsStridedBackward0, data, (base,), saved, shapes=(base._d.shape,), keep=keep)
     return as_view(out, base, vf)
 
 
@@ -257,9 +257,9 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     if not (STATE.enabled and (self._rg or src._rg)) and not touches(self, src):
         write(self, data, told=True)
         return self
-    out = record(CopyBackwards, data.astype(self._d.dtype), (self, src))
-    out._fn.src_dtype = src.dtype  # type: ignore[union-attr]
-    out._fn._shapes = (self._d.shape, src._d.shape)  # type: ignore[union-attr]
+    shapes = (self._d.shape, src._d.shape)
+    keep = {"src_dtype": src.dtype}
+    out = record(CopyBackwards, data.astype(self._d.dtype), (self, src), shapes=shapes, keep=keep)
     return rebase(self, out)
 
 
@@ -343,5 +343,11 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     return self
 
 
-TENSOR_METHODS = ("zero_", "fill_", "copy_", "fill_diagonal_")
-TORCH_FUNCTIONS: tuple[str, ...] = ()
+OPS = [
+    Op("zero_", zero_, function=False, inplace_function=True),
+    Op("fill_", fill_, function=False, inplace_function=True),
+    Op("copy_", copy_, function=False),
+    Op("fill_diagonal_", fill_diagonal_, function=False),
+    # Tensor's own method (engine/_tensor.py); `torch.detach_(t)` calls it
+    Op("detach_", Tensor.detach_, method=False, function=False, inplace_function=True),
+]

@@ -12,6 +12,7 @@ from pathlib import Path
 import engine
 from engine import return_types
 from engine._tensor import Tensor
+from engine.ops.table import rows
 
 ROOT = Path(__file__).resolve().parents[2]
 SURFACE = ROOT / "engine" / "_tensor_surface.pyi"
@@ -62,8 +63,8 @@ def test_every_stub_member_is_bound_on_the_runtime_tensor() -> None:
 
 def test_every_op_table_method_is_in_the_stub() -> None:
     members = _stub_members()
-    bound = {n for mod in engine._OP_MODULES for n in getattr(mod, "TENSOR_METHODS", ())}
-    bound |= {n + "_" for mod in engine._OP_MODULES for n in getattr(mod, "INPLACE", ())}
+    table = [op for _, op in rows(engine._OP_TABLE)]
+    bound = {op.name for op in table if op.method} | {op.name + "_" for op in table if op.inplace}
     assert sorted(bound - members) == []
 
 

@@ -20,7 +20,7 @@ from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
-from engine.ops.nn_ops import Array, linear_grad, stash
+from engine.ops.nn_ops import Array, linear_grad
 
 if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
     import engine as torch
@@ -196,8 +196,8 @@ def _pack_padded(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[
     data = _pack(input._d, rows, batch_first)
     sizes_t = torch.tensor(batch_sizes, dtype=torch.int64)
     saved = {"batch_first": batch_first, "input_sym_sizes": tuple(input.shape), "result1": sizes_t}
-    out = record(PackPaddedSequenceBackward0, data, (input,), saved)
-    stash(out, batch_sizes=rows, bf=batch_first, shape=tuple(input.shape))
+    keep = {"batch_sizes": rows, "bf": batch_first, "shape": tuple(input.shape)}
+    out = record(PackPaddedSequenceBackward0, data, (input,), saved, keep=keep)
     return out, sizes_t
 
 
