@@ -2,8 +2,12 @@
 the event buffer handed to a sink in batches.
 
 Values are read when an event is built (at once: a later in-place write must not change what
-an earlier event showed); names are filled in when a batch is flushed, from the user's frames
-(the variable a result is bound to exists only after the statement that made it).
+an earlier event showed); names are filled in at a batch's end, from the user's frames (the
+variable a result is bound to exists only after the statement that made it). A batch ends where
+the program puts it (every BATCH events, a printed line, a pause, a backward's start and end, the
+run's end); a timed send (FLUSH_EVERY_NS has passed, a moment the machine's speed fixes) reads no
+name and only sends the events before the first one still waiting for its names, so the stream
+is the same whenever (and whether) timed sends fall.
 """
 
 from __future__ import annotations
@@ -74,8 +78,12 @@ class Recorder:
         self.max_events: int | None = opts.get("max_events")
         self.count = 0
         self.lock = threading.RLock()  # the backward may run on another thread (devices)
-        self.buf: list[Event] = []
-        self.sites: list[int] = []  # per buffered event: id of the user frame that made it
+        self.buf: list[Event] = []  # the events added and not sent, oldest first
+        self.added = 0  # events added so far (the last of `buf` is number added - 1)
+        self.since = 0  # events added since the last batch's end
+        self.last_site = 0  # id of the user frame that made the newest event (0: none)
+        self.run_from = 0  # number of the first of the newest events made by that frame
+        self.end_from = 0  # number of the first event not sent at the last batch's end
         self.frames: dict[int, FrameType] = {}  # user frames seen since the last flush
         self.unnamed: list[tuple[TensorInfo, torch.Tensor]] = []
         self.tensor_ids: WeakIdKeyDictionary = WeakIdKeyDictionary()
@@ -326,40 +334,64 @@ class Recorder:
             self.divert.append((event, frame))
             return
         with self.lock:
+            site = id(frame) if frame is not None else 0
+            if not site or site != self.last_site:
+                self.run_from = self.added
+            self.last_site = site
             self.buf.append(event)
-            self.sites.append(id(frame) if frame is not None else 0)
-            now = time.perf_counter_ns()
-            if len(self.buf) >= BATCH or now - self.flushed_at > FLUSH_EVERY_NS:
+            self.added += 1
+            self.since += 1
+            if self.since >= BATCH:
                 self.flush(keep_last=True)
+            elif time.perf_counter_ns() - self.flushed_at > FLUSH_EVERY_NS:
+                self.send_built()
 
     def emit(self, event: Event) -> None:
         """An event built elsewhere (stdout, errors, pauses), in stream order."""
         self.add(event)
 
     def flush(self, keep_last: bool = False) -> None:
-        """Name what can be named and hand the buffered events to the sink. `keep_last`: the
-        events of the last statement wait (its result is not bound to a name yet)."""
+        """A batch's end (a moment the program fixes): name what can be named and hand the
+        buffered events to the sink. `keep_last`: the events the newest statement's frame made
+        since the last end wait (its result is not bound to a name yet); all are sent when
+        that frame made every event since (a script's top level)."""
         with self.lock:
-            self.flushed_at = time.perf_counter_ns()
-            buf, sites = self.buf, self.sites
+            buf = self.buf
+            first = self.added - len(buf)  # the number of buf[0]
             cut = len(buf)
-            if keep_last and buf and sites[-1]:
-                while cut > 0 and sites[cut - 1] == sites[-1]:
-                    cut -= 1
-                if cut == 0:
-                    cut = len(buf)
-            out, self.buf, self.sites = buf[:cut], buf[cut:], sites[cut:]
-            self._name(keep=self.buf)
-            if not out:
-                return
-            if self.max_events is not None and self.count + len(out) > self.max_events:
-                out = out[: max(0, self.max_events - self.count)]
-                self.count += len(out)
-                if out:
-                    self.sink(out)
-                raise EventLimit(f"event limit of {self.max_events} reached")
+            if keep_last and buf and self.last_site and self.run_from > self.end_from:
+                cut = max(0, self.run_from - first)
+            self.since = 0
+            self.end_from = self.added - (len(buf) - cut)
+            self._name(keep=buf[cut:])
+            self._send(cut)
+
+    def send_built(self) -> None:
+        """A timed send (FLUSH_EVERY_NS has passed: a moment the machine's speed fixes): send
+        the events whose names are settled, those before the first one a batch's end has still
+        to name, never the newest (a printed line's text may still grow). No name is read."""
+        with self.lock:
+            waiting = {id(info) for info, _ in self.unnamed}
+            buf = self.buf
+            cut = 0
+            while cut < len(buf) - 1 and not any(id(i) in waiting for i in _infos(buf[cut])):
+                cut += 1
+            self._send(cut)
+
+    def _send(self, cut: int) -> None:
+        """Hand the first `cut` buffered events to the sink."""
+        self.flushed_at = time.perf_counter_ns()
+        out, self.buf = self.buf[:cut], self.buf[cut:]
+        if not out:
+            return
+        if self.max_events is not None and self.count + len(out) > self.max_events:
+            out = out[: max(0, self.max_events - self.count)]
             self.count += len(out)
-            self.sink(out)
+            if out:
+                self.sink(out)
+            raise EventLimit(f"event limit of {self.max_events} reached")
+        self.count += len(out)
+        self.sink(out)
 
     def _name(self, keep: list[Event]) -> None:
         names: dict[int, str] = {}
