@@ -62,7 +62,7 @@ class Tensor(TensorSurface):
     _retains: bool = False
     _inference: bool = False
     _view_fn: Any = None  # replays this view on an ndarray of the base's shape (None: not a view)
-    _tr_id = 0  # the tracer's id for this tensor (engine/tracing/tracer.py Ids)
+    _tr_id = 0  # the tracer's id for this tensor (engine/tracing/ids.py Ids)
     _fw_grad: Any = None  # forward-AD tangent inside a dual level (autograd/forward_ad.py)
     __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operators
 

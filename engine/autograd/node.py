@@ -216,7 +216,7 @@ class Node:
     _retains: dict[int, Any] | None = None  # retain_grad per output number
     _trace: list[str] | None = None  # forward stack, in anomaly mode
     _name = "Node"
-    _tr_id = 0  # the tracer's id for this node (engine/tracing/tracer.py Ids)
+    _tr_id = 0  # the tracer's id for this node (engine/tracing/ids.py Ids)
     # saved values PyTorch always shows but the engine stores only when not the default
     _default_saved: dict[str, Any] = {}
     # saved sizes PyTorch shows (`self_sym_sizes`) that the engine keeps in `_shapes`: index

@@ -26,9 +26,10 @@ dicts (`step`, `continue`, `pause`, `stop`, `set_breakpoints`, `tensor_values`);
 
 from __future__ import annotations
 
+from engine.tracing.halting import EventLimit, RunHalted, RunStopped
 from engine.tracing.run import run_snippet
 from engine.tracing.stepper import AutoStep, QueueController
-from engine.tracing.tracer import EventLimit, RunHalted, RunStopped, Tracer
+from engine.tracing.tracer import Tracer
 
 __all__ = [
     "AutoStep",

@@ -18,8 +18,9 @@ from typing import Any
 
 from engine.autograd import observer
 from engine.tracing import captures as cap
+from engine.tracing.halting import EventLimit, RunHalted, RunStopped
 from engine.tracing.stepper import Backward
-from engine.tracing.tracer import EventLimit, RunHalted, RunStopped, Sink, Tracer
+from engine.tracing.tracer import Sink, Tracer
 from protocol import Error, RunStatus
 
 TEXT_CHUNK = 1 << 16  # a stdout/stderr event grows up to this many characters

@@ -19,7 +19,7 @@ from engine._tensor import Tensor
 from engine.autograd.graph import Node
 from engine.tracing import build
 from engine.tracing import captures as cap
-from engine.tracing.tracer import RunHalted, RunStopped
+from engine.tracing.halting import RunHalted, RunStopped
 from protocol import (
     VALUES_CHUNK,
     BackwardStarted,

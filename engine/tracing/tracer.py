@@ -9,28 +9,25 @@ when its event is built: both in the order the run makes them, whenever batches 
 from __future__ import annotations
 
 import gc
-import itertools
 import sys
 import threading
 import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 from typing import Any
 
 import numpy as np
-import orjson
 
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
 from engine.distributed.world import MEMBER
+from engine.tracing import batches, halting, naming, scopes, values
 from engine.tracing import captures as cap
-from engine.tracing import values
 from engine.tracing.build import BUILDERS as _BUILDERS
-from engine.tracing.values import dtype_name
+from engine.tracing.ids import Ids
 from protocol import (
     CutKind,
     GradChangedHow,
@@ -48,105 +45,9 @@ _ns = time.perf_counter_ns
 _tn = tuple.__new__
 _gc_isenabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
 _NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module attribute)
-_dumps, _loads, _NUMPY = orjson.dumps, orjson.loads, orjson.OPT_SERIALIZE_NUMPY
-# dtypes of values put into events as arrays (see option `arrays`): orjson writes these as
-# `values.inline` would (float32 and float16 in their own shortest digits), NaN/inf aside
-_AS_ARRAY = {np.dtype(d) for d in ("float16", "float32", "float64", "int64", "int32", "bool")}
-_INLINE, _EXACT, _FLOAT = 0, 1, 2  # built by values.inline / put in as is / put in, checked
-
-
-def _dtype(dt: np.dtype[Any]) -> tuple[str, int]:
-    """A dtype's wire name and how its small values are put into events."""
-    how = (_FLOAT if dt.kind == "f" else _EXACT) if dt in _AS_ARRAY else _INLINE
-    return dtype_name(dt), how
-
-
-_DTYPES: dict[np.dtype[Any], tuple[str, int]] = {}  # (read once per value: `_dtype` cached)
-
-# A flush whose summaries hold twice this many elements shares them with a helper
-# thread: the passes over the data run without the GIL, so on two cores they overlap.
-# (1 << 15 made the MLP B64 step's traced wall time 4.6x untraced against 3.4x, quiet: the
-# hand-off costs more than the overlap saves at that size)
-PARALLEL_MIN = 1 << 18
-_HELPER: list[ThreadPoolExecutor] = []
 # Captured moments are sent at least this often (ns), so a run killed from outside (its time
 # limit, its memory) still shows what it did until shortly before
 FLUSH_EVERY = 250_000_000
-
-
-def _helper() -> ThreadPoolExecutor:
-    if not _HELPER:
-        _HELPER.append(ThreadPoolExecutor(1, thread_name_prefix="backscope-summaries"))
-    return _HELPER[0]
-
-
-UNNAMED = 1 << 30  # the depth of no name at all: any name is better
-CHILD_SEARCH = 10_000  # modules searched for a child's name before falling back to its class
-
-
-class EventLimit(BaseException):
-    """Raised when a run reaches its event cap (a BaseException: `except Exception` in the
-    user's snippet must not swallow it)."""
-
-
-class RunStopped(BaseException):
-    """A `stop` command ended the run (not an error in the snippet)."""
-
-
-class RunHalted(RunStopped):
-    """The run is being ended from outside (a time limit, the user's stop): the tracer has
-    sent what it had and said where the snippet was."""
-
-    def __init__(self, why: RunStatus) -> None:
-        super().__init__(why)
-        self.why: RunStatus = why
-
-
-_GENERATIONS = itertools.count(1)
-_SPAN = 1 << 40  # ids one Ids hands out: far more than a run's event cap allows
-
-
-class Ids:
-    """Stable small integer ids for tensors or nodes, counted from 0 per tracer.
-
-    The id lives on the object itself (`_tr_id`, a class default of 0 on Tensor and Node), offset
-    by this Ids' generation: it dies with its object, so a new object at a reused address never
-    inherits one, and a lookup is one attribute read, with no weak references to keep. An
-    object holds one id at a time: one tracer per process (the worker runs one run).
-    """
-
-    __slots__ = ("_next", "hi", "lo")
-
-    def __init__(self) -> None:
-        self.lo = next(_GENERATIONS) * _SPAN
-        self.hi = self.lo + _SPAN
-        self._next = 0
-
-    def get(self, obj: Any) -> int | None:
-        """The id already given to `obj`, or None."""
-        v: int = obj._tr_id
-        return v - self.lo if self.lo <= v < self.hi else None
-
-    def of(self, obj: Any) -> int:
-        """The id of `obj`, giving it a new one if it has none."""
-        v: int = obj._tr_id
-        lo = self.lo
-        if lo <= v < self.hi:
-            return v - lo
-        n = self._next
-        self._next = n + 1
-        obj._tr_id = lo + n
-        return n
-
-    def find(self, n: int, cls: type) -> Any:
-        """The live `cls` object with id `n`, or None (a heap scan: for requests, not events)."""
-        want = self.lo + n
-        for obj in gc.get_objects():
-            # type(), not isinstance(): isinstance asks a dead weakref.proxy for its class and
-            # raises ReferenceError (any snippet, or library, may leave one in the heap)
-            if issubclass(type(obj), cls) and getattr(obj, "_tr_id", 0) == want:
-                return obj
-        return None
 
 
 def _mode() -> GradMode:
@@ -161,12 +62,6 @@ def _backward_hook_class() -> type:
     from engine.nn.modules.hooks import BackwardHook
 
     return BackwardHook
-
-
-def _module_class() -> type:
-    from engine.nn.modules.module import Module
-
-    return Module
 
 
 class Tracer:
@@ -664,77 +559,19 @@ class Tracer:
         name = next((k for k, v in store.items() if v is saved), None)
         self._add(cap.Unpacked(_ns(), None, None, saved, node, name))
 
-    # -- module scopes ---------------------------------------------------------------------
-    def module_enter(self, module: Any, name: str | None = None) -> None:
-        """Called by nn.Module.__call__ before forward."""
-        if not self.mstack:
-            self.index_parameters(module, called=True)
-        if name is None:
-            name = self._child_name(module)
-        call = self.ncalls
-        self.ncalls = call + 1
-        self.mstack.append((module, name, call))
-        self._scope_changed()
-        path = self.mpath
-        assert path is not None
-        self.module_paths[id(module)] = (module, path)
-        params = getattr(module, "_parameters", None)
-        if params:
-            # named as `named_parameters()` of the outermost module running names them
-            prefix = "".join(f"{n}." for _, n, _ in self.mstack[1:])
-            for k, p in params.items():
-                if isinstance(p, Tensor):
-                    self.pnames.setdefault(id(p), (p, f"{prefix}{k}"))
-        line, frame = self._site()
-        self._add(cap.ModuleEntered(_ns(), line, frame, path, type(module).__name__, call))
+    # -- module scopes (scopes.py) -------------------------------------------------------
+    module_enter = scopes.module_enter
+    module_exit = scopes.module_exit
+    _scope_changed = scopes.scope_changed
+    _child_name = scopes.child_name
 
-    def module_exit(self, module: Any) -> None:
-        """Called by nn.Module.__call__ after forward (also when it raised)."""
-        path = self.mpath
-        call = None
-        while self.mstack:
-            m, _, call = self.mstack.pop()
-            if m is module:
-                break
-        self._scope_changed()
-        self._add(cap.ModuleExited(_ns(), None, None, path, call))
-
-    def index_parameters(self, module: Any, called: bool = False) -> None:
-        """Name `module`'s parameters as its `named_parameters()` does: a parameter a submodule
-        never runs with (`self_attn.out_proj.weight`, used through F.linear) is named too. Once
-        per module, and once more at its first call (`called`) if it was first seen in a frame,
-        perhaps half built."""
-        seen = self.indexed.get(id(module))
-        if seen is not None and (seen[1] or not called):
-            return
-        self.indexed[id(module)] = (module, called)  # (held: its id must not be reused)
-        try:
-            named = list(module.named_parameters())
-        except Exception:  # a snippet's own override may fail: names are a courtesy
-            return
-        for name, p in named:
-            if isinstance(p, Tensor) and isinstance(name, str):
-                self.pnames.setdefault(id(p), (p, name))
-
-    def _scope_changed(self) -> None:
-        self.mpath = ".".join(n for _, n, _ in self.mstack) or None
-        self.mcalls = tuple(c for _, _, c in self.mstack) or None
-
-    def _child_name(self, module: Any) -> str:
-        """`module`'s name under the module running it, as `named_modules()` names it: through
-        containers that are never called themselves (`layers.0` of a ModuleList)."""
-        if self.mstack:
-            todo: list[tuple[str, Any]] = [("", self.mstack[-1][0])]
-            seen = 0
-            while todo and seen < CHILD_SEARCH:  # breadth first: the shortest path wins
-                prefix, parent = todo.pop(0)
-                for k, m in (getattr(parent, "_modules", None) or {}).items():
-                    if m is module:
-                        return f"{prefix}{k}"
-                    if m is not None:
-                        todo.append((f"{prefix}{k}.", m))
-                seen += 1
-        return type(module).__name__
+    # -- the snippet's names (naming.py) ---------------------------------------------------
+    index_parameters = naming.index_parameters
+    _named_late = naming.named_late
+    _named_in = naming.named_in
+    name_now = naming.name_now
+    unnamed_tensor = naming.unnamed_tensor
+    _resolve_names = naming.resolve_names
 
     def emit(self, event: WorkerEvent) -> None:
         """An event built by the caller (stdout, error, pauses): keeps stream order."""
@@ -743,351 +580,16 @@ class Tracer:
     def drive(self, steps: Any) -> None:
         self.backward.drive(steps)
 
-    # -- halting ---------------------------------------------------------------------------
-    def halt(self, why: RunStatus, frame: FrameType | None) -> None:
-        """The server is about to end the run (a signal handler calls this between two
-        bytecodes of the snippet): send what was captured, say where the snippet is, and
-        raise RunHalted. Inside a flush, the flush finishes first (a frame half sent would
-        break the stream)."""
-        if self.flushing:
-            self.halting = (why, frame)
-            return
-        self._halt(why, frame)
+    # -- halting (halting.py) -------------------------------------------------------------
+    halt = halting.halt
+    _halt = halting.halt_now
 
-    def _halt(self, why: RunStatus, frame: FrameType | None) -> None:
-        lines = []
-        f = frame
-        while f is not None:
-            if f.f_code.co_filename == self.filename:
-                lines.append(f.f_lineno)
-            f = f.f_back
-        lines.reverse()
-        self.flush()
-        self.emit(
-            {
-                "type": "halted",
-                "t": self.now(),
-                "why": why,
-                "line": lines[-1] if lines else None,
-                "lines": lines,
-            }
-        )
-        self.flush()
-        raise RunHalted(why)
-
-    # -- batch side: build dicts ---------------------------------------------------------
-    def flush(self, keep_last: bool = False, timed: bool = False, names: bool = True) -> None:
-        """Build the captures not built yet (all, or all but the newest: `keep_last`), read the
-        snippet's names (`names`) and hand the built events to the sink. `timed`: because
-        FLUSH_EVERY has passed, at a moment that depends on the machine's speed: then nothing
-        is built and no name read, only what is built is sent, so the stream is the same
-        whenever (and whether) timed sends happen."""
-        # a snippet's threads print too: a flush in one thread waits for another's to end
-        # (returning at once would leave what the waiting thread wrote unsent at the run's end)
-        with self.lock:
-            if self.flushing:  # (a flush the sink itself caused: the outer one sends everything)
-                return
-            self.flushing = True
-            try:
-                self._flush(keep_last, timed, names)
-            finally:
-                self.flushing = False
-        if self.halting is not None:
-            why, frame = self.halting
-            self.halting = None
-            self._halt(why, frame)
-
-    def _flush(self, keep_last: bool, timed: bool, names: bool) -> None:
-        self.flushed_at = _ns()
-        if not timed:
-            if not keep_last and self.saving is not None:
-                self._number_saved()  # (between captures: the last op has stashed what it saves)
-            buf = self.buf
-            if len(buf) > keep_last:
-                self._build(len(buf) - keep_last)
-            if not buf:  # (with one capture held back the set stays: a superset is safe)
-                self.unbuilt = set()
-        out, self.built = self.built, []
-        # names are read only where the run itself puts a batch's end (every `batch` captures
-        # counted from the last end, a printed line, a pause, a write into a tensor a built
-        # event shows, the end), never at a timed send: which variable holds which tensor
-        # changes as the snippet runs. Built events name only tensors named at an
-        # earlier end; one this end finds a (better) name for is told again with it
-        if not timed and names and (self.since or self.frames):
-            self.since = 0
-            frames, self.frames = self.frames, []
-            self._resolve_names(frames)
-            if self.unnamed:
-                self._named_late(out)
-            self.names, self.name_depth = {}, {}
-        if not timed:
-            # (values built from here on are read after this moment: a write may follow)
-            self.vcache = {}
-        if not out:
-            return
-        # the events are acyclic and freed by refcount once the sink has them: without this,
-        # their allocations trigger collections that traverse the user's whole (large) graph
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            if self.floats:
-                self._finite()
-            self._summarize()
-            if self.full:
-                self._full_finite()
-            if not self.arrays:
-                out = self._plain(out)
-            try:
-                self._deliver(out)
-            except TypeError:  # orjson refuses strings with lone surrogates (a module's name)
-                self._deliver(values.clean(out))
-        finally:
-            if enabled:
-                gc.enable()
-
-    def _finite(self) -> None:
-        """The batch's float values put in as arrays: any with a NaN or an infinity gets the
-        inline form instead (strings for them, and their counts). One pass over all of them:
-        the common case, all finite, costs a few calls per batch rather than per value."""
-        floats, self.floats = self.floats, []
-        if np.isfinite(np.concatenate([a for a, _ in floats], axis=None)).all():
-            return
-        for a, v in floats:
-            if not np.isfinite(a).all():
-                del v["values"]  # (the inline form's keys in its order: counts, then values)
-                values.inline(a, v)
-
-    def _full_finite(self) -> None:
-        """Large values sent in full as arrays: one with a NaN or an infinity (its summary
-        counted them) gets the inline form instead."""
-        full, self.full = self.full, []
-        for a, v in full:
-            if v.get("nan") or v.get("inf"):
-                # (in the inline form's order, as values without arrays are: the summary after)
-                # (stats and histogram only when some element is finite)
-                sample, stats, hist = (
-                    v.pop("sample", None),
-                    v.pop("stats", None),
-                    v.pop("hist", None),
-                )
-                for key in ("values", "nan", "inf"):
-                    v.pop(key, None)  # type: ignore[misc]
-                values.inline(a, v)
-                v["sample"] = sample
-                if stats is not None and hist is not None:
-                    v["stats"], v["hist"] = stats, hist
-
-    @staticmethod
-    def _plain(out: list[Event]) -> list[Event]:
-        """The batch as plain JSON data (its arrays as lists: what the wire carries)."""
-        try:
-            plain: list[Event] = _loads(_dumps(out, option=_NUMPY))
-        except TypeError:  # lone surrogates: `values.clean` first (as `_deliver`'s caller does)
-            plain = _loads(_dumps(values.clean(out), option=_NUMPY))
-        return plain
-
-    def _summarize(self) -> None:
-        """Fill in the batch's large summaries, on this thread and a helper thread at once."""
-        jobs, self.jobs = self.jobs, []
-        if not jobs:
-            return
-        if sum(a.size for a, _ in jobs) < 2 * PARALLEL_MIN:
-            values.summarize_all(jobs)
-            return
-        # the largest first, each to whichever side has less so far: two even halves
-        jobs.sort(key=lambda job: job[0].size, reverse=True)
-        halves: tuple[list[Any], list[Any]] = ([], [])
-        sizes = [0, 0]
-        for job in jobs:
-            side = 0 if sizes[0] <= sizes[1] else 1
-            halves[side].append(job)
-            sizes[side] += job[0].size
-        done = _helper().submit(values.summarize_all, halves[1])
-        try:
-            values.summarize_all(halves[0])
-        finally:
-            done.result()
-
-    def _deliver(self, out: list[Event]) -> None:
-        """Hand built events to the sink, enforcing the event cap."""
-        if self.max_events is not None and self.count + len(out) > self.max_events:
-            out = out[: max(0, self.max_events - self.count)]
-            if out:
-                self.sink(out)
-            self.count += len(out)
-            raise EventLimit(f"event limit of {self.max_events} reached")
-        if out:
-            self.sink(out)
-        self.count += len(out)
-
-    def _named_late(self, out: list[Event]) -> None:
-        """A `tensor` event (again) for each tensor this batch found a better name for (none
-        before, or one from a deeper frame): whether and when a tensor gets its name must not
-        depend on when a batch was built."""
-        from engine.tracing.build import tensor_info
-
-        # stamped as the batch's last event (a tuple held back for the next batch is older
-        # than now: the stream's times must not go back)
-        # (with nothing else in the batch, nothing is held back either: now is the newest)
-        now = out[-1]["t"] if out else self.now()
-        names, depth, unnamed = self.names, self.name_depth, self.unnamed
-        # (the batch's names are a few frames' variables; the unnamed may be every tensor of
-        # a long run: look the one up in the other)
-        for key in [k for k in names if k in unnamed and depth[k] < unnamed[k][2]]:
-            ref, line, _ = unnamed.pop(key)
-            t = ref()
-            if t is not None:
-                out.append({"type": "tensor", "t": now, "tensor": tensor_info(self, t, line)})
-
-    def _named_in(self, t: Tensor, frame: FrameType | None) -> bool:
-        """Whether the snippet's `frame` names `t` now: a variable, or a parameter of a module
-        it holds (`lin.weight.copy_(...)` names lin's weight before any op used it)."""
-        if frame is None:
-            return False
-        module = None
-        for k, v in list(frame.f_locals.items()):
-            if v is t and not k.startswith("__"):
-                return True
-            if isinstance(v, Tensor) or not hasattr(v, "_parameters"):
-                continue
-            module = module or _module_class()
-            if isinstance(v, module):
-                self.index_parameters(v)
-        return id(t) in self.pnames
-
-    def name_now(self, t: Tensor) -> tuple[str, int] | None:
-        """The name and depth the snippet's frames give `t` now, from the frame of the capture
-        being built up: the top level's variable, then named_parameters(), then the shallowest
-        function's (as `_resolve_names`). For a leaf that requires grad, described when first
-        built or used (a capture is built when the next one is made: a moment the program
-        fixes), so its box is drawn with the name it keeps."""
-        chain: list[FrameType] = []
-        f = self.at
-        fn = self.filename
-        while f is not None:
-            if f.f_code.co_filename == fn:
-                chain.append(f)
-            f = f.f_back
-        deeper = None
-        module = None
-        for d, g in enumerate(reversed(chain)):
-            for k, v in list(g.f_locals.items()):
-                if v is t:
-                    if k.startswith("__"):
-                        continue
-                    if d == 0:
-                        return k, 0
-                    if deeper is None:
-                        deeper = (k, d)
-                elif (
-                    not isinstance(v, Tensor)
-                    and id(v) not in self.indexed
-                    and hasattr(v, "_parameters")
-                ):
-                    module = module or _module_class()
-                    if isinstance(v, module):
-                        self.index_parameters(v)
-        held = self.pnames.get(id(t))
-        if held is not None and held[0] is t:
-            return held[1], 0
-        return deeper
-
-    def unnamed_tensor(self, t: Tensor, line: int | None, depth: int = UNNAMED) -> None:
-        """`t` has no name yet (or one from `depth` snippet calls down): a leaf that requires
-        grad, not described until a batch names it or an op uses it, or a tensor described
-        without its best name (told again once a shallower frame names it)."""
-        unnamed, key = self.unnamed, id(t)
-        if key not in unnamed:
-            unnamed[key] = (weakref.ref(t, lambda _: unnamed.pop(key, None)), line, depth)
-        elif depth < unnamed[key][2]:
-            unnamed[key] = (*unnamed[key][:2], depth)
-
-    def _resolve_names(self, seen: list[FrameType]) -> None:
-        # the user's names, looked up once per batch in the snippet frames seen in it and the
-        # snippet frames that called them, shallowest first: the top level's `x` before the
-        # `inp` of the forward it was passed to, whichever of the two frames ran the ops
-        depths: dict[int, int] = {}
-        frames: list[tuple[int, FrameType]] = []
-        for start in seen:
-            if id(start) in depths:
-                continue
-            chain = []
-            f: FrameType | None = start
-            while f is not None and id(f) not in depths:
-                if f.f_code.co_filename == self.filename:
-                    chain.append(f)
-                f = f.f_back
-            below = depths[id(f)] + 1 if f is not None else 0
-            for d, g in enumerate(reversed(chain), below):
-                depths[id(g)] = d
-                frames.append((d, g))
-        frames.sort(key=lambda df: df[0])  # (stable: siblings in the order seen)
-        found: list[tuple[int, str, Tensor]] = []
-        module = None
-        for d, g in frames:
-            for k, v in list(g.f_locals.items()):
-                if isinstance(v, Tensor):
-                    if not k.startswith("__"):
-                        found.append((d, k, v))
-                elif id(v) not in self.indexed and hasattr(v, "_parameters"):
-                    module = module or _module_class()
-                    if isinstance(v, module):
-                        self.index_parameters(v)
-        # the top level's variables, then named_parameters(), then the functions' locals
-        names: dict[int, str] = {}
-        depth: dict[int, int] = {}
-        self.names, self.name_depth = names, depth
-        top = [(d, k, v) for d, k, v in found if d == 0]
-        params = [(0, name, t) for t, name in self.pnames.values()]
-        for d, k, v in itertools.chain(top, params, found[len(top) :]):
-            if id(v) not in names:
-                names[id(v)] = k
-                depth[id(v)] = d
-
-    def value(self, a: np.ndarray[Any, Any], tid: int | None = None) -> TensorValue:
-        """An array's wire value; large ones are retained for `tensor_values` (bounded)."""
-        # one array is often shown by several events of a batch (a gradient leaves one node
-        # and enters the next): build its value once per flush; the cache keeps `a` alive,
-        # so its id() cannot be reused within the flush
-        hit = self.vcache.get(id(a))
-        if hit is not None and hit[0] is a:
-            return hit[1]
-        dt = a.dtype
-        known = _DTYPES.get(dt)
-        if known is None:
-            known = _DTYPES[dt] = _dtype(dt)
-        name, how = known
-        v: TensorValue = {"shape": list(a.shape), "dtype": name}
-        size = a.size
-        if size <= self.inline:  # the common case, kept short
-            if how and a.ndim and a.flags.c_contiguous:
-                # the array itself: the sink's orjson writes it (it is serialized within this
-                # flush, before the run goes on to write into it)
-                v["values"] = a
-                if how == _FLOAT:
-                    self.floats.append((a, v))
-            else:
-                values.inline(a, v)
-            self.vcache[id(a)] = (a, v)
-            return v
-        if a.size <= self.full_per_tensor and a.size <= self.full_left:
-            # full values within the run's budget: finished runs show heatmaps and tables
-            self.full_left -= a.size
-            if how and a.flags.c_contiguous:
-                v["values"] = a  # (as above; its summary counts its NaN/inf: `_full_finite`)
-                self.full.append((a, v))
-            else:
-                values.inline(a, v)
-        # summarized at the end of the flush, all together (their samples and histograms in
-        # a few NumPy calls) and, past PARALLEL_MIN elements, on two threads
-        self.jobs.append((a, v))
-        self.vcache[id(a)] = (a, v)
-        if tid is not None and tid not in self.retained:
-            # bounded by count and bytes; the oldest go first
-            self.retained[tid] = a
-            self.retained_bytes += a.nbytes
-            while self.retained and (
-                len(self.retained) > self.retain or self.retained_bytes > self.retain_bytes
-            ):
-                self.retained_bytes -= self.retained.popitem(last=False)[1].nbytes
-        return v
+    # -- a batch's end (batches.py) ---------------------------------------------------------
+    flush = batches.flush
+    _flush = batches.end_batch
+    _finite = batches.finite
+    _full_finite = batches.full_finite
+    _plain = staticmethod(batches.plain)
+    _summarize = batches.summarize
+    _deliver = batches.deliver
+    value = batches.value

@@ -13,8 +13,8 @@ import pytest
 
 import engine
 from engine.tracing import Tracer
+from engine.tracing.ids import Ids
 from engine.tracing.stepper import Backward
-from engine.tracing.tracer import Ids
 from tests.trace import harness
 
 ROOT = Path(__file__).resolve().parents[2]
