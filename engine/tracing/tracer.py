@@ -1,6 +1,12 @@
 """The tracer: an engine observer that captures named tuples (`captures.py`) on the hot path
 and turns them into events (`build.py`) in batches (`flush`), off the hot path.
 
+`Tracer` holds the run's state and the capture path; its other parts live in modules named by
+concept, written as functions of the tracer and bound here as its methods (one call, as before):
+`batches` (a batch's end: values, summaries, delivery), `naming` (the snippet's names for
+tensors), `scopes` (module scopes), `grad_state` (detach, requires_grad_, .grad changes),
+`hooks`, `halting` (how a run ends early), and `ids` (the tensors' and nodes' ids).
+
 Tensors and nodes each count ids from 0; the id lives on the object itself, so a recycled `id()`
 never inherits one. A tensor gets its id when a capture first holds it (`Tracer.number`), a node
 when its event is built: both in the order the run makes them, whenever batches are built.
@@ -22,17 +28,14 @@ import numpy as np
 
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import AccumulateGrad, Node, SavedTensor
+from engine.autograd.graph import Node, SavedTensor
 from engine.distributed.world import MEMBER
-from engine.tracing import batches, halting, naming, scopes, values
+from engine.tracing import batches, grad_state, halting, hooks, naming, scopes, values
 from engine.tracing import captures as cap
 from engine.tracing.build import BUILDERS as _BUILDERS
 from engine.tracing.ids import Ids
 from protocol import (
-    CutKind,
-    GradChangedHow,
     GradMode,
-    HookKind,
     RunStatus,
     TensorValue,
     WorkerEvent,
@@ -54,14 +57,6 @@ def _mode() -> GradMode:
     if STATE.inference:
         return "inference_mode"
     return "grad" if STATE.enabled else "no_grad"
-
-
-def _backward_hook_class() -> type:
-    """The class whose bound methods carry a module's full backward hooks (internal node
-    hooks: the user's module hooks are reported as they fire, these never)."""
-    from engine.nn.modules.hooks import BackwardHook
-
-    return BackwardHook
 
 
 class Tracer:
@@ -166,7 +161,7 @@ class Tracer:
         """ns since the run started: the `t` of an event built now."""
         return _ns() - self.t0
 
-    # -- hot path: capture only ----------------------------------------------------------
+    # -- hot path: capture only ----------------------------------------------------------------
     def _site(self) -> tuple[int | None, FrameType | None]:
         f: FrameType | None = _getframe(2)
         fn = self.filename
@@ -415,157 +410,34 @@ class Tracer:
             # (`unbuilt` changes only where the program says: a batch's end, this flush)
             self.flush()
 
-    # -- calls the snippet makes (the engine tells them with the calling frame) -------------
-    def _by_snippet(self, caller: FrameType | None, through: str | None = None) -> bool:
-        """Whether `caller` is the snippet's own code (skipping frames of functions named
-        `through`, e.g. requires_grad_): the engine's internal calls are not cut points."""
-        if through is not None:
-            while caller is not None and caller.f_code.co_name == through:
-                caller = caller.f_back
-        return caller is not None and caller.f_code.co_filename == self.filename
+    # -- autograd state the snippet changes, gradients accumulated (grad_state.py) -------------
+    _by_snippet = grad_state.by_snippet
+    detached = grad_state.detached
+    requires_grad_changed = grad_state.requires_grad_changed
+    grad_retained = grad_state.grad_retained
+    grad_assigned = grad_state.grad_assigned
+    grads_zeroed = grad_state.grads_zeroed
+    cut = grad_state.cut
+    requires_grad_set = grad_state.requires_grad_set
+    retain_grad = grad_state.retain_grad
+    grad_reset = grad_state.grad_reset
+    grad_accumulated = grad_state.grad_accumulated
 
-    def detached(
-        self, kind: CutKind, t: Tensor, out: Tensor | None, was_rg: bool, caller: FrameType
-    ) -> None:
-        """detach()/detach_()/.data was called on `t` (`was_rg`: t required grad before)."""
-        if kind == "data":
-            if not self._by_snippet(caller):
-                return
-            assert out is not None
-            self.alias(out, t)
-        elif not was_rg or not self._by_snippet(caller):
-            return
-        if was_rg:
-            self.cut(kind, t, out)
+    # -- hooks (hooks.py) ----------------------------------------------------------------------
+    hook_registered = hooks.hook_registered
+    hook_removed = hooks.hook_removed
+    hook_before = hooks.hook_before
+    hook_fired = hooks.hook_fired
+    saved_packed = hooks.saved_packed
+    saved_unpack = hooks.saved_unpack
 
-    def requires_grad_changed(self, t: Tensor, caller: FrameType) -> None:
-        if self._by_snippet(caller, "requires_grad_"):
-            self.requires_grad_set(t, t._rg)
-
-    def grad_retained(self, t: Tensor, caller: FrameType) -> None:
-        if self._by_snippet(caller):
-            self.retain_grad(t)
-
-    def grad_assigned(self, t: Tensor, caller: FrameType) -> None:
-        if self._by_snippet(caller):
-            self.grad_reset(t, "assigned")
-
-    def grads_zeroed(self, params: list[Tensor], caller: FrameType) -> None:
-        """zero_grad reset the `.grad` of `params` (each had one)."""
-        if self._by_snippet(caller):
-            for p in params:
-                self.grad_reset(p, "set_to_none" if p._grad is None else "zeroed")
-
-    def cut(self, kind: CutKind, t: Tensor, out: Tensor | None) -> None:
-        """The snippet called detach()/.data/detach_() on `t`."""
-        line, frame = self._site()
-        self.unbuilt.add(id(t._ver))
-        self._add(cap.CutMade(_ns(), line, frame, kind, t, out))
-
-    def requires_grad_set(self, t: Tensor, value: bool) -> None:
-        line, frame = self._site()
-        self._add(cap.RequiresGradSet(_ns(), line, frame, t, value))
-
-    def retain_grad(self, t: Tensor) -> None:
-        line, frame = self._site()
-        self._add(cap.GradRetained(_ns(), line, frame, t))
-
-    def grad_reset(self, t: Tensor, how: GradChangedHow, hook: int | None = None) -> None:
-        """`t.grad` changed outside backward (zero_grad, an assignment, a hook)."""
-        g = t._grad
-        data = g._d.copy() if g is not None else None
-        line, frame = self._site() if hook is None else (None, None)
-        self._add(cap.GradReset(_ns(), line, frame, t, how, data, hook))
-
-    # -- hooks -----------------------------------------------------------------------------
-    def hook_registered(self, hook_id: int, kind: HookKind, target: Any, fn: Any) -> None:
-        if isinstance(getattr(fn, "__self__", None), _backward_hook_class()):
-            self.internal_hooks.add(hook_id)  # the plumbing of a module's backward hooks
-            return
-        path = self.module_paths.get(id(target))
-        mpath = path[1] if path is not None and path[0] is target else None
-        line, frame = self._site()
-        self._add(cap.HookRegistered(_ns(), line, frame, hook_id, kind, target, fn, mpath))
-
-    def hook_removed(self, hook_id: int) -> None:
-        if hook_id in self.internal_hooks:
-            return
-        line, frame = self._site()
-        self._add(cap.HookRemoved(_ns(), line, frame, hook_id))
-
-    def hook_before(self, kind: str, args: tuple[Any, ...]) -> Any:
-        """Called before a hook runs. A post-accumulate hook may change or clear `.grad` (the
-        fused optimizer step), so the `.grad` it is given is kept now: (tensor, version, wire
-        value)."""
-        if kind != "post_accumulate" or args[0]._grad is None:
-            return None
-        g = args[0]._grad
-        return (g, g._ver[0], values.value(g._d, self.inline))
-
-    def hook_fired(
-        self, kind: HookKind, hook_id: int, args: tuple[Any, ...], out: Any, before: Any = None
-    ) -> None:
-        if hook_id in self.internal_hooks:
-            return
-        bw = self.backward
-        mpath = None
-        if kind.startswith("module_"):
-            path = self.module_paths.get(id(args[0]))
-            mpath = path[1] if path is not None and path[0] is args[0] else None
-        changed = False
-        if kind == "post_accumulate":
-            g = args[0]._grad
-            if g is not None:
-                self.unbuilt.add(id(g._ver))
-            kept = before[0] if before is not None else None
-            changed = g is not kept or (g is not None and g._ver[0] != before[1])
-        forward = kind in ("module_forward_pre", "module_forward")
-        backward = None if forward else bw.bid
-        node = None if forward else bw.current
-        self._add(
-            cap.HookFired(
-                _ns(), None, None, kind, hook_id, args, out, backward, node, before, mpath
-            )
-        )
-        if changed:
-            self.grad_reset(args[0], "hook", hook_id)
-
-    def grad_accumulated(self, var: Tensor, grad: Tensor) -> None:
-        """Called by the engine right after it adds `grad` into `var.grad`: in a backward's
-        AccumulateGrad node, or after the walk for `backward(inputs=...)`."""
-        total = var._grad
-        add = self.unbuilt.add
-        add(id(grad._ver))
-        if total is not None:
-            add(id(total._ver))
-        if total is not None and id(total._ver) not in self.grads:
-            grads, key = self.grads, id(total._ver)
-            grads[key] = (weakref.ref(total, lambda _: grads.pop(key, None)), var)
-        node = self.backward.current
-        if type(node) is not AccumulateGrad:
-            node = var._acc
-        self._add(cap.Accumulated(_ns(), None, None, self.backward.bid, node, var, grad, total))
-
-    def saved_packed(self, saved: SavedTensor, tensor: Tensor) -> None:
-        """A saved-tensor pack hook ran: the tensor it was given, for the node's event."""
-        self.tensors.of(tensor)
-        self.packed[id(saved)] = (saved, tensor)
-
-    def saved_unpack(self, saved: SavedTensor, node: Node | None) -> None:
-        # the saved tensor's name, read now: the node's buffers may be freed before a flush
-        from engine.tracing.build import saved_store
-
-        store = saved_store(node) if node is not None else {}
-        name = next((k for k, v in store.items() if v is saved), None)
-        self._add(cap.Unpacked(_ns(), None, None, saved, node, name))
-
-    # -- module scopes (scopes.py) -------------------------------------------------------
+    # -- module scopes (scopes.py) -------------------------------------------------------------
     module_enter = scopes.module_enter
     module_exit = scopes.module_exit
     _scope_changed = scopes.scope_changed
     _child_name = scopes.child_name
 
-    # -- the snippet's names (naming.py) ---------------------------------------------------
+    # -- the snippet's names (naming.py) -------------------------------------------------------
     index_parameters = naming.index_parameters
     _named_late = naming.named_late
     _named_in = naming.named_in
@@ -580,11 +452,11 @@ class Tracer:
     def drive(self, steps: Any) -> None:
         self.backward.drive(steps)
 
-    # -- halting (halting.py) -------------------------------------------------------------
+    # -- halting (halting.py) ------------------------------------------------------------------
     halt = halting.halt
     _halt = halting.halt_now
 
-    # -- a batch's end (batches.py) ---------------------------------------------------------
+    # -- a batch's end (batches.py) ------------------------------------------------------------
     flush = batches.flush
     _flush = batches.end_batch
     _finite = batches.finite
