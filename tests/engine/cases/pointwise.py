@@ -1,4 +1,4 @@
-"""Rows for engine/ops/pointwise.py."""
+"""Rows for the engine/ops/pointwise/ package (arithmetic, powers, elementary, selection, logic)."""
 
 from tests.engine.cases import Case
 

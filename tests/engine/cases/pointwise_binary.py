@@ -1,4 +1,4 @@
-"""Rows for engine/ops/pointwise_binary.py (the binary functions beyond pointwise.py's)."""
+"""Rows for engine/ops/pointwise_binary.py (the binary functions beyond engine/ops/pointwise/'s)."""
 
 from tests.engine.cases import Case
 

@@ -1,0 +1,104 @@
+"""Pointwise comparisons and float queries (never differentiable): eq, ne, lt, le, gt, ge,
+equal, isclose, allclose, isnan, isinf, isfinite, isposinf, isneginf.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from engine import _dtype
+from engine._tensor import Tensor, make
+from engine.ops._core import binary_arrays, broadcast_error
+from engine.ops.table import Op
+
+
+def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
+    def op(self: Tensor, other: Any) -> Tensor:
+        a, b, _, _ = binary_arrays(self, other)
+        if fn in _ORDERED:
+            _dtype.refuse_barely(a.dtype, f"{_ORDERED[fn]}_cpu")
+        if _dtype.kind(a.dtype) == "c" and fn in _ORDERED:
+            raise NotImplementedError(
+                f"\"{_ORDERED[fn]}_cpu\" not implemented for '{_CTYPE[a.dtype.name]}'"
+            )
+        try:
+            return make(np.asarray(fn(a, b)), False, None, 0)
+        except ValueError as e:
+            raise broadcast_error(a, b, e) from None
+
+    return op
+
+
+_ORDERED = {np.less: "lt", np.less_equal: "le", np.greater: "gt", np.greater_equal: "ge"}
+_CTYPE = {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+
+
+def equal(self: Tensor, other: Tensor) -> bool:
+    """True when both have the same shape and elements (a Python bool, no graph)."""
+    a, b = self._d, other._d
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def isclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
+    """|self - other| <= atol + rtol * |other|, elementwise (a bool tensor, no graph)."""
+    return make(np.isclose(self._d, other._d, rtol, atol, equal_nan), False, None, 0)
+
+
+def allclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
+    """True when `isclose` holds everywhere (a Python bool)."""
+    return bool(np.allclose(self._d, other._d, rtol, atol, equal_nan))
+
+
+def isnan(self: Tensor) -> Tensor:
+    return make(np.isnan(self._d), False, None, 0)
+
+
+def isinf(self: Tensor) -> Tensor:
+    return make(np.isinf(self._d), False, None, 0)
+
+
+def isfinite(self: Tensor) -> Tensor:
+    return make(np.isfinite(self._d), False, None, 0)
+
+
+def isposinf(self: Tensor) -> Tensor:
+    if _dtype.kind(self._d.dtype) == "c":
+        raise RuntimeError("isposinf does not support complex inputs.")
+    return make(np.isposinf(self._d), False, None, 0)
+
+
+def isneginf(self: Tensor) -> Tensor:
+    if _dtype.kind(self._d.dtype) == "c":
+        raise RuntimeError("isneginf does not support complex inputs.")
+    return make(np.isneginf(self._d), False, None, 0)
+
+
+OPS = [
+    Op("eq", eq, operators=("__eq__",)),
+    Op("ne", ne, operators=("__ne__",)),
+    Op("lt", lt, operators=("__lt__",)),
+    Op("le", le, operators=("__le__",)),
+    Op("gt", gt, operators=("__gt__",)),
+    Op("ge", ge, operators=("__ge__",)),
+    Op("isnan", isnan),
+    Op("isinf", isinf),
+    Op("isfinite", isfinite),
+    Op("isposinf", isposinf),
+    Op("isneginf", isneginf),
+    Op("equal", equal),
+    Op("isclose", isclose),
+    Op("allclose", allclose),
+]
