@@ -45,7 +45,18 @@ def detached(
 
 
 def requires_grad_changed(self: Tracer, t: Tensor, caller: FrameType) -> None:
+    """`t.requires_grad` was just flipped (the engine tells only a change)."""
     if self._by_snippet(caller, "requires_grad_"):
+        if self.buf:
+            # the captures before were made before the flip: build them reading `t` as it was
+            # (`p = torch.tensor([4.], requires_grad=True); p.requires_grad_(False)`: p was
+            # made requiring grad, and the flip is the cut point)
+            now = t._rg
+            t._rg = not now
+            try:
+                self._build(len(self.buf))
+            finally:
+                t._rg = now
         self.requires_grad_set(t, t._rg)
 
 

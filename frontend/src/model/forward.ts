@@ -99,6 +99,11 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
     if (cut) removeVertex(s, cut.id);
     return t;
   }
+  // a cut's output named later (the tracer names tensors at the batch's end): the cut says it
+  const cutV = s.vertices.getAt(CUT, e.id);
+  if (cutV && t.name && !cutV.label.split(", ").includes(t.name)) {
+    reviseVertex(s, { ...cutV, label: cutV.label ? `${cutV.label}, ${t.name}` : t.name });
+  }
   const leaf = s.vertices.getAt(LEAF, e.id);
   if (leaf) {
     // a name heard later (a parameter named once its module ran) replaces a stand-in
