@@ -1,4 +1,4 @@
-"""Normal, Uniform, Bernoulli, Categorical, and KL(Normal || Normal)."""
+"""Normal, Uniform, Bernoulli, Categorical."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ from typing import Any
 import engine as _engine
 from engine._size import Size
 from engine._tensor import Tensor
-from engine.distributions.distribution import (
-    Distribution,
-    Positive,
-    Real,
-    UnitInterval,
-    broadcast_all,
-)
+from engine.distributions import constraints
+from engine.distributions.distribution import Distribution, broadcast_all
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
@@ -23,7 +18,8 @@ torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 class Normal(Distribution):
     """N(loc, scale^2); `rsample` is reparameterised (loc + eps * scale)."""
 
-    arg_constraints = {"loc": Real(), "scale": Positive()}
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
     has_rsample = True
 
     def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
@@ -36,8 +32,30 @@ class Normal(Distribution):
         return self.loc
 
     @property
+    def mode(self) -> Tensor:
+        return self.loc
+
+    @property
     def stddev(self) -> Tensor:
         return self.scale
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
+        new = self._get_checked_instance(Normal, _instance)
+        batch_shape = Size(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new  # type: ignore[no-any-return]
+
+    def cdf(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) * self.scale.reciprocal() / math.sqrt(2)
+        return 0.5 * (1 + torch.erf(z))  # type: ignore[no-any-return]
+
+    def icdf(self, value: Any) -> Tensor:
+        return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)  # type: ignore[no-any-return]
 
     @property
     def variance(self) -> Tensor:
@@ -67,7 +85,10 @@ class Normal(Distribution):
 class Uniform(Distribution):
     """U[low, high)."""
 
-    arg_constraints = {"low": Real(), "high": Real()}
+    arg_constraints = {
+        "low": constraints.dependent(is_discrete=False, event_dim=0),
+        "high": constraints.dependent(is_discrete=False, event_dim=0),
+    }
     has_rsample = True
 
     def __init__(self, low: Any, high: Any, validate_args: Any = None) -> None:
@@ -102,6 +123,7 @@ class _ProbsOrLogits(Distribution):
     """Parameterised by `probs` or `logits`; the other one is derived on first use."""
 
     _binary = False
+    _lazy_params = ("probs", "logits")
 
     def _init_param(self, probs: Any, logits: Any) -> None:
         if (probs is None) == (logits is None):
@@ -129,7 +151,8 @@ class _ProbsOrLogits(Distribution):
 class Bernoulli(_ProbsOrLogits):
     """1 with probability `probs`, else 0."""
 
-    arg_constraints = {"probs": UnitInterval(), "logits": Real()}
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
     _binary = True
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
@@ -162,7 +185,7 @@ class Bernoulli(_ProbsOrLogits):
 class Categorical(_ProbsOrLogits):
     """One of K categories, with (unnormalised) `probs` or `logits` along the last dim."""
 
-    arg_constraints = {"probs": Real(), "logits": Real()}
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
         self._init_param(probs, logits)
@@ -195,15 +218,3 @@ class Categorical(_ProbsOrLogits):
         logits = torch.clamp(self.logits, min=min_real)
         p_log_p = logits * self.probs
         return -p_log_p.sum(-1)
-
-
-def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
-    """KL(p || q); only the Normal/Normal pair is implemented."""
-    if not (isinstance(p, Normal) and isinstance(q, Normal)):
-        raise NotImplementedError(
-            f"No KL(p || q) is implemented for p type {type(p).__name__} "
-            f"and q type {type(q).__name__}"
-        )
-    var_ratio = (p.scale / q.scale).pow(2)
-    t1 = ((p.loc - q.loc) / q.scale).pow(2)
-    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
