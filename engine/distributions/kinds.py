@@ -72,6 +72,8 @@ class Normal(Distribution):
         return self.loc + eps * self.scale
 
     def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         var = self.scale**2
         log_scale = self.scale.log()
         return (  # type: ignore[no-any-return]
@@ -96,9 +98,43 @@ class Uniform(Distribution):
         scalar = isinstance(low, Number) and isinstance(high, Number)
         super().__init__(Size() if scalar else self.low.size(), validate_args=validate_args)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:
+        new = self._get_checked_instance(Uniform, _instance)
+        batch_shape = Size(batch_shape)
+        new.low = self.low.expand(batch_shape)
+        new.high = self.high.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new  # type: ignore[no-any-return]
+
+    @property
+    def support(self) -> Any:
+        return constraints.interval(self.low, self.high)
+
     @property
     def mean(self) -> Tensor:
         return (self.high + self.low) / 2
+
+    @property
+    def mode(self) -> Tensor:
+        return math.nan * self.high  # type: ignore[no-any-return]
+
+    @property
+    def stddev(self) -> Tensor:
+        return (self.high - self.low) / 12**0.5  # type: ignore[no-any-return]
+
+    @property
+    def variance(self) -> Tensor:
+        return (self.high - self.low).pow(2) / 12  # type: ignore[no-any-return]
+
+    def cdf(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        result = (value - self.low) / (self.high - self.low)
+        return result.clamp(min=0, max=1)  # type: ignore[no-any-return]
+
+    def icdf(self, value: Any) -> Tensor:
+        return value * (self.high - self.low) + self.low  # type: ignore[no-any-return]
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
@@ -106,6 +142,8 @@ class Uniform(Distribution):
         return self.low + rand * (self.high - self.low)
 
     def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         lb = self.low.le(value).type_as(self.low)
         ub = self.high.gt(value).type_as(self.low)
         return torch.log(lb.mul(ub)) - torch.log(self.high - self.low)
@@ -173,6 +211,8 @@ class Bernoulli(_ProbsOrLogits):
             return torch.bernoulli(self.probs.expand(shape))
 
     def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
         bce = torch.nn.functional.binary_cross_entropy_with_logits
         return -bce(logits, value, reduction="none")
@@ -207,7 +247,13 @@ class Categorical(_ProbsOrLogits):
         samples_2d = torch.multinomial(probs_2d, sample_shape.numel(), True).T
         return samples_2d.reshape(self._extended_shape(sample_shape))
 
+    @property
+    def support(self) -> Any:
+        return constraints.integer_interval(0, self._num_events - 1)
+
     def log_prob(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         value = value.long().unsqueeze(-1)
         value, log_pmf = torch.broadcast_tensors(value, self.logits)
         value = value[..., :1]
