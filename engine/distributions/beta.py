@@ -32,7 +32,7 @@ class Beta(Distribution):
 
     def __init__(self, concentration1: Any, concentration0: Any, validate_args: Any = None):
         if isinstance(concentration1, Number) and isinstance(concentration0, Number):
-            both = torch.tensor([float(concentration1), float(concentration0)])
+            both = torch.tensor([float(concentration1), float(concentration0)])  # type: ignore[arg-type]
         else:
             c1, c0 = broadcast_all(concentration1, concentration0)
             both = torch.stack([c1, c0], -1)
@@ -57,7 +57,7 @@ class Beta(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return self.concentration1 / (self.concentration1 + self.concentration0)  # type: ignore[no-any-return]
+        return self.concentration1 / (self.concentration1 + self.concentration0)
 
     @property
     def mode(self) -> Tensor:
@@ -66,7 +66,7 @@ class Beta(Distribution):
     @property
     def variance(self) -> Tensor:
         total = self.concentration1 + self.concentration0
-        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))  # type: ignore[no-any-return]
+        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         return self._dirichlet.rsample(sample_shape).select(-1, 0)

@@ -21,7 +21,7 @@ torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
 def _clamp_by_zero(x: Tensor) -> Tensor:
-    return (x.clamp(min=0) + x - x.clamp(max=0)) / 2  # type: ignore[no-any-return]
+    return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
 class Binomial(Distribution):
@@ -81,20 +81,20 @@ class Binomial(Distribution):
 
     @property
     def param_shape(self) -> Size:
-        return self._param.size()
+        return Size(self._param.size())
 
     @property
     def mean(self) -> Tensor:
-        return self.total_count * self.probs  # type: ignore[no-any-return]
+        return self.total_count * self.probs
 
     @property
     def mode(self) -> Tensor:
         n = self.total_count
-        return ((n + 1) * self.probs).floor().clamp(max=n)  # type: ignore[no-any-return]
+        return ((n + 1) * self.probs).floor().clamp(max=n)
 
     @property
     def variance(self) -> Tensor:
-        return self.total_count * self.probs * (1 - self.probs)  # type: ignore[no-any-return]
+        return self.total_count * self.probs * (1 - self.probs)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
@@ -117,7 +117,7 @@ class Binomial(Distribution):
 
     def entropy(self) -> Tensor:
         log_prob = self.log_prob(self.enumerate_support(False))
-        return -(torch.exp(log_prob) * log_prob).sum(0)  # type: ignore[no-any-return]
+        return -(torch.exp(log_prob) * log_prob).sum(0)
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
         total_count = int(self.total_count.max())

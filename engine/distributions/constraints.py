@@ -253,7 +253,7 @@ class _Symmetric(_Square):
         square = super().check(value)
         if not bool(square.all()):
             return square
-        return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)  # type: ignore[no-any-return]
+        return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
 
 
 class _PositiveDefinite(_Symmetric):

@@ -190,13 +190,13 @@ class Dirichlet(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         c = self.concentration
-        return (  # type: ignore[no-any-return]
+        return (
             torch.xlogy(c - 1.0, value).sum(-1) + torch.lgamma(c.sum(-1)) - torch.lgamma(c).sum(-1)
         )
 
     @property
     def mean(self) -> Tensor:
-        return self.concentration / self.concentration.sum(-1, True)  # type: ignore[no-any-return]
+        return self.concentration / self.concentration.sum(-1, True)
 
     @property
     def mode(self) -> Tensor:
@@ -211,7 +211,7 @@ class Dirichlet(Distribution):
     def variance(self) -> Tensor:
         c = self.concentration
         con0 = c.sum(-1, True)
-        return c * (con0 - c) / (con0.pow(2) * (con0 + 1))  # type: ignore[no-any-return]
+        return c * (con0 - c) / (con0.pow(2) * (con0 + 1))
 
     def entropy(self) -> Tensor:
         c = self.concentration

@@ -127,7 +127,8 @@ class Distribution:
             )
 
     def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
-        if _instance is None and type(self).__init__ != cls.__init__:
+        init = "__init__"  # looked up on the classes (as PyTorch compares them)
+        if _instance is None and getattr(type(self), init) != getattr(cls, init):
             raise NotImplementedError(
                 f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
                 "__init__ method must also define a custom .expand() method."

@@ -56,7 +56,7 @@ class Exponential(Distribution):
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        return torch.empty(shape, dtype=self.rate.dtype).exponential_() / self.rate  # type: ignore[no-any-return]
+        return torch.empty(shape, dtype=self.rate.dtype).exponential_() / self.rate
 
     def log_prob(self, value: Any) -> Tensor:
         if self._validate_args:
@@ -66,10 +66,10 @@ class Exponential(Distribution):
     def cdf(self, value: Any) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return 1 - torch.exp(-self.rate * value)  # type: ignore[no-any-return]
+        return 1 - torch.exp(-self.rate * value)
 
     def icdf(self, value: Any) -> Tensor:
-        return -torch.log1p(-value) / self.rate  # type: ignore[no-any-return]
+        return -torch.log1p(-value) / self.rate
 
     def entropy(self) -> Tensor:
-        return 1.0 - torch.log(self.rate)  # type: ignore[no-any-return]
+        return 1.0 - torch.log(self.rate)

@@ -44,15 +44,15 @@ class Gamma(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return self.concentration / self.rate  # type: ignore[no-any-return]
+        return self.concentration / self.rate
 
     @property
     def mode(self) -> Tensor:
-        return ((self.concentration - 1) / self.rate).clamp(min=0)  # type: ignore[no-any-return]
+        return ((self.concentration - 1) / self.rate).clamp(min=0)
 
     @property
     def variance(self) -> Tensor:
-        return self.concentration / self.rate.pow(2)  # type: ignore[no-any-return]
+        return self.concentration / self.rate.pow(2)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
@@ -71,9 +71,7 @@ class Gamma(Distribution):
 
     def entropy(self) -> Tensor:
         c = self.concentration
-        return (  # type: ignore[no-any-return]
-            c - torch.log(self.rate) + torch.lgamma(c) + (1.0 - c) * torch.digamma(c)
-        )
+        return c - torch.log(self.rate) + torch.lgamma(c) + (1.0 - c) * torch.digamma(c)
 
     def cdf(self, value: Any) -> Tensor:
         if self._validate_args:

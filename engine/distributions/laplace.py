@@ -49,22 +49,22 @@ class Laplace(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        return 2 * self.scale.pow(2)  # type: ignore[no-any-return]
+        return 2 * self.scale.pow(2)
 
     @property
     def stddev(self) -> Tensor:
-        return (2**0.5) * self.scale  # type: ignore[no-any-return]
+        return (2**0.5) * self.scale
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         eps = torch.finfo(self.loc.dtype).eps
         u = torch.empty(shape, dtype=self.loc.dtype).uniform_(eps - 1, 1)
-        return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())  # type: ignore[no-any-return]
+        return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
 
     def log_prob(self, value: Any) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return -torch.log(2 * self.scale) - torch.abs(value - self.loc) / self.scale  # type: ignore[no-any-return]
+        return -torch.log(2 * self.scale) - torch.abs(value - self.loc) / self.scale
 
     def cdf(self, value: Any) -> Tensor:
         if self._validate_args:
@@ -77,4 +77,4 @@ class Laplace(Distribution):
         return self.loc - self.scale * term.sign() * torch.log1p(-2 * term.abs())  # type: ignore[no-any-return]
 
     def entropy(self) -> Tensor:
-        return 1 + torch.log(2 * self.scale)  # type: ignore[no-any-return]
+        return 1 + torch.log(2 * self.scale)

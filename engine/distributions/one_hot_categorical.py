@@ -61,18 +61,18 @@ class OneHotCategorical(Distribution):
     def mode(self) -> Tensor:
         probs = self._categorical.probs
         one_hot = torch.nn.functional.one_hot(probs.argmax(dim=-1), num_classes=probs.shape[-1])
-        return one_hot.to(probs)  # type: ignore[no-any-return]
+        return one_hot.to(probs)
 
     @property
     def variance(self) -> Tensor:
         p = self._categorical.probs
-        return p * (1 - p)  # type: ignore[no-any-return]
+        return p * (1 - p)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         probs = self._categorical.probs
         indices = self._categorical.sample(Size(sample_shape))
         one_hot = torch.nn.functional.one_hot(indices, self._categorical._num_events)
-        return one_hot.to(probs)  # type: ignore[no-any-return]
+        return one_hot.to(probs)
 
     def log_prob(self, value: Any) -> Tensor:
         if self._validate_args:

@@ -124,11 +124,11 @@ class _InverseTransform(Transform):
         return self._inv
 
     @property
-    def domain(self) -> Any:  # type: ignore[override]
+    def domain(self) -> Any:
         return self._base.codomain
 
     @property
-    def codomain(self) -> Any:  # type: ignore[override]
+    def codomain(self) -> Any:
         return self._base.domain
 
     @property
@@ -182,7 +182,7 @@ class ComposeTransform(Transform):
     __hash__ = object.__hash__
 
     @property
-    def domain(self) -> Any:  # type: ignore[override]
+    def domain(self) -> Any:
         if not self.parts:
             return constraints.real
         domain = self.parts[0].domain
@@ -195,7 +195,7 @@ class ComposeTransform(Transform):
         return domain
 
     @property
-    def codomain(self) -> Any:  # type: ignore[override]
+    def codomain(self) -> Any:
         if not self.parts:
             return constraints.real
         codomain = self.parts[-1].codomain
@@ -381,12 +381,12 @@ class AffineTransform(Transform):
         return self._event_dim
 
     @property
-    def domain(self) -> Any:  # type: ignore[override]
+    def domain(self) -> Any:
         if self.event_dim == 0:
             return constraints.real
         return constraints.independent(constraints.real, self.event_dim)
 
-    codomain = domain  # type: ignore[assignment]
+    codomain = domain
 
     def with_cache(self, cache_size: int = 1) -> Transform:
         if self._cache_size == cache_size:
