@@ -2,7 +2,7 @@
 `rsample` selects the first coordinate of a Dirichlet draw).
 
 >>> torch.manual_seed(0); Beta(2.0, 3.0).sample()
-tensor(...)
+tensor(0.6726)
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (engine/distributions/samplers.py).
 
 >>> torch.manual_seed(0); Binomial(10, torch.tensor([0.5])).sample()
-tensor([...])
+tensor([7.])
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`Exponential(rate)`; `rsample` is `exponential_()` divided by the rate (DivBackward0).
 
 >>> torch.manual_seed(0); Exponential(2.0).sample((2,))
-tensor([...])
+tensor([1.7542, 0.6152])
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (grad_fn DivBackward0 over StandardGammaBackward0).
 
 >>> torch.manual_seed(0); Gamma(2.0, 1.0).sample()
-tensor(...)
+tensor(4.5526)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`Laplace(loc, scale)`; `rsample` inverts the CDF of a `uniform_(eps - 1, 1)` draw.
 
 >>> torch.manual_seed(0); Laplace(0.0, 1.0).sample((2,))
-tensor([...])
+tensor([-0.0075,  0.7688])
 """
 
 from __future__ import annotations

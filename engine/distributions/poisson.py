@@ -1,7 +1,7 @@
 """`Poisson(rate)`: counts drawn by `torch.poisson` (PyTorch's stream).
 
 >>> torch.manual_seed(0); Poisson(3.0).sample((2,))
-tensor([...])
+tensor([6., 3.])
 """
 
 from __future__ import annotations

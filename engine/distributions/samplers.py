@@ -5,7 +5,7 @@ and the implicit reparameterisation gradients ATen uses for them (`_standard_gam
 `_dirichlet_grad`), copied from ATen/native/Distributions.h.
 
 >>> torch.manual_seed(0); standard_gamma(torch.tensor([2.0]))
-tensor([...])
+tensor([4.5526])
 """
 
 from __future__ import annotations
