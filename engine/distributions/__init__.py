@@ -8,7 +8,7 @@ tensor([ 1.5410, -0.2934])
 
 from __future__ import annotations
 
-from engine.distributions import constraints, transforms
+from engine.distributions import constraints, transforms, utils
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
 from engine.distributions.dirichlet import Dirichlet
@@ -63,4 +63,5 @@ __all__ = [
     "kl_divergence",
     "register_kl",
     "transforms",
+    "utils",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import engine as _engine
@@ -15,7 +16,6 @@ torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 class Distribution:
     """Batch/event shapes and validation of the constructor's arguments."""
 
-    arg_constraints: dict[str, Any] = {}
     has_rsample = False
     has_enumerate_support = False
     _validate_args = True
@@ -30,7 +30,17 @@ class Distribution:
             self._validate_args = validate_args
         if not self._validate_args:
             return
-        for param, constraint in self.arg_constraints.items():
+        try:
+            arg_constraints = self.arg_constraints
+        except NotImplementedError:
+            arg_constraints = {}
+            warnings.warn(
+                f"{self.__class__} does not define `arg_constraints`. "
+                "Please set `arg_constraints = {}` or initialize the distribution "
+                "with `validate_args=False` to turn off validation.",
+                stacklevel=2,
+            )
+        for param, constraint in arg_constraints.items():
             if constraints.is_dependent(constraint):
                 continue
             lazy = param in self._lazy_params or not isinstance(
@@ -45,6 +55,17 @@ class Distribution:
                     f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
                     f"{constraint!r}, but found invalid values:\n{value}"
                 )
+
+    @staticmethod
+    def set_default_validate_args(value: bool) -> None:
+        """Turn argument validation on or off for every distribution made afterwards."""
+        if value not in [True, False]:
+            raise ValueError
+        Distribution._validate_args = value
+
+    @property
+    def arg_constraints(self) -> dict[str, Any]:
+        raise NotImplementedError
 
     @property
     def batch_shape(self) -> Size:
