@@ -19,32 +19,47 @@ from engine._tensor import Tensor, make
 from engine.autograd.function import Function, once_differentiable
 from engine.distributions import constraints
 from engine.distributions.distribution import Distribution
-from engine.distributions.samplers import _digamma_one, sample_dirichlet
+from engine.distributions.samplers import (
+    Round,
+    _digamma_one,
+    _same,
+    _to_f32,
+    sample_dirichlet,
+)
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-def _grad_alpha_small(x: float, alpha: float, beta: float) -> float:
-    factor = _digamma_one(alpha) - _digamma_one(alpha + beta) - math.log(x)
+def _pow(fl: Round, base: float, exp: float) -> float:
+    try:
+        return fl(math.pow(base, exp))
+    except (OverflowError, ValueError):
+        return math.inf if base == 0 else math.nan
+
+
+def _grad_alpha_small(x: float, alpha: float, beta: float, fl: Round) -> float:
+    """x near 0: a Taylor series (in the tensor's own precision, as ATen)."""
+    factor = fl(fl(_digamma_one(alpha, fl) - _digamma_one(fl(alpha + beta), fl)) - fl(math.log(x)))
     numer = 1.0
-    series = numer / alpha * (factor + 1 / alpha)
+    series = fl(fl(numer / alpha) * fl(factor + fl(1 / alpha)))
     for i in range(1, 11):
-        numer *= (i - beta) * x / i
-        denom = alpha + i
-        series += numer / denom * (factor + 1 / denom)
-    res = x * math.pow(1 - x, -beta) * series
+        numer = fl(numer * fl(fl(fl(i - beta) * x) / i))
+        denom = fl(alpha + i)
+        series = fl(series + fl(fl(numer / denom) * fl(factor + fl(1 / denom))))
+    res = fl(fl(x * _pow(fl, fl(1 - x), -beta)) * series)
     return 0.0 if math.isnan(res) else res
 
 
-def _grad_beta_small(x: float, alpha: float, beta: float) -> float:
-    factor = _digamma_one(alpha + beta) - _digamma_one(beta)
-    numer, betas, dbetas, series = 1.0, 1.0, 0.0, factor / alpha
+def _grad_beta_small(x: float, alpha: float, beta: float, fl: Round) -> float:
+    """The same for x near 1 (called with 1 - x and the concentrations swapped)."""
+    factor = fl(_digamma_one(fl(alpha + beta), fl) - _digamma_one(beta, fl))
+    numer, betas, dbetas, series = 1.0, 1.0, 0.0, fl(factor / alpha)
     for i in range(1, 9):
-        numer *= -x / i
-        dbetas = dbetas * (beta - i) + betas
-        betas = betas * (beta - i)
-        series += numer / (alpha + i) * (dbetas + factor * betas)
-    res = -math.pow(1 - x, 1 - beta) * series
+        numer = fl(numer * fl(-x / i))
+        dbetas = fl(fl(dbetas * fl(beta - i)) + betas)
+        betas = fl(betas * fl(beta - i))
+        series = fl(series + fl(fl(numer / fl(alpha + i)) * fl(dbetas + fl(factor * betas))))
+    res = fl(-_pow(fl, fl(1 - x), fl(1 - beta)) * series)
     return 0.0 if math.isnan(res) else res
 
 
@@ -107,16 +122,17 @@ _C = np.array([
 ]).tolist()  # fmt: skip
 
 
-def _dirichlet_grad_one(x: float, alpha: float, total: float) -> float:
-    """-(d/dalpha cdf(x; alpha, total - alpha)) / pdf / (1 - x), ATen's `dirichlet_grad_one`."""
-    beta = total - alpha
-    boundary = total * x * (1 - x)
+def _dirichlet_grad_one(x: float, alpha: float, total: float, fl: Round = _same) -> float:
+    """-(d/dalpha cdf(x; alpha, total - alpha)) / pdf / (1 - x), ATen's `dirichlet_grad_one`
+    (`fl` rounds the steps ATen takes in the tensor's own float type)."""
+    beta = fl(total - alpha)
+    boundary = fl(fl(total * x) * fl(1 - x))
     if x <= 0.5 and boundary < 2.5:
-        return _grad_alpha_small(x, alpha, beta)
+        return _grad_alpha_small(x, alpha, beta, fl)
     if x >= 0.5 and boundary < 0.75:
-        return -_grad_beta_small(1 - x, beta, alpha)
+        return -_grad_beta_small(fl(1 - x), beta, alpha, fl)
     if alpha > 6 and beta > 6:
-        return _grad_alpha_mid(x, alpha, beta)
+        return _grad_alpha_mid(x, alpha, total - alpha)
     u = math.log(x)
     a = math.log(alpha) - u
     b = math.log(total) - a
@@ -128,15 +144,16 @@ def _dirichlet_grad_one(x: float, alpha: float, total: float) -> float:
             cp, cq = _C[0][i][j], _C[1][i][j]
             p += ua * (cp[0] + b * (cp[1] + b * (cp[2] + b * cp[3])))
             q += ua * (cq[0] + b * (cq[1] + b * (cq[2] + b * cq[3])))
-    approx = x * (_digamma_one(total) - _digamma_one(alpha)) / beta
+    approx = x * fl(_digamma_one(total, fl) - _digamma_one(alpha, fl)) / (total - alpha)
     return p / q * approx
 
 
 def dirichlet_grad(x: Tensor, alpha: Tensor, total: Tensor) -> Tensor:
     """`torch._dirichlet_grad` (no gradient of its own)."""
     xs, al, to = np.broadcast_arrays(x._d, alpha._d, total._d)
+    fl = _to_f32 if x._d.dtype == np.float32 else _same
     out = [
-        _dirichlet_grad_one(*v)
+        _dirichlet_grad_one(*v, fl)
         for v in zip(xs.ravel().tolist(), al.ravel().tolist(), to.ravel().tolist())
     ]
     return make(np.array(out, np.float64).reshape(xs.shape).astype(x._d.dtype), False, None, 0)

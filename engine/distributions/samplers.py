@@ -11,6 +11,7 @@ tensor([4.5526])
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 
 Array = np.ndarray[Any, Any]
+Round = Callable[[float], float]  # one arithmetic step in the kernel's own float type
 _F32 = np.float32
 _THIRD_F = float(_F32(1.0) / _F32(3.0))  # ATen's `1.0f / 3.0f`
 _C0331_F = float(_F32(0.0331))
@@ -186,8 +188,20 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
 
 
 # -- reparameterisation gradients -------------------------------------------------------------
-def _digamma_one(x: float) -> float:
+def _same(v: float) -> float:
+    return v
+
+
+def _to_f32(v: float) -> float:
+    """One float (single precision) operation's result: the double result rounded."""
+    return float(_F32(v))
+
+
+def _digamma_one(x: float, fl: Round = _same) -> float:
+    """ATen's `digamma_one`; `fl=_to_f32` when its scalar_t is float (x and the steps on it
+    are floats, the running sum a double)."""
     psi_10 = 2.25175258906672110764
+    x = fl(x)
     if x == 0:
         return math.inf
     extra = 0.0
@@ -195,24 +209,24 @@ def _digamma_one(x: float) -> float:
         if x == math.floor(x):
             return math.inf
         extra = -math.pi / math.tan(math.pi * x)
-        x = 1 - x
+        x = fl(1 - x)
     result = 0.0
     while x < 10:
-        result -= 1 / x
-        x += 1
+        result -= fl(1 / x)
+        x = fl(x + 1)
     if x == 10:
-        return result + psi_10 + extra
+        return fl(result + psi_10 + extra)
     coef = (8.33333333333333333333e-2, -2.10927960927960927961e-2, 7.57575757575757575758e-3,
             -4.16666666666666666667e-3, 3.96825396825396825397e-3, -8.33333333333333333333e-3,
             8.33333333333333333333e-2)  # fmt: skip
     y = 0.0
     if x < 1.0e17:
-        z = 1.0 / (x * x)
+        z = 1.0 / fl(x * x)
         poly = 0.0
         for cf in coef:
             poly = poly * z + cf
         y = z * poly
-    return result + math.log(x) - (0.5 / x) - y + extra
+    return fl(result + fl(math.log(x)) - fl(0.5 / x) - y + extra)
 
 
 _GAMMA_UV = (
