@@ -1,26 +1,20 @@
-"""`kl_divergence(p, q)` and `register_kl`: KL(p || q) looked up by the most specific pair
-of registered types, with PyTorch's closed forms for the pairs registered here.
-
->>> kl_divergence(Normal(0.0, 1.0), Normal(1.0, 2.0))
-tensor(0.4431)
-"""
+"""KL(p || q) for pairs of one family (and the wrappers, Independent and
+TransformedDistribution, that defer to their bases): PyTorch's closed forms."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
 
 import engine as _engine
 from engine._tensor import Tensor
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
 from engine.distributions.dirichlet import Dirichlet
-from engine.distributions.distribution import Distribution
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
 from engine.distributions.independent import Independent, _sum_rightmost
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
+from engine.distributions.kl.registry import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
 from engine.distributions.one_hot_categorical import OneHotCategorical
 from engine.distributions.poisson import Poisson
@@ -28,47 +22,6 @@ from engine.distributions.transformed_distribution import TransformedDistributio
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 inf = math.inf
-_EULER = 0.57721566490153286060  # the Euler-Mascheroni constant
-KL = Callable[[Any, Any], Tensor]
-_KL_REGISTRY: dict[tuple[type, type], KL] = {}
-_KL_MEMOIZE: dict[tuple[type, type], Any] = {}
-
-
-def register_kl(type_p: type, type_q: type) -> Callable[[KL], KL]:
-    """Decorator registering KL(type_p || type_q)."""
-
-    def decorator(fun: KL) -> KL:
-        _KL_REGISTRY[type_p, type_q] = fun
-        _KL_MEMOIZE.clear()
-        return fun
-
-    return decorator
-
-
-def _dispatch_kl(type_p: type, type_q: type) -> Any:
-    """The most specific registered pair (by subclass order of p, then q)."""
-    matches = [(p, q) for p, q in _KL_REGISTRY if issubclass(type_p, p) and issubclass(type_q, q)]
-    if not matches:
-        return NotImplemented
-    best = matches[0]
-    for m in matches[1:]:
-        if issubclass(m[0], best[0]) and (m[0] is not best[0] or issubclass(m[1], best[1])):
-            best = m
-    return _KL_REGISTRY[best]
-
-
-def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
-    """KL(p || q) over the batch shape."""
-    key = (type(p), type(q))
-    if key not in _KL_MEMOIZE:
-        _KL_MEMOIZE[key] = _dispatch_kl(*key)
-    fun = _KL_MEMOIZE[key]
-    if fun is NotImplemented:
-        raise NotImplementedError(
-            f"No KL(p || q) is implemented for p type {p.__class__.__name__} "
-            f"and q type {q.__class__.__name__}"
-        )
-    return fun(p, q)  # type: ignore[no-any-return]
 
 
 def _infinite_like(tensor: Tensor) -> Tensor:
@@ -194,16 +147,3 @@ def _kl_independent_independent(p: Independent, q: Independent) -> Tensor:
         raise NotImplementedError
     result = kl_divergence(p.base_dist, q.base_dist)
     return _sum_rightmost(result, p.reinterpreted_batch_ndims)
-
-
-@register_kl(Exponential, Gamma)
-def _kl_exponential_gamma(p: Exponential, q: Gamma) -> Tensor:
-    ratio = q.rate / p.rate
-    t1 = -q.concentration * torch.log(ratio)
-    c = q.concentration
-    return t1 + ratio + c.lgamma() + c * _EULER - (1 + _EULER)
-
-
-@register_kl(Gamma, Exponential)
-def _kl_gamma_exponential(p: Gamma, q: Exponential) -> Tensor:
-    return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
