@@ -168,6 +168,33 @@ class _ProbsOrLogits(Distribution):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
 
     @property
+    def _param(self) -> Tensor:
+        """The parameter given (probs or logits), as stored."""
+        given: Tensor = self.__dict__["probs" if "probs" in self.__dict__ else "logits"]
+        return given
+
+    @property
+    def param_shape(self) -> Size:
+        return Size(self._param.size())
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Any:
+        new = self._get_checked_instance(type(self), _instance)
+        batch_shape = Size(batch_shape)
+        tail = () if self._binary else (self.__dict__.get("_num_events"),)
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                new.__dict__[name] = self.__dict__[name].expand(*batch_shape, *tail)
+        if not self._binary:
+            new._num_events = self.__dict__["_num_events"]
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _support_values(self, n: int, dtype: Any, expand: bool) -> Tensor:
+        values = torch.arange(n, dtype=dtype).view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1, *self._batch_shape)) if expand else values
+
+    @property
     def probs(self) -> Tensor:
         if "probs" not in self.__dict__:
             lg = self.__dict__["logits"]
@@ -191,6 +218,7 @@ class Bernoulli(_ProbsOrLogits):
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
+    has_enumerate_support = True
     _binary = True
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
@@ -204,6 +232,19 @@ class Bernoulli(_ProbsOrLogits):
     @property
     def mean(self) -> Tensor:
         return self.probs
+
+    @property
+    def mode(self) -> Tensor:
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
+
+    @property
+    def variance(self) -> Tensor:
+        return self.probs * (1 - self.probs)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        return self._support_values(2, self._param.dtype, expand)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
@@ -226,6 +267,7 @@ class Categorical(_ProbsOrLogits):
     """One of K categories, with (unnormalised) `probs` or `logits` along the last dim."""
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    has_enumerate_support = True
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
         self._init_param(probs, logits)
@@ -240,6 +282,21 @@ class Categorical(_ProbsOrLogits):
         self._num_events = param.size()[-1]
         shape = param.size()[:-1] if param.ndimension() > 1 else Size()
         super().__init__(shape, validate_args=validate_args)
+
+    @property
+    def mean(self) -> Tensor:
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
+    @property
+    def mode(self) -> Tensor:
+        return self.probs.argmax(dim=-1)
+
+    @property
+    def variance(self) -> Tensor:
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        return self._support_values(self._num_events, torch.long, expand)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         sample_shape = Size(sample_shape)

@@ -33,17 +33,14 @@ class OneHotCategorical(Distribution):
     def expand(self, batch_shape: Any, _instance: Any = None) -> OneHotCategorical:
         new = self._get_checked_instance(OneHotCategorical, _instance)
         batch_shape = Size(batch_shape)
-        cat = Categorical.__new__(Categorical)
-        for name in ("probs", "logits"):
-            if name in self._categorical.__dict__:
-                p = self._categorical.__dict__[name]
-                cat.__dict__[name] = p.expand(batch_shape + p.shape[-1:])
-        cat._num_events = self._categorical._num_events
-        Distribution.__init__(cat, batch_shape, validate_args=False)
-        new._categorical = cat
+        new._categorical = self._categorical.expand(batch_shape)
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new  # type: ignore[no-any-return]
+
+    @property
+    def param_shape(self) -> Size:
+        return self._categorical.param_shape
 
     @property
     def probs(self) -> Tensor:
