@@ -1,5 +1,6 @@
-"""`torch.distributions`: Normal, Uniform, Bernoulli, Categorical and their KL, written as
-PyTorch writes them (same draws from the generator, same composed graph).
+"""`torch.distributions`: the distributions, transforms, constraints and KL divergences users
+paste from PyTorch's docs, written as PyTorch writes them (same draws from the generator, same
+composed graph).
 
 >>> torch.manual_seed(0); torch.distributions.Normal(0.0, 1.0).sample((2,))
 tensor([ 1.5410, -0.2934])
@@ -7,18 +8,60 @@ tensor([ 1.5410, -0.2934])
 
 from __future__ import annotations
 
+from engine.distributions import constraints, transforms, utils
+from engine.distributions.beta import Beta
+from engine.distributions.binomial import Binomial
+from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
+from engine.distributions.exponential import Exponential
+from engine.distributions.gamma import Gamma
 from engine.distributions.independent import Independent
-from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform, kl_divergence
+from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
+from engine.distributions.kl import kl_divergence, register_kl
+from engine.distributions.laplace import Laplace
+from engine.distributions.log_normal import LogNormal
 from engine.distributions.multivariate_normal import MultivariateNormal
+from engine.distributions.one_hot_categorical import OneHotCategorical
+from engine.distributions.poisson import Poisson
+from engine.distributions.transformed_distribution import TransformedDistribution
+from engine.distributions.transforms import (
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    SigmoidTransform,
+    SoftplusTransform,
+    TanhTransform,
+    Transform,
+)
 
 __all__ = [
+    "AffineTransform",
     "Bernoulli",
+    "Beta",
+    "Binomial",
     "Categorical",
+    "ComposeTransform",
+    "Dirichlet",
     "Distribution",
+    "ExpTransform",
+    "Exponential",
+    "Gamma",
     "Independent",
+    "Laplace",
+    "LogNormal",
     "MultivariateNormal",
     "Normal",
+    "OneHotCategorical",
+    "Poisson",
+    "SigmoidTransform",
+    "SoftplusTransform",
+    "TanhTransform",
+    "Transform",
+    "TransformedDistribution",
     "Uniform",
+    "constraints",
     "kl_divergence",
+    "register_kl",
+    "transforms",
+    "utils",
 ]

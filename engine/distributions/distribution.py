@@ -2,51 +2,24 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import engine as _engine
 from engine._size import Size
 from engine._tensor import Tensor
+from engine.distributions import constraints
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
-
-
-class Positive:
-    """`constraints.positive`."""
-
-    def check(self, v: Tensor) -> Tensor:
-        return v > 0
-
-    def __repr__(self) -> str:
-        return "GreaterThan(lower_bound=0.0)"
-
-
-class Real:
-    """`constraints.real`: anything but NaN."""
-
-    def check(self, v: Tensor) -> Tensor:
-        return torch.eq(v, v)
-
-    def __repr__(self) -> str:
-        return "Real()"
-
-
-class UnitInterval:
-    """`constraints.unit_interval`."""
-
-    def check(self, v: Tensor) -> Tensor:
-        return (v >= 0) & (v <= 1)
-
-    def __repr__(self) -> str:
-        return "Interval(lower_bound=0.0, upper_bound=1.0)"
 
 
 class Distribution:
     """Batch/event shapes and validation of the constructor's arguments."""
 
-    arg_constraints: dict[str, Any] = {}
     has_rsample = False
+    has_enumerate_support = False
     _validate_args = True
+    _lazy_params: tuple[str, ...] = ()  # derived on first use, so not validated
 
     def __init__(
         self, batch_shape: Any = (), event_shape: Any = (), validate_args: Any = None
@@ -57,16 +30,42 @@ class Distribution:
             self._validate_args = validate_args
         if not self._validate_args:
             return
-        for param, constraint in self.arg_constraints.items():
-            if param not in self.__dict__:
+        try:
+            arg_constraints = self.arg_constraints
+        except NotImplementedError:
+            arg_constraints = {}
+            warnings.warn(
+                f"{self.__class__} does not define `arg_constraints`. "
+                "Please set `arg_constraints = {}` or initialize the distribution "
+                "with `validate_args=False` to turn off validation.",
+                stacklevel=2,
+            )
+        for param, constraint in arg_constraints.items():
+            if constraints.is_dependent(constraint):
                 continue
-            value = self.__dict__[param]
+            lazy = param in self._lazy_params or not isinstance(
+                getattr(type(self), param, None), property
+            )
+            if param not in self.__dict__ and lazy:
+                continue  # a lazily derived parameter (probs from logits, ...): not checked
+            value = getattr(self, param)
             if not bool(constraint.check(value).all()):
                 raise ValueError(
                     f"Expected parameter {param} ({type(value).__name__} of shape "
                     f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
                     f"{constraint!r}, but found invalid values:\n{value}"
                 )
+
+    @staticmethod
+    def set_default_validate_args(value: bool) -> None:
+        """Turn argument validation on or off for every distribution made afterwards."""
+        if value not in [True, False]:
+            raise ValueError
+        Distribution._validate_args = value
+
+    @property
+    def arg_constraints(self) -> dict[str, Any]:
+        raise NotImplementedError
 
     @property
     def batch_shape(self) -> Size:
@@ -76,8 +75,86 @@ class Distribution:
     def event_shape(self) -> Size:
         return self._event_shape
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
+        raise NotImplementedError
+
+    @property
+    def support(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def mean(self) -> Tensor:
+        raise NotImplementedError
+
+    @property
+    def mode(self) -> Tensor:
+        raise NotImplementedError(f"{self.__class__} does not implement mode")
+
+    @property
+    def variance(self) -> Tensor:
+        raise NotImplementedError
+
+    @property
+    def stddev(self) -> Tensor:
+        return self.variance.sqrt()
+
+    def log_prob(self, value: Any) -> Tensor:
+        raise NotImplementedError
+
+    def cdf(self, value: Any) -> Tensor:
+        raise NotImplementedError
+
+    def icdf(self, value: Any) -> Tensor:
+        raise NotImplementedError
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        raise NotImplementedError
+
+    def entropy(self) -> Tensor:
+        raise NotImplementedError
+
+    def perplexity(self) -> Tensor:
+        return torch.exp(self.entropy())
+
     def _extended_shape(self, sample_shape: Any = ()) -> Size:
         return Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
+
+    def _validate_sample(self, value: Any) -> None:
+        """PyTorch's checks of a `log_prob`/`cdf` argument: a tensor, event shape, broadcastable
+        to the batch, inside the support."""
+        if not isinstance(value, Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        start = len(value.size()) - len(self._event_shape)
+        if value.size()[start:] != self._event_shape:
+            raise ValueError(
+                "The right-most size of value must match event_shape: "
+                f"{value.size()} vs {self._event_shape}."
+            )
+        actual, expected = value.size(), Size(self._batch_shape + self._event_shape)
+        for i, j in zip(reversed(actual), reversed(expected)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError(
+                    "Value is not broadcastable with batch_shape+event_shape: "
+                    f"{actual} vs {expected}."
+                )
+        support = self.support
+        if not bool(support.check(value).all()):
+            raise ValueError(
+                "Expected value argument "
+                f"({type(value).__name__} of shape {tuple(value.shape)}) "
+                f"to be within the support ({support!r}) "
+                f"of the distribution {self!r}, "
+                f"but found invalid values:\n{value}"
+            )
+
+    def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
+        init = "__init__"  # looked up on the classes (as PyTorch compares them)
+        if _instance is None and getattr(type(self), init) != getattr(cls, init):
+            raise NotImplementedError(
+                f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
+                "__init__ method must also define a custom .expand() method."
+            )
+        return self.__new__(type(self)) if _instance is None else _instance
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         with torch.no_grad():

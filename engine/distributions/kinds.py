@@ -1,4 +1,4 @@
-"""Normal, Uniform, Bernoulli, Categorical, and KL(Normal || Normal)."""
+"""Normal, Uniform, Bernoulli, Categorical."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ from typing import Any
 import engine as _engine
 from engine._size import Size
 from engine._tensor import Tensor
-from engine.distributions.distribution import (
-    Distribution,
-    Positive,
-    Real,
-    UnitInterval,
-    broadcast_all,
-)
+from engine.distributions import constraints
+from engine.distributions.distribution import Distribution, broadcast_all
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
@@ -23,7 +18,8 @@ torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 class Normal(Distribution):
     """N(loc, scale^2); `rsample` is reparameterised (loc + eps * scale)."""
 
-    arg_constraints = {"loc": Real(), "scale": Positive()}
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
     has_rsample = True
 
     def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
@@ -36,8 +32,30 @@ class Normal(Distribution):
         return self.loc
 
     @property
+    def mode(self) -> Tensor:
+        return self.loc
+
+    @property
     def stddev(self) -> Tensor:
         return self.scale
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
+        new = self._get_checked_instance(Normal, _instance)
+        batch_shape = Size(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new  # type: ignore[no-any-return]
+
+    def cdf(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) * self.scale.reciprocal() / math.sqrt(2)
+        return 0.5 * (1 + torch.erf(z))
+
+    def icdf(self, value: Any) -> Tensor:
+        return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)
 
     @property
     def variance(self) -> Tensor:
@@ -54,6 +72,8 @@ class Normal(Distribution):
         return self.loc + eps * self.scale
 
     def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         var = self.scale**2
         log_scale = self.scale.log()
         return (  # type: ignore[no-any-return]
@@ -67,7 +87,10 @@ class Normal(Distribution):
 class Uniform(Distribution):
     """U[low, high)."""
 
-    arg_constraints = {"low": Real(), "high": Real()}
+    arg_constraints = {
+        "low": constraints.dependent(is_discrete=False, event_dim=0),
+        "high": constraints.dependent(is_discrete=False, event_dim=0),
+    }
     has_rsample = True
 
     def __init__(self, low: Any, high: Any, validate_args: Any = None) -> None:
@@ -75,9 +98,43 @@ class Uniform(Distribution):
         scalar = isinstance(low, Number) and isinstance(high, Number)
         super().__init__(Size() if scalar else self.low.size(), validate_args=validate_args)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:
+        new = self._get_checked_instance(Uniform, _instance)
+        batch_shape = Size(batch_shape)
+        new.low = self.low.expand(batch_shape)
+        new.high = self.high.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new  # type: ignore[no-any-return]
+
+    @property
+    def support(self) -> Any:
+        return constraints.interval(self.low, self.high)
+
     @property
     def mean(self) -> Tensor:
         return (self.high + self.low) / 2
+
+    @property
+    def mode(self) -> Tensor:
+        return math.nan * self.high
+
+    @property
+    def stddev(self) -> Tensor:
+        return (self.high - self.low) / 12**0.5
+
+    @property
+    def variance(self) -> Tensor:
+        return (self.high - self.low).pow(2) / 12
+
+    def cdf(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        result = (value - self.low) / (self.high - self.low)
+        return result.clamp(min=0, max=1)  # type: ignore[no-any-return]
+
+    def icdf(self, value: Any) -> Tensor:
+        return value * (self.high - self.low) + self.low  # type: ignore[no-any-return]
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
@@ -85,6 +142,8 @@ class Uniform(Distribution):
         return self.low + rand * (self.high - self.low)
 
     def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         lb = self.low.le(value).type_as(self.low)
         ub = self.high.gt(value).type_as(self.low)
         return torch.log(lb.mul(ub)) - torch.log(self.high - self.low)
@@ -102,10 +161,38 @@ class _ProbsOrLogits(Distribution):
     """Parameterised by `probs` or `logits`; the other one is derived on first use."""
 
     _binary = False
+    _lazy_params = ("probs", "logits")
 
     def _init_param(self, probs: Any, logits: Any) -> None:
         if (probs is None) == (logits is None):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+    @property
+    def _param(self) -> Tensor:
+        """The parameter given (probs or logits), as stored."""
+        given: Tensor = self.__dict__["probs" if "probs" in self.__dict__ else "logits"]
+        return given
+
+    @property
+    def param_shape(self) -> Size:
+        return Size(self._param.size())
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Any:
+        new = self._get_checked_instance(type(self), _instance)
+        batch_shape = Size(batch_shape)
+        tail = () if self._binary else (self.__dict__.get("_num_events"),)
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                new.__dict__[name] = self.__dict__[name].expand(*batch_shape, *tail)
+        if not self._binary:
+            new._num_events = self.__dict__["_num_events"]
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _support_values(self, n: int, dtype: Any, expand: bool) -> Tensor:
+        values = torch.arange(n, dtype=dtype).view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1, *self._batch_shape)) if expand else values
 
     @property
     def probs(self) -> Tensor:
@@ -129,7 +216,9 @@ class _ProbsOrLogits(Distribution):
 class Bernoulli(_ProbsOrLogits):
     """1 with probability `probs`, else 0."""
 
-    arg_constraints = {"probs": UnitInterval(), "logits": Real()}
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
+    has_enumerate_support = True
     _binary = True
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
@@ -144,12 +233,27 @@ class Bernoulli(_ProbsOrLogits):
     def mean(self) -> Tensor:
         return self.probs
 
+    @property
+    def mode(self) -> Tensor:
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
+
+    @property
+    def variance(self) -> Tensor:
+        return self.probs * (1 - self.probs)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        return self._support_values(2, self._param.dtype, expand)
+
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
             return torch.bernoulli(self.probs.expand(shape))
 
     def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
         bce = torch.nn.functional.binary_cross_entropy_with_logits
         return -bce(logits, value, reduction="none")
@@ -162,7 +266,8 @@ class Bernoulli(_ProbsOrLogits):
 class Categorical(_ProbsOrLogits):
     """One of K categories, with (unnormalised) `probs` or `logits` along the last dim."""
 
-    arg_constraints = {"probs": Real(), "logits": Real()}
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    has_enumerate_support = True
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
         self._init_param(probs, logits)
@@ -178,13 +283,34 @@ class Categorical(_ProbsOrLogits):
         shape = param.size()[:-1] if param.ndimension() > 1 else Size()
         super().__init__(shape, validate_args=validate_args)
 
+    @property
+    def mean(self) -> Tensor:
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
+    @property
+    def mode(self) -> Tensor:
+        return self.probs.argmax(dim=-1)
+
+    @property
+    def variance(self) -> Tensor:
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        return self._support_values(self._num_events, torch.long, expand)
+
     def sample(self, sample_shape: Any = ()) -> Tensor:
         sample_shape = Size(sample_shape)
         probs_2d = self.probs.reshape(-1, self._num_events)
         samples_2d = torch.multinomial(probs_2d, sample_shape.numel(), True).T
         return samples_2d.reshape(self._extended_shape(sample_shape))
 
+    @property
+    def support(self) -> Any:
+        return constraints.integer_interval(0, self._num_events - 1)
+
     def log_prob(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         value = value.long().unsqueeze(-1)
         value, log_pmf = torch.broadcast_tensors(value, self.logits)
         value = value[..., :1]
@@ -195,15 +321,3 @@ class Categorical(_ProbsOrLogits):
         logits = torch.clamp(self.logits, min=min_real)
         p_log_p = logits * self.probs
         return -p_log_p.sum(-1)
-
-
-def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
-    """KL(p || q); only the Normal/Normal pair is implemented."""
-    if not (isinstance(p, Normal) and isinstance(q, Normal)):
-        raise NotImplementedError(
-            f"No KL(p || q) is implemented for p type {type(p).__name__} "
-            f"and q type {type(q).__name__}"
-        )
-    var_ratio = (p.scale / q.scale).pow(2)
-    t1 = ((p.loc - q.loc) / q.scale).pow(2)
-    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())

@@ -99,7 +99,9 @@ class XlogyBackward0(_Binary):
     _name = "XlogyBackward0"
 
     def d0(self, s: Any, o: Any, g: Tensor) -> Tensor:
-        return pw.where(s == 0, 0.0, g * pw.log(o))
+        # PyTorch: xlogy(grad, other), zeroed only where self == 0 and other <= 0 (so a zero
+        # self with a positive other still gets log(other))
+        return xlogy(g, o).masked_fill((s == 0) & (o <= 0), 0.0)
 
     def d1(self, s: Any, o: Any, g: Tensor) -> Tensor:
         return g * s / o  # type: ignore[no-any-return]

@@ -1,0 +1,132 @@
+"""`Binomial(total_count, probs | logits)`; draws come from ATen's binomial sampler
+(engine/distributions/samplers.py).
+
+>>> torch.manual_seed(0); Binomial(10, torch.tensor([0.5])).sample()
+tensor([7.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine as _engine
+from engine._size import Size
+from engine._tensor import Tensor
+from engine.distributions import constraints
+from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.kinds import _clamp_probs
+from engine.distributions.samplers import binomial
+
+torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
+
+
+def _clamp_by_zero(x: Tensor) -> Tensor:
+    return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
+
+
+class Binomial(Distribution):
+    """Successes in `total_count` independent trials of probability `probs`."""
+
+    arg_constraints = {
+        "total_count": constraints.nonnegative_integer,
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
+    has_enumerate_support = True
+    _lazy_params = ("probs", "logits")
+
+    def __init__(
+        self,
+        total_count: Any = 1,
+        probs: Any = None,
+        logits: Any = None,
+        validate_args: Any = None,
+    ) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        name = "probs" if probs is not None else "logits"
+        count, param = broadcast_all(total_count, probs if probs is not None else logits)
+        self.total_count = count.type_as(param)
+        self.__dict__[name] = param
+        self._param = param
+        super().__init__(param.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Binomial:
+        new = self._get_checked_instance(Binomial, _instance)
+        batch_shape = Size(batch_shape)
+        new.total_count = self.total_count.expand(batch_shape)
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                new.__dict__[name] = new._param = self.__dict__[name].expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new  # type: ignore[no-any-return]
+
+    @property
+    def support(self) -> Any:
+        return constraints.integer_interval(0, self.total_count)
+
+    @property
+    def probs(self) -> Tensor:
+        if "probs" not in self.__dict__:
+            self.__dict__["probs"] = torch.sigmoid(self.__dict__["logits"])
+        return self.__dict__["probs"]  # type: ignore[no-any-return]
+
+    @property
+    def logits(self) -> Tensor:
+        if "logits" not in self.__dict__:
+            ps = _clamp_probs(self.__dict__["probs"])
+            self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
+        return self.__dict__["logits"]  # type: ignore[no-any-return]
+
+    @property
+    def param_shape(self) -> Size:
+        return Size(self._param.size())
+
+    @property
+    def mean(self) -> Tensor:
+        return self.total_count * self.probs
+
+    @property
+    def mode(self) -> Tensor:
+        n = self.total_count
+        return ((n + 1) * self.probs).floor().clamp(max=n)
+
+    @property
+    def variance(self) -> Tensor:
+        return self.total_count * self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return binomial(self.total_count.expand(shape), self.probs.expand(shape))
+
+    def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        n, logits = self.total_count, self.logits
+        log_factorial_n = torch.lgamma(n + 1)
+        log_factorial_k = torch.lgamma(value + 1)
+        log_factorial_nmk = torch.lgamma(n - value + 1)
+        normalize_term = (
+            n * _clamp_by_zero(logits)
+            + n * torch.log1p(torch.exp(-torch.abs(logits)))
+            - log_factorial_n
+        )
+        return value * logits - log_factorial_k - log_factorial_nmk - normalize_term  # type: ignore[no-any-return]
+
+    def entropy(self) -> Tensor:
+        log_prob = self.log_prob(self.enumerate_support(False))
+        return -(torch.exp(log_prob) * log_prob).sum(0)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        total_count = int(self.total_count.max())
+        if not self.total_count.min() == total_count:
+            raise NotImplementedError(
+                "Inhomogeneous total count not supported by `enumerate_support`."
+            )
+        values = torch.arange(1 + total_count, dtype=self._param.dtype)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        if expand:
+            values = values.expand((-1, *self._batch_shape))
+        return values

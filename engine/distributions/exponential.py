@@ -1,0 +1,75 @@
+"""`Exponential(rate)`; `rsample` is `exponential_()` divided by the rate (DivBackward0).
+
+>>> torch.manual_seed(0); Exponential(2.0).sample((2,))
+tensor([1.7542, 0.6152])
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any
+
+import engine as _engine
+from engine._size import Size
+from engine._tensor import Tensor
+from engine.distributions import constraints
+from engine.distributions.distribution import Distribution, broadcast_all
+
+torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
+
+
+class Exponential(Distribution):
+    """rate * exp(-rate * x) on x >= 0."""
+
+    arg_constraints = {"rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, rate: Any, validate_args: Any = None) -> None:
+        (self.rate,) = broadcast_all(rate)
+        shape = Size() if isinstance(rate, Number) else self.rate.size()
+        super().__init__(shape, validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Exponential:
+        new = self._get_checked_instance(Exponential, _instance)
+        batch_shape = Size(batch_shape)
+        new.rate = self.rate.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new  # type: ignore[no-any-return]
+
+    @property
+    def mean(self) -> Tensor:
+        return self.rate.reciprocal()
+
+    @property
+    def mode(self) -> Tensor:
+        return torch.zeros_like(self.rate)
+
+    @property
+    def stddev(self) -> Tensor:
+        return self.rate.reciprocal()
+
+    @property
+    def variance(self) -> Tensor:
+        return self.rate.pow(-2)
+
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        return torch.empty(shape, dtype=self.rate.dtype).exponential_() / self.rate
+
+    def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        return self.rate.log() - self.rate * value  # type: ignore[no-any-return]
+
+    def cdf(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        return 1 - torch.exp(-self.rate * value)
+
+    def icdf(self, value: Any) -> Tensor:
+        return -torch.log1p(-value) / self.rate
+
+    def entropy(self) -> Tensor:
+        return 1.0 - torch.log(self.rate)

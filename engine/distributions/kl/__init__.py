@@ -1,0 +1,14 @@
+"""`torch.distributions.kl`: `kl_divergence` and `register_kl`, with every pair PyTorch
+registers among the distributions the engine has.
+
+>>> kl_divergence(Normal(0.0, 1.0), Normal(1.0, 2.0))
+tensor(0.4431)
+"""
+
+from __future__ import annotations
+
+from engine.distributions.kl import cross_family, same_family
+from engine.distributions.kl.registry import kl_divergence, register_kl
+
+__all__ = ["kl_divergence", "register_kl"]
+_FAMILIES = (same_family, cross_family)  # imported for their registrations

@@ -1,0 +1,61 @@
+"""`Poisson(rate)`: counts drawn by `torch.poisson` (PyTorch's stream).
+
+>>> torch.manual_seed(0); Poisson(3.0).sample((2,))
+tensor([6., 3.])
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any
+
+import engine as _engine
+from engine._size import Size
+from engine._tensor import Tensor
+from engine.distributions import constraints
+from engine.distributions.distribution import Distribution, broadcast_all
+
+torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
+
+
+class Poisson(Distribution):
+    """rate^k e^-rate / k!."""
+
+    arg_constraints = {"rate": constraints.nonnegative}
+    support = constraints.nonnegative_integer
+
+    def __init__(self, rate: Any, validate_args: Any = None) -> None:
+        (self.rate,) = broadcast_all(rate)
+        shape = Size() if isinstance(rate, Number) else self.rate.size()
+        super().__init__(shape, validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Poisson:
+        new = self._get_checked_instance(Poisson, _instance)
+        batch_shape = Size(batch_shape)
+        new.rate = self.rate.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new  # type: ignore[no-any-return]
+
+    @property
+    def mean(self) -> Tensor:
+        return self.rate
+
+    @property
+    def mode(self) -> Tensor:
+        return self.rate.floor()
+
+    @property
+    def variance(self) -> Tensor:
+        return self.rate
+
+    def sample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.poisson(self.rate.expand(shape))
+
+    def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        rate, value = broadcast_all(self.rate, value)
+        return value.xlogy(rate) - rate - (value + 1).lgamma()  # type: ignore[no-any-return]

@@ -1,0 +1,180 @@
+"""Pointwise bijections: Exp, Sigmoid, Softplus, Tanh and Affine (PyTorch's formulas for
+the log|det J|, which decide the graph a `log_prob` records)."""
+
+from __future__ import annotations
+
+import math
+from numbers import Number
+from typing import Any
+
+import engine as _engine
+from engine.distributions import constraints
+from engine.distributions.transforms.base import Transform
+
+torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
+
+
+def _same_kind(self: Transform, other: object) -> bool:
+    """`==` of the parameterless transforms: any instance of the same class."""
+    return isinstance(other, type(self))
+
+
+class ExpTransform(Transform):
+    """y = exp(x)."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+    bijective = True
+    sign = +1
+
+    __eq__ = _same_kind
+    __hash__ = object.__hash__
+
+    def _call(self, x: Any) -> Any:
+        return x.exp()
+
+    def _inverse(self, y: Any) -> Any:
+        return y.log()
+
+    def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
+        return x
+
+
+class SigmoidTransform(Transform):
+    """y = sigmoid(x), clipped into [tiny, 1 - eps]."""
+
+    domain = constraints.real
+    codomain = constraints.unit_interval
+    bijective = True
+    sign = +1
+
+    __eq__ = _same_kind
+    __hash__ = object.__hash__
+
+    def _call(self, x: Any) -> Any:
+        finfo = torch.finfo(x.dtype)
+        return torch.clamp(torch.sigmoid(x), min=finfo.tiny, max=1.0 - finfo.eps)
+
+    def _inverse(self, y: Any) -> Any:
+        finfo = torch.finfo(y.dtype)
+        y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
+        return y.log() - (-y).log1p()
+
+    def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
+        softplus = torch.nn.functional.softplus
+        return -softplus(-x) - softplus(x)
+
+
+class SoftplusTransform(Transform):
+    """y = log(1 + exp(x))."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+    bijective = True
+    sign = +1
+
+    __eq__ = _same_kind
+    __hash__ = object.__hash__
+
+    def _call(self, x: Any) -> Any:
+        return torch.nn.functional.softplus(x)
+
+    def _inverse(self, y: Any) -> Any:
+        return (-y).expm1().neg().log() + y
+
+    def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
+        return -torch.nn.functional.softplus(-x)
+
+
+class TanhTransform(Transform):
+    """y = tanh(x); log|det J| written stably as 2 (log 2 - x - softplus(-2x))."""
+
+    domain = constraints.real
+    codomain = constraints.interval(-1.0, 1.0)
+    bijective = True
+    sign = +1
+
+    __eq__ = _same_kind
+    __hash__ = object.__hash__
+
+    def _call(self, x: Any) -> Any:
+        return x.tanh()
+
+    def _inverse(self, y: Any) -> Any:
+        return torch.atanh(y)
+
+    def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
+        return 2.0 * (math.log(2.0) - x - torch.nn.functional.softplus(-2.0 * x))
+
+
+class AffineTransform(Transform):
+    """y = loc + scale * x, over `event_dim` rightmost dims."""
+
+    bijective = True
+
+    def __init__(self, loc: Any, scale: Any, event_dim: int = 0, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.loc = loc
+        self.scale = scale
+        self._event_dim = event_dim
+
+    @property
+    def event_dim(self) -> int:
+        return self._event_dim
+
+    @property
+    def domain(self) -> Any:
+        if self.event_dim == 0:
+            return constraints.real
+        return constraints.independent(constraints.real, self.event_dim)
+
+    codomain = domain
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return AffineTransform(self.loc, self.scale, self.event_dim, cache_size=cache_size)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AffineTransform):
+            return False
+        for mine, theirs in ((self.loc, other.loc), (self.scale, other.scale)):
+            if isinstance(mine, Number) and isinstance(theirs, Number):
+                if mine != theirs:
+                    return False
+            elif not (mine == theirs).all().item():
+                return False
+        return True
+
+    __hash__ = object.__hash__
+
+    @property
+    def sign(self) -> Any:
+        if isinstance(self.scale, Number):
+            s = float(self.scale)  # type: ignore[arg-type]
+            return 1 if s > 0 else -1 if s < 0 else 0
+        return self.scale.sign()
+
+    def _call(self, x: Any) -> Any:
+        return self.loc + self.scale * x
+
+    def _inverse(self, y: Any) -> Any:
+        return (y - self.loc) / self.scale
+
+    def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
+        shape = x.shape
+        if isinstance(self.scale, Number):
+            result = torch.full_like(x, math.log(abs(self.scale)))  # type: ignore[arg-type]
+        else:
+            result = torch.abs(self.scale).log()
+        if self.event_dim:
+            result = result.view(*result.size()[: -self.event_dim], -1).sum(-1)
+            shape = shape[: -self.event_dim]
+        return result.expand(shape)
+
+    def forward_shape(self, shape: Any) -> Any:
+        return torch.broadcast_shapes(
+            shape, getattr(self.loc, "shape", ()), getattr(self.scale, "shape", ())
+        )
+
+    inverse_shape = forward_shape

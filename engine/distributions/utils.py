@@ -1,0 +1,43 @@
+"""`torch.distributions.utils`: the helpers PyTorch's distributions share (broadcasting
+parameters, probabilities <-> logits, clamping).
+
+>>> probs_to_logits(torch.tensor([0.5]), is_binary=True)
+tensor([0.])
+"""
+
+from __future__ import annotations
+
+import engine as _engine
+from engine._tensor import Tensor
+from engine.distributions.distribution import broadcast_all
+from engine.distributions.independent import _sum_rightmost
+
+torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
+
+euler_constant = 0.57721566490153286060  # the Euler-Mascheroni constant
+
+__all__ = [
+    "_sum_rightmost", "broadcast_all", "clamp_probs", "euler_constant", "logits_to_probs",
+    "probs_to_logits",
+]  # fmt: skip
+
+
+def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
+    """sigmoid for a binary variable, else softmax over the last dim."""
+    if is_binary:
+        return torch.sigmoid(logits)
+    return torch.nn.functional.softmax(logits, dim=-1)
+
+
+def clamp_probs(probs: Tensor) -> Tensor:
+    """probs clamped into [eps, 1 - eps] of their dtype."""
+    eps = torch.finfo(probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
+    """log-odds for a binary variable, else log-probabilities (of the clamped probs)."""
+    ps_clamped = clamp_probs(probs)
+    if is_binary:
+        return torch.log(ps_clamped) - torch.log1p(-ps_clamped)
+    return torch.log(ps_clamped)

@@ -1,0 +1,76 @@
+import torch
+from torch.distributions import Beta, Dirichlet, Gamma
+
+torch.manual_seed(0)
+conc = torch.tensor([0.5, 2.0, 9.0], requires_grad=True)
+rate = torch.tensor([1.0, 2.0, 0.5], requires_grad=True)
+g = Gamma(conc, rate)
+print(g, g.batch_shape, g.support, g.has_rsample)
+z = g.rsample()
+print(z, z.grad_fn, z.grad_fn.next_functions)
+z.sum().backward()
+print(conc.grad, rate.grad)
+conc.grad = None
+rate.grad = None
+lp = g.log_prob(torch.tensor([0.3, 1.0, 20.0]))
+print(lp, lp.grad_fn)
+(lp.sum() + g.entropy().sum()).backward()
+print(conc.grad, rate.grad)
+print(g.mean, g.mode, g.variance, g.entropy(), g.cdf(torch.tensor([0.5, 1.0, 10.0])))
+print(Gamma(2.0, 1.0).sample((6,)))
+print(Gamma(torch.tensor([0.1, 1.0, 30.0], dtype=torch.float64), 1.0).sample((2,)))
+torch.set_printoptions(precision=6)
+a = torch.tensor([0.3, 1.5, 4.0, 12.0], dtype=torch.float64, requires_grad=True)
+x = Gamma(a, 1.0).rsample((2,))
+x.sum().backward()
+print(x, a.grad)
+torch.set_printoptions(precision=4)
+c = torch.tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 5.0]], requires_grad=True)
+d = Dirichlet(c)
+print(d, d.batch_shape, d.event_shape, d.support, d.arg_constraints)
+s = d.rsample()
+print(s, s.grad_fn)
+(s * torch.tensor([1.0, -2.0, 3.0])).sum().backward()
+print(c.grad)
+c.grad = None
+lp = d.log_prob(torch.tensor([0.2, 0.3, 0.5]))
+print(lp, lp.grad_fn, d.entropy())
+(lp.sum() + d.entropy().sum()).backward()
+print(c.grad)
+print(d.mean, d.variance, d.mode)
+print(d.sample((2,)))
+print(Dirichlet(torch.tensor([0.2, 0.3, 0.4])).mode)
+print(d.expand((4, 2)).batch_shape)
+a1 = torch.tensor([2.0, 0.5], requires_grad=True)
+a0 = torch.tensor([3.0, 0.5], requires_grad=True)
+b = Beta(a1, a0)
+print(b, b.batch_shape, b.support, b.concentration1, b.concentration0)
+s = b.rsample((3,))
+print(s, s.grad_fn)
+s.sum().backward()
+print(a1.grad, a0.grad)
+a1.grad = None
+a0.grad = None
+lp = b.log_prob(torch.tensor([0.25, 0.9]))
+print(lp, lp.grad_fn)
+(lp.sum() + b.entropy().sum()).backward()
+print(a1.grad, a0.grad)
+print(b.mean, b.mode, b.variance, b.entropy())
+print(Beta(2.0, 3.0).sample((4,)), Beta(2.0, 3.0).log_prob(torch.tensor(0.5)))
+torch.set_printoptions(precision=6)
+p = torch.tensor([1.2, 8.0, 30.0], dtype=torch.float64, requires_grad=True)
+q = torch.tensor([2.5, 7.0, 0.4], dtype=torch.float64, requires_grad=True)
+y = Beta(p, q).rsample((2,))
+y.sum().backward()
+print(y, p.grad, q.grad)
+torch.set_printoptions(precision=4)
+for bad in [lambda: Gamma(-1.0, 1.0), lambda: Gamma(1.0, torch.tensor([1.0, -2.0])), lambda: Dirichlet(torch.tensor(1.0)), lambda: Dirichlet(torch.tensor([1.0, 0.0])), lambda: Beta(0.0, 1.0)]:
+    try:
+        bad()
+    except ValueError as err:
+        print(err)
+for bad in [lambda: d.log_prob(torch.tensor([0.5, 0.6, 0.1])), lambda: b.log_prob(torch.tensor([1.5, 0.5])), lambda: g.log_prob(torch.tensor([-1.0, 1.0, 1.0]))]:
+    try:
+        bad()
+    except ValueError as err:
+        print(err)
