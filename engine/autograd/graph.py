@@ -28,8 +28,6 @@ from engine.autograd.node import add_hook as add_hook
 from engine.autograd.node import as_shown as as_shown
 from engine.autograd.node import display_name as display_name
 from engine.autograd.node import forward_name as forward_name
-from engine.autograd.node import rename_class as rename_class
-from engine.autograd.node import retype as retype
 from engine.autograd.node import run_pack_hook as run_pack_hook
 from engine.autograd.node import wrapped_saved as wrapped_saved
 from engine.autograd.saved_hooks import (

@@ -369,30 +369,6 @@ def display_name(name: str) -> str:
     return name.rsplit("::", 1)[-1]
 
 
-def rename_class(cls: type[Node], name: str) -> None:
-    """Name a node class as PyTorch names its nodes (`type(node).__name__` too)."""
-    cls._name = name
-    cls.__name__ = cls.__qualname__ = display_name(name)
-
-
-_RETYPED: dict[tuple[type[Node], str], type[Node]] = {}
-
-
-def retype(node: Node, name: str) -> None:
-    """Give one node the name PyTorch gives it where the engine's class serves several of
-    PyTorch's nodes (an activation's `GeluBackwardBackward0`, an overload's `NormBackward1`):
-    the node becomes an instance of a subclass so named, so `type(node).__name__` still equals
-    `node.name()`."""
-    base = type(node)
-    cls = _RETYPED.get((base, name))
-    if cls is None:
-        # `_name` is set after creation: a runtime name is no op of the op registry
-        cls = type(display_name(name), (base,), {"__slots__": (), "__module__": base.__module__})
-        rename_class(cls, name)
-        _RETYPED[(base, name)] = cls
-    node.__class__ = cls
-
-
 class InputMetadata:
     """`torch._C._autograd._InputMetadata`: shape, dtype and device of a node's gradient."""
 
