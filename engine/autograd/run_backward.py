@@ -28,6 +28,7 @@ CREATE_GRAPH_WARNING = (
     "the leak. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
 )
 
+
 def _make_grads(
     outputs: Sequence[Tensor], grads: Sequence[Any], is_grads_batched: bool = False
 ) -> Grads:

@@ -220,7 +220,7 @@ def test_in_place_writes_tell_the_observer_in_one_place() -> None:
     # (check_inplace) tells before the op computes, so the op's own events read the old values
     assert _calls_of("before_write") == [
         "engine/_tensor.py:__init__",
-        "engine/ops/_core.py:check_inplace",
+        "engine/ops/inplace.py:check_inplace",
     ]
     assert _calls_of("version_bump") == ["engine/_tensor.py:__exit__"]
     # and nothing moves a version counter by hand
