@@ -40,6 +40,7 @@ LEVELS = {
     "engine._tensor": 1,
     # the machinery on the bottom layer (besides every engine.ops.* and engine.autograd.*)
     "engine._creation": 2,
+    "engine._from_data": 2,
     "engine._printing": 2,
     "engine._generator": 2,
     "engine._finfo": 2,
