@@ -128,15 +128,18 @@ def record_multi(
     saved: dict[str, Any] | None = None,
     differentiable: list[bool] | None = None,
     keep: dict[str, Any] | None = None,
+    out_saved: tuple[str, ...] | None = None,
+    shapes: tuple[tuple[int, ...], ...] | None = None,
 ) -> list[Tensor]:
-    """Like `record` for ops with several outputs (split, max with dim, ...)."""
+    """Like `record` for ops with several outputs (split, max with dim, ...). `out_saved` names
+    the outputs the node saves, one name per output ("" for one it does not save)."""
     if FW.on:
         from engine.autograd.forward_jvp import flush, record_multi_dual
 
         flush()
         FW.on = False
         try:
-            outs = record_multi(cls, datas, inputs, saved, differentiable, keep)
+            outs = record_multi(cls, datas, inputs, saved, differentiable, keep, out_saved, shapes)
         finally:
             FW.on = True
         return record_multi_dual(outs, cls, inputs, saved)
@@ -152,10 +155,18 @@ def record_multi(
         else:
             outs.append(make(d, False, None, 0))
     node._input_meta = tuple((d.shape, d.dtype) for d in datas)
+    if shapes is not None:
+        node._shapes = shapes
     if saved is not None:
         if observer.SAVED_HOOKS:
             saved = packing_order(saved)
         node._saved = {k: save(v) if isinstance(v, Tensor) else v for k, v in saved.items()}
+    if out_saved is not None:
+        store = node._saved if node._saved is not None else {}
+        for o, name in zip(outs, out_saved):
+            if name:  # a non-differentiable output (indices) is saved as an input is
+                store[name] = SavedTensor(o, o._fn is node)
+        node._saved = store
     tracer = observer.TRACER
     if tracer is not None:
         tracer.node_made(node, tuple(outs), inputs)

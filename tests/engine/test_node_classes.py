@@ -1,7 +1,8 @@
-"""A node is made as the class its op declares and keeps it: an observer told of a node (the
-tracer, at `node_made`) already sees PyTorch's class, and nothing renames it afterwards. The
-cases are the ops whose node PyTorch names differently from the engine op that computes it:
-double backwards, fused nn nodes, in-place views, complex twins."""
+"""A node is made whole: an observer told of a node (the tracer, at `node_made`) already sees
+PyTorch's class and every saved value, and nothing renames the node or adds to it afterwards.
+The cases are the ops whose node PyTorch names differently from the engine op that computes it
+(double backwards, fused nn nodes, in-place views, complex twins) and ops that save their own
+outputs or keep private values for their backward."""
 
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ from engine.ops._core import OpNode, op_nodes
 
 
 class _Seen:
-    """An observer that notes each node's class when it is made (and does nothing else)."""
+    """An observer that notes each node's class, saved names and instance values when it is
+    made (and does nothing else)."""
 
     def __init__(self) -> None:
-        self.nodes: list[tuple[Node, type[Node]]] = []
+        self.nodes: list[tuple[Node, type[Node], set[str], set[str]]] = []
 
     def node_made(self, node: Node, outputs: Any, inputs: Any) -> None:
-        self.nodes.append((node, type(node)))
+        self.nodes.append((node, type(node), set(node._saved or ()), _own(node)))
 
     def drive(self, steps: Iterator[Any]) -> None:
         for _ in steps:
@@ -31,6 +33,11 @@ class _Seen:
 
     def __getattr__(self, name: str) -> Callable[..., None]:
         return lambda *args, **kwargs: None
+
+
+def _own(node: Node) -> set[str]:
+    """The node's instance values, less what backward itself sets (freeing saved values)."""
+    return set(node.__dict__) - {"_freed"}
 
 
 def _double(f: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> None:
@@ -75,7 +82,38 @@ def _complex() -> None:
     (z * z).abs().sum().backward()
 
 
-CASES = [_gelu, _pool, _pdist, _lstm, _lstm_cell, _inplace_views, _complex]
+def _saved_outputs() -> None:
+    a = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+    spd = a @ a.mT + torch.eye(3, dtype=torch.float64)
+    outs = [
+        *torch.linalg.svd(a),
+        *torch.linalg.eigh(spd),
+        *torch.linalg.qr(a),
+        torch.linalg.cholesky(spd),
+        *torch.aminmax(a, dim=0),
+        *torch.std_mean(a, dim=0),
+        torch.linalg.lstsq(a, a).solution,
+        torch.linalg.eig(a).eigenvalues.abs(),
+    ]
+    sum(o.sum() for o in outs).backward()
+
+
+def _as_strided() -> None:
+    x = torch.randn(6, requires_grad=True)
+    x.as_strided((2, 2), (1, 2), 1).sum().backward()
+
+
+CASES = [
+    _gelu,
+    _pool,
+    _pdist,
+    _lstm,
+    _lstm_cell,
+    _inplace_views,
+    _complex,
+    _saved_outputs,
+    _as_strided,
+]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__[1:] for c in CASES])
@@ -87,9 +125,11 @@ def test_node_keeps_the_class_it_was_made_as(case: Callable[[], None]) -> None:
     finally:
         observer.install(None)
     assert seen.nodes
-    for node, made_as in seen.nodes:
+    for node, made_as, saved, own in seen.nodes:
         assert type(node) is made_as, f"{made_as.__name__} became {type(node).__name__}"
         assert made_as.__name__ == node.name().rsplit("::", 1)[-1]
+        assert set(node._saved or ()) == saved, f"{node.name()} saved more after it was made"
+        assert _own(node) == own, f"{node.name()} was given values after it was made"
 
 
 def test_listed_nodes_are_named_by_their_class() -> None:
