@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
-from engine._creation import _finish, _like, _np_dtype, _size
+from engine._creation import _like, _size
+from engine._from_data import _finish, _np_dtype
 from engine._generator import Generator, default_generator, pick
 from engine._tensor import Tensor, make
 from engine.ops.table import Op

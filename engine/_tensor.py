@@ -15,7 +15,8 @@ from engine._upper import UPPER
 from engine._warn import warn
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE
-from engine.autograd.node import AccumulateGrad, HookDict, Node, RemovableHandle, add_hook
+from engine.autograd.hooks import HookDict, RemovableHandle, add_hook
+from engine.autograd.node import AccumulateGrad, Node
 
 if TYPE_CHECKING:  # the methods engine/_methods.py binds at import, as mypy should see them
     from engine._tensor_surface import TensorSurface

@@ -16,7 +16,7 @@ import numpy as np
 
 from engine import _dtype
 from engine._arg_parser import FACTORY, ArgParser
-from engine._creation import _finish
+from engine._from_data import _finish
 from engine._tensor import Tensor
 from engine.ops import special_f32
 from engine.ops.table import Op

@@ -21,10 +21,10 @@ from typing import Any
 
 from engine._tensor import Tensor
 from engine.autograd._pytree import tree_flatten, tree_unflatten
-from engine.autograd.engine import grad as autograd_grad
 from engine.autograd.function import Function
 from engine.autograd.grad_mode import is_grad_enabled
 from engine.autograd.graph import AccumulateGrad, Node
+from engine.autograd.run_backward import grad as autograd_grad
 from engine.nn.modules.module import Module
 
 MODES = (

@@ -24,9 +24,9 @@ if TYPE_CHECKING:
     from engine._tensor import Tensor as Variable
     from engine.autograd import forward_ad, functional, graph, profiler
     from engine.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
-    from engine.autograd.engine import backward, grad
     from engine.autograd.function import Function, FunctionCtx, once_differentiable
     from engine.autograd.gradcheck import gradcheck, gradgradcheck
+    from engine.autograd.run_backward import backward, grad
 
 # name -> the module that defines it ("" for a submodule of this package)
 _LAZY = {
@@ -37,8 +37,8 @@ _LAZY = {
     "profiler": "",
     "detect_anomaly": "engine.autograd.anomaly_mode",
     "set_detect_anomaly": "engine.autograd.anomaly_mode",
-    "backward": "engine.autograd.engine",
-    "grad": "engine.autograd.engine",
+    "backward": "engine.autograd.run_backward",
+    "grad": "engine.autograd.run_backward",
     "Function": "engine.autograd.function",
     "FunctionCtx": "engine.autograd.function",
     "once_differentiable": "engine.autograd.function",

@@ -1,7 +1,7 @@
 """`torch.autograd.forward_ad`: dual tensors and forward-mode (Jacobian-vector) derivatives.
 
 Tangents live in a tensor's instance dict (`_fw_grad`, read through a `None` class default on
-Tensor), so tensors without one pay nothing. Every op is made by `ops/_core.record` (or
+Tensor), so tensors without one pay nothing. Every op is made by `ops/record.record` (or
 `record_multi`), which checks one flag, `FW.on` (true only inside a dual level); when an input
 has a tangent the output's tangent is computed eagerly by the double-vjp trick on the op's own
 backward: with `u` a zero cotangent of the output, `jvp(v) = d/du <vjp(u), v>`, where `vjp(u)`

@@ -60,7 +60,7 @@ def jvp_of(node: Node, outs: list[Tensor], tangents: list[Any]) -> list[Tensor]:
 
 def _double_vjp(node: Node, outs: list[Tensor], tangents: list[Any], create: bool) -> list[Any]:
     from engine._tensor import make
-    from engine.autograd.engine import grad
+    from engine.autograd.run_backward import grad
 
     # any cotangent works (the vjp is linear in it): ones keep formulas away from 0/0 and log 0
     # tangents keep their own dtype through ops, as in PyTorch (a float64 tangent of a float32

@@ -18,7 +18,8 @@ from engine._tensor import write
 from engine._upper import UPPER
 from engine.autograd.forward_ad import FW, set_tangent
 from engine.autograd.forward_eval import jvp_of
-from engine.autograd.node import Node, SavedTensor, _next_seq
+from engine.autograd.node import Node, _next_seq
+from engine.autograd.saved_tensor import SavedTensor
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor

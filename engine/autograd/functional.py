@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import _tensor
-from engine.autograd.engine import grad as autograd_grad
 from engine.autograd.grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
+from engine.autograd.run_backward import grad as autograd_grad
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 

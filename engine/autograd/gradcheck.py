@@ -14,7 +14,7 @@ import numpy as np
 
 from engine import _dtype, _tensor
 from engine._warn import warn
-from engine.autograd.engine import grad as autograd_grad
+from engine.autograd.run_backward import grad as autograd_grad
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor

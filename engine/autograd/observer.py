@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from engine._tensor import Tensor
-    from engine.autograd.node import Node, SavedTensor
+    from engine.autograd.node import Node
+    from engine.autograd.saved_tensor import SavedTensor
     from protocol.vocab import CutKind, HookKind
 
 

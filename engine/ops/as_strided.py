@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor
-from engine.ops._core import record
+from engine.autograd.forward_ad import FW
+from engine.ops._core import record, wants_grad
 from engine.ops.shape import as_view
 from engine.ops.table import Op
 from engine.ops.views import AsStridedBackward0
@@ -61,11 +62,10 @@ def as_strided(self: Tensor, size: Any, stride: Any, storage_offset: int | None 
 
     data = view_fn(a)
     saved = {"size": shape, "storage_offset": storage_offset, "stride": steps}
-    out = record(AsStridedBackward0, data, (self,), saved, shapes=(a.shape,))
-    if out._fn is not None:
-        node: Any = out._fn
-        node.view_fn = view_fn
-        node.flat = _read_map(a, root, shape, steps, off)
+    keep = None  # the backward's maps, made only when a node may be (forward AD makes its own)
+    if FW.on or wants_grad(self):
+        keep = {"view_fn": view_fn, "flat": _read_map(a, root, shape, steps, off)}
+    out = record(AsStridedBackward0, data, (self,), saved, shapes=(a.shape,), keep=keep)
     return as_view(out, self, view_fn)
 
 

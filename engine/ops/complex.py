@@ -18,7 +18,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine._upper import UPPER
 from engine._warn import warn
-from engine.autograd.node import Grads, rename_class
+from engine.autograd.node import Grads
 from engine.ops._core import OpNode, broadcast_error, in_shape, record, unbroadcast
 from engine.ops.complex_grad import conj_grad
 from engine.ops.shape import as_view
@@ -321,6 +321,8 @@ class VdotBackward0(OpNode):
     """Not holomorphic in `self`: d/dself takes conj(g), d/dother takes g."""
 
     __slots__ = ()
+    _name = "VdotBackward0"
+    _listed = False  # op_nodes() lists the real op's (engine/ops/linalg.py)
     _complex_aware = True  # its formula conjugates where needed (ops/complex_grad.py)
 
     def apply(self, grads: Grads) -> Grads:
@@ -330,10 +332,6 @@ class VdotBackward0(OpNode):
             conj_grad(g) * self.saved("other") if self.needs(0) else None,
             g * self.saved("self") if self.needs(1) else None,
         ]
-
-
-rename_class(VdotBackward0, "VdotBackward0")  # after the class: NODES keeps the real one
-VdotBackward0.__module__ = "builtins"
 
 
 def cfloat(self: Tensor) -> Tensor:

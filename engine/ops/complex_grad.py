@@ -22,8 +22,9 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, Node
+from engine.ops._core import variant
 
-_WRAPPED: dict[type[Node], type[Node]] = {}
+_TWINS: dict[type[Node], type[Node]] = {}
 # ops whose real formula has no complex meaning: PyTorch refuses them before running
 _REFUSED: dict[str, tuple[type[Exception], str]] = {
     "ReluBackward0": (NotImplementedError, "clamp is not supported for complex types"),
@@ -59,25 +60,21 @@ def real_grad(g: Tensor) -> Tensor:
     return make(np.ascontiguousarray(g._d.real), False, None, 0)
 
 
-def wrap(node: Node, inputs: tuple[Tensor | None, ...]) -> None:
-    """Turn a just-made node with a complex output into its complex-aware twin."""
-    cls = type(node)
+def complex_twin(
+    cls: type[Node], inputs: tuple[Tensor | None, ...], keep: dict[str, Any] | None
+) -> tuple[type[Node], dict[str, Any] | None]:
+    """The node class (and `keep` values) `record` uses for an op with a complex output: the
+    op's complex-aware twin, unless the op's own formula is complex-aware."""
     if getattr(cls, "_complex_aware", False):
-        return
+        return cls, keep
     refusal = _REFUSED.get(cls._name)
     if refusal is not None:  # only checked here, off the real hot path (so only with grad)
         raise refusal[0](refusal[1])
-    twin = _WRAPPED.get(cls)
-    if twin is None:
-        # same name, same layout (so `__class__` can be swapped); not put in NODES
-        twin = type(cls.__name__, (cls,), {"__slots__": (), "apply": _apply_conj})
-        twin.__module__ = cls.__module__
-        twin.__qualname__ = cls.__qualname__
-        _WRAPPED[cls] = twin
-    node.__class__ = twin
-    node.__dict__["_real_in"] = tuple(
-        t is not None and _dtype.kind(t._d.dtype) != "c" for t in inputs
-    )
+    twin = _TWINS.get(cls)
+    if twin is None:  # same name (so not listed by op_nodes), the conjugating `apply`
+        twin = _TWINS[cls] = variant(cls, cls._name, apply=_apply_conj, _listed=False)
+    real_in = tuple(t is not None and _dtype.kind(t._d.dtype) != "c" for t in inputs)
+    return twin, {**(keep or {}), "_real_in": real_in}
 
 
 def _apply_conj(self: Any, grads: Grads) -> Grads:

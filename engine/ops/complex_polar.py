@@ -48,6 +48,8 @@ def abs_complex(self: Tensor) -> Tensor:
 
 class AbsBackward0(OpNode):
     __slots__ = ()
+    _name = "AbsBackward0"
+    _listed = False  # op_nodes() lists the real op's class
     _complex_aware = True  # its formula conjugates where needed (ops/complex_grad.py)
 
     def apply(self, grads: Grads) -> Grads:
@@ -73,6 +75,8 @@ def sgn(self: Tensor) -> Tensor:
 
 class SgnBackward0(OpNode):
     __slots__ = ()
+    _name = "SgnBackward0"
+    _listed = False  # op_nodes() lists the real op's class
     _complex_aware = True  # its formula conjugates where needed (ops/complex_grad.py)
 
     def apply(self, grads: Grads) -> Grads:
@@ -118,11 +122,6 @@ class AngleBackward0(OpNode):
         zero = make(np.zeros((), r._d.dtype), False, None, 0)
         return [where(eq(z, 0), zero, r)]
 
-
-# named after the real ops' nodes, but kept out of NODES (which keeps the real classes)
-for _cls in (AbsBackward0, SgnBackward0):
-    _cls._name = _cls.__name__
-    _cls.__module__ = "builtins"
 
 OPS = [
     Op("angle", angle),

@@ -199,7 +199,7 @@ def view_dtype(self: Tensor, dtype: Any) -> Tensor:
 
 # -- new_* factories: same dtype (and device) as self unless given ---------------------
 def _new(self: Tensor, data: np.ndarray[Any, Any], dtype: Any, requires_grad: Any) -> Tensor:
-    from engine._creation import _finish
+    from engine._from_data import _finish
 
     dt = self._d.dtype if dtype is None else _as_dtype(dtype).np
     return _finish(data.astype(dt, copy=False), requires_grad)
@@ -249,7 +249,7 @@ def new_tensor(
     self: Tensor, data: Any, *, dtype: Any = None, device: Any = None, requires_grad: Any = False
 ) -> Tensor:
     _device.check(device)
-    from engine._creation import _unwrap
+    from engine._from_data import _unwrap
 
     if isinstance(data, Tensor):
         warn(_COPY_CONSTRUCT, UserWarning)

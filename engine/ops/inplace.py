@@ -1,4 +1,6 @@
-"""In-place ops (`add_`, `mul_`, ...): the out-of-place op, then its result written back.
+"""In place: PyTorch's checks before an in-place op (`check_inplace`), a tensor taking an op's
+result and history (`rebase`), and the in-place ops (`add_`, `mul_`, ...) made from out-of-place
+ones (`make_inplace`): the out-of-place op, then its result written back.
 
 The op runs on a copy of the pre-mutation values (so a node that saves `self`, like
 `MulBackward0` for `mul_`, keeps the original, as PyTorch's codegen does), then the tensor
@@ -15,17 +17,115 @@ import numpy as np
 
 from engine import _dtype
 from engine._dtype import type_name as type_name
-from engine._tensor import Tensor, make
+from engine._tensor import Tensor, make, write, writing
+from engine.autograd import observer
 from engine.autograd.forward_ad import FW
 from engine.autograd.grad_mode import STATE
-from engine.ops._core import (
-    INFERENCE_INPLACE,
-    binary_arrays,
-    check_inplace,
-    rebase,
-    wants_grad,
-    writing,
+from engine.autograd.graph import Node, SavedTensor
+from engine.ops.operands import binary_arrays
+from engine.ops.record import wants_grad
+
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
 )
+
+
+def check_inplace(t: Tensor, *others: Any) -> None:
+    """PyTorch's refusals before an in-place op on `t`."""
+    if FW.on:  # pending tangents read their inputs: compute them before the write
+        from engine.autograd.forward_jvp import flush
+
+        flush()
+    if t._view_fn is not None:
+        from engine.ops.views import check_view_inplace
+
+        check_view_inplace(t)
+    elif t._base is not None and STATE.enabled and t._rg and "_custom_view" in t.__dict__:
+        raise RuntimeError(custom_view_error(t))
+    if STATE.enabled and t._rg and t._fn is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    if t._inference and not STATE.inference:
+        raise RuntimeError(INFERENCE_INPLACE)
+    tracer = observer.TRACER
+    if tracer is not None:  # events not yet built must show the values before the write
+        tracer.before_write(t)
+
+
+def custom_view_error(t: Tensor) -> str:
+    """PyTorch's refusal to modify in place an output that a custom Function returned as a view
+    of (or as) one of its inputs."""
+    return (
+        f"Output {t._nr} of {t.__dict__['_custom_view']} is a view and is being modified "
+        "inplace. This view was created inside a custom Function (or because an input was "
+        "returned as-is) and the autograd logic to handle view+inplace would override the "
+        "custom backward associated with the custom Function, leading to incorrect gradients. "
+        "This behavior is forbidden. You can fix this by cloning the output of the custom "
+        "Function."
+    )
+
+
+def overwrite(t: Tensor, values: Any) -> None:
+    """Write `values` into `t`'s memory in place without recording (an initialiser, a state
+    dict load, running statistics), as PyTorch's in-place ops under no_grad do: the version
+    moves and a tracer sees the values before and after (engine/_tensor.py `write`)."""
+    write(t, values)
+
+
+def rebase(t: Tensor, out: Tensor) -> Tensor:
+    """Make `t` (modified in place) take `out`'s data and history; returns `t`.
+
+    For a view of a tensor in the graph, the base's history becomes a CopySlices node (see
+    engine/ops/views.py), so gradients flow to the whole base.
+    """
+    new_tangent = None
+    if FW.on:  # computed now: pending tangents read `t` before the write (and their nodes)
+        from engine.autograd.forward_jvp import tangent_of
+
+        new_tangent = tangent_of(out)
+    src = t._d
+    on_view = t._base is not None and (t._base._rg or out._rg)
+    tracer = observer.TRACER
+    if tracer is not None and out._fn is not None and not on_view:
+        tracer.rebased(t, out)  # the op's output is `t` itself, at its new version
+    if src is not out._d:  # (check_inplace told the observer before the op computed)
+        write(t, out._d, told=True)
+    else:  # the op wrote into t's memory itself
+        with writing(t, told=True):
+            pass
+    if FW.on:
+        from engine.autograd.forward_jvp import inplace_tangent
+
+        inplace_tangent(t, new_tangent)
+    if out._fn is not None:
+        if on_view:
+            from engine.ops.views import rebase_view
+
+            rebase_view(t, out._fn)
+        else:
+            t._fn = out._fn
+            t._nr = out._nr
+            t._rg = True
+            fix_saved_output(out._fn, t)
+            if "_views" in t.__dict__:  # its views now see the new history
+                from engine.ops.views import regenerate_views
+
+                regenerate_views(t)
+    return t
+
+
+def fix_saved_output(node: Node, t: Tensor) -> None:
+    """An op that saved its result saved `out`'s data; `t` now owns that history."""
+    if node._saved is not None:
+        for v in node._saved.values():
+            if isinstance(v, SavedTensor) and v._is_output:
+                v._data = t._d
+                v._ver = t._ver
+                v._ver_at = t._ver[0]
+
 
 # In-place arithmetic that records nothing runs straight into the tensor's memory (an optimizer
 # step `p -= lr * p.grad` would otherwise allocate and copy every parameter).

@@ -20,18 +20,6 @@ from engine.ops.linalg_solve import LinAlgError, _mt, _square
 from engine.ops.table import Op
 
 
-def _save_outputs(outs: list[Tensor], names: tuple[str, ...], extra: dict[str, Any]) -> None:
-    """Store outputs (and plain values) on the node the outputs share, under PyTorch's names."""
-    node = next((o._fn for o in outs if o._fn is not None), None)
-    if node is None:
-        return
-    store: dict[str, Any] = dict(extra)
-    for o, n in zip(outs, names):
-        if n:
-            store[n] = SavedTensor(o, o._fn is node)
-    node._saved = {**(node._saved or {}), **store}
-
-
 def _const(a: np.ndarray[Any, Any]) -> Tensor:
     return make(a, False, None, 0)
 
@@ -56,9 +44,8 @@ def _svd(A: Tensor, full_matrices: bool) -> list[Tensor]:
     _float("linalg.svd", a)
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
     datas = [u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)]
-    outs = record_multi(LinalgSvdBackward0, datas, (A,))
     extra = {"S_sym_argsize_minus_1": s.shape[-1], "full_matrices": full_matrices}
-    _save_outputs(outs, ("U", "S", "Vh"), extra)
+    outs = record_multi(LinalgSvdBackward0, datas, (A,), extra, out_saved=("U", "S", "Vh"))
     return outs
 
 
@@ -134,8 +121,8 @@ def _eigh(A: Tensor, UPLO: str) -> list[Tensor]:
     a = A._d
     _square("linalg.eigh", a)
     w, v = np.linalg.eigh(a, UPLO=UPLO)  # type: ignore[call-overload]
-    outs = record_multi(LinalgEighBackward0, [w.astype(a.dtype), v.astype(a.dtype)], (A,))
-    _save_outputs(outs, ("eigenvalues", "eigenvectors"), {})
+    datas = [w.astype(a.dtype), v.astype(a.dtype)]
+    outs = record_multi(LinalgEighBackward0, datas, (A,), out_saved=("eigenvalues", "eigenvectors"))
     return outs
 
 
@@ -186,8 +173,8 @@ def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
     q, r = np.linalg.qr(a, mode="complete" if mode == "complete" else "reduced")
     if mode == "r":
         q = np.zeros((0,), a.dtype)
-    outs = record_multi(LinalgQrBackward0, [q.astype(a.dtype), r.astype(a.dtype)], (A,))
-    _save_outputs(outs, ("Q", "R"), {"mode": mode})
+    datas = [q.astype(a.dtype), r.astype(a.dtype)]
+    outs = record_multi(LinalgQrBackward0, datas, (A,), {"mode": mode}, out_saved=("Q", "R"))
     return rt.linalg_qr(outs)
 
 
@@ -254,8 +241,10 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
             "positive-definite)."
         ) from None
     out = np.swapaxes(low, -1, -2).copy() if upper else low
-    (res,) = record_multi(LinalgCholeskyExBackward0, [out.astype(a.dtype)], (A,))
-    _save_outputs([res], ("L",), {"upper": upper})
+    datas = [out.astype(a.dtype)]
+    (res,) = record_multi(
+        LinalgCholeskyExBackward0, datas, (A,), {"upper": upper}, out_saved=("L",)
+    )
     return res
 
 

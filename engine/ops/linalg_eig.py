@@ -14,7 +14,7 @@ import numpy as np
 
 from engine import _dtype, return_types
 from engine._tensor import Tensor, make
-from engine.autograd.graph import Grads, SavedTensor
+from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record_multi
 
 linalg_eig_type = return_types._make("linalg_eig", ("eigenvalues", "eigenvectors"))
@@ -42,13 +42,11 @@ def _eig(A: Tensor) -> list[Tensor]:
         )
     w, v = np.linalg.eig(a)
     ct = _dtype.from_numpy(a.dtype).to_complex().np
-    outs = record_multi(LinalgEigBackward0, [w.astype(ct), v.astype(ct)], (A,))
-    node = outs[0]._fn
-    if node is not None:
-        node._saved = {"eigenvalues": SavedTensor(outs[0], True)}
-        node._saved["eigenvectors"] = SavedTensor(outs[1], True)
-        node.__dict__["_real_in"] = _dtype.kind(a.dtype) != "c"  # a real A takes the real part
-    return outs
+    keep = {"_real_in": _dtype.kind(a.dtype) != "c"}  # a real A takes the real part
+    saves = ("eigenvalues", "eigenvectors")
+    return record_multi(
+        LinalgEigBackward0, [w.astype(ct), v.astype(ct)], (A,), keep=keep, out_saved=saves
+    )
 
 
 def eig(A: Tensor, *, out: Any = None) -> Any:

@@ -98,14 +98,11 @@ def lstsq(A: Tensor, B: Tensor, rcond: Any = None, *, driver: Any = None) -> Any
         resid = (res[..., 0] if vec else res).astype(dt)
     else:
         resid = np.zeros((0,), dt)
-    outs = record_multi(LinalgLstsqBackward0, [x, resid], (A, B), {"self": A, "b": B})
-    node = outs[0]._fn
-    if node is not None:
-        node._shapes = (a.shape, b.shape)
-        from engine.autograd.graph import SavedTensor
-
-        assert node._saved is not None
-        node._saved["solution"] = SavedTensor(outs[0], True)
+    saved = {"self": A, "b": B}
+    shapes = (a.shape, b.shape)
+    outs = record_multi(
+        LinalgLstsqBackward0, [x, resid], (A, B), saved, out_saved=("solution", ""), shapes=shapes
+    )
     rank = np.zeros((0,), np.int64) if drv == "gels" else rank_a
     svals = sv.astype(a.dtype) if drv in ("gelsd", "gelss") else np.zeros((0,), a.dtype)
     return rt.linalg_lstsq((outs[0], outs[1], make(rank, False, None, 0), _const(svals)))

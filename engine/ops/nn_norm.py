@@ -281,7 +281,7 @@ def regrad(node: OpNode, g: Tensor, inputs: list[Tensor | None], forward: Any) -
     differentiable, the same function rebuilt from engine ops gives PyTorch's second
     derivatives.
     """
-    from engine.autograd.engine import grad
+    from engine.autograd.run_backward import grad
 
     live = [i for i, t in enumerate(inputs) if t is not None and t._rg and node.needs(i)]
     y = forward(*inputs)

@@ -16,8 +16,8 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads, rename_class, retype
-from engine.ops._core import OpNode, float_array, record
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, float_array, record, variant
 
 Array = np.ndarray[Any, Any]
 
@@ -77,18 +77,20 @@ class _Act(OpNode):
         # a backward PyTorch cannot differentiate (NotImplemented) saves nothing
         saved = None if self._no_double else self.double_saved(g, xt)
         data = (g._d * d).astype(x.dtype)
-        out = record(ActBackwardBackward, data, (g, xt), saved, keep={"act": self})
-        if out._fn is not None:  # PyTorch's name, e.g. GeluBackwardBackward0
-            # PyTorch's name; a backward it cannot differentiate shows as NotImplemented
-            no_double = "torch::autograd::NotImplemented" if self._no_double else ""
-            retype(out._fn, no_double or self._double or self._name[:-1] + "Backward0")
-        return [out]
+        # PyTorch's name, e.g. GeluBackwardBackward0; one it cannot differentiate: NotImplemented
+        no_double = "torch::autograd::NotImplemented" if self._no_double else ""
+        name = no_double or self._double or self._name[:-1] + "Backward0"
+        node = variant(ActBackwardBackward, name)
+        return [record(node, data, (g, xt), saved, keep={"act": self})]
 
 
 class ActBackwardBackward(OpNode):
-    """The backward of an activation's backward: d/dgrad = f'(x), d/dx = grad * f''(x)."""
+    """The backward of an activation's backward: d/dgrad = f'(x), d/dx = grad * f''(x). Each
+    activation records its `variant`, named as PyTorch names it (`GeluBackwardBackward0`)."""
 
     __slots__ = ()
+    _name = "ActivationBackwardBackward0"
+    _listed = False
 
     def apply(self, grads: Grads) -> Grads:
         gg = grads[0]
@@ -402,10 +404,6 @@ class EmbeddingBackward0(OpNode):
         return [linear_grad(self._name, g, scatter, gather)]
 
 
-# Named after class creation so the op registry (forward graph names) does not list it.
-rename_class(ActBackwardBackward, "ActivationBackwardBackward0")
-
-
 # -- backward maps that are linear in the incoming gradient ------------------------------
 Map = Any  # ndarray -> ndarray
 
@@ -419,25 +417,23 @@ def linear_grad(name: str, g: Tensor, fn: Map, adjoint: Map) -> Tensor:
     data = fn(g._d)
     if not (STATE.enabled and g._rg):
         return const(data)
-    out = record(LinearBackwardBackward, data, (g,), keep={"maps": (adjoint, fn)})
-    if out._fn is not None:
-        retype(out._fn, name[:-1] + "Backward0")
-    return out
+    node = variant(LinearBackwardBackward, name[:-1] + "Backward0")
+    return record(node, data, (g,), keep={"maps": (adjoint, fn)})
 
 
 class LinearBackwardBackward(OpNode):
-    """The backward of a linear backward map: its adjoint."""
+    """The backward of a linear backward map: its adjoint (recorded as its `variant` named for
+    the map, `MaxPool2DWithIndicesBackwardBackward0`)."""
 
     __slots__ = ()
+    _name = "LinearBackwardBackward0"
+    _listed = False
 
     def apply(self, grads: Grads) -> Grads:
         gg = grads[0]
         assert gg is not None
         adjoint, fn = self.__dict__["maps"]
         return [linear_grad(self._name, gg, adjoint, fn)]
-
-
-rename_class(LinearBackwardBackward, "LinearBackwardBackward0")
 
 
 def dropout_noise(x: Tensor, shape: tuple[int, ...], p: float) -> Tensor:

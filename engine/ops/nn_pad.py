@@ -9,7 +9,7 @@ import numpy as np
 
 from engine._tensor import Tensor
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, record, variant
 from engine.ops.nn_ops import Array, linear_grad
 
 
@@ -89,12 +89,8 @@ class _GatherPad(OpNode):
         return [linear_grad(self._name, g, scatter, lambda a: np.ascontiguousarray(a[ix]))]
 
 
-def _pad_node(name: str) -> type[OpNode]:
-    return type(name, (_GatherPad,), {"__slots__": (), "_name": name})
-
-
-_PAD_NODES: dict[str, Any] = {
-    n: _pad_node(n)
+_PAD_NODES: dict[str, type[_GatherPad]] = {
+    n: variant(_GatherPad, n)
     for kind in ("Reflection", "Replication")
     for n in (f"{kind}Pad{k}DBackward0" for k in (1, 2, 3))
 }

@@ -13,7 +13,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads, retype
+from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.nn_ops import Array
 from engine.ops.table import Op
@@ -87,15 +87,14 @@ class PdistBackward0(OpNode):
         np.add.at(gx, i, v)
         np.add.at(gx, j, -v)
         if STATE.enabled and (g._rg or xt._rg):  # recorded, but PyTorch cannot differentiate it
-            out = record(PdistBackwardBackward, gx, (g, xt), {})
-            if out._fn is not None:  # named per node: PyTorch's name for it is no op of its own
-                retype(out._fn, "PdistBackwardBackward0")
-            return [out]
+            return [record(PdistBackwardBackward0, gx, (g, xt), {})]
         return [make(gx, False, None, 0)]
 
 
-class PdistBackwardBackward(OpNode):
+class PdistBackwardBackward0(OpNode):
     __slots__ = ()
+    _name = "PdistBackwardBackward0"
+    _listed = False  # recorded by PdistBackward0's backward, not by a forward op
 
     def apply(self, grads: Grads) -> Grads:
         raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")

@@ -13,7 +13,7 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, record, variant
 
 Array = np.ndarray[Any, Any]
 # (index arrays, weight arrays) of one dimension: nearest has one tap, linear two
@@ -110,20 +110,16 @@ class _UpsampleBackward(OpNode):
         return [g]
 
 
-def _node(name: str) -> type[OpNode]:
-    return type(name, (_UpsampleBackward,), {"__slots__": (), "_name": name})
-
-
 _SCALE_NAMES = {
     1: ("scales",),
     2: ("scales_h", "scales_w"),
     3: ("scales_d", "scales_h", "scales_w"),
 }
 _NODES: dict[tuple[str, int], type[OpNode]] = {
-    ("nearest", 1): _node("UpsampleNearest1DBackward0"),
-    ("nearest", 2): _node("UpsampleNearest2DBackward0"),
-    ("nearest", 3): _node("UpsampleNearest3DBackward0"),
-    ("linear", 1): _node("UpsampleLinear1DBackward0"),
-    ("bilinear", 2): _node("UpsampleBilinear2DBackward0"),
-    ("trilinear", 3): _node("UpsampleTrilinear3DBackward0"),
+    ("nearest", 1): variant(_UpsampleBackward, "UpsampleNearest1DBackward0"),
+    ("nearest", 2): variant(_UpsampleBackward, "UpsampleNearest2DBackward0"),
+    ("nearest", 3): variant(_UpsampleBackward, "UpsampleNearest3DBackward0"),
+    ("linear", 1): variant(_UpsampleBackward, "UpsampleLinear1DBackward0"),
+    ("bilinear", 2): variant(_UpsampleBackward, "UpsampleBilinear2DBackward0"),
+    ("trilinear", 3): variant(_UpsampleBackward, "UpsampleTrilinear3DBackward0"),
 }

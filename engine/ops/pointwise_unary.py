@@ -1,6 +1,6 @@
 """More unary pointwise ops: rounding, trigonometric/hyperbolic, logs, erf, and PyTorch's aliases.
 
-Each op is one PyTorch node; the nodes are built by `_node` from a derivative written with
+Each op is one PyTorch node; the nodes are `_unary_node`s, each a derivative written with
 engine ops (so `create_graph=True` works). Rounding ops have a zero gradient everywhere and keep
 integer dtypes, as PyTorch does.
 """
@@ -17,7 +17,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops import pointwise as pw
-from engine.ops._core import OpNode, float_array, record
+from engine.ops._core import OpNode, float_array, record, variant
 from engine.ops.inplace import type_name
 from engine.ops.table import Op
 
@@ -25,15 +25,23 @@ _Grad = Callable[[OpNode, Tensor], Tensor]
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
 
-def _node(name: str, grad: _Grad) -> type[OpNode]:
-    """An OpNode class named `name` whose single-input derivative is `grad(node, g)`."""
+class _UnaryBackward(OpNode):
+    """A one-input node whose gradient is `derivative(g)`; each op's node is its `variant`."""
 
-    def apply(self: OpNode, grads: Grads) -> Grads:
+    __slots__ = ()
+
+    def derivative(self, g: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         assert g is not None
-        return [grad(self, g)]
+        return [self.derivative(g)]
 
-    return type(name, (OpNode,), {"__slots__": (), "_name": name, "apply": apply})
+
+def _unary_node(name: str, derivative: _Grad) -> type[_UnaryBackward]:
+    """The node `name` (a `variant` of `_UnaryBackward`) whose gradient is `derivative(node, g)`."""
+    return variant(_UnaryBackward, name, derivative=derivative)
 
 
 def _f32(fn: Any) -> Any:
@@ -62,12 +70,12 @@ def _zero(n: OpNode, g: Tensor) -> Tensor:
 
 
 # -- rounding (zero gradient; integers pass through unchanged) -----------------------------
-FloorBackward0 = _node("FloorBackward0", _zero)
-CeilBackward0 = _node("CeilBackward0", _zero)
-RoundBackward0 = _node("RoundBackward0", _zero)
-RoundBackward1 = _node("RoundBackward1", _zero)
-TruncBackward0 = _node("TruncBackward0", _zero)
-SgnBackward0 = _node("SgnBackward0", _zero)
+FloorBackward0 = _unary_node("FloorBackward0", _zero)
+CeilBackward0 = _unary_node("CeilBackward0", _zero)
+RoundBackward0 = _unary_node("RoundBackward0", _zero)
+RoundBackward1 = _unary_node("RoundBackward1", _zero)
+TruncBackward0 = _unary_node("TruncBackward0", _zero)
+SgnBackward0 = _unary_node("SgnBackward0", _zero)
 
 
 def _rounding(node: type[OpNode], fn: Any, self: Tensor) -> Tensor:
@@ -109,7 +117,7 @@ def sgn(self: Tensor) -> Tensor:
     return record(SgnBackward0, np.sign(self._d), (self,), {"self": self}, "result")
 
 
-FracBackward0 = _node("FracBackward0", lambda n, g: g)
+FracBackward0 = _unary_node("FracBackward0", lambda n, g: g)
 
 
 def frac(self: Tensor) -> Tensor:
@@ -131,25 +139,25 @@ def _sq(t: Tensor) -> Tensor:
     return t * t
 
 
-TanBackward0 = _node("TanBackward0", lambda n, g: g * (1 + _sq(_r(n))))
-SinhBackward0 = _node("SinhBackward0", lambda n, g: g * cosh(_s(n)))
-CoshBackward0 = _node("CoshBackward0", lambda n, g: g * sinh(_s(n)))
-AsinBackward0 = _node("AsinBackward0", lambda n, g: g / pw.sqrt(1 - _sq(_s(n))))
-AcosBackward0 = _node("AcosBackward0", lambda n, g: -g / pw.sqrt(1 - _sq(_s(n))))
-AtanBackward0 = _node("AtanBackward0", lambda n, g: g / (1 + _sq(_s(n))))
-AsinhBackward0 = _node("AsinhBackward0", lambda n, g: g / pw.sqrt(_sq(_s(n)) + 1))
-AcoshBackward0 = _node("AcoshBackward0", lambda n, g: g / pw.sqrt(_sq(_s(n)) - 1))
-AtanhBackward0 = _node("AtanhBackward0", lambda n, g: g / (1 - _sq(_s(n))))
-Log1PBackward0 = _node("Log1PBackward0", lambda n, g: g / (_s(n) + 1))
-Log2Backward0 = _node("Log2Backward0", lambda n, g: g / (_s(n) * _LN2))
-Log10Backward0 = _node("Log10Backward0", lambda n, g: g / (_s(n) * _LN10))
-Expm1Backward0 = _node("Expm1Backward0", lambda n, g: g * (_r(n) + 1))
-Exp2Backward0 = _node("Exp2Backward0", lambda n, g: g * _r(n) * _LN2)
-Deg2RadBackward0 = _node("Deg2RadBackward0", lambda n, g: g * (math.pi / 180))
-Rad2DegBackward0 = _node("Rad2DegBackward0", lambda n, g: g * (180 / math.pi))
+TanBackward0 = _unary_node("TanBackward0", lambda n, g: g * (1 + _sq(_r(n))))
+SinhBackward0 = _unary_node("SinhBackward0", lambda n, g: g * cosh(_s(n)))
+CoshBackward0 = _unary_node("CoshBackward0", lambda n, g: g * sinh(_s(n)))
+AsinBackward0 = _unary_node("AsinBackward0", lambda n, g: g / pw.sqrt(1 - _sq(_s(n))))
+AcosBackward0 = _unary_node("AcosBackward0", lambda n, g: -g / pw.sqrt(1 - _sq(_s(n))))
+AtanBackward0 = _unary_node("AtanBackward0", lambda n, g: g / (1 + _sq(_s(n))))
+AsinhBackward0 = _unary_node("AsinhBackward0", lambda n, g: g / pw.sqrt(_sq(_s(n)) + 1))
+AcoshBackward0 = _unary_node("AcoshBackward0", lambda n, g: g / pw.sqrt(_sq(_s(n)) - 1))
+AtanhBackward0 = _unary_node("AtanhBackward0", lambda n, g: g / (1 - _sq(_s(n))))
+Log1PBackward0 = _unary_node("Log1PBackward0", lambda n, g: g / (_s(n) + 1))
+Log2Backward0 = _unary_node("Log2Backward0", lambda n, g: g / (_s(n) * _LN2))
+Log10Backward0 = _unary_node("Log10Backward0", lambda n, g: g / (_s(n) * _LN10))
+Expm1Backward0 = _unary_node("Expm1Backward0", lambda n, g: g * (_r(n) + 1))
+Exp2Backward0 = _unary_node("Exp2Backward0", lambda n, g: g * _r(n) * _LN2)
+Deg2RadBackward0 = _unary_node("Deg2RadBackward0", lambda n, g: g * (math.pi / 180))
+Rad2DegBackward0 = _unary_node("Rad2DegBackward0", lambda n, g: g * (180 / math.pi))
 _ERF_K = 2.0 / math.sqrt(math.pi)
-ErfBackward0 = _node("ErfBackward0", lambda n, g: g * _ERF_K * pw.exp(-_sq(_s(n))))
-ErfcBackward0 = _node("ErfcBackward0", lambda n, g: g * -_ERF_K * pw.exp(-_sq(_s(n))))
+ErfBackward0 = _unary_node("ErfBackward0", lambda n, g: g * _ERF_K * pw.exp(-_sq(_s(n))))
+ErfcBackward0 = _unary_node("ErfcBackward0", lambda n, g: g * -_ERF_K * pw.exp(-_sq(_s(n))))
 
 _erf = _f32(np.vectorize(math.erf, otypes=[np.float64]))
 _erfc = _f32(np.vectorize(math.erfc, otypes=[np.float64]))
@@ -235,7 +243,7 @@ def _sinc_grad(n: OpNode, g: Tensor) -> Tensor:
     return out
 
 
-SincBackward0 = _node("SincBackward0", _sinc_grad)
+SincBackward0 = _unary_node("SincBackward0", _sinc_grad)
 
 
 def _sinc(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -261,7 +269,7 @@ def _logit_grad(n: OpNode, g: Tensor) -> Tensor:
     return out
 
 
-LogitBackward0 = _node("LogitBackward0", _logit_grad)
+LogitBackward0 = _unary_node("LogitBackward0", _logit_grad)
 
 
 def logit(self: Tensor, eps: float | None = None) -> Tensor:
@@ -276,7 +284,7 @@ def _nan_to_num_grad(n: OpNode, g: Tensor) -> Tensor:
     return g * make(np.isfinite(_s(n)._d), False, None, 0)
 
 
-NanToNumBackward0 = _node("NanToNumBackward0", _nan_to_num_grad)
+NanToNumBackward0 = _unary_node("NanToNumBackward0", _nan_to_num_grad)
 
 
 def nan_to_num(

@@ -15,7 +15,7 @@ import numpy as np
 from engine import _dtype, return_types
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads, SavedTensor
+from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi
 from engine.ops.introsort import topk_indices, unstable_argsort
 from engine.ops.reduce import (
@@ -374,11 +374,7 @@ def aminmax(self: Tensor, *, dim: Any = None, keepdim: bool = False) -> return_t
         lo = np.asarray(lo_fn(a, axis=axes, keepdims=keepdim))
         hi = np.asarray(hi_fn(a, axis=axes, keepdims=keepdim))
     saved = {"dim": shown(dim) if dim is not None else None, "keepdim": keepdim, "self": self}
-    outs = record_multi(AminmaxBackward0, [lo, hi], (self,), saved)
-    node = outs[0]._fn
-    if node is not None and node._saved is not None:
-        node._saved["min"] = SavedTensor(outs[0], True)
-        node._saved["max"] = SavedTensor(outs[1], True)
+    outs = record_multi(AminmaxBackward0, [lo, hi], (self,), saved, out_saved=("min", "max"))
     return return_types.aminmax((outs[0], outs[1]))
 
 

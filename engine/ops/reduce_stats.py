@@ -16,7 +16,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine._warn import warn
 from engine.autograd.grad_mode import STATE
-from engine.autograd.graph import Grads, SavedTensor
+from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, acc_dtype, record, record_multi, zeros_for
 from engine.ops.reduce import axes_of, dims_of, expand_back, shown_list, unsqueeze_to
 from engine.ops.table import Op
@@ -323,10 +323,7 @@ def std_mean(
     std = np.sqrt(_var("std_mean", self, dim, corr, keepdim))
     mean = _mean_of(self._d, dims_of(dim, self._d.ndim), keepdim)
     saved = {"correction": corr, "dim": shown_list(dim), "keepdim": keepdim, "self": self}
-    outs = record_multi(StdMeanBackward0, [std, mean], (self,), saved)
-    node = outs[0]._fn
-    if node is not None and node._saved is not None:
-        node._saved["result0"] = SavedTensor(outs[0], True)
+    outs = record_multi(StdMeanBackward0, [std, mean], (self,), saved, out_saved=("result0", ""))
     return tuple(outs)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._tensor import Tensor
-from engine.autograd.graph import Grads, rename_class
+from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.nn_ops import const
 
@@ -20,6 +20,7 @@ def clamp_min(self: Tensor, min: float) -> Tensor:
 class ClampMinBackward0(OpNode):
     __slots__ = ()
     _name = "ClampMinBackward0"
+    _listed = False  # op_nodes() lists torch.clamp_min's (engine/ops/pointwise_binary.py)
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
@@ -39,6 +40,8 @@ def mul_scalar(self: Tensor, other: float) -> Tensor:
 
 class MulScalarBackward(OpNode):
     __slots__ = ()
+    _name = "MulBackward1"
+    _listed = False  # Python's `x * 2` records MulBackward0 (a wrapped number)
     _scalars = frozenset(("other",))
 
     def apply(self, grads: Grads) -> Grads:
@@ -53,6 +56,8 @@ def div_scalar(self: Tensor, other: float) -> Tensor:
 
 class DivScalarBackward(OpNode):
     __slots__ = ()
+    _name = "DivBackward1"
+    _listed = False
     _scalars = frozenset(("other",))
 
     def apply(self, grads: Grads) -> Grads:
@@ -67,6 +72,8 @@ def add_scalar(self: Tensor, other: float) -> Tensor:
 
 class AddScalarBackward(OpNode):
     __slots__ = ()
+    _name = "AddBackward1"
+    _listed = False
 
     def apply(self, grads: Grads) -> Grads:
         return [grads[0]]
@@ -80,14 +87,8 @@ def sub_scalar(self: Tensor, other: float) -> Tensor:
 
 class SubScalarBackward(OpNode):
     __slots__ = ()
+    _name = "SubBackward1"
+    _listed = False
 
     def apply(self, grads: Grads) -> Grads:
         return [grads[0]]
-
-
-# Named after class creation: Python's `x * 2` records MulBackward0 (a wrapped number), so
-# these C++-only overloads stay out of the op registry.
-rename_class(MulScalarBackward, "MulBackward1")
-rename_class(DivScalarBackward, "DivBackward1")
-rename_class(AddScalarBackward, "AddBackward1")
-rename_class(SubScalarBackward, "SubBackward1")

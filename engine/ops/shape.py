@@ -261,20 +261,26 @@ def expand_as(self: Tensor, other: Tensor) -> Tensor:
 
 def squeeze(self: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims (all, one, or a tuple of them)."""
+    return squeeze_as(self, dim, (SqueezeBackward0, SqueezeBackward1, SqueezeBackward2))
+
+
+def squeeze_as(self: Tensor, dim: Any, nodes: tuple[type[OpNode], ...]) -> Tensor:
+    """`squeeze` recorded as `nodes[0]` (all dims), `nodes[1]` (one) or `nodes[2]` (several):
+    the in-place `squeeze_` passes its own (engine/ops/transpose.py)."""
     shp = self._d.shape
     nd = self._d.ndim
     if dim is None:
         keep = tuple(s for s in shp if s != 1)
-        return _view_op(SqueezeBackward0, self, self._d.reshape(keep), _reshaper(keep))
+        return _view_op(nodes[0], self, self._d.reshape(keep), _reshaper(keep))
     if isinstance(dim, int):
         d = _wrap_dim(dim, nd)
         keep = shp[:d] + shp[d + 1 :] if nd and shp[d] == 1 else shp
         fn = _reshaper(keep)
-        return _view_op(SqueezeBackward1, self, self._d.reshape(keep), fn, {"dim": d})
+        return _view_op(nodes[1], self, self._d.reshape(keep), fn, {"dim": d})
     dims = {_wrap_dim(x, nd) for x in dim}
     keep = tuple(s for i, s in enumerate(shp) if not (i in dims and s == 1))
     saved = {"dim": tuple(sorted(dims))}
-    return _view_op(SqueezeBackward2, self, self._d.reshape(keep), _reshaper(keep), saved)
+    return _view_op(nodes[2], self, self._d.reshape(keep), _reshaper(keep), saved)
 
 
 def _reshaper(shape: tuple[int, ...]) -> Any:
@@ -302,9 +308,14 @@ class SqueezeBackward2(SqueezeBackward0):
 
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim at `dim`."""
+    return unsqueeze_as(self, dim, UnsqueezeBackward0)
+
+
+def unsqueeze_as(self: Tensor, dim: int, node: type[OpNode]) -> Tensor:
+    """`unsqueeze` recorded as `node` (the in-place `unsqueeze_` passes its own)."""
     d = _wrap_dim(dim, self._d.ndim + 1)
     shp = (*self._d.shape[:d], 1, *self._d.shape[d:])
-    return _view_op(UnsqueezeBackward0, self, self._d.reshape(shp), _reshaper(shp), {"dim": d})
+    return _view_op(node, self, self._d.reshape(shp), _reshaper(shp), {"dim": d})
 
 
 class UnsqueezeBackward0(OpNode):

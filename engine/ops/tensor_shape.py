@@ -150,6 +150,12 @@ class CatBackward0(OpNode):
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
     """Join tensors along a new dim (StackBackward0)."""
+    return stack_as(StackBackward0, tensors, dim)
+
+
+def stack_as(node: type[StackBackward0], tensors: Any, dim: int = 0) -> Tensor:
+    """`stack` recorded as `node`: a fused op whose output PyTorch makes in one node (an LSTM
+    layer's MkldnnRnnLayerBackward0) and whose gradient is stack's."""
     ts = _seq(tensors, "stack")
     ref = ts[0]._d.shape
     for i, t in enumerate(ts):
@@ -160,7 +166,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
             )
     d = _wrap_dim(dim, len(ref) + 1)
     data = np.stack([t._d for t in ts], axis=d).astype(_joined(ts), copy=False)
-    return record(StackBackward0, data, tuple(ts), {"dim": d})
+    return record(node, data, tuple(ts), {"dim": d})
 
 
 class StackBackward0(OpNode):
@@ -210,6 +216,12 @@ def _multi_views(
 
 def split(self: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Pieces of `split_size` along `dim` (SplitBackward0), or of the listed sizes."""
+    return _split(self, split_size_or_sections, dim, SplitBackward0)
+
+
+def _split(
+    self: Tensor, split_size_or_sections: Any, dim: int, by_size: type[SplitBackward0]
+) -> tuple[Tensor, ...]:
     d = _wrap_dim(dim, self._d.ndim)
     n = self._d.shape[d]
     pre = (slice(None),) * d
@@ -217,7 +229,7 @@ def split(self: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tens
         step = split_size_or_sections
         starts = list(range(0, n, step)) if step > 0 else [0]
         bounds = [(s, min(s + step, n)) for s in starts] or [(0, 0)]
-        node: type[OpNode] = SplitBackward0
+        node: type[OpNode] = by_size
         saved: dict[str, Any] = {"split_size": step, "dim": d, "self_sym_sizes": self._d.shape}
     else:
         sizes = [int(s) for s in split_size_or_sections]
@@ -233,7 +245,7 @@ def split(self: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tens
         node = SplitWithSizesBackward0
         saved = {"split_sizes": sizes, "dim": d, "self_sym_sizes": self._d.shape}
     keys = [(*pre, slice(a, b)) for a, b in bounds]
-    what = "Split" if node is SplitBackward0 else "SplitWithSizes"
+    what = "SplitWithSizes" if node is SplitWithSizesBackward0 else "Split"
     return _multi_views(self, [self._d[k] for k in keys], node, saved, keys, what)
 
 
@@ -243,6 +255,12 @@ def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     n = self._d.shape[_wrap_dim(dim, self._d.ndim)]
     return split(self, max(-(-n // chunks), 1), dim)
+
+
+def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """`chunk` as ATen's RNN cells split their gates: one UnsafeSplitBackward0 node."""
+    n = self._d.shape[_wrap_dim(dim, self._d.ndim)]
+    return _split(self, max(-(-n // chunks), 1), dim, UnsafeSplitBackward0)
 
 
 class SplitBackward0(OpNode):
@@ -256,6 +274,12 @@ class SplitBackward0(OpNode):
 class SplitWithSizesBackward0(SplitBackward0):
     __slots__ = ()
     _name = "SplitWithSizesBackward0"
+
+
+class UnsafeSplitBackward0(SplitBackward0):
+    __slots__ = ()
+    _name = "UnsafeSplitBackward0"
+    _listed = False  # recorded by the RNN cells (engine/nn/modules/rnn/cell.py), not an op row
 
 
 def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:

@@ -17,19 +17,23 @@ from engine.ops.shape import (
     _shape_arg,
     _view_op,
     kw_arg,
-    squeeze,
-    unsqueeze,
+    squeeze_as,
+    unsqueeze_as,
 )
 from engine.ops.table import Op
 
 
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims (a strided view)."""
+    return _transpose(self, dim0, dim1, TransposeBackward0)
+
+
+def _transpose(self: Tensor, dim0: int, dim1: int, node: type[OpNode]) -> Tensor:
     nd = self._d.ndim
     d0, d1 = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)
     data = np.swapaxes(self._d, d0, d1) if nd else self._d.view()
     fn = (lambda a: np.swapaxes(a, d0, d1)) if nd else (lambda a: a.view())
-    return _view_op(TransposeBackward0, self, data, fn, {"dim0": d0, "dim1": d1})
+    return _view_op(node, self, data, fn, {"dim0": d0, "dim1": d1})
 
 
 swapaxes = swapdims = transpose
@@ -91,11 +95,15 @@ def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
 
 def t(self: Tensor) -> Tensor:
     """Transpose a tensor of at most 2 dims."""
+    return _t(self, TBackward0)
+
+
+def _t(self: Tensor, node: type[OpNode]) -> Tensor:
     nd = self._d.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
     fn: Any = (lambda a: a.T) if nd == 2 else (lambda a: a.view())
-    return _view_op(TBackward0, self, fn(self._d), fn)
+    return _view_op(node, self, fn(self._d), fn)
 
 
 class TBackward0(OpNode):
@@ -172,8 +180,9 @@ class SqueezeBackward5(SqueezeBackward0):
     _name = "SqueezeBackward5"
 
 
-def _restride(self: Tensor, res: Tensor, cls: type[OpNode]) -> Tensor:
-    """`self` takes the strided view `res` of itself: data, history, a version bump."""
+def _restride(self: Tensor, res: Tensor) -> Tensor:
+    """`self` takes the strided view `res` of itself (recorded under the in-place op's node):
+    data, history, a version bump."""
     if FW.on:  # in a dual level `self` takes res's tangent (computed now: see forward_jvp.py)
         from engine.autograd.forward_ad import set_tangent
         from engine.autograd.forward_jvp import tangent_of
@@ -182,8 +191,6 @@ def _restride(self: Tensor, res: Tensor, cls: type[OpNode]) -> Tensor:
     with writing(self, told=True):  # (check_inplace told the observer) new strides, no data
         self._d = res._d
         if res._fn is not None:
-            # same slots, PyTorch's in-place name: the node was made by the out-of-place op
-            res._fn.__class__ = cls
             self._fn, self._nr, self._rg = res._fn, 0, True
         if self._base is not None:
             self._view_fn = res._view_fn
@@ -192,23 +199,23 @@ def _restride(self: Tensor, res: Tensor, cls: type[OpNode]) -> Tensor:
 
 def t_(self: Tensor) -> Tensor:
     check_inplace(self)
-    return _restride(self, t(self), TBackward1)
+    return _restride(self, _t(self, TBackward1))
 
 
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     check_inplace(self)
-    return _restride(self, transpose(self, dim0, dim1), TransposeBackward1)
+    return _restride(self, _transpose(self, dim0, dim1, TransposeBackward1))
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     check_inplace(self)
-    return _restride(self, unsqueeze(self, dim), UnsqueezeBackward1)
+    return _restride(self, unsqueeze_as(self, dim, UnsqueezeBackward1))
 
 
 def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
     check_inplace(self)
-    cls = SqueezeBackward3 if dim is None else SqueezeBackward4 if isinstance(dim, int) else None
-    return _restride(self, squeeze(self, dim), cls or SqueezeBackward5)
+    nodes = (SqueezeBackward3, SqueezeBackward4, SqueezeBackward5)
+    return _restride(self, squeeze_as(self, dim, nodes))
 
 
 swapaxes_ = swapdims_ = transpose_

@@ -20,13 +20,13 @@ from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads, Node
 from engine.ops._core import (
     OpNode,
-    _fix_saved_output,
     check_inplace,
     edge,
     new_node,
     rebase,
     record,
 )
+from engine.ops.inplace import fix_saved_output
 from engine.ops.shape import as_view
 from engine.ops.table import Op
 
@@ -83,7 +83,7 @@ def rebase_view(t: Tensor, node: Node) -> None:
     cs._shapes = (base._d.shape,)
     cs._seq = node._seq
     base._fn, base._nr, base._rg = cs, 0, True
-    _fix_saved_output(node, t)
+    fix_saved_output(node, t)
     _regenerate(t, base, vf)
     regenerate_views(base, t)
     tracer = observer.TRACER

@@ -10,7 +10,6 @@ import math
 from typing import Any
 
 from engine._tensor import Tensor
-from engine.autograd.graph import retype
 from engine.nn import functional as F
 from engine.nn.modules.module import Module
 from engine.nn.parameter import Parameter
@@ -38,10 +37,9 @@ def zeros(*shape: int, like: Tensor) -> Tensor:
 
 def _unsafe_chunk(t: Tensor, n: int) -> tuple[Tensor, ...]:
     """ATen's cells split their gates with unsafe_chunk: one UnsafeSplitBackward0 node."""
-    parts: tuple[Tensor, ...] = t.chunk(n, 1)
-    if parts[0]._fn is not None:
-        retype(parts[0]._fn, "UnsafeSplitBackward0")
-    return parts
+    from engine.ops.tensor_shape import unsafe_chunk
+
+    return unsafe_chunk(t, n, 1)
 
 
 def rnn_step(

@@ -15,12 +15,12 @@ from engine._dtype import float32
 from engine._tensor import Tensor
 from engine._warn import warn
 from engine.autograd.engine import WARNED
-from engine.autograd.graph import retype
 from engine.nn import functional as F
 from engine.nn.modules.module import Module
 from engine.nn.modules.rnn.cell import GATES, cat, rnn_step, stack, zeros
 from engine.nn.modules.rnn.packed import packed_direction, permute
 from engine.nn.parameter import Parameter
+from engine.ops.tensor_shape import StackBackward0, stack_as
 
 # ATen's CPU LSTM runs float32 in oneDNN's fused layer (MkldnnRnnLayerBackward0), other dtypes
 # and projecting LSTMs cell by cell (the latter with a warning)
@@ -28,6 +28,14 @@ _PROJ_WARNING = (
     "LSTM with projections is not supported with oneDNN. Using default implementation. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)"
 )
+
+
+class MkldnnRnnLayerBackward0(StackBackward0):
+    """The fused layer's node: the engine stacks the layer's steps, so its gradient is stack's."""
+
+    __slots__ = ()
+    _name = "MkldnnRnnLayerBackward0"
+    _listed = False  # recorded by nn.LSTM, no op row's
 
 
 class RNNBase(Module):
@@ -137,11 +145,10 @@ class RNNBase(Module):
             outs.append(h[0] if self.mode == "LSTM" else h)
         if d:
             outs.reverse()
-        out = stack(outs, 0)
-        if self.mode == "LSTM" and w_hr is None and x.dtype == float32 and out._fn is not None:
+        if self.mode == "LSTM" and w_hr is None and x.dtype == float32:
             # PyTorch's CPU float32 LSTM layer is one fused node; its output carries that name
-            retype(out._fn, "MkldnnRnnLayerBackward0")
-        return out, h
+            return stack_as(MkldnnRnnLayerBackward0, outs, 0), h
+        return stack(outs, 0), h
 
     def flatten_parameters(self) -> None:
         """cuDNN's packed weight buffer; on CPU PyTorch does nothing either."""
