@@ -1,6 +1,6 @@
 """`Dirichlet(concentration)` over the simplex; `rsample` goes through `_Dirichlet`
 (grad_fn `_DirichletBackward`), whose backward is ATen's `_dirichlet_grad` (a reparameterised
-Beta gradient, copied from ATen/native/Distributions.h).
+Beta gradient, ATen/native/Distributions.h's steps taken again in Python).
 
 >>> torch.manual_seed(0); Dirichlet(torch.tensor([1.0, 2.0])).sample()
 tensor([0.6866, 0.3134])

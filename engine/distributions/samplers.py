@@ -2,7 +2,8 @@
 `torch._sample_dirichlet`, `torch.binomial`), drawing from the engine's copy of PyTorch's stream
 in the same order (one element after another, double uniforms and cached Box-Muller normals),
 and the implicit reparameterisation gradients ATen uses for them (`_standard_gamma_grad`,
-`_dirichlet_grad`), copied from ATen/native/Distributions.h.
+`_dirichlet_grad`): ATen's steps (ATen/native/Distributions.h) taken again in Python, so
+draws and gradients match PyTorch's bit for bit.
 
 >>> torch.manual_seed(0); standard_gamma(torch.tensor([2.0]))
 tensor([4.5526])
