@@ -24,6 +24,7 @@ _U64 = np.uint64
 Array = np.ndarray[Any, Any]
 _DEFAULT_SEED = 67280421310721  # PyTorch's default initial seed
 _STATE_BYTES = 5056  # the size of PyTorch's CPU generator state tensor
+_CHUNK = 1 << 16  # elements drawn and transformed at a time (a multiple of 16)
 
 
 class Generator:
@@ -75,8 +76,9 @@ class Generator:
     # -- raw draws ------------------------------------------------------------------------------
 
     def _u32(self, n: int) -> np.ndarray[Any, Any]:
-        """`generator->random()`, n times."""
-        return self._mt.random_raw(n).astype(_U64)
+        """`generator->random()`, n times (as uint64)."""
+        out: np.ndarray[Any, Any] = self._mt.random_raw(n)
+        return out
 
     def _u64(self, n: int) -> np.ndarray[Any, Any]:
         """`generator->random64()`: two 32-bit draws, the first one high."""
@@ -86,16 +88,27 @@ class Generator:
     def _unit(self, n: int, dt: Any) -> np.ndarray[Any, Any]:
         """Uniform [0, 1) in double: 24 random bits for float32 (and smaller), 53 for double."""
         if np.dtype(dt) == np.float64:
-            return (self._u64(n) & _U64((1 << 53) - 1)).astype(np.float64) * 2.0**-53
-        return (self._u32(n) & _U64((1 << 24) - 1)).astype(np.float64) * 2.0**-24
+            r, bits = self._u64(n), 53
+        else:
+            r, bits = self._u32(n), 24
+        r &= _U64((1 << bits) - 1)
+        out = r.astype(np.float64)
+        out *= 2.0**-bits
+        return out
 
     # -- distributions ---------------------------------------------------------------------------
 
     def uniform(self, n: int, dt: Any, a: float = 0.0, b: float = 1.0) -> np.ndarray[Any, Any]:
         """`uniform_(a, b)`: the bounds are cast to the tensor's dtype first, as ATen does."""
         lo, hi = np.asarray(a, dt), np.asarray(b, dt)
-        out: np.ndarray[Any, Any] = self._unit(n, dt) * (hi - lo).astype(np.float64) + lo
-        return out.astype(dt)
+        span = (hi - lo).astype(np.float64)
+        out = np.empty(n, dt)
+        for s in range(0, n, _CHUNK):  # (a chunk at a time: 10x faster for 100M elements)
+            u = self._unit(min(_CHUNK, n - s), dt)
+            u *= span
+            u += lo
+            out[s : s + len(u)] = u
+        return out
 
     def normal(
         self, n: int, dt: Any, mean: float = 0.0, std: float = 1.0, contiguous: bool = True
@@ -126,8 +139,8 @@ class Generator:
         wt = np.float64 if dt == np.float64 else np.float32
         data = self.uniform(n, wt)
         full = n // 16 * 16
-        if full:  # every whole block of 16 at once (the blocks do not overlap)
-            _fill16(data[:full].reshape(-1, 16).T, 0, wt, mean, std)
+        for s in range(0, full, _CHUNK):  # whole blocks of 16 (they do not overlap), by chunk
+            _fill16(data[s : min(s + _CHUNK, full)].reshape(-1, 16).T, 0, wt, mean, std)
         if n % 16:
             data[n - 16 :] = self.uniform(16, wt)
             _fill16(data, n - 16, wt, mean, std)
