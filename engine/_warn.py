@@ -16,6 +16,7 @@ import functools
 import os
 import sys
 import warnings
+from types import FrameType
 
 # frames in these files are not the user's (the stdlib's decorators and context managers sit
 # between a `with torch.x():` line and the engine's generator)
@@ -29,9 +30,9 @@ _NOT_USER = (
 
 def warn(message: str | Warning, category: type[Warning] = UserWarning) -> None:
     """`warnings.warn(message, category)` at the innermost frame outside the engine."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_NOT_USER):
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     if frame is None:  # called with no user code on the stack (at import, from a thread)
         warnings.warn(message, category, stacklevel=2)
         return

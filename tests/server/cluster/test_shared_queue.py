@@ -1,6 +1,6 @@
-"""Two runner pools share one queue: 16 runs queued at once through two replicas each run
+"""Two runner pools share one queue: 8 runs queued at once through two replicas each run
 exactly once (one claim, one run_started, one run_finished, every client told its end once).
-Four times the slots keeps both pools claiming against each other all through; the figure with
+Twice the slots keeps both pools claiming against each other all through; the figure with
 100 sessions is bench/bench_cluster.py's."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from deploy.cluster import Cluster
 from deploy.replicas_check import Socket, kind, owner_cookie
 from server.storage.postgres import PostgresRunStore
 
-RUNS = 16
+RUNS = 8
 # the last run waits for all the others on 4 slots: a bound on a hang, on a loaded
 # 2-core machine (not a speed target)
 QUEUED_WAIT_S = 1800.0
