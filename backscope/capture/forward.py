@@ -17,6 +17,7 @@ from torch.utils.weak import WeakIdKeyDictionary
 
 from backscope.capture.recorder import Recorder, grad_mode
 from backscope.capture.saved import version_of
+from protocol import scopes
 
 _TORCH_DIR = torch.__file__.rsplit("/", 1)[0]
 _OVERRIDES = f"{_TORCH_DIR}/overrides.py"
@@ -86,7 +87,7 @@ class ModuleScopes:
 
     def __init__(self, rec: Recorder) -> None:
         self.rec = rec
-        self.stack: list[tuple[Any, str, int]] = []
+        self.stack: list[scopes.Scope] = []
         self.calls = 0
         self.paths: dict[int, tuple[Any, str]] = {}
         self.path: str | None = None
@@ -107,22 +108,10 @@ class ModuleScopes:
         self.handles = []
 
     def _child_name(self, module: Any) -> str:
-        if self.stack:
-            todo: list[tuple[str, Any]] = [("", self.stack[-1][0])]
-            seen = 0
-            while todo and seen < 10_000:  # breadth first: the shortest path wins
-                prefix, parent = todo.pop(0)
-                for k, m in (getattr(parent, "_modules", None) or {}).items():
-                    if m is module:
-                        return f"{prefix}{k}"
-                    if m is not None:
-                        todo.append((f"{prefix}{k}.", m))
-                seen += 1
-        return type(module).__name__
+        return scopes.child_name(self.stack, module)
 
     def _changed(self) -> None:
-        self.path = ".".join(n for _, n, _ in self.stack) or None
-        self.call_nrs = tuple(c for _, _, c in self.stack) or None
+        self.path, self.call_nrs = scopes.path_and_calls(self.stack)
 
     def _enter(self, module: Any, args: Any) -> None:
         rec = self.rec
@@ -155,11 +144,8 @@ class ModuleScopes:
         rec = self.rec
         if rec.busy or not any(m is module for m, _, _ in self.stack):
             return
-        path, call = self.path, None
-        while self.stack:
-            m, _, call = self.stack.pop()
-            if m is module:
-                break
+        path = self.path
+        call = scopes.leave(self.stack, module)
         self._changed()
         rec.add({"type": "module_exit", "t": rec.now(), "path": path, "call": call})
 

@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from engine._tensor import Tensor
 from engine.tracing import captures as cap
+from protocol import scopes
 
 if TYPE_CHECKING:
     from engine.tracing.tracer import Tracer
 
 _ns = time.perf_counter_ns
-
-CHILD_SEARCH = 10_000  # modules searched for a child's name before falling back to its class
 
 
 def module_enter(self: Tracer, module: Any, name: str | None = None) -> None:
@@ -44,32 +43,15 @@ def module_enter(self: Tracer, module: Any, name: str | None = None) -> None:
 def module_exit(self: Tracer, module: Any) -> None:
     """Called by nn.Module.__call__ after forward (also when it raised)."""
     path = self.mpath
-    call = None
-    while self.mstack:
-        m, _, call = self.mstack.pop()
-        if m is module:
-            break
+    call = scopes.leave(self.mstack, module)
     self._scope_changed()
     self._add(cap.ModuleExited(_ns(), None, None, path, call))
 
 
 def scope_changed(self: Tracer) -> None:
-    self.mpath = ".".join(n for _, n, _ in self.mstack) or None
-    self.mcalls = tuple(c for _, _, c in self.mstack) or None
+    self.mpath, self.mcalls = scopes.path_and_calls(self.mstack)
 
 
 def child_name(self: Tracer, module: Any) -> str:
-    """`module`'s name under the module running it, as `named_modules()` names it: through
-    containers that are never called themselves (`layers.0` of a ModuleList)."""
-    if self.mstack:
-        todo: list[tuple[str, Any]] = [("", self.mstack[-1][0])]
-        seen = 0
-        while todo and seen < CHILD_SEARCH:  # breadth first: the shortest path wins
-            prefix, parent = todo.pop(0)
-            for k, m in (getattr(parent, "_modules", None) or {}).items():
-                if m is module:
-                    return f"{prefix}{k}"
-                if m is not None:
-                    todo.append((f"{prefix}{k}.", m))
-            seen += 1
-    return type(module).__name__
+    """`module`'s name under the module running it (protocol/scopes.py)."""
+    return scopes.child_name(self.mstack, module)

@@ -40,6 +40,7 @@ from protocol import (
     TensorValue,
     WorkerEvent,
 )
+from protocol.scopes import Scope
 
 Event = Any  # a protocol event (a TypedDict of protocol.WorkerEvent)
 Sink = Callable[[list[Event]], None]
@@ -104,7 +105,7 @@ class Tracer:
         self.nodes = Ids()
         self.cut_results: set[int | None] = set()  # tensors made by a cut point (`untracked`)
         self.retained: OrderedDict[int, np.ndarray[Any, Any]] = OrderedDict()
-        self.mstack: list[tuple[Any, str, int]] = []  # (module, name, call number)
+        self.mstack: list[Scope] = []  # (module, name, call number)
         # the stack's path and call numbers (from 0 per run: two calls of one module one after
         # the other are two scopes, though their path is the same), kept for the hot path
         self.mpath: str | None = None
