@@ -91,7 +91,7 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
   s.tensors.setAt(BARE, e.id, t);
   if (e.version >= (s.versions.getAt(BARE, e.id) ?? 0)) s.versions.setAt(BARE, e.id, e.version);
   if (t.gradFn !== null) {
-    if (t.name) labelVertex(s, t.gradFn, t);
+    labelVertex(s, s.vertices.get(t.gradFn), t);
     const cut = s.vertices.getAt(CUT, e.id);
     // an op run under no_grad inside a custom Function's forward is not a cut: its output
     // got a grad_fn after all, so the provisional cut vertex goes away
@@ -100,10 +100,7 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
     return t;
   }
   // a cut's output named later (the tracer names tensors at the batch's end): the cut says it
-  const cutV = s.vertices.getAt(CUT, e.id);
-  if (cutV && t.name && !cutV.label.split(", ").includes(t.name)) {
-    reviseVertex(s, { ...cutV, label: cutV.label ? `${cutV.label}, ${t.name}` : t.name });
-  }
+  labelVertex(s, s.vertices.getAt(CUT, e.id), t);
   const leaf = s.vertices.getAt(LEAF, e.id);
   if (leaf) {
     // a name heard later (a parameter named once its module ran) replaces a stand-in
@@ -117,10 +114,10 @@ export function onTensorInfo(s: RunState, e: WireTensor, seq: number): TensorInf
   return t;
 }
 
-function labelVertex(s: RunState, vid: string, t: TensorInfo): void {
-  const fn = s.vertices.get(vid);
-  if (!fn || !t.name || fn.label.split(", ").includes(t.name)) return;
-  reviseVertex(s, { ...fn, label: fn.label ? `${fn.label}, ${t.name}` : t.name, shape: t.shape });
+/** `v` (the node that made `t`, or the cut it left the graph at) also says `t`'s name. */
+function labelVertex(s: RunState, v: Vertex | undefined, t: TensorInfo): void {
+  if (!v || !t.name || v.label.split(", ").includes(t.name)) return;
+  reviseVertex(s, { ...v, label: v.label ? `${v.label}, ${t.name}` : t.name, shape: t.shape });
 }
 
 /** The vertex a tensor hangs off: its grad_fn, or its leaf or cut vertex. */
