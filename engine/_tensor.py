@@ -100,6 +100,9 @@ class Tensor(TensorSurface):
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.state_changing(self, _getframe(1))
         self._d = value._d
 
     @property
@@ -125,9 +128,13 @@ class Tensor(TensorSurface):
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
                 "allowed."
             )
-        was, self._rg = self._rg, bool(value)
+        if self._rg == bool(value):
+            return
         tracer = observer.TRACER
-        if tracer is not None and self._rg != was:
+        if tracer is not None:
+            tracer.state_changing(self, _getframe(1))
+        self._rg = bool(value)
+        if tracer is not None:
             tracer.requires_grad_changed(self, _getframe(1))
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -194,8 +201,10 @@ class Tensor(TensorSurface):
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
                     "gradient may break downstream systems that assume they match."
                 )
-        self._grad = value
         tracer = observer.TRACER
+        if tracer is not None:
+            tracer.state_changing(self, _getframe(1))
+        self._grad = value
         if tracer is not None:
             tracer.grad_assigned(self, _getframe(1))
 
@@ -291,9 +300,11 @@ class Tensor(TensorSurface):
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
         was = self._rg
+        tracer = observer.TRACER
+        if tracer is not None:
+            tracer.state_changing(self, _getframe(1))
         self._fn = None
         self._rg = False
-        tracer = observer.TRACER
         if tracer is not None:
             tracer.detached("detach_", self, None, was, _getframe(1))
         return self

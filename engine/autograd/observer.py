@@ -16,7 +16,9 @@ the op computes.
 Calls that cut or change a tensor's autograd state are told with the frame that made the call
 (`caller`), so the observer can tell the program's own calls from the engine's internal ones:
 `detached` (detach(), detach_(), .data), `requires_grad_changed`, `grad_retained`,
-`grad_assigned` (`.grad = ...`) and `grads_zeroed` (Optimizer/Module.zero_grad).
+`grad_assigned` (`.grad = ...`) and `grads_zeroed` (Optimizer/Module.zero_grad). A change of
+what the observer reads of a tensor outside an op (requires_grad, grad_fn, `.grad`, the array
+behind `.data = ...`) is told first, before the engine makes it: `state_changing`.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class Observer(Protocol):
     def detached(
         self, kind: CutKind, t: Tensor, out: Tensor | None, was_rg: bool, caller: FrameType
     ) -> None: ...
+    def state_changing(self, t: Tensor, caller: FrameType) -> None: ...
     def requires_grad_changed(self, t: Tensor, caller: FrameType) -> None: ...
     def grad_retained(self, t: Tensor, caller: FrameType) -> None: ...
     def grad_assigned(self, t: Tensor, caller: FrameType) -> None: ...

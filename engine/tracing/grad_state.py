@@ -44,19 +44,21 @@ def detached(
         self.cut(kind, t, out)
 
 
+def state_changing(self: Tracer, t: Tensor, caller: FrameType) -> None:
+    """The snippet is about to change what a built event says of `t` (requires_grad, grad_fn,
+    `.grad`, its array): the captures made before are built first, reading `t` as it was
+    (`p = torch.tensor([4.], requires_grad=True); p.requires_grad_(False)`: p was made
+    requiring grad, and the flip is the cut point). The engine's own changes are not told
+    here: a factory's requires_grad=True is part of the op its capture shows."""
+    if self.buf and self._by_snippet(caller, "requires_grad_"):
+        if self.saving is not None:
+            self._number_saved()  # (the last op has returned: it has stashed what it saves)
+        self._build(len(self.buf))
+
+
 def requires_grad_changed(self: Tracer, t: Tensor, caller: FrameType) -> None:
     """`t.requires_grad` was just flipped (the engine tells only a change)."""
     if self._by_snippet(caller, "requires_grad_"):
-        if self.buf:
-            # the captures before were made before the flip: build them reading `t` as it was
-            # (`p = torch.tensor([4.], requires_grad=True); p.requires_grad_(False)`: p was
-            # made requiring grad, and the flip is the cut point)
-            now = t._rg
-            t._rg = not now
-            try:
-                self._build(len(self.buf))
-            finally:
-                t._rg = now
         self.requires_grad_set(t, t._rg)
 
 

@@ -53,7 +53,8 @@ _NodeMade = cap.NodeMade  # (read once per recorded op: a global, not a module a
 # limit, its memory) still shows what it did until shortly before
 FLUSH_EVERY = 250_000_000
 # Captures are built into events this many at a time, and at the points the program fixes
-# that need them built (a batch's end, a write into a tensor they show, a requires_grad flip):
+# that need them built (a batch's end, a write into a tensor they show, the snippet changing
+# a tensor's autograd state: `state_changing`):
 # the builders running in a tight loop cost less than each capture built as the next is made
 # (the 100-op chain traced: 4.1x untraced against 6.0x, thread CPU time, one run). A timed
 # send is up to this many captures behind the run; building at the timed moment instead
@@ -422,6 +423,7 @@ class Tracer:
     # -- autograd state the snippet changes, gradients accumulated (grad_state.py) -------------
     _by_snippet = grad_state.by_snippet
     detached = grad_state.detached
+    state_changing = grad_state.state_changing
     requires_grad_changed = grad_state.requires_grad_changed
     grad_retained = grad_state.grad_retained
     grad_assigned = grad_state.grad_assigned

@@ -129,6 +129,29 @@ def test_events_show_values_from_before_a_later_in_place_write() -> None:
     assert big[0]["id"] == big[1]["id"]
 
 
+def test_events_show_a_tensor_as_it_was_before_the_snippet_changed_its_state() -> None:
+    # captures are built in runs: the ones made before the snippet changes a tensor's
+    # autograd state or array outside an op (detach_, requires_grad_, .grad =, .data =) are
+    # built first, so a node's output is shown as the op made it
+    events = _run(
+        "import torch\n"
+        "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "b = a * 2\n"
+        "b.detach_()\n"
+        "c = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "d = c * 3\n"
+        "d.data = torch.zeros(2)\n"
+        "p = torch.tensor([4.0], requires_grad=True)\n"
+        "p.requires_grad_(False)\n"
+    )
+    nodes = [e for e in events if e["type"] == "node" and e["name"] == "MulBackward0"]
+    b, d = nodes[0]["outputs"][0], nodes[1]["outputs"][0]
+    assert b["requires_grad"] and b["grad_fn"] is not None
+    assert d["value"]["values"] == [3.0, 6.0]
+    p = next(e["tensor"] for e in events if e["type"] == "tensor" and e["tensor"]["line"] == 8)
+    assert p["requires_grad"]
+
+
 def test_strings_json_cannot_carry_do_not_break_the_stream() -> None:
     from engine.tracing import run_snippet
 
