@@ -52,11 +52,13 @@ lint:
 typecheck:
 	$(BIN)/mypy
 
-# Three workers: on 2 cores a third overlaps the browser and sandbox tests' waits on their
-# processes. A file's tests go to one worker together (module fixtures such as a live server
-# start once per file), the browser tests one by one (tests/conftest.py: xdist groups); no test
-# depends on speed, so tests beside each other on a busy machine still hold.
-PYTEST_WORKERS ?= 3
+# Four workers: on 2 cores the suite spends about half its time waiting on the processes it
+# starts (servers, sandboxes, Chromium, PostgreSQL), so workers beyond the cores overlap those
+# waits. A file's tests that share a module fixture (a live server) go to one worker together
+# (tests/conftest.py: xdist groups); no test depends on speed, so tests beside each other on a
+# busy machine still hold. The real-PyTorch suite runs beside it on two workers of its own.
+PYTEST_WORKERS ?= 4
+TORCH_WORKERS ?= 2
 pytest:
 	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadgroup --durations=25 --ignore=tests/torch
 
@@ -76,7 +78,7 @@ torch-test: setup frontend torch-suite
 
 # (no rebuild of the frontend here: `test` runs this beside the browser tests reading its build)
 torch-suite: $(TORCH_STAMP)
-	$(TORCH_VENV)/bin/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile tests/torch
+	$(TORCH_VENV)/bin/pytest -q -p no:cacheprovider -n $(TORCH_WORKERS) --dist loadfile tests/torch
 
 # Speed against targets: the engine (BENCH_PY may be a Python with torch for its PyTorch
 # column), the tracer's cost, and the browser app in headless Chromium (needs the build).
