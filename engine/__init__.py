@@ -132,6 +132,7 @@ from engine.autograd.grad_mode import (
 )
 from engine.ops import as_strided as _as_strided_ops
 from engine.ops import binning as _binning_ops
+from engine.ops import binomial as _binomial_ops
 from engine.ops import block_diag as _block_diag_ops
 from engine.ops import complex as _complex_ops
 from engine.ops import complex_polar as _complex_polar_ops
@@ -153,7 +154,9 @@ from engine.ops import (
     tensor_shape,
     views,
 )
+from engine.ops import dirichlet as _dirichlet_ops
 from engine.ops import einsum as _einsum_ops
+from engine.ops import gamma as _gamma_ops
 from engine.ops import index_copy as _index_copy_ops
 from engine.ops import integrate_dist as _integrate_dist_ops
 from engine.ops import linalg as _linalg_ops
@@ -260,6 +263,9 @@ _OP_TABLE = _table.collect(
         _view_scatter_ops,
         _windows,
         _poisson_ops,
+        _gamma_ops,
+        _dirichlet_ops,
+        _binomial_ops,
     ]
 )
 _methods.bind(_OP_TABLE, globals())

@@ -19,6 +19,7 @@ from engine.ops.binning import bucketize as bucketize
 from engine.ops.binning import histc as histc
 from engine.ops.binning import histogram as histogram
 from engine.ops.binning import searchsorted as searchsorted
+from engine.ops.binomial import binomial as binomial
 from engine.ops.block_diag import block_diag as block_diag
 from engine.ops.block_diag import diagflat as diagflat
 from engine.ops.block_diag import unravel_index as unravel_index
@@ -39,7 +40,11 @@ from engine.ops.complex import view_as_real as view_as_real
 from engine.ops.complex_polar import angle as angle
 from engine.ops.complex_polar import polar as polar
 from engine.ops.complex_polar import sgn as sgn
+from engine.ops.dirichlet import _dirichlet_grad as _dirichlet_grad
+from engine.ops.dirichlet import _sample_dirichlet as _sample_dirichlet
 from engine.ops.einsum import einsum as einsum
+from engine.ops.gamma import _standard_gamma as _standard_gamma
+from engine.ops.gamma import _standard_gamma_grad as _standard_gamma_grad
 from engine.ops.index import index_put as index_put
 from engine.ops.index import narrow as narrow
 from engine.ops.index import select as select

@@ -1,5 +1,5 @@
 """`Binomial(total_count, probs | logits)`; draws come from ATen's binomial sampler
-(engine/distributions/samplers.py).
+(engine/ops/binomial.py).
 
 >>> torch.manual_seed(0); Binomial(10, torch.tensor([0.5])).sample()
 tensor([7.])
@@ -15,7 +15,6 @@ from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.distribution import Distribution, broadcast_all
 from engine.distributions.kinds import _clamp_probs
-from engine.distributions.samplers import binomial
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
@@ -99,7 +98,7 @@ class Binomial(Distribution):
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
-            return binomial(self.total_count.expand(shape), self.probs.expand(shape))
+            return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
     def log_prob(self, value: Any) -> Tensor:
         if self._validate_args:

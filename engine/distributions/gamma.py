@@ -1,5 +1,5 @@
 """`Gamma(concentration, rate)`; `rsample` divides ATen's standard gamma draw by the rate
-(grad_fn DivBackward0 over StandardGammaBackward0).
+(`torch._standard_gamma`, engine/ops/gamma.py; grad_fn DivBackward0 over StandardGammaBackward0).
 
 >>> torch.manual_seed(0); Gamma(2.0, 1.0).sample()
 tensor(4.5526)
@@ -15,7 +15,7 @@ from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.distribution import Distribution, broadcast_all
-from engine.distributions.samplers import standard_gamma
+from engine.ops.gamma import _standard_gamma
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
@@ -56,7 +56,8 @@ class Gamma(Distribution):
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        value: Tensor = standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        drawn = _standard_gamma(self.concentration.expand(shape))
+        value: Tensor = drawn / self.rate.expand(shape)
         value.detach().clamp_(min=torch.finfo(value.dtype).tiny)  # not recorded in the graph
         return value
 

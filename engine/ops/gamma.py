@@ -1,11 +1,11 @@
-"""ATen's CPU samplers behind Gamma, Dirichlet/Beta and Binomial (`torch._standard_gamma`,
-`torch._sample_dirichlet`, `torch.binomial`), drawing from the engine's copy of PyTorch's stream
-in the same order (one element after another, double uniforms and cached Box-Muller normals),
-and the implicit reparameterisation gradients ATen uses for them (`_standard_gamma_grad`,
-`_dirichlet_grad`): ATen's steps (ATen/native/Distributions.h) taken again in Python, so
-draws and gradients match PyTorch's bit for bit.
+"""ATen's gamma sampler and its gradient: `torch._standard_gamma` (Gamma(alpha, 1) draws from
+the engine's copy of PyTorch's stream in the same order: one element after another, double
+uniforms and cached Box-Muller normals; Gamma's and Dirichlet's draws) and
+`torch._standard_gamma_grad`, the implicit reparameterisation gradient StandardGammaBackward0
+multiplies by: ATen's steps (ATen/native/Distributions.h) taken again in Python, so draws and
+gradients match PyTorch's bit for bit. Concentrations <= 0 or NaN draw the smallest normal.
 
->>> torch.manual_seed(0); standard_gamma(torch.tensor([2.0]))
+>>> torch.manual_seed(0); torch._standard_gamma(torch.tensor([2.0]))
 tensor([4.5526])
 """
 
@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from engine import _generator
-from engine._tensor import Tensor, make
+from engine import _dtype, _generator
+from engine._tensor import Tensor
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record
+from engine.ops._core import OpNode, broadcast_error, record
+from engine.ops.table import Op
 
 Array = np.ndarray[Any, Any]
 Round = Callable[[float], float]  # one arithmetic step in the kernel's own float type
@@ -32,6 +33,35 @@ _C0331_F = float(_F32(0.0331))
 def _f(x: float) -> float:
     """A C++ float literal as the double it promotes to."""
     return float(_F32(x))
+
+
+def float_only(t: Tensor, kernel: str) -> None:
+    """ATen's NotImplementedError for a kernel dispatched on float and double only."""
+    if t._d.dtype not in (np.float32, np.float64):
+        name = _dtype.SCALAR_NAMES[t.dtype.name]
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+
+
+def same_dtype(t: Tensor, want: Tensor) -> None:
+    """TensorIterator's check that every operand has the first one's dtype."""
+    if t.dtype != want.dtype:
+        got, exp = _dtype.SCALAR_NAMES[t.dtype.name], _dtype.SCALAR_NAMES[want.dtype.name]
+        raise RuntimeError(f"Found dtype {got} but expected {exp}")
+
+
+def broadcast(*ts: Tensor) -> list[Array]:
+    """The operands' arrays broadcast together (PyTorch's message when they do not)."""
+    try:
+        return list(np.broadcast_arrays(*(t._d for t in ts)))
+    except ValueError as e:
+        a, b = ts[0]._d, ts[1]._d
+        if len(ts) > 2:
+            try:
+                a = np.broadcast_arrays(a, b)[0]
+                b = ts[2]._d
+            except ValueError:
+                pass
+        raise broadcast_error(a, b, e) from None
 
 
 # -- gamma -----------------------------------------------------------------------------------
@@ -52,12 +82,14 @@ def _gamma_one(g: _generator.Generator, alpha: float, single: bool) -> float:
         scale *= math.pow(1 - uniform(), fl(1.0 / alpha))
         alpha = fl(alpha + 1.0)
     d = fl(alpha - _THIRD_F)
-    c = 1.0 / math.sqrt(9.0 * d)
+    # C's 1 / sqrt(9 d): inf at 0, NaN below (concentration <= 0 or NaN: the loop then ends
+    # with a NaN draw, after the uniforms and normals ATen takes for it)
+    c = math.inf if d == 0 else 1.0 / math.sqrt(9.0 * d) if d > 0 else math.nan
     while True:
         while True:
             x = g._normal_double()
             y = 1.0 + c * x
-            if y > 0:
+            if not y <= 0:  # `while (y <= 0)`: a NaN ends it
                 break
         v = y * y * y
         u = 1 - uniform()
@@ -74,14 +106,13 @@ def _gamma_draws(alpha: Array, generator: Any, single: bool) -> Array:
     return np.array([_gamma_one(g, a, single) for a in flat], np.float64).reshape(alpha.shape)
 
 
-def standard_gamma(concentration: Tensor, generator: Any = None) -> Tensor:
-    """`torch._standard_gamma`: Gamma(concentration, 1) draws, StandardGammaBackward0."""
-    a = concentration._d
+def _standard_gamma(input: Tensor, generator: Any = None) -> Tensor:
+    """`torch._standard_gamma`: Gamma(input, 1) draws, StandardGammaBackward0."""
+    float_only(input, "gamma_cpu")
+    a = input._d
     drawn = _gamma_draws(a, generator, a.dtype != np.float64).astype(a.dtype)
-    drawn = np.maximum(drawn, np.finfo(a.dtype).tiny)
-    return record(
-        StandardGammaBackward0, drawn, (concentration,), {"self": concentration}, "result"
-    )
+    drawn = np.fmax(drawn, np.finfo(a.dtype).tiny)  # std::max(tiny, NaN) is tiny
+    return record(StandardGammaBackward0, drawn, (input,), {"self": input}, "result")
 
 
 class StandardGammaBackward0(OpNode):
@@ -91,101 +122,7 @@ class StandardGammaBackward0(OpNode):
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         assert g is not None
-        return [g * standard_gamma_grad(self.saved("self"), self.saved("result"))]
-
-
-def sample_dirichlet(concentration: Tensor, generator: Any = None) -> Tensor:
-    """`torch._sample_dirichlet`: gammas in double, normalised along the last dim, clamped
-    into (tiny, 1) in the tensor's dtype."""
-    a = concentration._d
-    gam = np.maximum(_gamma_draws(a, generator, False), np.finfo(np.float64).tiny)
-    ratio = (gam / gam.sum(-1, keepdims=True)).astype(a.dtype)
-    top = np.nextafter(a.dtype.type(1), a.dtype.type(0))
-    return make(np.minimum(top, np.maximum(np.finfo(a.dtype).tiny, ratio)), False, None, 0)
-
-
-# -- binomial --------------------------------------------------------------------------------
-def _stirling_tail(k: float) -> float:
-    tail = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
-            0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
-            0.00925546218271273, 0.00833056343336287)  # fmt: skip
-    if k < len(tail):
-        return tail[int(k)]
-    kp1sq = (k + 1) * (k + 1)
-    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
-
-
-def _binomial_inversion(count: float, prob: float, uniform: Any) -> float:
-    geom_sum, num_geom = 0.0, 0.0
-    logprob = math.log1p(-prob)
-    while True:
-        geom = math.ceil(math.log(uniform()) / logprob)
-        geom_sum += geom
-        if geom_sum > count:
-            return num_geom
-        num_geom += 1
-
-
-def _btrs(count: float, prob: float, uniform: Any) -> float:
-    """Hoermann's transformed rejection with squeeze (BTRS), as ATen writes it."""
-    stddev = math.sqrt(count * prob * (1 - prob))
-    b = 1.15 + 2.53 * stddev
-    a = -0.0873 + 0.0248 * b + 0.01 * prob
-    c = count * prob + 0.5
-    v_r = 0.92 - 4.2 / b
-    r = prob / (1 - prob)
-    alpha = (2.83 + 5.1 / b) * stddev
-    m = math.floor((count + 1) * prob)
-    while True:
-        u = uniform() - 0.5
-        v = uniform()
-        us = 0.5 - abs(u)
-        k = float(math.floor((2 * a / us + b) * u + c))
-        if k < 0 or k > count:
-            continue
-        if us >= 0.07 and v <= v_r:
-            return k
-        v = math.log(v * alpha / (a / (us * us) + b))
-        upper = (
-            (m + 0.5) * math.log((m + 1) / (r * (count - m + 1)))
-            + (count + 1) * math.log((count - m + 1) / (count - k + 1))
-            + (k + 0.5) * math.log(r * (count - k + 1) / (k + 1))
-            + _stirling_tail(m)
-            + _stirling_tail(count - m)
-            - _stirling_tail(k)
-            - _stirling_tail(count - k)
-        )
-        if v <= upper:
-            return k
-
-
-def _binomial_one(count: float, prob: float, uniform: Any) -> float:
-    if count <= 0.0 or prob <= 0.0:
-        return 0.0
-    if prob >= 1.0:
-        return count
-    if prob <= 0.5:
-        if count * prob >= 10.0:
-            return _btrs(count, prob, uniform)
-        return _binomial_inversion(count, prob, uniform)
-    if prob > 0.5:
-        q = 1.0 - prob
-        if count * q >= 10.0:
-            return count - _btrs(count, q, uniform)
-        return count - _binomial_inversion(count, q, uniform)
-    return math.nan
-
-
-def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
-    """`torch.binomial`: one count per element (inversion for small means, else BTRS)."""
-    g = _generator.pick(generator)
-
-    def uniform() -> float:
-        return float(g._unit(1, np.float64)[0])
-
-    n, p = np.broadcast_arrays(count._d, prob._d)
-    out = [_binomial_one(a, b, uniform) for a, b in zip(n.ravel().tolist(), p.ravel().tolist())]
-    return make(np.array(out, np.float64).reshape(n.shape).astype(count._d.dtype), False, None, 0)
+        return [g * _standard_gamma_grad(self.saved("self"), self.saved("result"))]
 
 
 # -- reparameterisation gradients -------------------------------------------------------------
@@ -282,8 +219,26 @@ def _gamma_grad_one(alpha: float, x: float) -> float:
     return math.exp(p / q)
 
 
-def standard_gamma_grad(alpha: Tensor, x: Tensor) -> Tensor:
-    """`torch._standard_gamma_grad` (not differentiable, as in PyTorch)."""
-    a, s = np.broadcast_arrays(alpha._d, x._d)
+def _standard_gamma_grad(input: Tensor, output: Tensor) -> Tensor:
+    """`torch._standard_gamma_grad(alpha, x)`: d x / d alpha with the draw's CDF held fixed
+    (its own derivative is not implemented: StandardGammaGradBackward0)."""
+    float_only(input, "_standard_gamma_grad_cpu")
+    same_dtype(output, input)
+    a, s = broadcast(input, output)
     out = [_gamma_grad_one(p, q) for p, q in zip(a.ravel().tolist(), s.ravel().tolist())]
-    return make(np.array(out, np.float64).reshape(a.shape).astype(alpha._d.dtype), False, None, 0)
+    data = np.array(out, np.float64).reshape(a.shape).astype(input._d.dtype)
+    return record(StandardGammaGradBackward0, data, (input,))
+
+
+class StandardGammaGradBackward0(OpNode):
+    __slots__ = ()
+    _name = "StandardGammaGradBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
+
+
+OPS = [
+    Op("_standard_gamma", _standard_gamma, method=False),
+    Op("_standard_gamma_grad", _standard_gamma_grad, method=False),
+]
