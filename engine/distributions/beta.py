@@ -45,7 +45,7 @@ class Beta(Distribution):
         new._dirichlet = self._dirichlet.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def concentration1(self) -> Tensor:
@@ -71,7 +71,7 @@ class Beta(Distribution):
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         return self._dirichlet.rsample(sample_shape).select(-1, 0)
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         heads_tails = torch.stack([value, 1.0 - value], -1)

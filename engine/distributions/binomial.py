@@ -59,7 +59,7 @@ class Binomial(Distribution):
                 new.__dict__[name] = new._param = self.__dict__[name].expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def support(self) -> Any:
@@ -69,14 +69,16 @@ class Binomial(Distribution):
     def probs(self) -> Tensor:
         if "probs" not in self.__dict__:
             self.__dict__["probs"] = torch.sigmoid(self.__dict__["logits"])
-        return self.__dict__["probs"]  # type: ignore[no-any-return]
+        out: Tensor = self.__dict__["probs"]
+        return out
 
     @property
     def logits(self) -> Tensor:
         if "logits" not in self.__dict__:
             ps = _clamp_probs(self.__dict__["probs"])
             self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
-        return self.__dict__["logits"]  # type: ignore[no-any-return]
+        out: Tensor = self.__dict__["logits"]
+        return out
 
     @property
     def param_shape(self) -> Size:
@@ -100,7 +102,7 @@ class Binomial(Distribution):
         with torch.no_grad():
             return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         n, logits = self.total_count, self.logits
@@ -112,7 +114,7 @@ class Binomial(Distribution):
             + n * torch.log1p(torch.exp(-torch.abs(logits)))
             - log_factorial_n
         )
-        return value * logits - log_factorial_k - log_factorial_nmk - normalize_term  # type: ignore[no-any-return]
+        return value * logits - log_factorial_k - log_factorial_nmk - normalize_term
 
     def entropy(self) -> Tensor:
         log_prob = self.log_prob(self.enumerate_support(False))

@@ -30,7 +30,7 @@ class Constraint:
     is_discrete = False
     event_dim = 0
 
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -65,7 +65,7 @@ class _Dependent(Constraint):
             event_dim = self._event_dim
         return _Dependent(is_discrete=is_discrete, event_dim=event_dim)
 
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         raise ValueError("Cannot determine validity of dependent constraint")
 
 
@@ -106,7 +106,7 @@ class _IndependentConstraint(Constraint):
     def event_dim(self) -> int:  # type: ignore[override]
         return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         result = self.base_constraint.check(value)
         n = self.reinterpreted_batch_ndims
         if result.dim() < n:
@@ -121,17 +121,17 @@ class _IndependentConstraint(Constraint):
 class _Boolean(Constraint):
     is_discrete = True
 
-    def check(self, value: Any) -> Tensor:
-        return (value == 0) | (value == 1)  # type: ignore[no-any-return]
+    def check(self, value: Tensor) -> Tensor:
+        return (value == 0) | (value == 1)
 
 
 class _OneHot(Constraint):
     is_discrete = True
     event_dim = 1
 
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         is_boolean = (value == 0) | (value == 1)
-        return is_boolean.all(-1) & value.sum(-1).eq(1)  # type: ignore[no-any-return]
+        return is_boolean.all(-1) & value.sum(-1).eq(1)
 
 
 class _Bounded(Constraint):
@@ -149,11 +149,12 @@ class _IntegerInterval(_Bounded):
     _fields = ("lower_bound", "upper_bound")
 
     def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
-        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+        self.lower_bound: float | Tensor = lower_bound
+        self.upper_bound: float | Tensor = upper_bound
 
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         ok = (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
-        return ok  # type: ignore[no-any-return]
+        return ok
 
 
 class _IntegerGreaterThan(_Bounded):
@@ -161,95 +162,98 @@ class _IntegerGreaterThan(_Bounded):
     _fields = ("lower_bound",)
 
     def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
+        self.lower_bound: float | Tensor = lower_bound
 
-    def check(self, value: Any) -> Tensor:
-        return (value % 1 == 0) & (value >= self.lower_bound)  # type: ignore[no-any-return]
+    def check(self, value: Tensor) -> Tensor:
+        return (value % 1 == 0) & (value >= self.lower_bound)
 
 
 class _Real(Constraint):
-    def check(self, value: Any) -> Tensor:
-        return value == value  # type: ignore[no-any-return]  # False for NaN
+    def check(self, value: Tensor) -> Tensor:
+        return value == value  # False for NaN
 
 
 class _GreaterThan(_Bounded):
     _fields = ("lower_bound",)
 
     def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
+        self.lower_bound: float | Tensor = lower_bound
 
-    def check(self, value: Any) -> Tensor:
-        return self.lower_bound < value  # type: ignore[no-any-return]
+    def check(self, value: Tensor) -> Tensor:
+        return self.lower_bound < value
 
 
 class _GreaterThanEq(_Bounded):
     _fields = ("lower_bound",)
 
     def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
+        self.lower_bound: float | Tensor = lower_bound
 
-    def check(self, value: Any) -> Tensor:
-        return self.lower_bound <= value  # type: ignore[no-any-return]
+    def check(self, value: Tensor) -> Tensor:
+        return self.lower_bound <= value
 
 
 class _LessThan(_Bounded):
     _fields = ("upper_bound",)
 
     def __init__(self, upper_bound: Any) -> None:
-        self.upper_bound = upper_bound
+        self.upper_bound: float | Tensor = upper_bound
 
-    def check(self, value: Any) -> Tensor:
-        return value < self.upper_bound  # type: ignore[no-any-return]
+    def check(self, value: Tensor) -> Tensor:
+        return value < self.upper_bound
 
 
 class _Interval(_Bounded):
     _fields = ("lower_bound", "upper_bound")
 
     def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
-        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+        self.lower_bound: float | Tensor = lower_bound
+        self.upper_bound: float | Tensor = upper_bound
 
-    def check(self, value: Any) -> Tensor:
-        return (self.lower_bound <= value) & (value <= self.upper_bound)  # type: ignore[no-any-return]
+    def check(self, value: Tensor) -> Tensor:
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
 
 
 class _HalfOpenInterval(_Interval):
-    def check(self, value: Any) -> Tensor:
-        return (self.lower_bound <= value) & (value < self.upper_bound)  # type: ignore[no-any-return]
+    def check(self, value: Tensor) -> Tensor:
+        return (self.lower_bound <= value) & (value < self.upper_bound)
 
 
 class _Simplex(Constraint):
     event_dim = 1
 
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         ok = torch.all(value >= 0, dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
-        return ok  # type: ignore[no-any-return]
+        return ok
 
 
 class _LowerTriangular(Constraint):
     event_dim = 2
 
-    def check(self, value: Any) -> Tensor:
-        return (value.tril() == value).view(*value.shape[:-2], -1).min(-1)[0]  # type: ignore[no-any-return]
+    def check(self, value: Tensor) -> Tensor:
+        out: Tensor = (value.tril() == value).view(*value.shape[:-2], -1).min(-1)[0]
+        return out
 
 
 class _LowerCholesky(Constraint):
     event_dim = 2
 
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         lower = (value.tril() == value).view(*value.shape[:-2], -1).min(-1)[0]
-        return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).min(-1)[0]  # type: ignore[no-any-return]
+        out: Tensor = lower & (value.diagonal(dim1=-2, dim2=-1) > 0).min(-1)[0]
+        return out
 
 
 class _Square(Constraint):
     event_dim = 2
 
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         same = value.shape[-2] == value.shape[-1]
         return torch.full(tuple(value.shape[:-2]), same, dtype=torch.bool)
 
 
 class _Symmetric(_Square):
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         square = super().check(value)
         if not bool(square.all()):
             return square
@@ -257,11 +261,12 @@ class _Symmetric(_Square):
 
 
 class _PositiveDefinite(_Symmetric):
-    def check(self, value: Any) -> Tensor:
+    def check(self, value: Tensor) -> Tensor:
         sym = super().check(value)
         if not bool(sym.all()):
             return sym
-        return torch.linalg.cholesky_ex(value).info.eq(0)  # type: ignore[no-any-return]
+        out: Tensor = torch.linalg.cholesky_ex(value).info.eq(0)
+        return out
 
 
 dependent = _Dependent()

@@ -36,7 +36,8 @@ class _Dirichlet(Function):
         x, concentration = ctx.saved_tensors
         total = concentration.sum(-1, True).expand_as(concentration)
         grad = _dirichlet_grad(x, concentration, total)
-        return grad * (grad_output - (x * grad_output).sum(-1, True))  # type: ignore[no-any-return]
+        out: Tensor = grad * (grad_output - (x * grad_output).sum(-1, True))
+        return out
 
 
 class Dirichlet(Distribution):
@@ -59,13 +60,14 @@ class Dirichlet(Distribution):
         new.concentration = self.concentration.expand(batch_shape + self.event_shape)
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        return _Dirichlet.apply(self.concentration.expand(shape))  # type: ignore[no-any-return]
+        out: Tensor = _Dirichlet.apply(self.concentration.expand(shape))
+        return out
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         c = self.concentration
@@ -96,9 +98,10 @@ class Dirichlet(Distribution):
         c = self.concentration
         k = c.size(-1)
         a0 = c.sum(-1)
-        return (  # type: ignore[no-any-return]
+        out: Tensor = (
             torch.lgamma(c).sum(-1)
             - torch.lgamma(a0)
             - (k - a0) * torch.digamma(a0)
             - ((c - 1.0) * torch.digamma(c)).sum(-1)
         )
+        return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, TypeVar
 
 import engine as _engine
 from engine._size import Size
@@ -11,6 +11,9 @@ from engine._tensor import Tensor
 from engine.distributions import constraints
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
+
+
+_D = TypeVar("_D", bound="Distribution")
 
 
 class Distribution:
@@ -98,13 +101,13 @@ class Distribution:
     def stddev(self) -> Tensor:
         return self.variance.sqrt()
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         raise NotImplementedError
 
-    def cdf(self, value: Any) -> Tensor:
+    def cdf(self, value: Tensor) -> Tensor:
         raise NotImplementedError
 
-    def icdf(self, value: Any) -> Tensor:
+    def icdf(self, value: Tensor) -> Tensor:
         raise NotImplementedError
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
@@ -119,7 +122,7 @@ class Distribution:
     def _extended_shape(self, sample_shape: Any = ()) -> Size:
         return Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
 
-    def _validate_sample(self, value: Any) -> None:
+    def _validate_sample(self, value: Tensor) -> None:
         """PyTorch's checks of a `log_prob`/`cdf` argument: a tensor, event shape, broadcastable
         to the batch, inside the support."""
         if not isinstance(value, Tensor):
@@ -147,14 +150,16 @@ class Distribution:
                 f"but found invalid values:\n{value}"
             )
 
-    def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
+    def _get_checked_instance(self, cls: type[_D], _instance: Any = None) -> _D:
         init = "__init__"  # looked up on the classes (as PyTorch compares them)
         if _instance is None and getattr(type(self), init) != getattr(cls, init):
             raise NotImplementedError(
                 f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
                 "__init__ method must also define a custom .expand() method."
             )
-        return self.__new__(type(self)) if _instance is None else _instance
+        new = self.__new__(type(self)) if _instance is None else _instance
+        assert isinstance(new, cls)
+        return new
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         with torch.no_grad():

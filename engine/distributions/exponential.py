@@ -36,7 +36,7 @@ class Exponential(Distribution):
         new.rate = self.rate.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def mean(self) -> Tensor:
@@ -58,17 +58,17 @@ class Exponential(Distribution):
         shape = self._extended_shape(sample_shape)
         return torch.empty(shape, dtype=self.rate.dtype).exponential_() / self.rate
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return self.rate.log() - self.rate * value  # type: ignore[no-any-return]
+        return self.rate.log() - self.rate * value
 
-    def cdf(self, value: Any) -> Tensor:
+    def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 1 - torch.exp(-self.rate * value)
 
-    def icdf(self, value: Any) -> Tensor:
+    def icdf(self, value: Tensor) -> Tensor:
         return -torch.log1p(-value) / self.rate
 
     def entropy(self) -> Tensor:

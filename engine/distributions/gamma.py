@@ -40,7 +40,7 @@ class Gamma(Distribution):
         new.rate = self.rate.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def mean(self) -> Tensor:
@@ -61,20 +61,19 @@ class Gamma(Distribution):
         value.detach().clamp_(min=torch.finfo(value.dtype).tiny)  # not recorded in the graph
         return value
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         value = torch.as_tensor(value, dtype=self.rate.dtype)
         if self._validate_args:
             self._validate_sample(value)
         c, r = self.concentration, self.rate
-        return (  # type: ignore[no-any-return]
-            torch.xlogy(c, r) + torch.xlogy(c - 1, value) - r * value - torch.lgamma(c)
-        )
+        return torch.xlogy(c, r) + torch.xlogy(c - 1, value) - r * value - torch.lgamma(c)
 
     def entropy(self) -> Tensor:
         c = self.concentration
         return c - torch.log(self.rate) + torch.lgamma(c) + (1.0 - c) * torch.digamma(c)
 
-    def cdf(self, value: Any) -> Tensor:
+    def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return torch.special.gammainc(self.concentration, self.rate * value)  # type: ignore[no-any-return]
+        out: Tensor = torch.special.gammainc(self.concentration, self.rate * value)
+        return out

@@ -36,7 +36,7 @@ class Independent(Distribution):
             )
         shape = tuple(base_distribution.batch_shape) + tuple(base_distribution.event_shape)
         event_dim = reinterpreted_batch_ndims + len(base_distribution.event_shape)
-        self.base_dist = base_distribution
+        self.base_dist: Distribution = base_distribution
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
         super().__init__(
             Size(shape[: len(shape) - event_dim]),
@@ -50,19 +50,19 @@ class Independent(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return self.base_dist.mean  # type: ignore[no-any-return]
+        return self.base_dist.mean
 
     @property
     def variance(self) -> Tensor:
-        return self.base_dist.variance  # type: ignore[no-any-return]
+        return self.base_dist.variance
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        return self.base_dist.sample(sample_shape)  # type: ignore[no-any-return]
+        return self.base_dist.sample(sample_shape)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        return self.base_dist.rsample(sample_shape)  # type: ignore[no-any-return]
+        return self.base_dist.rsample(sample_shape)
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         return _sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
 
     def entropy(self) -> Tensor:

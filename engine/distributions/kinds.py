@@ -46,15 +46,15 @@ class Normal(Distribution):
         new.scale = self.scale.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
-    def cdf(self, value: Any) -> Tensor:
+    def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         z = (value - self.loc) * self.scale.reciprocal() / math.sqrt(2)
         return 0.5 * (1 + torch.erf(z))
 
-    def icdf(self, value: Any) -> Tensor:
+    def icdf(self, value: Tensor) -> Tensor:
         return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)
 
     @property
@@ -71,14 +71,12 @@ class Normal(Distribution):
         eps = torch.empty(shape, dtype=self.loc.dtype).normal_()
         return self.loc + eps * self.scale
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         var = self.scale**2
         log_scale = self.scale.log()
-        return (  # type: ignore[no-any-return]
-            -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
-        )
+        return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
 
     def entropy(self) -> Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
@@ -105,7 +103,7 @@ class Uniform(Distribution):
         new.high = self.high.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def support(self) -> Any:
@@ -127,21 +125,21 @@ class Uniform(Distribution):
     def variance(self) -> Tensor:
         return (self.high - self.low).pow(2) / 12
 
-    def cdf(self, value: Any) -> Tensor:
+    def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         result = (value - self.low) / (self.high - self.low)
-        return result.clamp(min=0, max=1)  # type: ignore[no-any-return]
+        return result.clamp(min=0, max=1)
 
-    def icdf(self, value: Any) -> Tensor:
-        return value * (self.high - self.low) + self.low  # type: ignore[no-any-return]
+    def icdf(self, value: Tensor) -> Tensor:
+        return value * (self.high - self.low) + self.low
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         rand = torch.rand(shape, dtype=self.low.dtype)
         return self.low + rand * (self.high - self.low)
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         lb = self.low.le(value).type_as(self.low)
@@ -161,6 +159,7 @@ class _ProbsOrLogits(Distribution):
     """Parameterised by `probs` or `logits`; the other one is derived on first use."""
 
     _binary = False
+    _num_events: int
     _lazy_params = ("probs", "logits")
 
     def _init_param(self, probs: Any, logits: Any) -> None:
@@ -201,7 +200,8 @@ class _ProbsOrLogits(Distribution):
             self.__dict__["probs"] = (
                 torch.sigmoid(lg) if self._binary else torch.nn.functional.softmax(lg, dim=-1)
             )
-        return self.__dict__["probs"]  # type: ignore[no-any-return]
+        out: Tensor = self.__dict__["probs"]
+        return out
 
     @property
     def logits(self) -> Tensor:
@@ -210,7 +210,8 @@ class _ProbsOrLogits(Distribution):
             self.__dict__["logits"] = (
                 torch.log(ps) - torch.log1p(-ps) if self._binary else torch.log(ps)
             )
-        return self.__dict__["logits"]  # type: ignore[no-any-return]
+        out: Tensor = self.__dict__["logits"]
+        return out
 
 
 class Bernoulli(_ProbsOrLogits):
@@ -251,7 +252,7 @@ class Bernoulli(_ProbsOrLogits):
         with torch.no_grad():
             return torch.bernoulli(self.probs.expand(shape))
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)

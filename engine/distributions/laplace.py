@@ -37,7 +37,7 @@ class Laplace(Distribution):
         new.scale = self.scale.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def mean(self) -> Tensor:
@@ -61,20 +61,20 @@ class Laplace(Distribution):
         u = torch.empty(shape, dtype=self.loc.dtype).uniform_(eps - 1, 1)
         return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return -torch.log(2 * self.scale) - torch.abs(value - self.loc) / self.scale
 
-    def cdf(self, value: Any) -> Tensor:
+    def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         d = value - self.loc
-        return 0.5 - 0.5 * d.sign() * torch.expm1(-d.abs() / self.scale)  # type: ignore[no-any-return]
+        return 0.5 - 0.5 * d.sign() * torch.expm1(-d.abs() / self.scale)
 
-    def icdf(self, value: Any) -> Tensor:
+    def icdf(self, value: Tensor) -> Tensor:
         term = value - 0.5
-        return self.loc - self.scale * term.sign() * torch.log1p(-2 * term.abs())  # type: ignore[no-any-return]
+        return self.loc - self.scale * term.sign() * torch.log1p(-2 * term.abs())
 
     def entropy(self) -> Tensor:
         return 1 + torch.log(2 * self.scale)

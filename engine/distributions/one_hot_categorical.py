@@ -36,7 +36,7 @@ class OneHotCategorical(Distribution):
         new._categorical = self._categorical.expand(batch_shape)
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def param_shape(self) -> Size:
@@ -71,7 +71,7 @@ class OneHotCategorical(Distribution):
         one_hot = torch.nn.functional.one_hot(indices, self._categorical._num_events)
         return one_hot.to(probs)
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return self._categorical.log_prob(value.max(-1)[1])

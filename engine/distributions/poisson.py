@@ -35,7 +35,7 @@ class Poisson(Distribution):
         new.rate = self.rate.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def mean(self) -> Tensor:
@@ -54,8 +54,8 @@ class Poisson(Distribution):
         with torch.no_grad():
             return torch.poisson(self.rate.expand(shape))
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
-        return value.xlogy(rate) - rate - (value + 1).lgamma()  # type: ignore[no-any-return]
+        return value.xlogy(rate) - rate - (value + 1).lgamma()

@@ -69,7 +69,7 @@ class TransformedDistribution(Distribution):
         new.transforms = self.transforms
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
-        return new  # type: ignore[no-any-return]
+        return new
 
     @property
     def support(self) -> Any:
@@ -97,7 +97,7 @@ class TransformedDistribution(Distribution):
             x = transform(x)
         return x
 
-    def log_prob(self, value: Any) -> Tensor:
+    def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         event_dim = len(self.event_shape)
@@ -111,9 +111,10 @@ class TransformedDistribution(Distribution):
             )
             y = x
         base = self.base_dist.log_prob(y)
-        return log_prob + _sum_rightmost(base, event_dim - len(self.base_dist.event_shape))  # type: ignore[no-any-return]
+        out: Tensor = log_prob + _sum_rightmost(base, event_dim - len(self.base_dist.event_shape))
+        return out
 
-    def _monotonize_cdf(self, value: Any) -> Any:
+    def _monotonize_cdf(self, value: Tensor) -> Any:
         sign: Any = 1
         for transform in self.transforms:
             sign = sign * transform.sign
@@ -121,15 +122,16 @@ class TransformedDistribution(Distribution):
             return value
         return sign * (value - 0.5) + 0.5
 
-    def cdf(self, value: Any) -> Tensor:
+    def cdf(self, value: Tensor) -> Tensor:
         for transform in self.transforms[::-1]:
             value = transform.inv(value)
         if self._validate_args:
             self.base_dist._validate_sample(value)
-        return self._monotonize_cdf(self.base_dist.cdf(value))  # type: ignore[no-any-return]
+        out: Tensor = self._monotonize_cdf(self.base_dist.cdf(value))
+        return out
 
-    def icdf(self, value: Any) -> Tensor:
+    def icdf(self, value: Tensor) -> Tensor:
         value = self.base_dist.icdf(self._monotonize_cdf(value))
         for transform in self.transforms:
             value = transform(value)
-        return value  # type: ignore[no-any-return]
+        return value

@@ -52,4 +52,5 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
             f"No KL(p || q) is implemented for p type {p.__class__.__name__} "
             f"and q type {q.__class__.__name__}"
         )
-    return fun(p, q)  # type: ignore[no-any-return]
+    out: Tensor = fun(p, q)
+    return out
