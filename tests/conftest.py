@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +46,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = item.nodeid.split("::")[0]
         if path in shared:
             item.add_marker(pytest.mark.xdist_group(path))
+
+
+# Where the suite's time goes: each worker appends (test, start, end) to
+# test-artifacts/timeline/<worker>.jsonl (git-ignored), so a slow `make test` can be read as
+# which tests ran when on which worker, and how long workers waited (tools/suite_timeline.py)
+_TIMELINE = Path(__file__).resolve().parent.parent / "test-artifacts" / "timeline"
+_STARTED: dict[str, float] = {}
+_RECORDING: list[bool] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # where the tests run: a worker (under xdist the controller only hears of them), or alone
+    alone = not getattr(config.option, "numprocesses", None)
+    _RECORDING[:] = [hasattr(config, "workerinput") or alone]
+
+
+def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    if _RECORDING and _RECORDING[0]:
+        _STARTED[nodeid] = time.time()
+
+
+def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    start = _STARTED.pop(nodeid, None)
+    if start is None:
+        return
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    _TIMELINE.mkdir(parents=True, exist_ok=True)
+    with (_TIMELINE / f"{worker}.jsonl").open("a") as f:
+        f.write(json.dumps([nodeid, start, time.time()]) + "\n")
