@@ -48,12 +48,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(path))
 
 
-# Where the suite's time goes: each worker appends (test, start, end) to
-# test-artifacts/timeline/<worker>.jsonl (git-ignored), so a slow `make test` can be read as
-# which tests ran when on which worker, and how long workers waited (tools/suite_timeline.py)
+# Where the suite's time goes: each worker appends (test, start, end, cpu) to
+# test-artifacts/timeline/<worker>.jsonl (git-ignored; the real-PyTorch suite's workers to
+# torch-<worker>.jsonl), so a slow `make test` can be read as which tests ran when on which
+# worker, how long workers waited, and how much CPU each test's processes used: the worker and
+# every process under it (servers, sandboxes, Chromium), read from /proc (tools/suite_timeline.py)
 _TIMELINE = Path(__file__).resolve().parent.parent / "test-artifacts" / "timeline"
-_STARTED: dict[str, float] = {}
+_STARTED: dict[str, tuple[float, float]] = {}
 _RECORDING: list[bool] = []
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds used by a process and everything under it, the reaped children included."""
+    total = 0
+    stack = [pid]
+    while stack:
+        proc = Path("/proc") / str(stack.pop())
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+            for task in (proc / "task").iterdir():
+                stack.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile, or no /proc here
+    return total / _TICKS
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -64,14 +83,18 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
     if _RECORDING and _RECORDING[0]:
-        _STARTED[nodeid] = time.time()
+        _STARTED[nodeid] = (time.time(), _tree_cpu(os.getpid()))
 
 
 def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    start = _STARTED.pop(nodeid, None)
-    if start is None:
+    started = _STARTED.pop(nodeid, None)
+    if started is None:
         return
+    start, cpu = started
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    if nodeid.startswith("tests/torch/"):
+        worker = f"torch-{worker}"
     _TIMELINE.mkdir(parents=True, exist_ok=True)
+    row = [nodeid, start, time.time(), round(_tree_cpu(os.getpid()) - cpu, 2)]
     with (_TIMELINE / f"{worker}.jsonl").open("a") as f:
-        f.write(json.dumps([nodeid, start, time.time()]) + "\n")
+        f.write(json.dumps(row) + "\n")
