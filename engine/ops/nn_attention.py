@@ -19,7 +19,7 @@ from engine.ops import autocast as _autocast
 from engine.ops._core import OpNode, record, record_multi
 from engine.ops.matmul import matmul
 from engine.ops.nn_ops import dropout_noise
-from engine.ops.remainder import NotImplementedBackward
+from engine.ops.remainder import NotImplementedBackward, requiring_grad
 from engine.ops.softmax import softmax
 
 
@@ -117,6 +117,8 @@ class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):
         outs = [a.astype(qd.dtype) for a in (dq, dk, dv)]
         if STATE.enabled and any(t._rg for t in (g, q, k, v)):  # create_graph=True
             op = "_scaled_dot_product_flash_attention_for_cpu_backward"
-            ts = record_multi(NotImplementedBackward, outs, (g, q, k, v), keep={"op": op})
+            ts = record_multi(
+                NotImplementedBackward, outs, requiring_grad((g, q, k, v)), keep={"op": op}
+            )
             return list(ts)
         return [make(a, False, None, 0) for a in outs]

@@ -99,7 +99,13 @@ class NotImplementedBackward(OpNode):
 
 def _not_implemented(out: np.ndarray[Any, Any], inputs: tuple[Any, ...], op: str) -> Tensor:
     # not a saved value: PyTorch shows no `_saved_op`
-    return record(NotImplementedBackward, out, inputs, keep={"op": op})
+    return record(NotImplementedBackward, out, requiring_grad(inputs), keep={"op": op})
+
+
+def requiring_grad(inputs: tuple[Any, ...]) -> tuple[Tensor, ...]:
+    """The inputs a NotImplemented node has edges to: PyTorch's has one per input that requires
+    grad (`a // b` with only `a` requiring grad has one), not one per input."""
+    return tuple(t for t in inputs if isinstance(t, Tensor) and t.requires_grad)
 
 
 class RemainderBackward0(OpNode):
