@@ -40,6 +40,16 @@ def batch_norm(
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
         elif input.numel() and t.numel() != features:
             raise RuntimeError(f"{name} should contain {features} elements not {t.numel()}")
+    if input.numel() == 0:
+        # ATen's _batch_norm_impl_index: an empty batch leaves the statistics as they are and
+        # gives a copy of the input times weight[0] plus bias[0], so the graph still reaches the
+        # parameters (their grads are zeros)
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     return nn_norm.native_batch_norm(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )
