@@ -47,19 +47,12 @@ class Binomial(Distribution):
         count, param = broadcast_all(total_count, probs if probs is not None else logits)
         self.total_count = count.type_as(param)
         self.__dict__[name] = param
-        self._param = param
         super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Binomial:
-        new = self._get_checked_instance(Binomial, _instance)
-        batch_shape = Size(batch_shape)
-        new.total_count = self.total_count.expand(batch_shape)
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                new.__dict__[name] = new._param = self.__dict__[name].expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(
+            Binomial, batch_shape, _instance, "total_count", "probs", "logits"
+        )
 
     @property
     def support(self) -> Any:
@@ -79,6 +72,12 @@ class Binomial(Distribution):
             self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
         out: Tensor = self.__dict__["logits"]
         return out
+
+    @property
+    def _param(self) -> Tensor:
+        """The parameter given (probs or logits), as stored."""
+        given: Tensor = self.__dict__["probs" if "probs" in self.__dict__ else "logits"]
+        return given
 
     @property
     def param_shape(self) -> Size:

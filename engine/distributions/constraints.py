@@ -27,8 +27,15 @@ __all__ = [
 class Constraint:
     """A region of values; `check` gives a bool tensor over the batch dims."""
 
-    is_discrete = False
-    event_dim = 0
+    # Properties here so a subclass may compute them (`_Dependent`, `_IndependentConstraint`)
+    # or set them as class attributes (`is_discrete = True`), as PyTorch's subclasses do.
+    @property
+    def is_discrete(self) -> bool:
+        return False
+
+    @property
+    def event_dim(self) -> int:
+        return 0
 
     def check(self, value: Tensor) -> Tensor:
         raise NotImplementedError
@@ -45,13 +52,13 @@ class _Dependent(Constraint):
         self._event_dim = event_dim
 
     @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
+    def is_discrete(self) -> bool:
         if self._is_discrete is NotImplemented:
             raise NotImplementedError(".is_discrete cannot be determined statically")
         return bool(self._is_discrete)
 
     @property
-    def event_dim(self) -> int:  # type: ignore[override]
+    def event_dim(self) -> int:
         if self._event_dim is NotImplemented:
             raise NotImplementedError(".event_dim cannot be determined statically")
         return int(self._event_dim)
@@ -99,11 +106,11 @@ class _IndependentConstraint(Constraint):
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
 
     @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
+    def is_discrete(self) -> bool:
         return self.base_constraint.is_discrete
 
     @property
-    def event_dim(self) -> int:  # type: ignore[override]
+    def event_dim(self) -> int:
         return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
     def check(self, value: Tensor) -> Tensor:

@@ -45,7 +45,7 @@ class Independent(Distribution):
         )
 
     @property
-    def has_rsample(self) -> bool:  # type: ignore[override]
+    def has_rsample(self) -> bool:
         return bool(self.base_dist.has_rsample)
 
     @property

@@ -40,13 +40,7 @@ class Normal(Distribution):
         return self.scale
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
-        new = self._get_checked_instance(Normal, _instance)
-        batch_shape = Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Normal, batch_shape, _instance, "loc", "scale")
 
     def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
@@ -97,13 +91,7 @@ class Uniform(Distribution):
         super().__init__(Size() if scalar else self.low.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:
-        new = self._get_checked_instance(Uniform, _instance)
-        batch_shape = Size(batch_shape)
-        new.low = self.low.expand(batch_shape)
-        new.high = self.high.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Uniform, batch_shape, _instance, "low", "high")
 
     @property
     def support(self) -> Any:
@@ -177,16 +165,9 @@ class _ProbsOrLogits(Distribution):
         return Size(self._param.size())
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Any:
-        new = self._get_checked_instance(type(self), _instance)
-        batch_shape = Size(batch_shape)
-        tail = () if self._binary else (self.__dict__.get("_num_events"),)
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                new.__dict__[name] = self.__dict__[name].expand(*batch_shape, *tail)
+        new = self._expand_params(type(self), batch_shape, _instance, "probs", "logits")
         if not self._binary:
-            new._num_events = self.__dict__["_num_events"]
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
+            new._num_events = self._num_events
         return new
 
     def _support_values(self, n: int, dtype: Any, expand: bool) -> Tensor:

@@ -4,7 +4,7 @@ the log|det J|, which decide the graph a `log_prob` records)."""
 from __future__ import annotations
 
 import math
-from numbers import Number
+from numbers import Number, Real
 from typing import Any
 
 import engine as _engine
@@ -150,8 +150,8 @@ class AffineTransform(Transform):
 
     @property
     def sign(self) -> Any:
-        if isinstance(self.scale, Number):
-            s = float(self.scale)  # type: ignore[arg-type]
+        if isinstance(self.scale, Real):  # PyTorch tests Number; a scale is never complex
+            s = float(self.scale)
             return 1 if s > 0 else -1 if s < 0 else 0
         return self.scale.sign()
 
@@ -163,8 +163,8 @@ class AffineTransform(Transform):
 
     def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
         shape = x.shape
-        if isinstance(self.scale, Number):
-            result = torch.full_like(x, math.log(abs(self.scale)))  # type: ignore[arg-type]
+        if isinstance(self.scale, Real):
+            result = torch.full_like(x, math.log(abs(self.scale)))
         else:
             result = torch.abs(self.scale).log()
         if self.event_dim:
