@@ -11,10 +11,13 @@ from __future__ import annotations
 from engine.distributions import constraints, transforms, utils
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
+from engine.distributions.chi2 import Chi2
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
+from engine.distributions.geometric import Geometric
+from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl import kl_divergence, register_kl
@@ -23,8 +26,10 @@ from engine.distributions.log_normal import LogNormal
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.one_hot_categorical import OneHotCategorical
 from engine.distributions.poisson import Poisson
+from engine.distributions.studentT import StudentT
 from engine.distributions.transformed_distribution import TransformedDistribution
 from engine.distributions.transforms import (
+    AbsTransform,
     AffineTransform,
     ComposeTransform,
     ExpTransform,
@@ -35,17 +40,21 @@ from engine.distributions.transforms import (
 )
 
 __all__ = [
+    "AbsTransform",
     "AffineTransform",
     "Bernoulli",
     "Beta",
     "Binomial",
     "Categorical",
+    "Chi2",
     "ComposeTransform",
     "Dirichlet",
     "Distribution",
     "ExpTransform",
     "Exponential",
     "Gamma",
+    "Geometric",
+    "HalfNormal",
     "Independent",
     "Laplace",
     "LogNormal",
@@ -55,6 +64,7 @@ __all__ = [
     "Poisson",
     "SigmoidTransform",
     "SoftplusTransform",
+    "StudentT",
     "TanhTransform",
     "Transform",
     "TransformedDistribution",

@@ -1,5 +1,5 @@
 """`torch.distributions.transforms`: invertible maps with log|det J|, composed as PyTorch
-composes them (Exp, Affine, Sigmoid, Tanh, Softplus, their inverses and compositions).
+composes them (Abs, Exp, Affine, Sigmoid, Tanh, Softplus, their inverses and compositions).
 
 >>> ExpTransform()(torch.tensor([0.0]))
 tensor([1.])
@@ -13,6 +13,7 @@ from engine.distributions.transforms.base import (
     identity_transform,
 )
 from engine.distributions.transforms.elementwise import (
+    AbsTransform,
     AffineTransform,
     ExpTransform,
     SigmoidTransform,
@@ -21,6 +22,6 @@ from engine.distributions.transforms.elementwise import (
 )
 
 __all__ = [
-    "AffineTransform", "ComposeTransform", "ExpTransform", "SigmoidTransform",
+    "AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "SigmoidTransform",
     "SoftplusTransform", "TanhTransform", "Transform", "identity_transform",
 ]  # fmt: skip

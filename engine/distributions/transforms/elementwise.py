@@ -1,5 +1,5 @@
-"""Pointwise bijections: Exp, Sigmoid, Softplus, Tanh and Affine (PyTorch's formulas for
-the log|det J|, which decide the graph a `log_prob` records)."""
+"""Pointwise maps: Exp, Sigmoid, Softplus, Tanh, Affine and Abs (not a bijection), with
+PyTorch's formulas for the log|det J|, which decide the graph a `log_prob` records."""
 
 from __future__ import annotations
 
@@ -17,6 +17,22 @@ torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 def _same_kind(self: Transform, other: object) -> bool:
     """`==` of the parameterless transforms: any instance of the same class."""
     return isinstance(other, type(self))
+
+
+class AbsTransform(Transform):
+    """y = |x| (not bijective: the inverse gives the positive branch)."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+
+    __eq__ = _same_kind
+    __hash__ = object.__hash__
+
+    def _call(self, x: Any) -> Any:
+        return x.abs()
+
+    def _inverse(self, y: Any) -> Any:
+        return y
 
 
 class ExpTransform(Transform):
