@@ -11,12 +11,14 @@ from __future__ import annotations
 from engine.distributions import constraints, transforms, utils
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
+from engine.distributions.cauchy import Cauchy
 from engine.distributions.chi2 import Chi2
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
 from engine.distributions.geometric import Geometric
+from engine.distributions.half_cauchy import HalfCauchy
 from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
@@ -46,6 +48,7 @@ __all__ = [
     "Beta",
     "Binomial",
     "Categorical",
+    "Cauchy",
     "Chi2",
     "ComposeTransform",
     "Dirichlet",
@@ -54,6 +57,7 @@ __all__ = [
     "Exponential",
     "Gamma",
     "Geometric",
+    "HalfCauchy",
     "HalfNormal",
     "Independent",
     "Laplace",

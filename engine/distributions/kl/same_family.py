@@ -9,9 +9,12 @@ import engine as _engine
 from engine._tensor import Tensor
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
+from engine.distributions.cauchy import Cauchy
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
+from engine.distributions.geometric import Geometric
+from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent, _sum_rightmost
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl.registry import kl_divergence, register_kl
@@ -64,6 +67,14 @@ def _kl_binomial_binomial(p: Binomial, q: Binomial) -> Tensor:
     return kl
 
 
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> Tensor:
+    # From https://arxiv.org/abs/1905.10965
+    t1 = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+    t2 = (4 * p.scale * q.scale).log()
+    return t1 - t2
+
+
 @register_kl(Categorical, Categorical)
 def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
     t = p.probs * (p.logits - q.logits)
@@ -98,6 +109,11 @@ def _kl_gamma_gamma(p: Gamma, q: Gamma) -> Tensor:
     return t1 + t2 + t3 + t4
 
 
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p: Geometric, q: Geometric) -> Tensor:
+    return -p.entropy() - torch.log1p(-q.probs) / p.probs - q.logits
+
+
 @register_kl(Laplace, Laplace)
 def _kl_laplace_laplace(p: Laplace, q: Laplace) -> Tensor:
     scale_ratio = p.scale / q.scale
@@ -113,6 +129,11 @@ def _kl_normal_normal(p: Normal, q: Normal) -> Tensor:
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(HalfNormal, HalfNormal)
+def _kl_halfnormal_halfnormal(p: HalfNormal, q: HalfNormal) -> Tensor:
+    return _kl_normal_normal(p.base_dist, q.base_dist)
 
 
 @register_kl(OneHotCategorical, OneHotCategorical)
