@@ -25,6 +25,7 @@ from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
 from engine.distributions.log_normal import LogNormal
+from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.one_hot_categorical import OneHotCategorical
 from engine.distributions.poisson import Poisson
@@ -62,6 +63,7 @@ __all__ = [
     "Independent",
     "Laplace",
     "LogNormal",
+    "Multinomial",
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",

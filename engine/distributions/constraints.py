@@ -18,9 +18,9 @@ torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 __all__ = [
     "Constraint", "boolean", "dependent", "dependent_property", "greater_than",
     "greater_than_eq", "half_open_interval", "independent", "integer_interval", "interval",
-    "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "nonnegative",
-    "nonnegative_integer", "one_hot", "positive", "positive_definite", "positive_integer",
-    "real", "real_vector", "simplex", "square", "symmetric", "unit_interval",
+    "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "multinomial",
+    "nonnegative", "nonnegative_integer", "one_hot", "positive", "positive_definite",
+    "positive_integer", "real", "real_vector", "simplex", "square", "symmetric", "unit_interval",
 ]  # fmt: skip
 
 
@@ -234,6 +234,20 @@ class _Simplex(Constraint):
         return ok
 
 
+class _Multinomial(Constraint):
+    """Nonnegative counts along the last dim summing to at most `upper_bound`."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound: Any) -> None:
+        self.upper_bound = upper_bound
+
+    def check(self, value: Tensor) -> Tensor:
+        out: Tensor = (value >= 0).all(dim=-1) & (value.sum(dim=-1) <= self.upper_bound)
+        return out
+
+
 class _LowerTriangular(Constraint):
     event_dim = 2
 
@@ -295,6 +309,7 @@ unit_interval = _Interval(0.0, 1.0)
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
+multinomial = _Multinomial
 lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
 square = _Square()
