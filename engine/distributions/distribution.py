@@ -19,7 +19,6 @@ _D = TypeVar("_D", bound="Distribution")
 class Distribution:
     """Batch/event shapes and validation of the constructor's arguments."""
 
-    has_enumerate_support = False
     _validate_args = True
     _lazy_params: tuple[str, ...] = ()  # derived on first use, so not validated
 
@@ -69,6 +68,10 @@ class Distribution:
     def has_rsample(self) -> bool:
         """A property so wrappers (Independent, TransformedDistribution) can ask their base;
         a subclass sets `has_rsample = True` as a class attribute."""
+        return False
+
+    @property
+    def has_enumerate_support(self) -> bool:
         return False
 
     @property
