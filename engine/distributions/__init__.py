@@ -15,6 +15,7 @@ from engine.distributions.cauchy import Cauchy
 from engine.distributions.chi2 import Chi2
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
+from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
 from engine.distributions.geometric import Geometric
@@ -56,6 +57,7 @@ __all__ = [
     "Distribution",
     "ExpTransform",
     "Exponential",
+    "ExponentialFamily",
     "Gamma",
     "Geometric",
     "HalfCauchy",

@@ -14,12 +14,13 @@ import engine as _engine
 from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.dirichlet import Dirichlet
-from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.distribution import broadcast_all
+from engine.distributions.exp_family import ExponentialFamily
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class Beta(Distribution):
+class Beta(ExponentialFamily):
     """Beta on [0, 1]; `concentration1` is alpha, `concentration0` is beta."""
 
     arg_constraints = {
@@ -73,3 +74,11 @@ class Beta(Distribution):
 
     def entropy(self) -> Tensor:
         return self._dirichlet.entropy()
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (self.concentration1, self.concentration0)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        x, y = natural_params
+        return torch.lgamma(x) + torch.lgamma(y) - torch.lgamma(x + y)

@@ -14,7 +14,7 @@ import engine as _engine
 from engine._tensor import Tensor
 from engine.autograd.function import Function, once_differentiable
 from engine.distributions import constraints
-from engine.distributions.distribution import Distribution
+from engine.distributions.exp_family import ExponentialFamily
 from engine.ops.dirichlet import _dirichlet_grad, _sample_dirichlet
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
@@ -39,7 +39,7 @@ class _Dirichlet(Function):
         return out
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     """Dir(concentration): event shape is concentration's last dim."""
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
@@ -99,3 +99,11 @@ class Dirichlet(Distribution):
             - ((c - 1.0) * torch.digamma(c)).sum(-1)
         )
         return out
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (self.concentration,)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        (x,) = natural_params
+        return x.lgamma().sum(-1) - torch.lgamma(x.sum(-1))

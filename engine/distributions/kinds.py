@@ -11,16 +11,18 @@ from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.exp_family import ExponentialFamily
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class Normal(Distribution):
+class Normal(ExponentialFamily):
     """N(loc, scale^2); `rsample` is reparameterised (loc + eps * scale)."""
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
@@ -74,6 +76,14 @@ class Normal(Distribution):
 
     def entropy(self) -> Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        x, y = natural_params
+        return -0.25 * x.pow(2) / y + 0.5 * torch.log(-math.pi / y)
 
 
 class Uniform(Distribution):
@@ -195,13 +205,14 @@ class _ProbsOrLogits(Distribution):
         return out
 
 
-class Bernoulli(_ProbsOrLogits):
-    """1 with probability `probs`, else 0."""
+class Bernoulli(_ProbsOrLogits, ExponentialFamily):
+    """1 with probability `probs`, else 0 (an exponential family, as in PyTorch's map)."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
     _binary = True
+    _mean_carrier_measure = 0
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
         self._init_param(probs, logits)
@@ -243,6 +254,14 @@ class Bernoulli(_ProbsOrLogits):
     def entropy(self) -> Tensor:
         bce = torch.nn.functional.binary_cross_entropy_with_logits
         return bce(self.logits, self.probs, reduction="none")
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (torch.logit(self.probs),)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        (x,) = natural_params
+        return torch.log1p(torch.exp(x))
 
 
 class Categorical(_ProbsOrLogits):

@@ -13,12 +13,13 @@ import engine as _engine
 from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
-from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.distribution import broadcast_all
+from engine.distributions.exp_family import ExponentialFamily
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     """rate^k e^-rate / k!."""
 
     arg_constraints = {"rate": constraints.nonnegative}
@@ -54,3 +55,11 @@ class Poisson(Distribution):
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
         return value.xlogy(rate) - rate - (value + 1).lgamma()
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (torch.log(self.rate),)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        (x,) = natural_params
+        return torch.exp(x)
