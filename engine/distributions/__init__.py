@@ -13,6 +13,7 @@ from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
 from engine.distributions.cauchy import Cauchy
 from engine.distributions.chi2 import Chi2
+from engine.distributions.constraint_registry import biject_to, transform_to
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
 from engine.distributions.exp_family import ExponentialFamily
@@ -87,9 +88,11 @@ __all__ = [
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "biject_to",
     "constraints",
     "kl_divergence",
     "register_kl",
+    "transform_to",
     "transforms",
     "utils",
 ]

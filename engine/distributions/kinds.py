@@ -89,11 +89,11 @@ class Normal(ExponentialFamily):
 class Uniform(Distribution):
     """U[low, high)."""
 
-    arg_constraints = {
-        "low": constraints.dependent(is_discrete=False, event_dim=0),
-        "high": constraints.dependent(is_discrete=False, event_dim=0),
-    }
     has_rsample = True
+
+    @property
+    def arg_constraints(self) -> dict[str, Any]:
+        return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     def __init__(self, low: Any, high: Any, validate_args: Any = None) -> None:
         self.low, self.high = broadcast_all(low, high)
