@@ -31,6 +31,11 @@ from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.one_hot_categorical import OneHotCategorical
 from engine.distributions.poisson import Poisson
+from engine.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
+from engine.distributions.relaxed_categorical import (
+    ExpRelaxedCategorical,
+    RelaxedOneHotCategorical,
+)
 from engine.distributions.studentT import StudentT
 from engine.distributions.transformed_distribution import TransformedDistribution
 from engine.distributions.transforms import (
@@ -61,6 +66,7 @@ __all__ = [
     "ComposeTransform",
     "Dirichlet",
     "Distribution",
+    "ExpRelaxedCategorical",
     "ExpTransform",
     "Exponential",
     "ExponentialFamily",
@@ -72,12 +78,15 @@ __all__ = [
     "IndependentTransform",
     "Laplace",
     "LogNormal",
+    "LogitRelaxedBernoulli",
     "Multinomial",
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
     "Poisson",
     "PowerTransform",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
     "ReshapeTransform",
     "SigmoidTransform",
     "SoftmaxTransform",
