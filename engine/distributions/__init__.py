@@ -27,6 +27,7 @@ from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
 from engine.distributions.log_normal import LogNormal
+from engine.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.one_hot_categorical import OneHotCategorical
@@ -79,6 +80,7 @@ __all__ = [
     "Laplace",
     "LogNormal",
     "LogitRelaxedBernoulli",
+    "LowRankMultivariateNormal",
     "Multinomial",
     "MultivariateNormal",
     "Normal",
