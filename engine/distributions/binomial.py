@@ -61,15 +61,17 @@ class Binomial(Distribution):
     @property
     def probs(self) -> Tensor:
         if "probs" not in self.__dict__:
-            self.__dict__["probs"] = torch.sigmoid(self.__dict__["logits"])
+            with torch.enable_grad():  # (a lazy_property in PyTorch: see utils.lazy_property)
+                self.__dict__["probs"] = torch.sigmoid(self.__dict__["logits"])
         out: Tensor = self.__dict__["probs"]
         return out
 
     @property
     def logits(self) -> Tensor:
         if "logits" not in self.__dict__:
-            ps = _clamp_probs(self.__dict__["probs"])
-            self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
+            with torch.enable_grad():
+                ps = _clamp_probs(self.__dict__["probs"])
+                self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
         out: Tensor = self.__dict__["logits"]
         return out
 

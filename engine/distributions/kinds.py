@@ -188,19 +188,21 @@ class _ProbsOrLogits(Distribution):
     def probs(self) -> Tensor:
         if "probs" not in self.__dict__:
             lg = self.__dict__["logits"]
-            self.__dict__["probs"] = (
-                torch.sigmoid(lg) if self._binary else torch.nn.functional.softmax(lg, dim=-1)
-            )
+            with torch.enable_grad():  # (a lazy_property in PyTorch: see utils.lazy_property)
+                self.__dict__["probs"] = (
+                    torch.sigmoid(lg) if self._binary else torch.nn.functional.softmax(lg, dim=-1)
+                )
         out: Tensor = self.__dict__["probs"]
         return out
 
     @property
     def logits(self) -> Tensor:
         if "logits" not in self.__dict__:
-            ps = _clamp_probs(self.__dict__["probs"])
-            self.__dict__["logits"] = (
-                torch.log(ps) - torch.log1p(-ps) if self._binary else torch.log(ps)
-            )
+            with torch.enable_grad():
+                ps = _clamp_probs(self.__dict__["probs"])
+                self.__dict__["logits"] = (
+                    torch.log(ps) - torch.log1p(-ps) if self._binary else torch.log(ps)
+                )
         out: Tensor = self.__dict__["logits"]
         return out
 

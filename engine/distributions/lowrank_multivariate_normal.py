@@ -10,7 +10,6 @@ tensor([ 1.2476, -0.6378])
 from __future__ import annotations
 
 import math
-from functools import cached_property
 from typing import Any
 
 import engine as _engine
@@ -19,6 +18,7 @@ from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.distribution import Distribution
 from engine.distributions.multivariate_normal import _batch_mahalanobis, _batch_mv
+from engine.distributions.utils import lazy_property
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
@@ -122,12 +122,12 @@ class LowRankMultivariateNormal(Distribution):
     def mode(self) -> Tensor:
         return self.loc
 
-    @cached_property
+    @lazy_property
     def variance(self) -> Tensor:
         W, D = self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag
         return (W.pow(2).sum(-1) + D).expand(self._batch_shape + self._event_shape)
 
-    @cached_property
+    @lazy_property
     def scale_tril(self) -> Tensor:
         # W W^T + D = D^1/2 (I + D^-1/2 W W^T D^-1/2) D^1/2, and the middle factor has
         # eigenvalues >= 1, so its Cholesky factorisation is well conditioned
@@ -138,13 +138,13 @@ class LowRankMultivariateNormal(Distribution):
         scale_tril = cov_diag_sqrt_unsqueeze * torch.linalg.cholesky(K)
         return scale_tril.expand(self._matrix_shape())
 
-    @cached_property
+    @lazy_property
     def covariance_matrix(self) -> Tensor:
         W = self._unbroadcasted_cov_factor
         cov = torch.matmul(W, W.mT) + torch.diag_embed(self._unbroadcasted_cov_diag)
         return cov.expand(self._matrix_shape())
 
-    @cached_property
+    @lazy_property
     def precision_matrix(self) -> Tensor:
         # Woodbury: inv(W W^T + D) = inv(D) - inv(D) W inv(C) W^T inv(D), C the capacitance
         Wt_Dinv = self._unbroadcasted_cov_factor.mT / self._unbroadcasted_cov_diag.unsqueeze(-2)

@@ -4,7 +4,6 @@ everything runs through the Cholesky factor L (rsample: loc + L eps)."""
 from __future__ import annotations
 
 import math
-from functools import cached_property
 from typing import Any
 
 import engine as _engine
@@ -12,6 +11,7 @@ from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.distribution import Distribution
+from engine.distributions.utils import lazy_property
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
@@ -134,16 +134,16 @@ class MultivariateNormal(Distribution):
     def _matrix_shape(self) -> Size:
         return Size(tuple(self._batch_shape) + tuple(self._event_shape) + tuple(self._event_shape))
 
-    @cached_property
+    @lazy_property
     def scale_tril(self) -> Tensor:
         return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
 
-    @cached_property
+    @lazy_property
     def covariance_matrix(self) -> Tensor:
         L = self._unbroadcasted_scale_tril
         return torch.matmul(L, L.mT).expand(self._matrix_shape())
 
-    @cached_property
+    @lazy_property
     def precision_matrix(self) -> Tensor:
         L = self._unbroadcasted_scale_tril
         return torch.linalg.inv(torch.matmul(L, L.mT)).expand(self._matrix_shape())
