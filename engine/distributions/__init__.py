@@ -28,6 +28,7 @@ from engine.distributions.kl import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
 from engine.distributions.log_normal import LogNormal
 from engine.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
+from engine.distributions.mixture_same_family import MixtureSameFamily
 from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.one_hot_categorical import OneHotCategorical
@@ -81,6 +82,7 @@ __all__ = [
     "LogNormal",
     "LogitRelaxedBernoulli",
     "LowRankMultivariateNormal",
+    "MixtureSameFamily",
     "Multinomial",
     "MultivariateNormal",
     "Normal",
