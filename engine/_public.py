@@ -272,6 +272,8 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.distributions.transforms.base.ComposeTransform",
         "engine.distributions.transforms.elementwise.ExpTransform",
         "engine.distributions.transforms.shape.IndependentTransform",
+        "engine.distributions.transforms.matrix.LowerCholeskyTransform",
+        "engine.distributions.transforms.matrix.PositiveDefiniteTransform",
         "engine.distributions.transforms.elementwise.PowerTransform",
         "engine.distributions.transforms.shape.ReshapeTransform",
         "engine.distributions.transforms.elementwise.SigmoidTransform",

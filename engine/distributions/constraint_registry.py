@@ -1,7 +1,7 @@
 """`biject_to` and `transform_to`: from a constraint to a transform from the reals onto it
 (bijective for `biject_to`; `transform_to` may take a shortcut such as softmax), looked up by
 the constraint's class as PyTorch does. Constraints whose transforms the engine lacks
-(lower_cholesky, positive_definite, corr_cholesky, cat, stack) are not registered.
+(corr_cholesky, cat, stack) are not registered.
 
 >>> biject_to(constraints.simplex)(torch.zeros(2))
 tensor([0.3333, 0.3333, 0.3333])
@@ -128,3 +128,15 @@ def _biject_to_simplex(constraint: Any) -> transforms.Transform:
 @transform_to.register(constraints.simplex)
 def _transform_to_simplex(constraint: Any) -> transforms.Transform:
     return transforms.SoftmaxTransform()
+
+
+# (no bijection onto lower_cholesky yet, in PyTorch either)
+@transform_to.register(constraints.lower_cholesky)
+def _transform_to_lower_cholesky(constraint: Any) -> transforms.Transform:
+    return transforms.LowerCholeskyTransform()
+
+
+@transform_to.register(constraints.positive_definite)
+@transform_to.register(constraints.positive_semidefinite)
+def _transform_to_positive_definite(constraint: Any) -> transforms.Transform:
+    return transforms.PositiveDefiniteTransform()

@@ -20,7 +20,8 @@ __all__ = [
     "greater_than", "greater_than_eq", "half_open_interval", "independent", "integer_interval",
     "interval", "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "multinomial",
     "nonnegative", "nonnegative_integer", "one_hot", "positive", "positive_definite",
-    "positive_integer", "real", "real_vector", "simplex", "square", "symmetric", "unit_interval",
+    "positive_integer", "positive_semidefinite", "real", "real_vector", "simplex", "square",
+    "symmetric", "unit_interval",
 ]  # fmt: skip
 
 
@@ -313,6 +314,15 @@ class _Symmetric(_Square):
         return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
 
 
+class _PositiveSemidefinite(_Symmetric):
+    def check(self, value: Tensor) -> Tensor:
+        sym = super().check(value)
+        if not bool(sym.all()):
+            return sym
+        out: Tensor = torch.linalg.eigvalsh(value).ge(0).all(-1)
+        return out
+
+
 class _PositiveDefinite(_Symmetric):
     def check(self, value: Tensor) -> Tensor:
         sym = super().check(value)
@@ -346,4 +356,5 @@ lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
 square = _Square()
 symmetric = _Symmetric()
+positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()
