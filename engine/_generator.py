@@ -190,6 +190,13 @@ class Generator:
         out: np.ndarray[Any, Any] = -1.0 / lambd * np.log1p(-self._unit(n, np.float64))
         return out
 
+    def cauchy(self, n: int, median: float, sigma: float) -> np.ndarray[Any, Any]:
+        """`cauchy_`: median + sigma * tan(pi * (u - 0.5)) on a double uniform."""
+        out: np.ndarray[Any, Any] = median + sigma * np.tan(
+            np.pi * (self._unit(n, np.float64) - 0.5)
+        )
+        return out
+
     def geometric(self, n: int, p: float) -> np.ndarray[Any, Any]:
         """`geometric_`: ceil(log(u) / log1p(-p)) on a double uniform."""
         out: np.ndarray[Any, Any] = np.ceil(np.log(self._unit(n, np.float64)) / np.log1p(-p))

@@ -11,57 +11,105 @@ from __future__ import annotations
 from engine.distributions import constraints, transforms, utils
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
+from engine.distributions.cauchy import Cauchy
+from engine.distributions.chi2 import Chi2
+from engine.distributions.constraint_registry import biject_to, transform_to
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
+from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
+from engine.distributions.geometric import Geometric
+from engine.distributions.half_cauchy import HalfCauchy
+from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
 from engine.distributions.log_normal import LogNormal
+from engine.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
+from engine.distributions.mixture_same_family import MixtureSameFamily
+from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.one_hot_categorical import OneHotCategorical
 from engine.distributions.poisson import Poisson
+from engine.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
+from engine.distributions.relaxed_categorical import (
+    ExpRelaxedCategorical,
+    RelaxedOneHotCategorical,
+)
+from engine.distributions.studentT import StudentT
 from engine.distributions.transformed_distribution import TransformedDistribution
 from engine.distributions.transforms import (
+    AbsTransform,
     AffineTransform,
     ComposeTransform,
     ExpTransform,
+    IndependentTransform,
+    LowerCholeskyTransform,
+    PositiveDefiniteTransform,
+    PowerTransform,
+    ReshapeTransform,
     SigmoidTransform,
+    SoftmaxTransform,
     SoftplusTransform,
+    StickBreakingTransform,
     TanhTransform,
     Transform,
 )
 
 __all__ = [
+    "AbsTransform",
     "AffineTransform",
     "Bernoulli",
     "Beta",
     "Binomial",
     "Categorical",
+    "Cauchy",
+    "Chi2",
     "ComposeTransform",
     "Dirichlet",
     "Distribution",
+    "ExpRelaxedCategorical",
     "ExpTransform",
     "Exponential",
+    "ExponentialFamily",
     "Gamma",
+    "Geometric",
+    "HalfCauchy",
+    "HalfNormal",
     "Independent",
+    "IndependentTransform",
     "Laplace",
     "LogNormal",
+    "LogitRelaxedBernoulli",
+    "LowRankMultivariateNormal",
+    "LowerCholeskyTransform",
+    "MixtureSameFamily",
+    "Multinomial",
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
     "Poisson",
+    "PositiveDefiniteTransform",
+    "PowerTransform",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
+    "ReshapeTransform",
     "SigmoidTransform",
+    "SoftmaxTransform",
     "SoftplusTransform",
+    "StickBreakingTransform",
+    "StudentT",
     "TanhTransform",
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "biject_to",
     "constraints",
     "kl_divergence",
     "register_kl",
+    "transform_to",
     "transforms",
     "utils",
 ]

@@ -11,16 +11,16 @@ from numbers import Number
 from typing import Any
 
 import engine as _engine
-from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.dirichlet import Dirichlet
-from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.distribution import broadcast_all
+from engine.distributions.exp_family import ExponentialFamily
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class Beta(Distribution):
+class Beta(ExponentialFamily):
     """Beta on [0, 1]; `concentration1` is alpha, `concentration0` is beta."""
 
     arg_constraints = {
@@ -40,12 +40,7 @@ class Beta(Distribution):
         super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Beta:
-        new = self._get_checked_instance(Beta, _instance)
-        batch_shape = Size(batch_shape)
-        new._dirichlet = self._dirichlet.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Beta, batch_shape, _instance, "_dirichlet")
 
     @property
     def concentration1(self) -> Tensor:
@@ -79,3 +74,11 @@ class Beta(Distribution):
 
     def entropy(self) -> Tensor:
         return self._dirichlet.entropy()
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (self.concentration1, self.concentration0)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        x, y = natural_params
+        return torch.lgamma(x) + torch.lgamma(y) - torch.lgamma(x + y)

@@ -47,19 +47,12 @@ class Binomial(Distribution):
         count, param = broadcast_all(total_count, probs if probs is not None else logits)
         self.total_count = count.type_as(param)
         self.__dict__[name] = param
-        self._param = param
         super().__init__(param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Binomial:
-        new = self._get_checked_instance(Binomial, _instance)
-        batch_shape = Size(batch_shape)
-        new.total_count = self.total_count.expand(batch_shape)
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                new.__dict__[name] = new._param = self.__dict__[name].expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(
+            Binomial, batch_shape, _instance, "total_count", "probs", "logits"
+        )
 
     @property
     def support(self) -> Any:
@@ -68,17 +61,25 @@ class Binomial(Distribution):
     @property
     def probs(self) -> Tensor:
         if "probs" not in self.__dict__:
-            self.__dict__["probs"] = torch.sigmoid(self.__dict__["logits"])
+            with torch.enable_grad():  # (a lazy_property in PyTorch: see utils.lazy_property)
+                self.__dict__["probs"] = torch.sigmoid(self.__dict__["logits"])
         out: Tensor = self.__dict__["probs"]
         return out
 
     @property
     def logits(self) -> Tensor:
         if "logits" not in self.__dict__:
-            ps = _clamp_probs(self.__dict__["probs"])
-            self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
+            with torch.enable_grad():
+                ps = _clamp_probs(self.__dict__["probs"])
+                self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
         out: Tensor = self.__dict__["logits"]
         return out
+
+    @property
+    def _param(self) -> Tensor:
+        """The parameter given (probs or logits), as stored."""
+        given: Tensor = self.__dict__["probs" if "probs" in self.__dict__ else "logits"]
+        return given
 
     @property
     def param_shape(self) -> Size:

@@ -16,19 +16,27 @@ from engine._tensor import Tensor
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 __all__ = [
-    "Constraint", "boolean", "dependent", "dependent_property", "greater_than",
-    "greater_than_eq", "half_open_interval", "independent", "integer_interval", "interval",
-    "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "nonnegative",
-    "nonnegative_integer", "one_hot", "positive", "positive_definite", "positive_integer",
-    "real", "real_vector", "simplex", "square", "symmetric", "unit_interval",
+    "Constraint", "MixtureSameFamilyConstraint", "boolean", "dependent", "dependent_property",
+    "greater_than", "greater_than_eq", "half_open_interval", "independent", "integer_interval",
+    "interval", "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "multinomial",
+    "nonnegative", "nonnegative_integer", "one_hot", "positive", "positive_definite",
+    "positive_integer", "positive_semidefinite", "real", "real_vector", "simplex", "square",
+    "symmetric", "unit_interval",
 ]  # fmt: skip
 
 
 class Constraint:
     """A region of values; `check` gives a bool tensor over the batch dims."""
 
-    is_discrete = False
-    event_dim = 0
+    # Properties here so a subclass may compute them (`_Dependent`, `_IndependentConstraint`)
+    # or set them as class attributes (`is_discrete = True`), as PyTorch's subclasses do.
+    @property
+    def is_discrete(self) -> bool:
+        return False
+
+    @property
+    def event_dim(self) -> int:
+        return 0
 
     def check(self, value: Tensor) -> Tensor:
         raise NotImplementedError
@@ -45,13 +53,13 @@ class _Dependent(Constraint):
         self._event_dim = event_dim
 
     @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
+    def is_discrete(self) -> bool:
         if self._is_discrete is NotImplemented:
             raise NotImplementedError(".is_discrete cannot be determined statically")
         return bool(self._is_discrete)
 
     @property
-    def event_dim(self) -> int:  # type: ignore[override]
+    def event_dim(self) -> int:
         if self._event_dim is NotImplemented:
             raise NotImplementedError(".event_dim cannot be determined statically")
         return int(self._event_dim)
@@ -99,11 +107,11 @@ class _IndependentConstraint(Constraint):
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
 
     @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
+    def is_discrete(self) -> bool:
         return self.base_constraint.is_discrete
 
     @property
-    def event_dim(self) -> int:  # type: ignore[override]
+    def event_dim(self) -> int:
         return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
     def check(self, value: Tensor) -> Tensor:
@@ -116,6 +124,38 @@ class _IndependentConstraint(Constraint):
 
     def __repr__(self) -> str:
         return f"IndependentConstraint({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """A MixtureSameFamily's support: its components' support, checked with the component dim
+    added back and folded away."""
+
+    def __init__(self, base_constraint: Constraint) -> None:
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError(
+                f"base_constraint must be a Constraint, got {type(base_constraint).__name__}"
+            )
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:
+        return self.base_constraint.event_dim
+
+    def check(self, value: Tensor) -> Tensor:
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        num_dim_to_keep = value.dim() - self.event_dim
+        result = result.reshape(*result.shape[:num_dim_to_keep], -1)
+        out: Tensor = result.all(-1)
+        return out
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_constraint!r})"
 
 
 class _Boolean(Constraint):
@@ -227,6 +267,20 @@ class _Simplex(Constraint):
         return ok
 
 
+class _Multinomial(Constraint):
+    """Nonnegative counts along the last dim summing to at most `upper_bound`."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound: Any) -> None:
+        self.upper_bound = upper_bound
+
+    def check(self, value: Tensor) -> Tensor:
+        out: Tensor = (value >= 0).all(dim=-1) & (value.sum(dim=-1) <= self.upper_bound)
+        return out
+
+
 class _LowerTriangular(Constraint):
     event_dim = 2
 
@@ -260,6 +314,15 @@ class _Symmetric(_Square):
         return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
 
 
+class _PositiveSemidefinite(_Symmetric):
+    def check(self, value: Tensor) -> Tensor:
+        sym = super().check(value)
+        if not bool(sym.all()):
+            return sym
+        out: Tensor = torch.linalg.eigvalsh(value).ge(0).all(-1)
+        return out
+
+
 class _PositiveDefinite(_Symmetric):
     def check(self, value: Tensor) -> Tensor:
         sym = super().check(value)
@@ -288,8 +351,10 @@ unit_interval = _Interval(0.0, 1.0)
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
+multinomial = _Multinomial
 lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
 square = _Square()
 symmetric = _Symmetric()
+positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()

@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import engine as _engine
-from engine._size import Size
 from engine._tensor import Tensor
 from engine.autograd.function import Function, once_differentiable
 from engine.distributions import constraints
-from engine.distributions.distribution import Distribution
+from engine.distributions.exp_family import ExponentialFamily
 from engine.ops.dirichlet import _dirichlet_grad, _sample_dirichlet
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
@@ -40,7 +39,7 @@ class _Dirichlet(Function):
         return out
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     """Dir(concentration): event shape is concentration's last dim."""
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
@@ -55,12 +54,7 @@ class Dirichlet(Distribution):
         super().__init__(shape[:-1], shape[-1:], validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Dirichlet:
-        new = self._get_checked_instance(Dirichlet, _instance)
-        batch_shape = Size(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape + self.event_shape)
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Dirichlet, batch_shape, _instance, "concentration")
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
@@ -105,3 +99,11 @@ class Dirichlet(Distribution):
             - ((c - 1.0) * torch.digamma(c)).sum(-1)
         )
         return out
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (self.concentration,)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        (x,) = natural_params
+        return x.lgamma().sum(-1) - torch.lgamma(x.sum(-1))

@@ -19,8 +19,6 @@ _D = TypeVar("_D", bound="Distribution")
 class Distribution:
     """Batch/event shapes and validation of the constructor's arguments."""
 
-    has_rsample = False
-    has_enumerate_support = False
     _validate_args = True
     _lazy_params: tuple[str, ...] = ()  # derived on first use, so not validated
 
@@ -65,6 +63,16 @@ class Distribution:
         if value not in [True, False]:
             raise ValueError
         Distribution._validate_args = value
+
+    @property
+    def has_rsample(self) -> bool:
+        """A property so wrappers (Independent, TransformedDistribution) can ask their base;
+        a subclass sets `has_rsample = True` as a class attribute."""
+        return False
+
+    @property
+    def has_enumerate_support(self) -> bool:
+        return False
 
     @property
     def arg_constraints(self) -> dict[str, Any]:
@@ -159,6 +167,26 @@ class Distribution:
             )
         new = self.__new__(type(self)) if _instance is None else _instance
         assert isinstance(new, cls)
+        return new
+
+    def _expand_params(self, cls: type[_D], batch_shape: Any, _instance: Any, *names: str) -> _D:
+        """The body every `expand` shares: a new (or the given) instance whose named parameters
+        are expanded to `batch_shape`. A tensor keeps its trailing non-batch dims (a Dirichlet's
+        concentration, a Categorical's probs); an inner distribution is expanded itself; a name
+        not set on `self` (a probs/logits derived lazily) stays unset."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = Size(batch_shape)
+        nbatch = len(self._batch_shape)
+        for name in names:
+            if name not in self.__dict__:
+                continue
+            value = self.__dict__[name]
+            if isinstance(value, Distribution):
+                new.__dict__[name] = value.expand(batch_shape)
+            else:
+                new.__dict__[name] = value.expand(batch_shape + value.shape[nbatch:])
+        Distribution.__init__(new, batch_shape, self._event_shape, validate_args=False)
+        new._validate_args = self._validate_args
         return new
 
     def sample(self, sample_shape: Any = ()) -> Tensor:

@@ -13,17 +13,19 @@ import engine as _engine
 from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
-from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.distribution import broadcast_all
+from engine.distributions.exp_family import ExponentialFamily
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class Exponential(Distribution):
+class Exponential(ExponentialFamily):
     """rate * exp(-rate * x) on x >= 0."""
 
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, rate: Any, validate_args: Any = None) -> None:
         (self.rate,) = broadcast_all(rate)
@@ -31,12 +33,7 @@ class Exponential(Distribution):
         super().__init__(shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Exponential:
-        new = self._get_checked_instance(Exponential, _instance)
-        batch_shape = Size(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Exponential, batch_shape, _instance, "rate")
 
     @property
     def mean(self) -> Tensor:
@@ -73,3 +70,11 @@ class Exponential(Distribution):
 
     def entropy(self) -> Tensor:
         return 1.0 - torch.log(self.rate)
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (-self.rate,)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        (x,) = natural_params
+        return -torch.log(-x)

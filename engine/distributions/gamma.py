@@ -14,18 +14,20 @@ import engine as _engine
 from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
-from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.distribution import broadcast_all
+from engine.distributions.exp_family import ExponentialFamily
 from engine.ops.gamma import _standard_gamma
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     """Gamma with shape `concentration` and inverse scale `rate`."""
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, concentration: Any, rate: Any, validate_args: Any = None) -> None:
         self.concentration, self.rate = broadcast_all(concentration, rate)
@@ -34,13 +36,7 @@ class Gamma(Distribution):
         super().__init__(shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Gamma:
-        new = self._get_checked_instance(Gamma, _instance)
-        batch_shape = Size(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Gamma, batch_shape, _instance, "concentration", "rate")
 
     @property
     def mean(self) -> Tensor:
@@ -77,3 +73,11 @@ class Gamma(Distribution):
             self._validate_sample(value)
         out: Tensor = torch.special.gammainc(self.concentration, self.rate * value)
         return out
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (self.concentration - 1, -self.rate)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        x, y = natural_params
+        return torch.lgamma(x + 1) + (x + 1) * torch.log(-y.reciprocal())

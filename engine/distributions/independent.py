@@ -7,6 +7,7 @@ from typing import Any
 
 from engine._size import Size
 from engine._tensor import Tensor
+from engine.distributions import constraints
 from engine.distributions.distribution import Distribution
 
 
@@ -44,13 +45,40 @@ class Independent(Distribution):
             validate_args=validate_args,
         )
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Independent:
+        new = self._get_checked_instance(Independent, _instance)
+        batch_shape = Size(batch_shape)
+        base_batch = batch_shape + self.event_shape[: self.reinterpreted_batch_ndims]
+        new.base_dist = self.base_dist.expand(base_batch)
+        new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     @property
-    def has_rsample(self) -> bool:  # type: ignore[override]
+    def has_rsample(self) -> bool:
         return bool(self.base_dist.has_rsample)
+
+    @property
+    def has_enumerate_support(self) -> bool:
+        if self.reinterpreted_batch_ndims > 0:
+            return False
+        return bool(self.base_dist.has_enumerate_support)
+
+    @property
+    def support(self) -> Any:
+        result = self.base_dist.support
+        if self.reinterpreted_batch_ndims:
+            result = constraints.independent(result, self.reinterpreted_batch_ndims)
+        return result
 
     @property
     def mean(self) -> Tensor:
         return self.base_dist.mean
+
+    @property
+    def mode(self) -> Tensor:
+        return self.base_dist.mode
 
     @property
     def variance(self) -> Tensor:
@@ -67,6 +95,11 @@ class Independent(Distribution):
 
     def entropy(self) -> Tensor:
         return _sum_rightmost(self.base_dist.entropy(), self.reinterpreted_batch_ndims)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        if self.reinterpreted_batch_ndims > 0:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand=expand)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.base_dist}, {self.reinterpreted_batch_ndims})"

@@ -11,16 +11,18 @@ from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.exp_family import ExponentialFamily
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class Normal(Distribution):
+class Normal(ExponentialFamily):
     """N(loc, scale^2); `rsample` is reparameterised (loc + eps * scale)."""
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
@@ -40,13 +42,7 @@ class Normal(Distribution):
         return self.scale
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
-        new = self._get_checked_instance(Normal, _instance)
-        batch_shape = Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Normal, batch_shape, _instance, "loc", "scale")
 
     def cdf(self, value: Tensor) -> Tensor:
         if self._validate_args:
@@ -81,15 +77,23 @@ class Normal(Distribution):
     def entropy(self) -> Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
 
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        x, y = natural_params
+        return -0.25 * x.pow(2) / y + 0.5 * torch.log(-math.pi / y)
+
 
 class Uniform(Distribution):
     """U[low, high)."""
 
-    arg_constraints = {
-        "low": constraints.dependent(is_discrete=False, event_dim=0),
-        "high": constraints.dependent(is_discrete=False, event_dim=0),
-    }
     has_rsample = True
+
+    @property
+    def arg_constraints(self) -> dict[str, Any]:
+        return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     def __init__(self, low: Any, high: Any, validate_args: Any = None) -> None:
         self.low, self.high = broadcast_all(low, high)
@@ -97,13 +101,7 @@ class Uniform(Distribution):
         super().__init__(Size() if scalar else self.low.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:
-        new = self._get_checked_instance(Uniform, _instance)
-        batch_shape = Size(batch_shape)
-        new.low = self.low.expand(batch_shape)
-        new.high = self.high.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Uniform, batch_shape, _instance, "low", "high")
 
     @property
     def support(self) -> Any:
@@ -177,16 +175,9 @@ class _ProbsOrLogits(Distribution):
         return Size(self._param.size())
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Any:
-        new = self._get_checked_instance(type(self), _instance)
-        batch_shape = Size(batch_shape)
-        tail = () if self._binary else (self.__dict__.get("_num_events"),)
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                new.__dict__[name] = self.__dict__[name].expand(*batch_shape, *tail)
+        new = self._expand_params(type(self), batch_shape, _instance, "probs", "logits")
         if not self._binary:
-            new._num_events = self.__dict__["_num_events"]
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
+            new._num_events = self._num_events
         return new
 
     def _support_values(self, n: int, dtype: Any, expand: bool) -> Tensor:
@@ -197,30 +188,33 @@ class _ProbsOrLogits(Distribution):
     def probs(self) -> Tensor:
         if "probs" not in self.__dict__:
             lg = self.__dict__["logits"]
-            self.__dict__["probs"] = (
-                torch.sigmoid(lg) if self._binary else torch.nn.functional.softmax(lg, dim=-1)
-            )
+            with torch.enable_grad():  # (a lazy_property in PyTorch: see utils.lazy_property)
+                self.__dict__["probs"] = (
+                    torch.sigmoid(lg) if self._binary else torch.nn.functional.softmax(lg, dim=-1)
+                )
         out: Tensor = self.__dict__["probs"]
         return out
 
     @property
     def logits(self) -> Tensor:
         if "logits" not in self.__dict__:
-            ps = _clamp_probs(self.__dict__["probs"])
-            self.__dict__["logits"] = (
-                torch.log(ps) - torch.log1p(-ps) if self._binary else torch.log(ps)
-            )
+            with torch.enable_grad():
+                ps = _clamp_probs(self.__dict__["probs"])
+                self.__dict__["logits"] = (
+                    torch.log(ps) - torch.log1p(-ps) if self._binary else torch.log(ps)
+                )
         out: Tensor = self.__dict__["logits"]
         return out
 
 
-class Bernoulli(_ProbsOrLogits):
-    """1 with probability `probs`, else 0."""
+class Bernoulli(_ProbsOrLogits, ExponentialFamily):
+    """1 with probability `probs`, else 0 (an exponential family, as in PyTorch's map)."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
     _binary = True
+    _mean_carrier_measure = 0
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
         self._init_param(probs, logits)
@@ -262,6 +256,14 @@ class Bernoulli(_ProbsOrLogits):
     def entropy(self) -> Tensor:
         bce = torch.nn.functional.binary_cross_entropy_with_logits
         return bce(self.logits, self.probs, reduction="none")
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (torch.logit(self.probs),)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        (x,) = natural_params
+        return torch.log1p(torch.exp(x))
 
 
 class Categorical(_ProbsOrLogits):

@@ -28,8 +28,11 @@ class LogNormal(TransformedDistribution):
         super().__init__(base_dist, ExpTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> LogNormal:
-        new = self._get_checked_instance(LogNormal, _instance)
-        return super().expand(batch_shape, _instance=new)  # type: ignore[return-value]
+        new = super().expand(
+            batch_shape, _instance=self._get_checked_instance(LogNormal, _instance)
+        )
+        assert isinstance(new, LogNormal)
+        return new
 
     @property
     def loc(self) -> Tensor:

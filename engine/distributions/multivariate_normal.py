@@ -4,67 +4,57 @@ everything runs through the Cholesky factor L (rsample: loc + L eps)."""
 from __future__ import annotations
 
 import math
-from functools import cached_property
 from typing import Any
 
 import engine as _engine
 from engine._size import Size
 from engine._tensor import Tensor
+from engine.distributions import constraints
 from engine.distributions.distribution import Distribution
+from engine.distributions.utils import lazy_property
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
-
-
-class RealVector:
-    """`constraints.real_vector`: no NaN in the last dimension."""
-
-    def check(self, v: Tensor) -> Tensor:
-        return torch.eq(v, v).all(-1)
-
-    def __repr__(self) -> str:
-        return "IndependentConstraint(Real(), 1)"
-
-
-class PositiveDefinite:
-    """`constraints.positive_definite`: symmetric, and its Cholesky factorisation succeeds."""
-
-    def check(self, v: Tensor) -> Tensor:
-        symmetric = torch.isclose(v, v.mT, atol=1e-6).all(-2).all(-1)
-        if not bool(symmetric.all()):
-            return symmetric
-        ok: Tensor = torch.linalg.cholesky_ex(v).info.eq(0)
-        return ok
-
-    def __repr__(self) -> str:
-        return "PositiveDefinite()"
-
-
-class LowerCholesky:
-    """`constraints.lower_cholesky`: lower triangular with a positive diagonal."""
-
-    def check(self, v: Tensor) -> Tensor:
-        lower: Tensor = (v.tril() == v).view(*v.shape[:-2], -1).min(-1)[0]
-        positive = (v.diagonal(dim1=-2, dim2=-1) > 0).min(-1)[0]
-        both: Tensor = lower & positive
-        return both
-
-    def __repr__(self) -> str:
-        return "LowerCholesky()"
 
 
 def _batch_mv(bmat: Tensor, bvec: Tensor) -> Tensor:
     return torch.matmul(bmat, bvec.unsqueeze(-1)).squeeze(-1)
 
 
-def _mahalanobis(L: Tensor, x: Tensor) -> Tensor:
-    """x^T (L L^T)^{-1} x, L broadcast over x's leading dims."""
-    n = x.size(-1)
-    flat_l = L.reshape(-1, n, n)
-    lead = x.shape[: x.dim() - 1 - (L.dim() - 2)]
-    flat_x = x.reshape(-1, flat_l.size(0), n)  # (c, b, n)
-    m = torch.linalg.solve_triangular(flat_l, flat_x.permute(1, 2, 0), upper=False)
-    out: Tensor = m.pow(2).sum(-2).t().reshape(*lead, *L.shape[:-2])
-    return out.reshape(x.shape[:-1])
+def _batch_mahalanobis(bL: Tensor, bx: Tensor) -> Tensor:
+    """x^T (L L^T)^{-1} x; L's batch dims broadcast against x's (PyTorch's reshape and
+    permute, so the triangular solve runs over the same flattened batches)."""
+    n = bx.size(-1)
+    bx_batch_shape = bx.shape[:-1]
+    # bL (i, 1, n, n), bx (..., i, j, n) -> bx (..., 1, j, i, 1, n) for one batched solve
+    bx_batch_dims = len(bx_batch_shape)
+    bL_batch_dims = bL.dim() - 2
+    outer_batch_dims = bx_batch_dims - bL_batch_dims
+    old_batch_dims = outer_batch_dims + bL_batch_dims
+    new_batch_dims = outer_batch_dims + 2 * bL_batch_dims
+    bx_new_shape: tuple[int, ...] = tuple(bx.shape[:outer_batch_dims])
+    for sL, sx in zip(bL.shape[:-2], bx.shape[outer_batch_dims:-1]):
+        bx_new_shape += (sx // sL, sL)
+    bx_new_shape += (n,)
+    bx = bx.reshape(bx_new_shape)
+    permute_dims = (
+        list(range(outer_batch_dims))
+        + list(range(outer_batch_dims, new_batch_dims, 2))
+        + list(range(outer_batch_dims + 1, new_batch_dims, 2))
+        + [new_batch_dims]
+    )
+    bx = bx.permute(permute_dims)
+    flat_L = bL.reshape(-1, n, n)  # b x n x n
+    flat_x = bx.reshape(-1, flat_L.size(0), n)  # c x b x n
+    flat_x_swap = flat_x.permute(1, 2, 0)  # b x n x c
+    M_swap = torch.linalg.solve_triangular(flat_L, flat_x_swap, upper=False).pow(2).sum(-2)
+    M = M_swap.t()  # c x b
+    permuted_M = M.reshape(bx.shape[:-1])  # (..., 1, j, i, 1)
+    permute_inv_dims = list(range(outer_batch_dims))
+    for i in range(bL_batch_dims):
+        permute_inv_dims += [outer_batch_dims + i, old_batch_dims + i]
+    reshaped_M = permuted_M.permute(permute_inv_dims)  # (..., 1, i, j, 1)
+    out: Tensor = reshaped_M.reshape(bx_batch_shape)
+    return out
 
 
 def _precision_to_scale_tril(P: Tensor) -> Tensor:
@@ -79,11 +69,12 @@ class MultivariateNormal(Distribution):
     """N(loc, L L^T) with exactly one of covariance_matrix, precision_matrix, scale_tril."""
 
     arg_constraints = {
-        "loc": RealVector(),
-        "covariance_matrix": PositiveDefinite(),
-        "precision_matrix": PositiveDefinite(),
-        "scale_tril": LowerCholesky(),
+        "loc": constraints.real_vector,
+        "covariance_matrix": constraints.positive_definite,
+        "precision_matrix": constraints.positive_definite,
+        "scale_tril": constraints.lower_cholesky,
     }
+    support = constraints.real_vector
     has_rsample = True
 
     def __init__(
@@ -127,19 +118,32 @@ class MultivariateNormal(Distribution):
             assert precision_matrix is not None
             self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> MultivariateNormal:
+        new = self._get_checked_instance(MultivariateNormal, _instance)
+        batch_shape = Size(batch_shape)
+        new.loc = self.loc.expand(batch_shape + self.event_shape)
+        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
+        cov_shape = batch_shape + self.event_shape + self.event_shape
+        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
+            if name in self.__dict__:
+                new.__dict__[name] = self.__dict__[name].expand(cov_shape)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     def _matrix_shape(self) -> Size:
         return Size(tuple(self._batch_shape) + tuple(self._event_shape) + tuple(self._event_shape))
 
-    @cached_property
+    @lazy_property
     def scale_tril(self) -> Tensor:
         return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
 
-    @cached_property
+    @lazy_property
     def covariance_matrix(self) -> Tensor:
         L = self._unbroadcasted_scale_tril
         return torch.matmul(L, L.mT).expand(self._matrix_shape())
 
-    @cached_property
+    @lazy_property
     def precision_matrix(self) -> Tensor:
         L = self._unbroadcasted_scale_tril
         return torch.linalg.inv(torch.matmul(L, L.mT)).expand(self._matrix_shape())
@@ -163,8 +167,10 @@ class MultivariateNormal(Distribution):
         return self.loc + _batch_mv(self._unbroadcasted_scale_tril, eps)
 
     def log_prob(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         diff = value - self.loc
-        M = _mahalanobis(self._unbroadcasted_scale_tril, diff)
+        M = _batch_mahalanobis(self._unbroadcasted_scale_tril, diff)
         half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
         lp: Tensor = -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - half_log_det
         return lp

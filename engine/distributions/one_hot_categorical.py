@@ -31,12 +31,7 @@ class OneHotCategorical(Distribution):
         super().__init__(self._categorical.batch_shape, param.shape[-1:], validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> OneHotCategorical:
-        new = self._get_checked_instance(OneHotCategorical, _instance)
-        batch_shape = Size(batch_shape)
-        new._categorical = self._categorical.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(OneHotCategorical, batch_shape, _instance, "_categorical")
 
     @property
     def param_shape(self) -> Size:

@@ -13,12 +13,13 @@ import engine as _engine
 from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
-from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.distribution import broadcast_all
+from engine.distributions.exp_family import ExponentialFamily
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     """rate^k e^-rate / k!."""
 
     arg_constraints = {"rate": constraints.nonnegative}
@@ -30,12 +31,7 @@ class Poisson(Distribution):
         super().__init__(shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Poisson:
-        new = self._get_checked_instance(Poisson, _instance)
-        batch_shape = Size(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Poisson, batch_shape, _instance, "rate")
 
     @property
     def mean(self) -> Tensor:
@@ -59,3 +55,11 @@ class Poisson(Distribution):
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
         return value.xlogy(rate) - rate - (value + 1).lgamma()
+
+    @property
+    def _natural_params(self) -> tuple[Tensor, ...]:
+        return (torch.log(self.rate),)
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        (x,) = natural_params
+        return torch.exp(x)

@@ -81,7 +81,7 @@ class TransformedDistribution(Distribution):
         return support
 
     @property
-    def has_rsample(self) -> bool:  # type: ignore[override]
+    def has_rsample(self) -> bool:
         return bool(self.base_dist.has_rsample)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:

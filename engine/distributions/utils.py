@@ -7,6 +7,9 @@ tensor([0.])
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, overload
+
 import engine as _engine
 from engine._tensor import Tensor
 from engine.distributions.distribution import broadcast_all
@@ -17,8 +20,8 @@ torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 euler_constant = 0.57721566490153286060  # the Euler-Mascheroni constant
 
 __all__ = [
-    "_sum_rightmost", "broadcast_all", "clamp_probs", "euler_constant", "logits_to_probs",
-    "probs_to_logits",
+    "_sum_rightmost", "broadcast_all", "clamp_probs", "euler_constant", "lazy_property",
+    "logits_to_probs", "probs_to_logits",
 ]  # fmt: skip
 
 
@@ -41,3 +44,30 @@ def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
     if is_binary:
         return torch.log(ps_clamped) - torch.log1p(-ps_clamped)
     return torch.log(ps_clamped)
+
+
+_T = TypeVar("_T")
+
+
+class lazy_property(Generic[_T]):
+    """A value computed on first access and then stored on the instance. Computed with grad
+    enabled, as PyTorch's is: a parameter first derived inside `no_grad` (a `sample` call)
+    must still carry its graph to later `log_prob` and `mean` calls."""
+
+    def __init__(self, wrapped: Callable[[Any], _T]) -> None:
+        self.wrapped = wrapped
+        self.__doc__ = wrapped.__doc__
+
+    @overload
+    def __get__(self, instance: None, obj_type: Any = None) -> lazy_property[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, obj_type: Any = None) -> _T: ...
+
+    def __get__(self, instance: object | None, obj_type: Any = None) -> Any:
+        if instance is None:
+            return self
+        with torch.enable_grad():
+            value = self.wrapped(instance)
+        instance.__dict__[self.wrapped.__name__] = value
+        return value

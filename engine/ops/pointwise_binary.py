@@ -393,6 +393,21 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     return _fill(self, UniformBackward0, g.exponential(self._d.size, lambd))
 
 
+class CauchyBackward0(UniformBackward0):
+    __slots__ = ()
+    _name = "CauchyBackward0"
+
+
+def cauchy_(
+    self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None
+) -> Tensor:
+    """Cauchy(median, sigma) draws, one double uniform each."""
+    if not sigma > 0.0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    g = _generator.pick(generator)
+    return _fill(self, CauchyBackward0, g.cauchy(self._d.size, median, sigma))
+
+
 class GeometricBackward0(UniformBackward0):
     __slots__ = ()
     _name = "GeometricBackward0"
@@ -460,6 +475,7 @@ OPS = [
     Op("uniform_", uniform_, function=False),
     Op("normal_", normal_, function=False),
     Op("exponential_", exponential_, function=False),
+    Op("cauchy_", cauchy_, function=False),
     Op("geometric_", geometric_, function=False),
     Op("bernoulli", bernoulli),
     Op("bernoulli_", bernoulli_, function=False),

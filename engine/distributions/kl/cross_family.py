@@ -1,5 +1,5 @@
 """KL(p || q) between different families (PyTorch's closed forms), infinite where p's
-support is not inside q's, and between two MultivariateNormals."""
+support is not inside q's."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from engine.distributions.gamma import Gamma
 from engine.distributions.kinds import Bernoulli, Normal, Uniform
 from engine.distributions.kl.registry import register_kl
 from engine.distributions.laplace import Laplace
-from engine.distributions.multivariate_normal import MultivariateNormal, _mahalanobis
 from engine.distributions.poisson import Poisson
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
@@ -211,25 +210,3 @@ def _kl_uniform_normal(p: Uniform, q: Normal) -> Tensor:
     t2 = common_term.pow(2) / 12
     t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
     return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
-
-
-@register_kl(MultivariateNormal, MultivariateNormal)
-def _kl_mvn_mvn(p: MultivariateNormal, q: MultivariateNormal) -> Tensor:
-    if p.event_shape != q.event_shape:
-        raise ValueError(
-            "KL-divergence between two Multivariate Normals with"
-            "                          different event shapes cannot be computed"
-        )
-    p_l, q_l = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
-    half_term1 = q_l.diagonal(dim1=-2, dim2=-1).log().sum(-1) - p_l.diagonal(
-        dim1=-2, dim2=-1
-    ).log().sum(-1)
-    batch = torch.broadcast_shapes(q_l.shape[:-2], p_l.shape[:-2])
-    n = p.event_shape[0]
-    q_scale_tril = q_l.expand(*batch, n, n)
-    p_scale_tril = p_l.expand(*batch, n, n)
-    m = torch.linalg.solve_triangular(q_scale_tril, p_scale_tril, upper=False)
-    term2 = m.reshape(-1, n * n).pow(2).sum(-1).reshape(m.shape[:-2])
-    term3 = _mahalanobis(q_l, q.loc - p.loc)
-    kl: Tensor = half_term1 + 0.5 * (term2 + term3 - n)
-    return kl

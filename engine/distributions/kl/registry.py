@@ -7,6 +7,8 @@ tensor(0.4431)
 
 from __future__ import annotations
 
+import functools
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -29,16 +31,42 @@ def register_kl(type_p: type, type_q: type) -> Callable[[KL], KL]:
     return decorator
 
 
+@functools.total_ordering
+class _Match:
+    """A registered pair ordered lexicographically by subclassing (PyTorch's `_Match`)."""
+
+    def __init__(self, *types: type) -> None:
+        self.types = types
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Match) and self.types == other.types
+
+    def __le__(self, other: _Match) -> bool:
+        for x, y in zip(self.types, other.types):
+            if not issubclass(x, y):
+                return False
+            if x is not y:
+                break
+        return True
+
+
 def _dispatch_kl(type_p: type, type_q: type) -> Any:
-    """The most specific registered pair (by subclass order of p, then q)."""
+    """The most specific registered pair, p first; warns when ordering q first disagrees."""
     matches = [(p, q) for p, q in _KL_REGISTRY if issubclass(type_p, p) and issubclass(type_q, q)]
     if not matches:
         return NotImplemented
-    best = matches[0]
-    for m in matches[1:]:
-        if issubclass(m[0], best[0]) and (m[0] is not best[0] or issubclass(m[1], best[1])):
-            best = m
-    return _KL_REGISTRY[best]
+    left_p, left_q = min(_Match(*m) for m in matches).types
+    right_q, right_p = min(_Match(*reversed(m)) for m in matches).types
+    left_fun = _KL_REGISTRY[left_p, left_q]
+    right_fun = _KL_REGISTRY[right_p, right_q]
+    if left_fun is not right_fun:
+        warnings.warn(
+            f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
+            f"Please register_kl({left_p.__name__}, {right_q.__name__})",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return left_fun
 
 
 def kl_divergence(p: Distribution, q: Distribution) -> Tensor:

@@ -9,9 +9,13 @@ import engine as _engine
 from engine._tensor import Tensor
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
+from engine.distributions.cauchy import Cauchy
 from engine.distributions.dirichlet import Dirichlet
+from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
+from engine.distributions.geometric import Geometric
+from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent, _sum_rightmost
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl.registry import kl_divergence, register_kl
@@ -64,6 +68,14 @@ def _kl_binomial_binomial(p: Binomial, q: Binomial) -> Tensor:
     return kl
 
 
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> Tensor:
+    # From https://arxiv.org/abs/1905.10965
+    t1 = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+    t2 = (4 * p.scale * q.scale).log()
+    return t1 - t2
+
+
 @register_kl(Categorical, Categorical)
 def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
     t = p.probs * (p.logits - q.logits)
@@ -89,6 +101,25 @@ def _kl_exponential_exponential(p: Exponential, q: Exponential) -> Tensor:
     return -rate_ratio.log() + rate_ratio - 1
 
 
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p: ExponentialFamily, q: ExponentialFamily) -> Tensor:
+    """The fallback for one family: the Bregman divergence of its log normalizer."""
+    if type(p) is not type(q):
+        raise NotImplementedError(
+            "The cross KL-divergence between different exponential families cannot \
+                            be computed using Bregman divergences"
+        )
+    p_nparams = [np.detach().requires_grad_() for np in p._natural_params]
+    q_nparams = q._natural_params
+    lg_normal = p._log_normalizer(*p_nparams)
+    gradients = torch.autograd.grad(lg_normal.sum(), p_nparams, create_graph=True)
+    result = q._log_normalizer(*q_nparams) - lg_normal
+    for pnp, qnp, g in zip(p_nparams, q_nparams, gradients):
+        term = (qnp - pnp) * g
+        result -= _sum_rightmost(term, len(q.event_shape))
+    return result
+
+
 @register_kl(Gamma, Gamma)
 def _kl_gamma_gamma(p: Gamma, q: Gamma) -> Tensor:
     t1 = q.concentration * (p.rate / q.rate).log()
@@ -96,6 +127,11 @@ def _kl_gamma_gamma(p: Gamma, q: Gamma) -> Tensor:
     t3 = (p.concentration - q.concentration) * torch.digamma(p.concentration)
     t4 = (q.rate - p.rate) * (p.concentration / p.rate)
     return t1 + t2 + t3 + t4
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p: Geometric, q: Geometric) -> Tensor:
+    return -p.entropy() - torch.log1p(-q.probs) / p.probs - q.logits
 
 
 @register_kl(Laplace, Laplace)
@@ -113,6 +149,11 @@ def _kl_normal_normal(p: Normal, q: Normal) -> Tensor:
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(HalfNormal, HalfNormal)
+def _kl_halfnormal_halfnormal(p: HalfNormal, q: HalfNormal) -> Tensor:
+    return _kl_normal_normal(p.base_dist, q.base_dist)
 
 
 @register_kl(OneHotCategorical, OneHotCategorical)

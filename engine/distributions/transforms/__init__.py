@@ -1,5 +1,6 @@
 """`torch.distributions.transforms`: invertible maps with log|det J|, composed as PyTorch
-composes them (Exp, Affine, Sigmoid, Tanh, Softplus, their inverses and compositions).
+composes them (Abs, Exp, Power, Affine, Sigmoid, Tanh, Softplus, Softmax, StickBreaking,
+Independent, Reshape, LowerCholesky, PositiveDefinite, their inverses and compositions).
 
 >>> ExpTransform()(torch.tensor([0.0]))
 tensor([1.])
@@ -13,14 +14,24 @@ from engine.distributions.transforms.base import (
     identity_transform,
 )
 from engine.distributions.transforms.elementwise import (
+    AbsTransform,
     AffineTransform,
     ExpTransform,
+    PowerTransform,
     SigmoidTransform,
     SoftplusTransform,
     TanhTransform,
 )
+from engine.distributions.transforms.matrix import (
+    LowerCholeskyTransform,
+    PositiveDefiniteTransform,
+)
+from engine.distributions.transforms.shape import IndependentTransform, ReshapeTransform
+from engine.distributions.transforms.simplex import SoftmaxTransform, StickBreakingTransform
 
 __all__ = [
-    "AffineTransform", "ComposeTransform", "ExpTransform", "SigmoidTransform",
-    "SoftplusTransform", "TanhTransform", "Transform", "identity_transform",
+    "AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "IndependentTransform",
+    "LowerCholeskyTransform", "PositiveDefiniteTransform", "PowerTransform", "ReshapeTransform",
+    "SigmoidTransform", "SoftmaxTransform", "SoftplusTransform", "StickBreakingTransform",
+    "TanhTransform", "Transform", "identity_transform",
 ]  # fmt: skip

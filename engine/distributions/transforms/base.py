@@ -18,7 +18,6 @@ class Transform:
     """y = T(x) with `inv`, `log_abs_det_jacobian(x, y)`, domain and codomain constraints;
     `cache_size=1` remembers the last (x, y) pair."""
 
-    bijective = False
     domain: Any = constraints.real
     codomain: Any = constraints.real
 
@@ -29,6 +28,12 @@ class Transform:
             self._cached_x_y: tuple[Any, Any] = (None, None)
         elif cache_size != 0:
             raise ValueError("cache_size must be 0 or 1")
+
+    @property
+    def bijective(self) -> bool:
+        """A property so `t.inv` and ComposeTransform can ask their parts; a subclass sets
+        `bijective = True` as a class attribute."""
+        return False
 
     @property
     def event_dim(self) -> int:
@@ -121,7 +126,7 @@ class _InverseTransform(Transform):
         return self._base.domain
 
     @property
-    def bijective(self) -> bool:  # type: ignore[override]
+    def bijective(self) -> bool:
         return self._base.bijective
 
     @property
@@ -197,7 +202,7 @@ class ComposeTransform(Transform):
         return codomain
 
     @property
-    def bijective(self) -> bool:  # type: ignore[override]
+    def bijective(self) -> bool:
         return all(p.bijective for p in self.parts)
 
     @property

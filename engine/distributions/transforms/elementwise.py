@@ -1,14 +1,15 @@
-"""Pointwise bijections: Exp, Sigmoid, Softplus, Tanh and Affine (PyTorch's formulas for
-the log|det J|, which decide the graph a `log_prob` records)."""
+"""Pointwise maps: Exp, Power, Sigmoid, Softplus, Tanh, Affine and Abs (not a bijection), with
+PyTorch's formulas for the log|det J|, which decide the graph a `log_prob` records."""
 
 from __future__ import annotations
 
 import math
-from numbers import Number
+from numbers import Number, Real
 from typing import Any
 
 import engine as _engine
 from engine.distributions import constraints
+from engine.distributions.distribution import broadcast_all
 from engine.distributions.transforms.base import Transform
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
@@ -17,6 +18,22 @@ torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 def _same_kind(self: Transform, other: object) -> bool:
     """`==` of the parameterless transforms: any instance of the same class."""
     return isinstance(other, type(self))
+
+
+class AbsTransform(Transform):
+    """y = |x| (not bijective: the inverse gives the positive branch)."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+
+    __eq__ = _same_kind
+    __hash__ = object.__hash__
+
+    def _call(self, x: Any) -> Any:
+        return x.abs()
+
+    def _inverse(self, y: Any) -> Any:
+        return y
 
 
 class ExpTransform(Transform):
@@ -38,6 +55,48 @@ class ExpTransform(Transform):
 
     def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
         return x
+
+
+class PowerTransform(Transform):
+    """y = x ** exponent on the positive reals."""
+
+    domain = constraints.positive
+    codomain = constraints.positive
+    bijective = True
+
+    def __init__(self, exponent: Any, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        (self.exponent,) = broadcast_all(exponent)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return PowerTransform(self.exponent, cache_size=cache_size)
+
+    @property
+    def sign(self) -> Any:
+        return self.exponent.sign()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PowerTransform):
+            return False
+        return bool(self.exponent.eq(other.exponent).all().item())
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Any) -> Any:
+        return x.pow(self.exponent)
+
+    def _inverse(self, y: Any) -> Any:
+        return y.pow(1 / self.exponent)
+
+    def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
+        return (self.exponent * y / x).abs().log()
+
+    def forward_shape(self, shape: Any) -> Any:
+        return torch.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
+
+    inverse_shape = forward_shape
 
 
 class SigmoidTransform(Transform):
@@ -150,8 +209,8 @@ class AffineTransform(Transform):
 
     @property
     def sign(self) -> Any:
-        if isinstance(self.scale, Number):
-            s = float(self.scale)  # type: ignore[arg-type]
+        if isinstance(self.scale, Real):  # PyTorch tests Number; a scale is never complex
+            s = float(self.scale)
             return 1 if s > 0 else -1 if s < 0 else 0
         return self.scale.sign()
 
@@ -163,8 +222,8 @@ class AffineTransform(Transform):
 
     def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
         shape = x.shape
-        if isinstance(self.scale, Number):
-            result = torch.full_like(x, math.log(abs(self.scale)))  # type: ignore[arg-type]
+        if isinstance(self.scale, Real):
+            result = torch.full_like(x, math.log(abs(self.scale)))
         else:
             result = torch.abs(self.scale).log()
         if self.event_dim:

@@ -31,6 +31,7 @@ CASES = [
     Case("uniform_nonleaf", "(a * 1).uniform_() * 0 + a", {"a": S}),
     Case("normal_nonleaf", "(a * 1).normal_(2.0, 0.5) * 0 + a", {"a": S}),
     Case("geometric_nonleaf", "(a * 1).geometric_(0.3) * 0 + a", {"a": S}),
+    Case("cauchy_nonleaf", "(a * 1).cauchy_(1.0, 2.0) * 0 + a", {"a": S}),
     Case("bernoulli_probs", "torch.bernoulli(a.sigmoid()) * 0 + a", {"a": S}),
     Case("floor_inplace", "(a * 1).floor_() + a", {"a": S}, gradcheck=False),
     Case("addcmul_inplace", "(a * 1).addcmul_(b, b)", {"a": S, "b": S}),
