@@ -10,10 +10,12 @@ STAMP := $(VENV)/.installed
 run: setup frontend
 	$(BIN)/backscope serve --open
 
-# The Python suite is the long pole and mostly waits on processes (servers, sandboxes, the
-# browser), so the other checks run beside it in make's second job slot, one at a time: lint,
-# types, vitest, then the real-PyTorch venv and its tests. `-O` keeps each one's output together.
-test: setup frontend
+# Set-up first, its three parts side by side (they wait on the package index and the disk as
+# much as on the CPU): this venv, the frontend build, the real-PyTorch venv. Then the Python
+# suite, the long pole, with the other checks beside it in make's second job slot, one at a
+# time: lint, types, vitest, the real-PyTorch tests. `-O` keeps each one's output together.
+test:
+	$(MAKE) --no-print-directory -j3 -Otarget setup frontend $(TORCH_STAMP)
 	$(MAKE) --no-print-directory -j2 -Otarget pytest checks
 
 checks: lint typecheck frontend-test torch-suite
@@ -52,26 +54,29 @@ lint:
 typecheck:
 	$(BIN)/mypy
 
-# Four workers: on 2 cores the suite spends about half its time waiting on the processes it
-# starts (servers, sandboxes, Chromium, PostgreSQL), so workers beyond the cores overlap those
-# waits. A file's tests that share a module fixture (a live server) go to one worker together
-# (tests/conftest.py: xdist groups); no test depends on speed, so tests beside each other on a
-# busy machine still hold. The real-PyTorch suite runs beside it on two workers of its own.
-PYTEST_WORKERS ?= 4
+# Six workers: on 2 cores the suite spends much of its time waiting on the processes it starts
+# (servers, sandboxes, Chromium, PostgreSQL) and on the clocks its limit tests let run out; with
+# four, the run used about one core of two (user+sys 23.6 min in 23.6 min), so workers beyond
+# the cores overlap those waits. A file's tests that share a module fixture (a live server) go
+# to one worker together (tests/conftest.py: xdist groups); no test depends on speed, so tests
+# beside each other on a busy machine still hold. The real-PyTorch suite runs beside it on two
+# workers of its own.
+PYTEST_WORKERS ?= 6
 TORCH_WORKERS ?= 2
 pytest:
 	$(BIN)/pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadgroup --durations=25 --ignore=tests/torch
 
 # The real-PyTorch backend (backscope/) against real torch, in a venv of its own: the pinned CPU
 # wheel first (a bare `torch` requirement could pull a multi-GB CUDA build), then this project
-# with the extras a user installs (`backscope[torch]`) and the tests' kernel tools.
+# with the extras a user installs (`backscope[torch]`) and the tests' own tools. `--no-compile`:
+# torch is thousands of modules of which a run imports a fraction; those compile on first import.
 TORCH_VENV := .venv-torch
 TORCH_STAMP := $(TORCH_VENV)/.installed
 
 $(TORCH_STAMP): pyproject.toml Makefile
 	$(PY) -m venv $(TORCH_VENV)
-	$(TORCH_VENV)/bin/pip install -q torch==2.13.0 torchvision==0.28.0
-	$(TORCH_VENV)/bin/pip install -q -e '.[dev,torch,notebook,torch-test]'
+	$(TORCH_VENV)/bin/pip install -q --no-compile torch==2.13.0 torchvision==0.28.0
+	$(TORCH_VENV)/bin/pip install -q --no-compile -e '.[torch,notebook,torch-test]'
 	touch $(TORCH_STAMP)
 
 torch-test: setup frontend torch-suite
