@@ -113,7 +113,19 @@ def _host_state() -> set[str]:
     return {str(p) for d in dirs for p in d.iterdir() if p.name not in TEST_OUTPUTS}
 
 
-@pytest.mark.parametrize("name", sorted(HOSTILE))
+# The snippets go to the workers in groups of this many (each group on one worker, starting the
+# servers its snippets need): most of a snippet's time is its clock running out or its sandbox
+# starting, so the 51 of them in one file would hold one worker for a third of the suite.
+GROUP = 10
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.xdist_group(f"hostile-{i // GROUP}"))
+        for i, name in enumerate(sorted(HOSTILE))
+    ],
+)
 def test_hostile_run_ends_cleanly_and_others_are_served(servers: Servers, name: str) -> None:
     case = HOSTILE[name]
     base, application = servers.get(case.clock)
