@@ -172,6 +172,7 @@ from engine.ops import nn_pdist as _nn_pdist_ops
 from engine.ops import nn_pixel as _nn_pixel_ops
 from engine.ops import nn_weight_norm as _nn_weight_norm_ops
 from engine.ops import poisson as _poisson_ops
+from engine.ops import random_sampling as _random_sampling_ops
 from engine.ops import remainder as _remainder_ops
 from engine.ops import renorm as _renorm_ops
 from engine.ops import scatter_reduce as _scatter_reduce_ops
@@ -238,6 +239,7 @@ _OP_TABLE = _table.collect(
         _remainder_ops,
         pointwise_unary,
         pointwise_binary,
+        _random_sampling_ops,
         tensor_protocol,
         _nn_pixel_ops,
         _nn_weight_norm_ops,

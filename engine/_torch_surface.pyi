@@ -140,7 +140,6 @@ from engine.ops.pointwise import where as where
 from engine.ops.pointwise_binary import addcdiv as addcdiv
 from engine.ops.pointwise_binary import addcmul as addcmul
 from engine.ops.pointwise_binary import atan2 as atan2
-from engine.ops.pointwise_binary import bernoulli as bernoulli
 from engine.ops.pointwise_binary import clamp_max as clamp_max
 from engine.ops.pointwise_binary import clamp_min as clamp_min
 from engine.ops.pointwise_binary import float_power as float_power
@@ -200,6 +199,7 @@ from engine.ops.pointwise_unary import tan as tan
 from engine.ops.pointwise_unary import true_divide as true_divide
 from engine.ops.pointwise_unary import trunc as trunc
 from engine.ops.poisson import poisson as poisson
+from engine.ops.random_sampling import bernoulli as bernoulli
 from engine.ops.reduce import count_nonzero as count_nonzero
 from engine.ops.reduce import mean as mean
 from engine.ops.reduce import nanmean as nanmean

@@ -85,7 +85,7 @@ def histogram(
     (the data's), or in the bins a tensor of edges gives; the last edge is inclusive."""
     from engine import return_types
     from engine._creation import _linspace
-    from engine.ops.remainder import _not_implemented
+    from engine.ops.remainder import not_implemented_node
 
     a = self._d
     if _dtype.kind(a.dtype) != "f":
@@ -124,8 +124,8 @@ def histogram(
     if density:
         hist = (hist / (hist.sum() * np.diff(edges))).astype(a.dtype)
     inputs = (self,) if weight is None else (self, weight)
-    h = _not_implemented(hist, inputs, "histogram")
-    e = _not_implemented(np.asarray(edges, a.dtype), inputs, "histogram")
+    h = not_implemented_node(hist, inputs, "histogram")
+    e = not_implemented_node(np.asarray(edges, a.dtype), inputs, "histogram")
     return return_types.histogram((h, e))
 
 

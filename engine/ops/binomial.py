@@ -17,7 +17,7 @@ import numpy as np
 from engine import _dtype, _generator
 from engine._tensor import Tensor
 from engine.ops.gamma import broadcast, float_only, same_dtype
-from engine.ops.remainder import _not_implemented
+from engine.ops.remainder import not_implemented_node
 from engine.ops.table import Op
 
 
@@ -109,8 +109,7 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
 
     out = [_binomial_one(a, b, uniform) for a, b in zip(n.ravel().tolist(), p.ravel().tolist())]
     data = np.array(out, np.float64).reshape(n.shape).astype(count._d.dtype)
-    # PyTorch's NotImplemented node has an edge to each input that requires grad, no others
-    return _not_implemented(data, tuple(t for t in (count, prob) if t.requires_grad), "binomial")
+    return not_implemented_node(data, (count, prob), "binomial")
 
 
 OPS = [

@@ -25,7 +25,7 @@ from engine.ops.gamma import (
     float_only,
     same_dtype,
 )
-from engine.ops.remainder import _not_implemented
+from engine.ops.remainder import not_implemented_node
 from engine.ops.table import Op
 
 
@@ -37,7 +37,7 @@ def _sample_dirichlet(input: Tensor, generator: Any = None) -> Tensor:
     ratio = (gam / gam.sum(-1, keepdims=True) if a.ndim else gam / gam).astype(a.dtype)
     top = np.nextafter(a.dtype.type(1), a.dtype.type(0))
     out = np.minimum(top, np.fmax(np.finfo(a.dtype).tiny, ratio))
-    return _not_implemented(out, (input,), "_sample_dirichlet")
+    return not_implemented_node(out, (input,), "_sample_dirichlet")
 
 
 def _pow(fl: Round, base: float, exp: float) -> float:
@@ -171,7 +171,7 @@ def _dirichlet_grad(x: Tensor, alpha: Tensor, total: Tensor) -> Tensor:
     ]
     data = np.array(out, np.float64).reshape(xs.shape).astype(x._d.dtype)
     edges = tuple(t for t in (x, alpha, total) if t.requires_grad)  # as PyTorch's node has them
-    return _not_implemented(data, edges, "_dirichlet_grad")
+    return not_implemented_node(data, edges, "_dirichlet_grad")
 
 
 OPS = [

@@ -147,7 +147,7 @@ class CtcLossBackward0(OpNode):
             grad[:steps, b] = val * go[b]
         out = grad
         if STATE.enabled and (g._rg or lpt._rg):  # PyTorch records it but cannot go further
-            from engine.ops.remainder import _not_implemented
+            from engine.ops.remainder import not_implemented_node
 
-            return [_not_implemented(out, (g, lpt), "_ctc_loss_backward")]
+            return [not_implemented_node(out, (g, lpt), "_ctc_loss_backward")]
         return [make(out, False, None, 0)]

@@ -33,7 +33,7 @@ def floor_divide(self: Any, other: Any) -> Tensor:
         b, a, _, rt = binary_arrays(as_tensor(other), self)
         _int_zero_check(b, rt)
         out = np.asarray(np.floor_divide(a, b)).astype(rt, copy=False)
-        return _not_implemented(out, (other,), "floor_divide")
+        return not_implemented_node(out, (other,), "floor_divide")
     a, b, bt, rt = binary_arrays(self, other)
     _dtype.refuse_barely(rt, "div_floor_cpu")
     _int_zero_check(b, rt)
@@ -41,7 +41,7 @@ def floor_divide(self: Any, other: Any) -> Tensor:
         out = np.asarray(np.floor_divide(a, b)).astype(rt, copy=False)
     except ValueError as e:
         raise broadcast_error(a, b, e) from None
-    return _not_implemented(out, (self, bt), "floor_divide")
+    return not_implemented_node(out, (self, bt), "floor_divide")
 
 
 def remainder(self: Any, other: Any) -> Tensor:
@@ -50,7 +50,7 @@ def remainder(self: Any, other: Any) -> Tensor:
         a, b, _, rt = binary_arrays(as_tensor(other), self)
         _int_zero_check(a, rt)
         out = np.asarray(_py_remainder(b, a)).astype(rt, copy=False)
-        return _not_implemented(out, (other,), "remainder")
+        return not_implemented_node(out, (other,), "remainder")
     return _mod(self, other, _py_remainder, RemainderBackward0, RemainderBackward1)
 
 
@@ -97,7 +97,7 @@ class NotImplementedBackward(OpNode):
         raise RuntimeError(f"derivative for aten::{self.__dict__['op']} is not implemented")
 
 
-def _not_implemented(out: np.ndarray[Any, Any], inputs: tuple[Any, ...], op: str) -> Tensor:
+def not_implemented_node(out: np.ndarray[Any, Any], inputs: tuple[Any, ...], op: str) -> Tensor:
     # not a saved value: PyTorch shows no `_saved_op`
     return record(NotImplementedBackward, out, requiring_grad(inputs), keep={"op": op})
 

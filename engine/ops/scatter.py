@@ -103,7 +103,7 @@ def _scatter_reduce_legacy(
     reduce: str,
 ) -> Tensor:
     """`scatter(..., reduce="add" | "multiply")`: accumulated writes, with no derivative."""
-    from engine.ops.remainder import _not_implemented
+    from engine.ops.remainder import not_implemented_node
 
     ufunc = {"add": np.add, "multiply": np.multiply}.get(reduce)
     if ufunc is None:
@@ -126,7 +126,7 @@ def _scatter_reduce_legacy(
     else:
         part = np.asarray(src).astype(out.dtype)
     ufunc.at(out, key, part)
-    return _not_implemented(out, inputs, "scatter")
+    return not_implemented_node(out, inputs, "scatter")
 
 
 class ScatterBackward0(OpNode):

@@ -74,11 +74,11 @@ def heaviside(self: Tensor, values: Any) -> Tensor:
     v = as_tensor(values)
     if v._d.dtype != self._d.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
-    from engine.ops.remainder import _not_implemented
+    from engine.ops.remainder import not_implemented_node
 
     out = np.heaviside(self._d, v._d).astype(self._d.dtype)
-    # PyTorch defines no derivative: a NotImplemented node with an edge per input needing grad
-    return _not_implemented(out, tuple(t for t in (self, v) if t._rg), "heaviside")
+    # PyTorch defines no derivative: a NotImplemented node
+    return not_implemented_node(out, (self, v), "heaviside")
 
 
 OPS = [

@@ -149,7 +149,7 @@ def special_xlogy(self: Any, other: Any) -> Tensor:
 
 
 # -- zeta and the incomplete gammas -------------------------------------------------------
-def _not_implemented(what: str) -> Any:
+def not_implemented_node(what: str) -> Any:
     def d(node: OpNode, s: Any, o: Any, g: Tensor) -> Tensor:
         raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
 
@@ -160,7 +160,7 @@ def _zeta_d1(node: OpNode, s: Any, o: Any, g: Tensor) -> Tensor:
     return g * -s * special_zeta(s + 1.0, o)  # type: ignore[no-any-return]
 
 
-ZETA = _variants("SpecialZeta", _not_implemented("zeta"), _zeta_d1)
+ZETA = _variants("SpecialZeta", not_implemented_node("zeta"), _zeta_d1)
 
 
 def special_zeta(self: Any, other: Any) -> Tensor:
@@ -174,8 +174,8 @@ def _igamma_d1(node: OpNode, s: Any, o: Any, g: Tensor) -> Tensor:
 
 
 # igamma takes tensors only: just the Backward0 node exists
-IGAMMA = _variants("Igamma", _not_implemented("igamma: input"), _igamma_d1, 1)
-IGAMMAC = _variants("Igammac", _not_implemented("igammac: input"), _igamma_d1, 1)
+IGAMMA = _variants("Igamma", not_implemented_node("igamma: input"), _igamma_d1, 1)
+IGAMMAC = _variants("Igammac", not_implemented_node("igammac: input"), _igamma_d1, 1)
 
 
 def _tensor_other(name: str, other: Any) -> None:

@@ -1,4 +1,5 @@
-"""Rows for engine/ops/pointwise_binary.py (the binary functions beyond engine/ops/pointwise/'s)."""
+"""Rows for engine/ops/pointwise_binary.py (the binary functions beyond engine/ops/pointwise/'s)
+and engine/ops/random_sampling.py (the in-place random fills)."""
 
 from tests.engine.cases import Case
 
