@@ -17,8 +17,9 @@ from engine.ops.table import Op
 
 
 def _long(index_t: Tensor, op: str) -> np.ndarray[Any, Any]:
-    if index_t._d.dtype != np.int64:
-        raise RuntimeError(f"{op}(): Expected dtype int64 for index")
+    """The index array; gather and scatter take int32 as well as int64 indices."""
+    if index_t._d.dtype not in (np.int32, np.int64):
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
     return index_t._d
 
 
@@ -168,7 +169,7 @@ def _pad_to(g: Tensor, node: OpNode) -> Tensor:
 def scatter_add(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """A copy with `src` added at `index` along `dim` (ScatterAddBackward0)."""
     d = _wrap_dim(dim, self._d.ndim)
-    idx = _long(index, "scatter_add")
+    idx = _long(index, "scatter")  # PyTorch names scatter here
     out = self._d.copy()
     np.add.at(
         out,
@@ -222,6 +223,11 @@ class IndexSelectBackward0(OpNode):
 def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """A copy with `alpha * source` added at `index` along `dim` (IndexAddBackward0)."""
     d = _wrap_dim(dim, self._d.ndim)
+    if index._d.dtype not in (np.int32, np.int64):
+        raise RuntimeError(
+            "index_add_(): Expected dtype int32/int64 for index but got: "
+            + type_name(index.dtype)
+        )
     out = self._d.copy()
     key: Any = (slice(None),) * d + (index._d.reshape(-1),)
     np.add.at(out, key, source._d * alpha if alpha != 1 else source._d)
@@ -318,7 +324,11 @@ def take(self: Tensor, index: Tensor) -> Tensor:
     """Entries of the flattened tensor at `index` (TakeBackward0)."""
     flat = self._d.reshape(-1)
     n = flat.size
-    idx = _long(index, "take")
+    if index._d.dtype != np.int64:
+        raise RuntimeError(
+            f"take(): Expected a long tensor for index, but got {type_name(index.dtype)}"
+        )
+    idx = index._d
     if idx.size and (idx.max() >= n or idx.min() < -n):
         bad = int(idx.max()) if idx.max() >= n else int(idx.min())
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
