@@ -276,6 +276,7 @@ from engine.ops.shape_composite import vsplit as vsplit
 from engine.ops.sign import copysign as copysign
 from engine.ops.sign import heaviside as heaviside
 from engine.ops.sign import signbit as signbit
+from engine.ops.softmax import _safe_softmax as _safe_softmax
 from engine.ops.softmax import log_softmax as log_softmax
 from engine.ops.softmax import logsumexp as logsumexp
 from engine.ops.softmax import softmax as softmax
