@@ -21,7 +21,7 @@ from engine.ops.matmul import matmul
 from engine.ops.nn_ops import dropout_noise
 from engine.ops.remainder import NotImplementedBackward
 from engine.ops.scalar_overloads import mul_scalar
-from engine.ops.softmax import safe_softmax
+from engine.ops.softmax import _safe_softmax
 
 
 def _mask_array(attn_mask: Any, is_causal: bool, lq: int, lk: int, dtype: Any) -> Any:
@@ -114,7 +114,7 @@ def _math(
     mask = _mask_array(attn_mask, is_causal, q.shape[-2], k.shape[-2], q._d.dtype)
     if mask is not None:
         attn = attn + make(mask, False, None, 0)
-    attn = safe_softmax(attn, -1)
+    attn = _safe_softmax(attn, -1)
     if dropout_p > 0.0:  # F.dropout(attn, dropout_p)
         attn = attn * dropout_noise(attn, tuple(attn.shape), dropout_p)
     return matmul(attn, v)

@@ -81,7 +81,7 @@ def log_softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
     return record(LogSoftmaxBackward0, out, (self,), {"dim": shown(int(dim))}, out_saved="result")
 
 
-def safe_softmax(self: Tensor, dim: int) -> Tensor:
+def _safe_softmax(self: Tensor, dim: int) -> Tensor:
     """`torch._safe_softmax`: softmax, but 0 (not nan) along a row that is all -inf, as
     attention's math path uses it for fully masked rows (SafeSoftmaxBackward0)."""
     a, d = _softmax_arrays(self, dim, None)
@@ -213,6 +213,6 @@ class LogsumexpBackward0(OpNode):
 OPS = [
     Op("softmax", softmax),
     Op("log_softmax", log_softmax),
-    Op("_safe_softmax", safe_softmax, method=False),
+    Op("_safe_softmax", _safe_softmax, method=False),
     Op("logsumexp", logsumexp),
 ]
