@@ -10,6 +10,7 @@ from engine._dtype import CPP_NAMES
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
+from engine.ops.broadcasting import broadcast_shape
 from engine.ops.index import index_put
 from engine.ops.inplace import type_name
 from engine.ops.table import Op
@@ -26,7 +27,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
             "masked_fill_ only supports boolean masks, but got mask with dtype "
             + CPP_NAMES[mask._d.dtype.name]
         )
-    m = np.broadcast_to(mask._d, self._d.shape)
+    m = np.broadcast_to(mask._d, broadcast_shape(mask._d.shape, self._d.shape))
     if isinstance(value, Tensor):
         if value._d.ndim:
             raise RuntimeError(

@@ -55,7 +55,9 @@ def broadcast_to(self: Tensor, size: Any) -> Tensor:
 
 def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     """Every tensor expanded to the common shape (ExpandBackward0 each)."""
-    shape = np.broadcast_shapes(*(t._d.shape for t in tensors))
+    from engine.ops.broadcasting import broadcast_shape
+
+    shape = broadcast_shape(*(t._d.shape for t in tensors))
     return tuple(t if t._d.shape == shape else expand(t, shape) for t in tensors)
 
 
