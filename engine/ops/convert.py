@@ -205,7 +205,7 @@ def _new(self: Tensor, data: np.ndarray[Any, Any], dtype: Any, requires_grad: An
     return _finish(data.astype(dt, copy=False), requires_grad)
 
 
-def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
+def _size(size: tuple[Any, ...]) -> tuple[Any, ...]:  # `int` is the Tensor.int caster here
     from engine._creation import _size as checked  # PyTorch's message for a negative size
 
     return checked(size)

@@ -51,7 +51,8 @@ def _check_heads(query: Tensor, key: Tensor, value: Tensor, enable_gqa: bool) ->
             raise RuntimeError(
                 "Number of heads in key and value must divide the number of heads in "
             )
-        return hq[0] // hk[0]
+        groups: int = hq[0] // hk[0]
+        return groups
     for i in range(min(query.ndim, key.ndim) - 2):
         a, b = query.shape[i], key.shape[i]
         if a != b and a != 1 and b != 1:

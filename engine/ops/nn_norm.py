@@ -76,7 +76,7 @@ def _fma(a: Array, b: Array, c: Array) -> Array:
     """a * b + c rounded once, as the vectorised kernel's fused multiply-add (float32 products
     are exact in float64; other dtypes are computed plainly)."""
     if a.dtype != np.float32:
-        return a * b + c  # type: ignore[no-any-return]
+        return a * b + c
     wide = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
     return wide.astype(np.float32)
 

@@ -61,7 +61,7 @@ def interpolate(
         from engine.nn import functional as F
 
         pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[n - 1]
-        return pool(input, out)  # type: ignore[no-any-return]
+        return pool(input, out)
     return upsample(input, tuple(out), mode, bool(align_corners), scales)
 
 

@@ -31,7 +31,9 @@ CASES = [
     ),
     Case("nearest_exact", F + "(x, size=(5, 3), mode='nearest-exact')", {"x": (1, 2, 3, 4)}),
     Case("nearest_exact_1d", F + "(x, scale_factor=1.5, mode='nearest-exact')", {"x": (1, 2, 4)}),
-    Case("nearest_exact_3d", F + "(x, size=(3, 2, 3), mode='nearest-exact')", {"x": (1, 1, 2, 3, 2)}),
+    Case(
+        "nearest_exact_3d", F + "(x, size=(3, 2, 3), mode='nearest-exact')", {"x": (1, 1, 2, 3, 2)}
+    ),
     Case("area", F + "(x, size=(2, 3), mode='area')", {"x": (1, 2, 4, 5)}),
     Case("trilinear", F + "(x, scale_factor=2, mode='trilinear')", {"x": (1, 1, 2, 2, 3)}),
     Case(
