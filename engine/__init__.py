@@ -166,6 +166,7 @@ from engine.ops import linalg_pinv as _linalg_pinv_ops
 from engine.ops import linalg_products as _linalg_products_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
 from engine.ops import linalg_triangular as _linalg_triangular_ops
+from engine.ops import masked as _masked_ops
 from engine.ops import matmul as _matmul_ops
 from engine.ops import matrix_exp as _matrix_exp_ops
 from engine.ops import nn_pdist as _nn_pdist_ops
@@ -234,6 +235,7 @@ _OP_TABLE = _table.collect(
         _transpose_ops,
         index,
         scatter,
+        _masked_ops,
         views,
         convert,
         _remainder_ops,

@@ -16,10 +16,17 @@ from engine._from_data import tensor as tensor
 from engine._tensor import Tensor, init
 
 
-def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
+def _size(size: tuple[Any, ...], op: str = "") -> tuple[int, ...]:
+    """The requested shape, refused with PyTorch's message when a size is negative."""
     if len(size) == 1 and isinstance(size[0], list | tuple):
         size = tuple(size[0])
-    return tuple(int(s) for s in size)
+    out = tuple(int(s) for s in size)
+    bad = next((s for s in out if s < 0), None)
+    if bad is not None:
+        if op == "zeros":  # torch.zeros checks first, with a message of its own
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {list(out)}")
+    return out
 
 
 def _filled(
@@ -29,10 +36,12 @@ def _filled(
     requires_grad: bool,
     device: Any,
     default: _dtype.dtype | None = None,
+    op: str = "",
 ) -> Tensor:
     np_dt = _np_dtype(dtype, default)
+    shape = _size(size, op)
     _dtype.check_scalar_fits(fill, np_dt)
-    return _finish(np.full(_size(size), fill, dtype=np_dt), requires_grad, device)
+    return _finish(np.full(shape, fill, dtype=np_dt), requires_grad, device)
 
 
 def zeros(
@@ -43,7 +52,7 @@ def zeros(
     out: Any = None,
     layout: Any = None,
 ) -> Tensor:
-    return _filled(0, size, dtype, requires_grad, device)
+    return _filled(0, size, dtype, requires_grad, device, op="zeros")
 
 
 def ones(

@@ -19,6 +19,7 @@ import numpy as np
 
 from engine import _dtype
 from engine._device import device as _device
+from engine.autograd.grad_mode import STATE
 
 _U64 = np.uint64
 Array = np.ndarray[Any, Any]
@@ -76,7 +77,14 @@ class Generator:
     # -- raw draws ------------------------------------------------------------------------------
 
     def _u32(self, n: int) -> np.ndarray[Any, Any]:
-        """`generator->random()`, n times (as uint64)."""
+        """`generator->random()`, n times (as uint64). Every draw comes through here, so this
+        is where vmap's default randomness="error" refuses one."""
+        if STATE.vmap_level and STATE.vmap_randomness == "error":
+            raise RuntimeError(
+                "vmap: called random operation while in randomness error mode. Please either use "
+                "the 'same' or 'different' randomness flags on vmap or perform the randomness "
+                "operation out of vmap"
+            )
         out: np.ndarray[Any, Any] = self._mt.random_raw(n)
         return out
 

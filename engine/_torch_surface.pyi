@@ -84,6 +84,9 @@ from engine.ops.linalg_solve import inverse as inverse
 from engine.ops.linalg_solve import matrix_power as matrix_power
 from engine.ops.linalg_triangular import cholesky as cholesky
 from engine.ops.linalg_triangular import cholesky_solve as cholesky_solve
+from engine.ops.masked import masked_fill as masked_fill
+from engine.ops.masked import masked_scatter as masked_scatter
+from engine.ops.masked import masked_select as masked_select
 from engine.ops.matmul import matmul as matmul
 from engine.ops.matrix_exp import matrix_exp as matrix_exp
 from engine.ops.nn_pdist import pdist as pdist
@@ -235,8 +238,6 @@ from engine.ops.renorm import renorm as renorm
 from engine.ops.scatter import gather as gather
 from engine.ops.scatter import index_add as index_add
 from engine.ops.scatter import index_select as index_select
-from engine.ops.scatter import masked_fill as masked_fill
-from engine.ops.scatter import masked_select as masked_select
 from engine.ops.scatter import put as put
 from engine.ops.scatter import scatter_add as scatter_add
 from engine.ops.scatter import take as take
@@ -275,6 +276,7 @@ from engine.ops.shape_composite import vsplit as vsplit
 from engine.ops.sign import copysign as copysign
 from engine.ops.sign import heaviside as heaviside
 from engine.ops.sign import signbit as signbit
+from engine.ops.softmax import _safe_softmax as _safe_softmax
 from engine.ops.softmax import log_softmax as log_softmax
 from engine.ops.softmax import logsumexp as logsumexp
 from engine.ops.softmax import softmax as softmax

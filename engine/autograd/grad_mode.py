@@ -23,6 +23,7 @@ class _ThreadModes(threading.local):
         # inside `vmap`: how deep, and the ids of the inputs it does not map (in_dims None)
         self.vmap_level = 0
         self.vmap_unmapped: set[int] = set()
+        self.vmap_randomness = "error"  # the innermost vmap's: random ops raise under "error"
 
 
 class _Anomaly:

@@ -239,6 +239,16 @@ def _as_tensor(p: Any) -> Tensor:
 
 def linearize(func: Fn, *primals: Any) -> tuple[Any, Fn]:
     """(func(*primals), jvp_fn): `jvp_fn(*tangents)` is J tangents at `primals`."""
+    from engine._warn import warn
+
+    # PyTorch 2.13 traces `func` with make_fx, which warns this on every call
+    warn(
+        "Attempted to insert a get_attr Node with no underlying reference in the owning "
+        "GraphModule! Call GraphModule.add_submodule to add the necessary submodule, "
+        "GraphModule.add_parameter to add the necessary Parameter, or nn.Module.register_buffer "
+        "to add the necessary buffer",
+        UserWarning,
+    )
     out = jvp(func, primals, tuple(torch.zeros_like(p) for p in primals))[0]
 
     def jvp_fn(*tangents: Any) -> Any:

@@ -81,6 +81,11 @@ def vmap(
     """Map `func` over a dimension of its inputs (`None` in `in_dims`: not mapped)."""
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if randomness not in ("error", "different", "same"):
+            raise RuntimeError(
+                "Only allowed values for randomness are 'error', 'different', or 'same'. Got "
+                + str(randomness)
+            )
         pairs = _leaf_dims(func, in_dims, args)
         sizes = [x.shape[d] for x, d in pairs if d is not None]
         if not sizes:
@@ -97,16 +102,21 @@ def vmap(
         outs = []
         modes = STATE
         unmapped = {id(x) for x, d in pairs if d is None and isinstance(x, Tensor)}
-        prev = modes.vmap_unmapped
+        prev, prev_random = modes.vmap_unmapped, modes.vmap_randomness
         modes.vmap_level += 1
         modes.vmap_unmapped = prev | unmapped
+        modes.vmap_randomness = randomness
+        # "same": every sample draws what the first did (the generator moves on once)
+        start = torch.default_generator.get_state() if randomness == "same" else None
         try:
             for i in range(sizes[0]):
+                if start is not None:
+                    torch.default_generator.set_state(start)
                 leaves = [x if d is None else x.select(d, i) for x, d in pairs]
                 outs.append(func(*tree_unflatten(leaves, spec), **kwargs))
         finally:
             modes.vmap_level -= 1
-            modes.vmap_unmapped = prev
+            modes.vmap_unmapped, modes.vmap_randomness = prev, prev_random
         return _stack_outputs(func, outs, out_dims)
 
     return wrapper

@@ -73,3 +73,15 @@ def broadcast_error(a: Any, b: Any, error: Exception | None = None) -> Exception
             )
     # the shapes were fine: NumPy refused for another reason
     return error if error is not None else ValueError(f"{list(sa)} and {list(sb)}")
+
+
+def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The common shape, with PyTorch's message for the first pair (left to right, the shape
+    so far as tensor a) that does not broadcast."""
+    out: tuple[int, ...] = ()
+    for sh in shapes:
+        try:
+            out = np.broadcast_shapes(out, sh)
+        except ValueError:
+            raise broadcast_error(np.empty(out, np.bool_), np.empty(sh, np.bool_)) from None
+    return out

@@ -205,10 +205,10 @@ def _new(self: Tensor, data: np.ndarray[Any, Any], dtype: Any, requires_grad: An
     return _finish(data.astype(dt, copy=False), requires_grad)
 
 
-def _size(size: tuple[Any, ...]) -> tuple[Any, ...]:
-    if len(size) == 1 and isinstance(size[0], list | tuple):
-        return tuple(size[0])
-    return size
+def _size(size: tuple[Any, ...]) -> tuple[Any, ...]:  # `int` is the Tensor.int caster here
+    from engine._creation import _size as checked  # PyTorch's message for a negative size
+
+    return checked(size)
 
 
 def new_zeros(
@@ -242,7 +242,7 @@ def new_full(
     requires_grad: Any = False,
 ) -> Tensor:
     _device.check(device)
-    return _new(self, np.full(tuple(size), fill_value), dtype, requires_grad)
+    return _new(self, np.full(_size((size,)), fill_value), dtype, requires_grad)
 
 
 def new_tensor(

@@ -298,6 +298,11 @@ def index_put(self: Tensor, indices: Any, values: Any, accumulate: bool = False)
         None if i is None else i if isinstance(i, Tensor) else as_tensor(i) for i in indices
     )
     key = np_key(ind)
+    dim = 0
+    for i in ind:  # PyTorch's bounds message, not NumPy's ("axis")
+        if i is not None:
+            _check_adv(i._d, self._d.shape, dim, dim)
+        dim += i._d.ndim if i is not None and i._d.dtype == np.bool_ else 1
     v = values if isinstance(values, Tensor) else as_tensor(values, self.dtype)
     out = self._d.copy()
     target = out[key].shape

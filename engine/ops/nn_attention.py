@@ -20,7 +20,8 @@ from engine.ops._core import OpNode, record, record_multi
 from engine.ops.matmul import matmul
 from engine.ops.nn_ops import dropout_noise
 from engine.ops.remainder import NotImplementedBackward, requiring_grad
-from engine.ops.softmax import softmax
+from engine.ops.scalar_overloads import mul_scalar
+from engine.ops.softmax import _safe_softmax
 
 
 def _mask_array(attn_mask: Any, is_causal: bool, lq: int, lk: int, dtype: Any) -> Any:
@@ -31,6 +32,35 @@ def _mask_array(attn_mask: Any, is_causal: bool, lq: int, lk: int, dtype: Any) -
         return None
     m = attn_mask._d
     return np.where(m, 0.0, -np.inf).astype(dtype) if m.dtype == np.bool_ else m.astype(dtype)
+
+
+def _softmax_np(s: Any) -> Any:
+    """Softmax over the last axis, 0 along a fully masked (all -inf) row as PyTorch's kernels
+    give."""
+    dead = np.all(s == -np.inf, axis=-1, keepdims=True)
+    s = np.exp(s - np.where(dead, 0.0, s.max(-1, keepdims=True)))
+    return s / np.where(dead, 1.0, s.sum(-1, keepdims=True))
+
+
+def _check_heads(query: Tensor, key: Tensor, value: Tensor, enable_gqa: bool) -> int:
+    """How many query heads share one key/value head (1 without grouped-query attention)."""
+    hq, hk, hv = query.shape[-3:-2], key.shape[-3:-2], value.shape[-3:-2]
+    if enable_gqa and query.ndim >= 3 and hq != hk:
+        if hq[0] % hk[0] or hk != hv:
+            # ATen's message ends there, mid-sentence
+            raise RuntimeError(
+                "Number of heads in key and value must divide the number of heads in "
+            )
+        groups: int = hq[0] // hk[0]
+        return groups
+    for i in range(min(query.ndim, key.ndim) - 2):
+        a, b = query.shape[i], key.shape[i]
+        if a != b and a != 1 and b != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                f"non-singleton dimension {i}"
+            )
+    return 1
 
 
 def scaled_dot_product_attention(
@@ -52,18 +82,22 @@ def scaled_dot_product_attention(
             "is_causal=True"
         )
     sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    groups = _check_heads(query, key, value, enable_gqa)
     if query.ndim != 4 or dropout_p > 0.0:
+        if groups > 1:
+            key = key.repeat_interleave(groups, -3)
+            value = value.repeat_interleave(groups, -3)
         return _math(query, key, value, attn_mask, dropout_p, is_causal, sc)
     dt = query._d.dtype
-    s = np.matmul(query._d, np.swapaxes(key._d, -1, -2)) * dt.type(sc)
+    kd, vd = np.repeat(key._d, groups, -3), np.repeat(value._d, groups, -3)
+    s = np.matmul(query._d, np.swapaxes(kd, -1, -2)) * dt.type(sc)
     mask = _mask_array(attn_mask, is_causal, query.shape[-2], key.shape[-2], dt)
     if mask is not None:
         s = s + mask
-    s = np.exp(s - s.max(-1, keepdims=True))
-    p = s / s.sum(-1, keepdims=True)
+    p = _softmax_np(s)
     # laid out in memory as the query is, as ATen's CPU flash kernel does (multi-head
     # attention's permute(2, 0, 1, 3) of it is then contiguous: no copy, no CloneBackward0)
-    res = np.matmul(p, value._d).astype(dt)
+    res = np.matmul(p, vd).astype(dt)
     out = np.empty_like(query._d, dtype=dt) if query._d.shape == res.shape else res
     if out is not res:
         out[...] = res
@@ -77,11 +111,11 @@ def _math(
 ) -> Tensor:
     """ATen's `_scaled_dot_product_attention_math`: the scale split over q and k."""
     root = math.sqrt(sc)
-    attn = matmul(q * root, k.transpose(-2, -1) * root)
+    attn = matmul(mul_scalar(q, root), mul_scalar(k.transpose(-2, -1), root))  # C++ scalar muls
     mask = _mask_array(attn_mask, is_causal, q.shape[-2], k.shape[-2], q._d.dtype)
     if mask is not None:
         attn = attn + make(mask, False, None, 0)
-    attn = softmax(attn, -1)
+    attn = _safe_softmax(attn, -1)
     if dropout_p > 0.0:  # F.dropout(attn, dropout_p)
         attn = attn * dropout_noise(attn, tuple(attn.shape), dropout_p)
     return matmul(attn, v)
@@ -101,19 +135,23 @@ class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):
         q, k, v = self.saved("query"), self.saved("key"), self.saved("value")
         scale = self.saved("scale")
         sc = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-        qd, kd, vd, gd = q._d, k._d, v._d, g._d
+        groups = q.shape[-3] // k.shape[-3]
+        qd, gd = q._d, g._d
+        kd, vd = np.repeat(k._d, groups, -3), np.repeat(v._d, groups, -3)
         s = np.matmul(qd, np.swapaxes(kd, -1, -2)) * qd.dtype.type(sc)
         mask = _mask_array(self.saved("attn_mask"), self.saved("is_causal"), qd.shape[-2],
                            kd.shape[-2], qd.dtype)  # fmt: skip
         if mask is not None:
             s = s + mask
-        p = np.exp(s - s.max(-1, keepdims=True))
-        p = p / p.sum(-1, keepdims=True)
+        p = _softmax_np(s)
         dv = np.matmul(np.swapaxes(p, -1, -2), gd)
         dp = np.matmul(gd, np.swapaxes(vd, -1, -2))
         ds = p * (dp - (dp * p).sum(-1, keepdims=True))
         dq = np.matmul(ds, kd) * qd.dtype.type(sc)
         dk = np.matmul(np.swapaxes(ds, -1, -2), qd) * qd.dtype.type(sc)
+        if groups > 1:  # each key/value head gathers the gradients of its query heads
+            shape = (*k._d.shape[:-3], k.shape[-3], groups, *k._d.shape[-2:])
+            dk, dv = dk.reshape(shape).sum(-3), dv.reshape(shape).sum(-3)
         outs = [a.astype(qd.dtype) for a in (dq, dk, dv)]
         if STATE.enabled and any(t._rg for t in (g, q, k, v)):  # create_graph=True
             op = "_scaled_dot_product_flash_attention_for_cpu_backward"

@@ -62,6 +62,10 @@ def embedding_bag(
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub."
         )
+    if max_norm is not None:
+        from engine.ops.nn_embedding import embedding_renorm_
+
+        embedding_renorm_(weight, input, max_norm, norm_type)
     flat, w = idx.reshape(-1), weight._d
     psw = None if per_sample_weights is None else per_sample_weights._d.reshape(-1)
     bags = _bags(idx, off, include_last_offset)

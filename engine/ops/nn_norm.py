@@ -58,17 +58,27 @@ def native_batch_norm(
     else:
         assert running_mean is not None and running_var is not None
         mean, var = running_mean._d, running_var._d
-        centred = a - _chan(mean, nd)
-    invstd = (1 / np.sqrt(var + eps)).astype(dt)
-    # one fused affine pass: (x - mean) * (invstd * w) + b
-    scale = invstd if weight is None else invstd * weight._d
-    out = centred * _chan(scale.astype(dt), nd)
-    if bias is not None:
-        out += _chan(bias._d, nd)
+    # training: ATen's stats pass works in double (acc_type); eval: in the input's opmath type
+    wide = var.astype(np.float64) if training else var
+    invstd = (1 / np.sqrt(wide + eps)).astype(dt)
+    # ATen's CPU kernel: one pass x * alpha + beta, alpha = invstd * w, beta = b - mean * alpha
+    # (so a value at the mean need not come out exactly 0, as in PyTorch)
+    alpha = (invstd if weight is None else invstd * weight._d).astype(dt)
+    beta = -(mean.astype(dt) * alpha) if bias is None else bias._d - mean.astype(dt) * alpha
+    out = _fma(a, _chan(alpha, nd), _chan(beta.astype(dt), nd))
     saved: dict[str, Any] = {"input": x, "weight": weight, "running_mean": running_mean}
     saved.update({"running_var": running_var, "training": training, "eps": eps})
     saved.update({"result1": mean.astype(dt), "result2": invstd})
     return record(NativeBatchNormBackward0, out.astype(dt, copy=False), (x, weight, bias), saved)
+
+
+def _fma(a: Array, b: Array, c: Array) -> Array:
+    """a * b + c rounded once, as the vectorised kernel's fused multiply-add (float32 products
+    are exact in float64; other dtypes are computed plainly)."""
+    if a.dtype != np.float32:
+        return a * b + c
+    wide = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
+    return wide.astype(np.float32)
 
 
 class NativeBatchNormBackward0(OpNode):

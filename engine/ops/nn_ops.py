@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
@@ -357,53 +356,6 @@ class HardtanhBackward0(_Act):
 
 
 # -- embedding ---------------------------------------------------------------------------
-def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1) -> Tensor:
-    """Rows of `weight` picked by integer `indices`."""
-    idx = indices._d
-    if _dtype.kind(idx.dtype) not in "iu":
-        from engine._printing import legacy_type_name
-
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-            f"Long, Int; but got {legacy_type_name(indices.dtype)} instead (while "
-            "checking arguments for embedding)"
-        )
-    n = weight._d.shape[0]
-    if idx.size and (idx.max() >= n or idx.min() < -n or idx.min() < 0):
-        raise IndexError("index out of range in self")
-    out = weight._d[idx]
-    saved = {"indices": indices, "padding_idx": padding_idx, "weight_sym_argsize_0": n}
-    saved.update({"scale_grad_by_freq": False, "sparse": False})
-    return record(EmbeddingBackward0, out, (weight,), saved)
-
-
-class EmbeddingBackward0(OpNode):
-    __slots__ = ()
-    _name = "EmbeddingBackward0"
-
-    def apply(self, grads: Grads) -> Grads:
-        g = grads[0]
-        assert g is not None
-        idx = self.saved("indices")._d
-        n, pad = self.saved("weight_sym_argsize_0"), self.saved("padding_idx")
-
-        def scatter(gd: Array) -> Array:
-            d = gd.reshape(idx.size, -1)
-            out = np.zeros((n, d.shape[1]), gd.dtype)
-            np.add.at(out, idx.reshape(-1), d)
-            if pad is not None and pad >= 0:
-                out[pad] = 0
-            return out
-
-        def gather(gg: Array) -> Array:
-            if pad is not None and pad >= 0:
-                gg = gg.copy()
-                gg[pad] = 0
-            return np.ascontiguousarray(gg[idx])
-
-        return [linear_grad(self._name, g, scatter, gather)]
-
-
 # -- backward maps that are linear in the incoming gradient ------------------------------
 Map = Any  # ndarray -> ndarray
 

@@ -17,11 +17,6 @@ def _index_map(n: int, lo: int, hi: int, mode: str) -> Array:
     """Source index along one dimension for each padded position."""
     pos = np.arange(-lo, n + hi)
     if mode == "reflect":
-        if lo >= n or hi >= n:
-            raise RuntimeError(
-                f"Argument #4: Padding size should be less than the corresponding input "
-                f"dimension, but got: padding ({lo}, {hi}) at dimension {n}"
-            )
         period = 2 * (n - 1) if n > 1 else 1
         pos = np.abs(pos) % period
         return np.where(pos >= n, period - pos, pos)
@@ -41,6 +36,15 @@ def pad_nd(x: Tensor, pad: tuple[int, ...], mode: str, value: float) -> Tensor:
         return record(ConstantPadNdBackward0, out, (x,), saved, keep={"pairs": pairs})
     if mode == "circular":
         raise NotImplementedError("circular padding is not supported by this engine")
+    if mode == "reflect":
+        for i, (lo, hi) in enumerate(pairs):
+            if lo >= a.shape[i] or hi >= a.shape[i]:
+                arg = 4 + 2 * (a.ndim - 1 - i)  # ATen numbers the pad arguments from the last dim
+                raise RuntimeError(
+                    f"Argument #{arg}: Padding size should be less than the corresponding input "
+                    f"dimension, but got: padding ({lo}, {hi}) at dimension {i} of input "
+                    f"{list(a.shape)}"
+                )
     maps = [_index_map(a.shape[i], lo, hi, mode) for i, (lo, hi) in enumerate(pairs)]
     ix = np.ix_(*maps)
     name = ("Reflection" if mode == "reflect" else "Replication") + f"Pad{k}DBackward0"

@@ -1,4 +1,5 @@
-"""`F.interpolate`'s nearest and (bi/tri)linear modes, one dimension at a time.
+"""`F.interpolate`'s nearest, nearest-exact, (bi/tri)linear and bicubic modes, one dimension
+at a time.
 
 Index and weight arithmetic copies ATen's CPU kernels (`UpSample.h`): float32 scales, source
 index `scale * (i + 0.5) - 0.5` clamped at 0 (or `scale * i` with align_corners), and the
@@ -42,6 +43,34 @@ def nearest_plan(n_in: int, n_out: int, scale: float | None) -> Plan:
     return [idx], [np.ones(n_out, np.float64)]
 
 
+def nearest_exact_plan(n_in: int, n_out: int, scale: float | None) -> Plan:
+    """ATen's `nearest_neighbor_exact_compute_source_index`: floor((i + 0.5) * scale)."""
+    s = _scale(n_in, n_out, False, scale, np.float32)
+    i = np.arange(n_out, dtype=np.float32)
+    idx = np.minimum(np.floor((i + np.float32(0.5)) * s).astype(np.int64), n_in - 1)
+    return [idx], [np.ones(n_out, np.float64)]
+
+
+def cubic_plan(n_in: int, n_out: int, align: bool, scale: float | None, ft: Any) -> Plan:
+    """ATen's bicubic taps: four neighbours (clamped at the borders) weighted by Keys' cubic
+    convolution with A = -0.75; the source index is not clamped at 0 as linear's is."""
+    s = _scale(n_in, n_out, align, scale, ft)
+    i = np.arange(n_out, dtype=ft)
+    src = s * i if align else s * (i + ft(0.5)) - ft(0.5)
+    i0 = np.floor(src).astype(np.int64)
+    t = (src - i0.astype(ft)).astype(ft)
+    a = ft(-0.75)
+
+    def near(x: Array) -> Array:  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1  # type: ignore[no-any-return]
+
+    def far(x: Array) -> Array:  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a  # type: ignore[no-any-return]
+
+    idx = [np.clip(i0 + k, 0, n_in - 1) for k in (-1, 0, 1, 2)]
+    return idx, [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
 def linear_plan(n_in: int, n_out: int, align: bool, scale: float | None, ft: Any) -> Plan:
     """ATen's `compute_indices_weights_linear` for one dimension, in float type `ft`."""
     s = _scale(n_in, n_out, align, scale, ft)
@@ -69,14 +98,20 @@ def upsample(x: Tensor, size: tuple[int, ...], mode: str, align: bool, scales: A
     plans = []
     for k, (n_in, n_out) in enumerate(zip(x.shape[2:], size)):
         sc = scales[k] if scales is not None else None
-        plan = nearest_plan(n_in, n_out, sc) if mode == "nearest" else None
-        plans.append(plan or linear_plan(n_in, n_out, align, sc, ft))
+        if mode == "nearest":
+            plans.append(nearest_plan(n_in, n_out, sc))
+        elif mode == "nearest-exact":
+            plans.append(nearest_exact_plan(n_in, n_out, sc))
+        elif mode == "bicubic":
+            plans.append(cubic_plan(n_in, n_out, align, sc, ft))
+        else:
+            plans.append(linear_plan(n_in, n_out, align, sc, ft))
     data = x._d
     for k in reversed(range(len(plans))):  # the innermost dimension first, as ATen
         data = _apply(data, 2 + k, plans[k])
     node = _NODES[(mode, len(size))]
     saved: dict[str, Any] = {"output_size": list(size), "self_sym_sizes": list(x.shape)}
-    if mode != "nearest":
+    if not mode.startswith("nearest"):
         saved["align_corners"] = align
     for name, k in zip(_SCALE_NAMES[len(size)], range(len(size))):
         saved[name] = scales[k] if scales is not None else None
@@ -119,6 +154,10 @@ _NODES: dict[tuple[str, int], type[OpNode]] = {
     ("nearest", 1): variant(_UpsampleBackward, "UpsampleNearest1DBackward0"),
     ("nearest", 2): variant(_UpsampleBackward, "UpsampleNearest2DBackward0"),
     ("nearest", 3): variant(_UpsampleBackward, "UpsampleNearest3DBackward0"),
+    ("nearest-exact", 1): variant(_UpsampleBackward, "UpsampleNearestExact1DBackward0"),
+    ("nearest-exact", 2): variant(_UpsampleBackward, "UpsampleNearestExact2DBackward0"),
+    ("nearest-exact", 3): variant(_UpsampleBackward, "UpsampleNearestExact3DBackward0"),
+    ("bicubic", 2): variant(_UpsampleBackward, "UpsampleBicubic2DBackward0"),
     ("linear", 1): variant(_UpsampleBackward, "UpsampleLinear1DBackward0"),
     ("bilinear", 2): variant(_UpsampleBackward, "UpsampleBilinear2DBackward0"),
     ("trilinear", 3): variant(_UpsampleBackward, "UpsampleTrilinear3DBackward0"),

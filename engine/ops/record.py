@@ -57,9 +57,9 @@ def new_node(cls: type[Node], inputs: tuple[Tensor | None, ...]) -> Node:
     node._saved = None
     node._shapes = None
     if ANOMALY.anomaly:
-        import traceback
+        from engine.autograd.anomaly_mode import forward_stack
 
-        node._trace = traceback.format_stack()[:-3]
+        node._trace = forward_stack()
     return node
 
 

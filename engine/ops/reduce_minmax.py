@@ -122,7 +122,7 @@ def _evenly(g: Any, x: Tensor, r: Tensor) -> Tensor:
     count = int(mask.sum())
     if not STATE.enabled:
         return make(np.where(mask, g._d / count, 0).astype(xd.dtype, copy=False), False, None, 0)
-    from engine.ops.scatter import masked_fill
+    from engine.ops.masked import masked_fill
 
     zeros = make(np.zeros(xd.shape, g._d.dtype), False, None, 0)
     return masked_fill(zeros, make(mask, False, None, 0), g / count)

@@ -156,7 +156,7 @@ class StdBackward0(OpNode):
     _name = "StdBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        from engine.ops.scatter import masked_fill
+        from engine.ops.masked import masked_fill
 
         r = self.saved("result")
         g: Any = grads[0]
@@ -266,7 +266,7 @@ class NormBackward1(LinalgVectorNormBackward0):
 
 def _norm_grad(x: Tensor, g: Tensor, r: Tensor, p: float, axes: tuple[int, ...]) -> Tensor:
     """PyTorch's `norm_backward`, with engine ops (the gradient at a zero norm is 0)."""
-    from engine.ops.scatter import masked_fill
+    from engine.ops.masked import masked_fill
 
     xd = x._d
     rzero = make(np.asarray(r._d == 0), False, None, 0)

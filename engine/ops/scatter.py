@@ -1,5 +1,4 @@
-"""Index-driven ops: gather, scatter, scatter_add, index_select, index_add, masked_fill,
-masked_select, take and put."""
+"""Index-driven ops: gather, scatter, scatter_add, index_select, index_add, take and put."""
 
 from __future__ import annotations
 
@@ -10,15 +9,16 @@ import numpy as np
 from engine._tensor import Tensor, _wrap_dim, make
 from engine._warn import warn
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record, unbroadcast
+from engine.ops._core import OpNode, record
 from engine.ops.index import index_put
 from engine.ops.inplace import type_name
 from engine.ops.table import Op
 
 
 def _long(index_t: Tensor, op: str) -> np.ndarray[Any, Any]:
-    if index_t._d.dtype != np.int64:
-        raise RuntimeError(f"{op}(): Expected dtype int64 for index")
+    """The index array; gather and scatter take int32 as well as int64 indices."""
+    if index_t._d.dtype not in (np.int32, np.int64):
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
     return index_t._d
 
 
@@ -168,7 +168,7 @@ def _pad_to(g: Tensor, node: OpNode) -> Tensor:
 def scatter_add(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """A copy with `src` added at `index` along `dim` (ScatterAddBackward0)."""
     d = _wrap_dim(dim, self._d.ndim)
-    idx = _long(index, "scatter_add")
+    idx = _long(index, "scatter")  # PyTorch names scatter here
     out = self._d.copy()
     np.add.at(
         out,
@@ -222,6 +222,10 @@ class IndexSelectBackward0(OpNode):
 def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """A copy with `alpha * source` added at `index` along `dim` (IndexAddBackward0)."""
     d = _wrap_dim(dim, self._d.ndim)
+    if index._d.dtype not in (np.int32, np.int64):
+        raise RuntimeError(
+            "index_add_(): Expected dtype int32/int64 for index but got: " + type_name(index.dtype)
+        )
     out = self._d.copy()
     key: Any = (slice(None),) * d + (index._d.reshape(-1),)
     np.add.at(out, key, source._d * alpha if alpha != 1 else source._d)
@@ -247,78 +251,15 @@ class IndexAddBackward0(OpNode):
         return [g if self.needs(0) else None, gsrc]
 
 
-def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    """`value` where `mask` is True (MaskedFillBackward0; 1 for a tensor value)."""
-    if mask._d.dtype != np.bool_:
-        raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}"
-        )
-    m = np.broadcast_to(mask._d, self._d.shape)
-    if isinstance(value, Tensor):
-        if value._d.ndim:
-            raise RuntimeError(
-                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value._d.ndim} dimension(s)."
-            )
-        data = np.where(m, value._d.astype(self._d.dtype), self._d)
-        return record(MaskedFillBackward1, data, (self, value), {"mask": mask})
-    data = np.where(m, np.asarray(value, self._d.dtype), self._d)
-    return record(MaskedFillBackward0, data, (self,), {"mask": mask})
-
-
-class MaskedFillBackward0(OpNode):
-    __slots__ = ()
-    _name = "MaskedFillBackward0"
-
-    def apply(self, grads: Grads) -> Grads:
-        g = grads[0]
-        assert g is not None
-        return [masked_fill(g, self.saved("mask"), 0.0)]
-
-
-class MaskedFillBackward1(OpNode):
-    __slots__ = ()
-    _name = "MaskedFillBackward1"
-
-    def apply(self, grads: Grads) -> Grads:
-        from engine.ops.reduce import sum as _sum
-
-        g = grads[0]
-        assert g is not None
-        mask = self.saved("mask")
-        gv = None
-        if self.needs(1):
-            gv = _sum(masked_select(g, mask))
-        return [masked_fill(g, mask, 0.0) if self.needs(0) else None, gv]
-
-
-def masked_select(self: Tensor, mask: Tensor) -> Tensor:
-    """The entries where `mask` (broadcast) is True, as 1-D (MaskedSelectBackward0)."""
-    shape = np.broadcast_shapes(self._d.shape, mask._d.shape)
-    data = np.broadcast_to(self._d, shape)[np.broadcast_to(mask._d, shape)]
-    saved = {"mask": mask, "self": self}
-    return record(MaskedSelectBackward0, data, (self,), saved, shapes=(self._d.shape,))
-
-
-class MaskedSelectBackward0(OpNode):
-    __slots__ = ()
-    _name = "MaskedSelectBackward0"
-
-    def apply(self, grads: Grads) -> Grads:
-        g = grads[0]
-        assert g is not None and self._shapes is not None
-        mask = self.saved("mask")
-        shape = np.broadcast_shapes(self._shapes[0], mask._d.shape)
-        m = make(np.broadcast_to(mask._d, shape), False, None, 0)
-        full = index_put(_zeros(shape, g), (m,), g)
-        return [unbroadcast(full, self._shapes[0])]
-
-
 def take(self: Tensor, index: Tensor) -> Tensor:
     """Entries of the flattened tensor at `index` (TakeBackward0)."""
     flat = self._d.reshape(-1)
     n = flat.size
-    idx = _long(index, "take")
+    if index._d.dtype != np.int64:
+        raise RuntimeError(
+            f"take(): Expected a long tensor for index, but got {type_name(index.dtype)}"
+        )
+    idx = index._d
     if idx.size and (idx.max() >= n or idx.min() < -n):
         bad = int(idx.max()) if idx.max() >= n else int(idx.min())
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
@@ -397,8 +338,6 @@ OPS = [
     Op("scatter_add", scatter_add, inplace=True),
     Op("index_select", index_select),
     Op("index_add", index_add, inplace=True),
-    Op("masked_fill", masked_fill, inplace=True),
-    Op("masked_select", masked_select),
     Op("take", take),
     Op("put", put, inplace=True),
 ]

@@ -234,7 +234,16 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     """Split dim `dim` into `sizes` (one -1 allowed)."""
     d = _wrap_dim(dim, self._d.ndim)
     shp = self._d.shape
-    inner = _infer(tuple(int(x) for x in sizes), shp[d]) if shp[d] else tuple(sizes)
+    want = tuple(int(x) for x in sizes)
+    try:
+        inner = _infer(want, shp[d]) if shp[d] else tuple(sizes)
+    except RuntimeError as e:
+        if "inferred" in str(e):
+            raise
+        raise RuntimeError(
+            f"unflatten: Provided sizes {list(want)} don't multiply up to the size of dim {d} "
+            f"({shp[d]}) in the input tensor"
+        ) from None
     return view(self, shp[:d] + tuple(inner) + shp[d + 1 :])
 
 

@@ -15,7 +15,7 @@ from engine._layout import contiguous_format
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record
-from engine.ops.broadcasting import broadcast_error
+from engine.ops.broadcasting import broadcast_shape
 from engine.ops.index import narrow
 from engine.ops.reduce import wrap_dim
 from engine.ops.shape import _shape_arg, expand, kw_arg, reshape, unsqueeze, view
@@ -56,17 +56,7 @@ def broadcast_to(self: Tensor, size: Any) -> Tensor:
 
 def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     """Every tensor expanded to the common shape (ExpandBackward0 each)."""
-    try:
-        shape = np.broadcast_shapes(*(t._d.shape for t in tensors))
-    except ValueError:  # PyTorch's message: the first clash, folding shapes left to right
-        running: tuple[int, ...] = ()
-        for t in tensors:
-            a, b = np.broadcast_to(0, running), np.broadcast_to(0, t._d.shape)
-            try:
-                running = np.broadcast_shapes(running, t._d.shape)
-            except ValueError as e:
-                raise broadcast_error(a, b, e) from None
-        raise
+    shape = broadcast_shape(*(t._d.shape for t in tensors))
     return tuple(t if t._d.shape == shape else expand(t, shape) for t in tensors)
 
 

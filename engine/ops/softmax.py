@@ -81,6 +81,26 @@ def log_softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
     return record(LogSoftmaxBackward0, out, (self,), {"dim": shown(int(dim))}, out_saved="result")
 
 
+def _safe_softmax(self: Tensor, dim: int) -> Tensor:
+    """`torch._safe_softmax`: softmax, but 0 (not nan) along a row that is all -inf, as
+    attention's math path uses it for fully masked rows (SafeSoftmaxBackward0)."""
+    a, d = _softmax_arrays(self, dim, None)
+    out = opmath(lambda x: _softmax_np(x, d), a) if a.ndim else np.ones((), a.dtype)
+    if a.ndim:
+        out = np.where(np.all(a == -np.inf, axis=d, keepdims=True), 0.0, out).astype(a.dtype)
+    return record(SafeSoftmaxBackward0, out, (self,), {"dim": shown(dim)}, out_saved="result")
+
+
+class SafeSoftmaxBackward0(OpNode):
+    __slots__ = ()
+    _name = "SafeSoftmaxBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g = grads[0]
+        assert g is not None
+        return [softmax_backward_data(g, self.saved("result"), self.saved("dim"))]
+
+
 class SoftmaxBackward0(OpNode):
     __slots__ = ()
     _name = "SoftmaxBackward0"
@@ -193,5 +213,6 @@ class LogsumexpBackward0(OpNode):
 OPS = [
     Op("softmax", softmax),
     Op("log_softmax", log_softmax),
+    Op("_safe_softmax", _safe_softmax, method=False),
     Op("logsumexp", logsumexp),
 ]

@@ -84,7 +84,9 @@ def _seq(tensors: Any, name: str) -> list[Tensor]:
         )
     out = list(tensors)
     if not out:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+        if name == "cat":  # checked in Python by torch.cat, the rest in ATen
+            raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
     return out
 
 
@@ -227,6 +229,14 @@ def _split(
     pre = (slice(None),) * d
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
+        if step < 0:
+            raise RuntimeError(
+                f"split expects split_size be non-negative, but got split_size={step}"
+            )
+        if step == 0 and n:
+            raise RuntimeError(
+                f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+            )
         starts = list(range(0, n, step)) if step > 0 else [0]
         bounds = [(s, min(s + step, n)) for s in starts] or [(0, 0)]
         node: type[OpNode] = by_size

@@ -1,5 +1,6 @@
-"""Distinct values and membership: unique, unique_consecutive, isin (not differentiable:
-integer and boolean results, as in PyTorch)."""
+"""Distinct values and membership: unique, unique_consecutive, isin. PyTorch records the
+values of a float input that requires grad (Unique2Backward0, UniqueDimBackward0,
+UniqueConsecutiveBackward0) but defines no derivative: backward raises NotImplementedError."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make
-from engine.ops._core import as_tensor
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, as_tensor, record, variant
 from engine.ops.reduce import wrap_dim
 from engine.ops.table import Op
 
@@ -19,6 +21,29 @@ def _t(a: Any) -> Tensor:
 
 def _i64(a: Any) -> Tensor:
     return _t(np.asarray(a, np.int64))
+
+
+class _NoDerivative(OpNode):
+    """A node ATen records for an op whose derivatives.yaml entry is `not_implemented`."""
+
+    __slots__ = ()
+    _op = ""
+
+    def apply(self, grads: Grads) -> Grads:
+        raise NotImplementedError(f"the derivative for '{self._op}' is not implemented.")
+
+
+def _values(self: Tensor, vals: np.ndarray[Any, Any], node: type[OpNode]) -> Tensor:
+    """The distinct values: recorded when the input requires grad (a node without a
+    derivative), a plain tensor otherwise."""
+    return record(node, np.ascontiguousarray(vals.astype(self._d.dtype, copy=False)), (self,))
+
+
+Unique2Backward0 = variant(_NoDerivative, "Unique2Backward0", _op="_unique2")
+UniqueDimBackward0 = variant(_NoDerivative, "UniqueDimBackward0", _op="unique_dim")
+UniqueConsecutiveBackward0 = variant(
+    _NoDerivative, "UniqueConsecutiveBackward0", _op="unique_consecutive"
+)
 
 
 def unique(
@@ -32,7 +57,8 @@ def unique(
     a = self._d
     axis = None if dim is None else wrap_dim(dim, a.ndim)
     vals, inv, counts = np.unique(a, return_inverse=True, return_counts=True, axis=axis)
-    out: list[Tensor] = [_t(vals.astype(a.dtype, copy=False))]
+    node = Unique2Backward0 if axis is None else UniqueDimBackward0
+    out: list[Tensor] = [_values(self, vals, node)]
     if return_inverse:
         out.append(_i64(inv.reshape(a.shape if axis is None else -1)))
     if return_counts:
@@ -47,7 +73,7 @@ def unique_consecutive(
     a = self._d.reshape(-1)
     start = np.ones(a.shape, bool)
     start[1:] = a[1:] != a[:-1]
-    out: list[Tensor] = [_t(a[start])]
+    out: list[Tensor] = [_values(self, a[start], UniqueConsecutiveBackward0)]
     if return_inverse:
         out.append(_i64((np.cumsum(start) - 1).reshape(self._d.shape)))
     if return_counts:

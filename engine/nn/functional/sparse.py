@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine._tensor import Tensor, make
-from engine.ops import nn_ops
+from engine.ops import nn_embedding
 
 
 def embedding(
@@ -27,7 +27,9 @@ def embedding(
             padding_idx = weight.shape[0] + padding_idx
     else:
         padding_idx = -1
-    return nn_ops.embedding(weight, input, padding_idx)
+    if max_norm is not None:
+        nn_embedding.embedding_renorm_(weight, input, max_norm, norm_type)
+    return nn_embedding.embedding(weight, input, padding_idx, scale_grad_by_freq)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -21,11 +21,12 @@ def interpolate(
     recompute_scale_factor: bool | None = None,
     antialias: bool = False,
 ) -> Tensor:
-    """Resize the spatial dims: 'nearest', 'linear' (3D), 'bilinear' (4D), 'trilinear' (5D)."""
+    """Resize the spatial dims: 'nearest', 'nearest-exact', 'area', 'linear' (3D), 'bilinear'
+    and 'bicubic' (4D), 'trilinear' (5D)."""
     from engine.ops.nn_upsample import upsample
 
     n = input.ndim - 2
-    if mode == "nearest" and align_corners is not None:
+    if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
         raise ValueError(
             "align_corners option can only be set with the interpolating modes: "
             "linear | bilinear | bicubic | trilinear"
@@ -33,8 +34,13 @@ def interpolate(
     if mode in _LINEAR_MODES and input.ndim != _LINEAR_MODES[mode]:
         need = _LINEAR_MODES[mode]
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {need}D input")
-    if mode != "nearest" and mode not in _LINEAR_MODES:
-        raise NotImplementedError(f"interpolate mode '{mode}' is not supported by the engine")
+    known = mode in ("nearest", "nearest-exact", "area") or mode in _LINEAR_MODES
+    if not known and not (mode == "bicubic" and input.ndim == 4):
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
+            "modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+            f"nearest-exact (got {mode})"
+        )
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
     if size is None and scale_factor is None:
@@ -51,6 +57,11 @@ def interpolate(
         out = [math.floor(float(d) * s) for d, s in zip(input.shape[2:], scales)]
         if recompute_scale_factor:
             scales = None
+    if mode == "area":  # PyTorch's area mode is adaptive average pooling to the output size
+        from engine.nn import functional as F
+
+        pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[n - 1]
+        return pool(input, out)
     return upsample(input, tuple(out), mode, bool(align_corners), scales)
 
 

@@ -1,4 +1,5 @@
-"""Module iteration: parameters, buffers, children and submodules (bound onto Module)."""
+"""Module iteration: parameters, buffers, children and submodules, and their lookup by
+dotted path (bound onto Module)."""
 
 from __future__ import annotations
 
@@ -87,3 +88,45 @@ def named_buffers(
 def buffers(self: Module, recurse: bool = True) -> Iterator[Tensor]:
     for _, b in self.named_buffers(recurse=recurse):
         yield b
+
+
+def get_submodule(self: Module, target: str) -> Module:
+    """The submodule at dotted path `target`."""
+    from engine.nn.modules.module import Module
+
+    mod = self
+    if target == "":
+        return mod
+    for item in target.split("."):
+        if not hasattr(mod, item):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
+        mod = getattr(mod, item)
+        if not isinstance(mod, Module):
+            raise AttributeError("`" + item + "` is not an nn.Module")
+    return mod
+
+
+def get_parameter(self: Module, target: str) -> Parameter:
+    """The parameter at dotted path `target`."""
+    from engine.nn.parameter import Parameter
+
+    p = _get_tensor(self, target, "_parameters", "an nn.Parameter")
+    if not isinstance(p, Parameter):
+        raise AttributeError(f"`{target.rpartition('.')[2]}` is not an nn.Parameter")
+    return p
+
+
+def get_buffer(self: Module, target: str) -> Tensor:
+    """The buffer at dotted path `target`."""
+    return _get_tensor(self, target, "_buffers", "a buffer")
+
+
+def _get_tensor(self: Module, target: str, table: str, what: str) -> Tensor:
+    mod_path, _, name = target.rpartition(".")
+    mod = get_submodule(self, mod_path)
+    if not hasattr(mod, name):
+        raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+    if name not in getattr(mod, table):
+        raise AttributeError(f"`{name}` is not {what}")
+    t: Tensor = getattr(mod, name)
+    return t

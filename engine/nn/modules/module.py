@@ -173,28 +173,9 @@ class Module:
 
     register_module = add_module
 
-    def get_submodule(self, target: str) -> Module:
-        """The submodule at dotted path `target`."""
-        mod = self
-        if target == "":
-            return mod
-        for item in target.split("."):
-            if not hasattr(mod, item):
-                raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
-            mod = getattr(mod, item)
-            if not isinstance(mod, Module):
-                raise AttributeError("`" + item + "` is not an nn.Module")
-        return mod
-
-    def get_parameter(self, target: str) -> Parameter:
-        mod_path, _, name = target.rpartition(".")
-        mod = self.get_submodule(mod_path)
-        if not hasattr(mod, name):
-            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
-        p = getattr(mod, name)
-        if not isinstance(p, Parameter):
-            raise AttributeError("`" + name + "` is not an nn.Parameter")
-        return p
+    get_submodule = _iter.get_submodule
+    get_parameter = _iter.get_parameter
+    get_buffer = _iter.get_buffer
 
     def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__

@@ -53,12 +53,20 @@ def clip_grad_norm_(
     ps = _list(parameters)
     grads = [p._grad for p in ps if p._grad is not None]
     total = get_total_norm(grads, norm_type, error_if_nonfinite)
-    if not grads:
-        return total
-    coef = min(float(max_norm) / (float(total._d) + 1e-6), 1.0)
+    if grads:
+        clip_grads_with_norm_(ps, max_norm, total)
+    return total
+
+
+def clip_grads_with_norm_(
+    parameters: Params, max_norm: float, total_norm: Tensor, foreach: Any = None
+) -> None:
+    """Scale gradients in place by max_norm / total_norm when that is below 1 (the second
+    half of `clip_grad_norm_`, for a norm computed elsewhere)."""
+    grads = [p._grad for p in _list(parameters) if p._grad is not None]
+    coef = min(float(max_norm) / (float(total_norm._d) + 1e-6), 1.0)
     for g in grads:  # PyTorch's g.mul_(coef): a new version, which a tracer shows
         write(g, lambda d: np.multiply(d, d.dtype.type(coef), out=d))
-    return total
 
 
 def clip_grad_value_(parameters: Params, clip_value: float, foreach: Any = None) -> None:

@@ -23,6 +23,7 @@ from engine.ops._core import (
     record,
     unbroadcast,
 )
+from engine.ops.broadcasting import broadcast_shape
 from engine.ops.inplace import type_name
 from engine.ops.table import Op
 
@@ -118,6 +119,7 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
     else:
         at = as_tensor(input)
         a, b, bt, rt = binary_arrays(at, other)
+    broadcast_shape(c._d.shape, np.shape(a), np.shape(b))  # PyTorch's message, not NumPy's
     out = np.where(c._d, a, b).astype(rt, copy=False)
     ash = at._d.shape if at is not None else ()
     bsh = bt._d.shape if bt is not None else ()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine._warn import warn
+from engine.optim.lr_scheduler.base import EPOCH_DEPRECATION_WARNING
 from engine.optim.optimizer import Optimizer
 
 
@@ -33,7 +35,14 @@ class ReduceLROnPlateau:
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
         self.optimizer, self.factor, self.patience = optimizer, factor, patience
         n = len(optimizer.param_groups)
-        self.min_lrs = list(min_lr) if isinstance(min_lr, list | tuple) else [min_lr] * n
+        if isinstance(min_lr, list | tuple):
+            if len(min_lr) != n:
+                raise ValueError(f"expected {n} min_lrs, got {len(min_lr)}")
+            self.default_min_lr: Any = None
+            self.min_lrs = list(min_lr)
+        else:
+            self.default_min_lr = min_lr
+            self.min_lrs = [min_lr] * n
         self.cooldown, self.eps = cooldown, eps
         self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
         self.mode_worse = math.inf if mode == "min" else -math.inf
@@ -57,6 +66,8 @@ class ReduceLROnPlateau:
     def step(self, metrics: Any, epoch: int | None = None) -> None:
         """Record this epoch's metric; reduce the lr after `patience` bad epochs."""
         current = float(metrics)
+        if epoch is not None:
+            warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         if self._is_better(current, self.best):
             self.best, self.num_bad_epochs = current, 0
@@ -66,6 +77,7 @@ class ReduceLROnPlateau:
             self.cooldown_counter -= 1
             self.num_bad_epochs = 0
         if self.num_bad_epochs > self.patience:
+            self._match_groups()
             for i, group in enumerate(self.optimizer.param_groups):
                 old = float(group["lr"])
                 new = max(old * self.factor, self.min_lrs[i])
@@ -74,6 +86,20 @@ class ReduceLROnPlateau:
             self.cooldown_counter = self.cooldown
             self.num_bad_epochs = 0
         self._last_lr = [g["lr"] for g in self.optimizer.param_groups]
+
+    def _match_groups(self) -> None:
+        """One min_lr per param group, also for groups added since (a scalar min_lr only)."""
+        n = len(self.optimizer.param_groups)
+        if n == len(self.min_lrs):
+            return
+        if self.default_min_lr is None:
+            raise RuntimeError(
+                f"The number of param groups in the `optimizer` ({n}) differs from when "
+                f"`ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due to a new "
+                "param group being added to the optimizer. Please modify the `min_lrs` field to "
+                "match the length of the `optimizer` param groups."
+            )
+        self.min_lrs = [self.default_min_lr] * n
 
     def get_last_lr(self) -> list[float]:
         return self._last_lr

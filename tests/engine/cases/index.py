@@ -162,6 +162,12 @@ GATHER = [
         "torch.masked_select(a, torch.tensor([True, False, True]))",
         {"a": S},
     ),
+    Case("masked_scatter", "a.masked_scatter(m, t)", {"a": S, "t": (2, 2)}, setup=MASK),
+    Case(
+        "masked_scatter_broadcast",
+        "a.clone().masked_scatter_(torch.tensor([False, True, True]), t)",
+        {"a": S, "t": (5,)},
+    ),
     Case("take", "a.take(torch.tensor([0, 5, 5]))", {"a": S}),
     Case("put", "a.put(torch.tensor([0, 4, -1]), t)", {"a": S, "t": (3,)}),
     Case("put_fn", "torch.put(a, torch.tensor([[1], [4]]), t)", {"a": S, "t": (2, 1)}),

@@ -23,6 +23,18 @@ CASES = [
         {"x": (1, 2, 3, 4)},
     ),
     Case("bilinear_down", F + "(x, scale_factor=0.5, mode='bilinear')", {"x": (1, 1, 4, 6)}),
+    Case("bicubic", F + "(x, scale_factor=2, mode='bicubic')", {"x": (1, 2, 3, 4)}),
+    Case(
+        "bicubic_ac",
+        F + "(x, size=(5, 3), mode='bicubic', align_corners=True)",
+        {"x": (1, 1, 3, 4)},
+    ),
+    Case("nearest_exact", F + "(x, size=(5, 3), mode='nearest-exact')", {"x": (1, 2, 3, 4)}),
+    Case("nearest_exact_1d", F + "(x, scale_factor=1.5, mode='nearest-exact')", {"x": (1, 2, 4)}),
+    Case(
+        "nearest_exact_3d", F + "(x, size=(3, 2, 3), mode='nearest-exact')", {"x": (1, 1, 2, 3, 2)}
+    ),
+    Case("area", F + "(x, size=(2, 3), mode='area')", {"x": (1, 2, 4, 5)}),
     Case("trilinear", F + "(x, scale_factor=2, mode='trilinear')", {"x": (1, 1, 2, 2, 3)}),
     Case(
         "bilinear_3d_input",

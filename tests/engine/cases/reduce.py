@@ -127,6 +127,13 @@ STATS = [
     Case("softmax_0d", "a.softmax(0)", {"a": ()}),
     Case("log_softmax", "a.log_softmax(0)", {"a": S3}),
     Case("log_softmax_fn", "torch.log_softmax(a, 1)", {"a": S}),
+    Case("safe_softmax", "torch._safe_softmax(a, -1)", {"a": S}),
+    Case(
+        "safe_softmax_masked_row",
+        "torch._safe_softmax(a + torch.tensor([[0.0], [float('-inf')]]), 1)",
+        {"a": S},
+        gradcheck=False,
+    ),
     # a dtype converts first (ToCopyBackward0); from float32 so float64 values are exact
     Case(
         "log_softmax_dtype",
