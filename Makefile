@@ -54,13 +54,14 @@ lint:
 typecheck:
 	$(BIN)/mypy
 
-# Six workers: on 2 cores the suite spends much of its time waiting on the processes it starts
-# (servers, sandboxes, Chromium, PostgreSQL) and on the clocks its limit tests let run out; with
-# four, the run used about one core of two (user+sys 23.6 min in 23.6 min), so workers beyond
-# the cores overlap those waits. A file's tests that share a module fixture (a live server) go
-# to one worker together (tests/conftest.py: xdist groups); no test depends on speed, so tests
-# beside each other on a busy machine still hold. The real-PyTorch suite runs beside it on two
-# workers of its own.
+# Six workers. On 2 cores the suite is CPU-bound: sampled from /proc/stat, the machine was
+# 95-100 % busy for the whole of a quiet run, with four workers or six (23:38 and 24:05, the
+# latter with 82 more tests), so more workers do not shorten it here; what does is less CPU
+# (tools/suite_timeline.py ranks files by their processes' CPU). Six overlap the tests that wait
+# on clocks and processes on a machine with more cores. A file's tests that share a module
+# fixture (a live server) go to one worker together (tests/conftest.py: xdist groups); no test
+# depends on speed, so tests beside each other on a busy machine still hold. The real-PyTorch
+# suite runs beside it on two workers of its own.
 PYTEST_WORKERS ?= 6
 TORCH_WORKERS ?= 2
 pytest:
