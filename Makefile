@@ -55,10 +55,10 @@ typecheck:
 	$(BIN)/mypy
 
 # Six workers. On 2 cores the suite is CPU-bound: sampled from /proc/stat, the machine was
-# 95-100 % busy for the whole of a quiet run, with four workers or six (23:38 and 24:05, the
-# latter with 82 more tests), so more workers do not shorten it here; what does is less CPU
-# (tools/suite_timeline.py ranks files by their processes' CPU). Six overlap the tests that wait
-# on clocks and processes on a machine with more cores. A file's tests that share a module
+# 95-100 % busy through a quiet run on six workers (24:05; four took 23:38 with 82 fewer tests),
+# so more workers do not shorten it here; what does is less CPU (tools/suite_timeline.py ranks
+# files by their processes' CPU). Six overlap the tests that wait on clocks and processes on a
+# machine with more cores. A file's tests that share a module
 # fixture (a live server) go to one worker together (tests/conftest.py: xdist groups); no test
 # depends on speed, so tests beside each other on a busy machine still hold. The real-PyTorch
 # suite runs beside it on two workers of its own.
