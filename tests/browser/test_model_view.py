@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import inside, meets, new_context, press_run, set_code, shot
+from tests.browser.conftest import fresh_page, inside, meets, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
@@ -27,10 +27,9 @@ LEGIBLE_PX = 9
 TEXT_K = 0.75
 
 
-def _open(browser: Browser, server: str, size: tuple[int, int]) -> tuple[Page, list[str]]:
+def _open(context: BrowserContext, size: tuple[int, int]) -> tuple[Page, list[str]]:
     """A page in a window of `size`, and the uncaught errors it will have thrown."""
-    ctx = new_context(browser, server, size[0], size[1])
-    page = ctx.new_page()
+    page = fresh_page(context, size[0], size[1])
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     return page, errors
@@ -103,9 +102,9 @@ def _shrunk(r: dict[str, float], by: float = 0.5) -> dict[str, float]:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", MODELS)
 def test_a_model_starts_collapsed_whole_and_legible(
-    browser: Browser, server: str, name: str, size: tuple[int, int]
+    context: BrowserContext, name: str, size: tuple[int, int]
 ) -> None:
-    page, errors = _open(browser, server, size)
+    page, errors = _open(context, size)
     try:
         _run_example(page, name)
         geo = _settle(page)
@@ -129,12 +128,12 @@ def test_a_model_starts_collapsed_whole_and_legible(
         shot(page, f"model-{name}-{size[0]}")
         assert not errors
     finally:
-        page.context.close()
+        page.close()
 
 
 @pytest.mark.parametrize("name", MODELS)
-def test_every_zoom_shows_legible_names(browser: Browser, server: str, name: str) -> None:
-    page, errors = _open(browser, server, (1280, 720))
+def test_every_zoom_shows_legible_names(context: BrowserContext, name: str) -> None:
+    page, errors = _open(context, (1280, 720))
     try:
         _run_example(page, name)
         zooms = []
@@ -159,13 +158,13 @@ def test_every_zoom_shows_legible_names(browser: Browser, server: str, name: str
             assert inside(b, geo["canvas"]), f"{b.get('title')} is off the canvas after Fit"
         assert not errors
     finally:
-        page.context.close()
+        page.close()
 
 
 def test_expanding_a_module_opens_it_in_place_and_collapsing_compacts(
-    browser: Browser, server: str
+    context: BrowserContext,
 ) -> None:
-    page, errors = _open(browser, server, (1920, 1080))
+    page, errors = _open(context, (1920, 1080))
     try:
         _run_example(page, "20_transformer_encoder")
         before = _settle(page)
@@ -198,11 +197,11 @@ def test_expanding_a_module_opens_it_in_place_and_collapsing_compacts(
         assert len(again["modules"]) == len(before["modules"])
         assert not errors
     finally:
-        page.context.close()
+        page.close()
 
 
-def test_a_training_loop_is_drawn_one_iteration_at_a_time(browser: Browser, server: str) -> None:
-    page, errors = _open(browser, server, (1280, 720))
+def test_a_training_loop_is_drawn_one_iteration_at_a_time(context: BrowserContext) -> None:
+    page, errors = _open(context, (1280, 720))
     try:
         _run_example(page, "19_cnn_training_loop")
         label = page.get_by_test_id("iter-label")
@@ -230,7 +229,7 @@ def test_a_training_loop_is_drawn_one_iteration_at_a_time(browser: Browser, serv
         shot(page, "model-cnn-iteration")
         assert not errors
     finally:
-        page.context.close()
+        page.close()
 
 
 # shared cells called in a Python loop, with no module around them: many small boxes side by side
@@ -254,8 +253,8 @@ loss.backward()
 """
 
 
-def test_names_beside_small_boxes_cover_no_other_box(browser: Browser, server: str) -> None:
-    page, errors = _open(browser, server, (1280, 720))
+def test_names_beside_small_boxes_cover_no_other_box(context: BrowserContext) -> None:
+    page, errors = _open(context, (1280, 720))
     try:
         page.goto("/")
         set_code(page, RECURRENT)
@@ -270,7 +269,7 @@ def test_names_beside_small_boxes_cover_no_other_box(browser: Browser, server: s
         _assert_legible(geo)
         assert not errors
     finally:
-        page.context.close()
+        page.close()
 
 
 # parameters and their AccumulateGrad: names a little wider than their boxes once zoomed out
@@ -281,10 +280,8 @@ net(torch.randn(16, 4)).pow(2).mean().backward()
 """
 
 
-def test_a_name_a_little_wider_than_its_box_is_drawn_smaller_in_it(
-    browser: Browser, server: str
-) -> None:
-    page, errors = _open(browser, server, (1280, 720))
+def test_a_name_a_little_wider_than_its_box_is_drawn_smaller_in_it(context: BrowserContext) -> None:
+    page, errors = _open(context, (1280, 720))
     try:
         page.goto("/")
         set_code(page, SMALL_NET)
@@ -307,7 +304,7 @@ def test_a_name_a_little_wider_than_its_box_is_drawn_smaller_in_it(
         assert "AccumulateGrad" in smaller, smaller
         assert not errors
     finally:
-        page.context.close()
+        page.close()
 
 
 # a model's inference under no_grad: no node is recorded, each op is drawn as a cut point
@@ -323,10 +320,8 @@ print(logits.argmax(1))
 """
 
 
-def test_a_model_run_under_no_grad_starts_collapsed_as_a_chain(
-    browser: Browser, server: str
-) -> None:
-    page, errors = _open(browser, server, (1280, 720))
+def test_a_model_run_under_no_grad_starts_collapsed_as_a_chain(context: BrowserContext) -> None:
+    page, errors = _open(context, (1280, 720))
     try:
         page.goto("/")
         set_code(page, INFERENCE)
@@ -346,4 +341,4 @@ def test_a_model_run_under_no_grad_starts_collapsed_as_a_chain(
         _assert_legible(geo)
         assert not errors
     finally:
-        page.context.close()
+        page.close()
