@@ -75,19 +75,23 @@ class set_detect_anomaly:
         set_anomaly_enabled(self.prev, self.prev_check_nan)
 
 
+def _engine_frame(line: str) -> bool:
+    """Whether a formatted stack entry is one of the engine's own frames (PyTorch's are C++,
+    so its traces never show them)."""
+    return line.startswith(f'  File "{_ENGINE_DIR}{os.sep}')
+
+
 def forward_stack() -> list[str]:
-    """The current stack's frames outside the engine (PyTorch's own frames are C++), every
-    one of them: an op called inside a user's function keeps that function's frame."""
+    """The current stack's frames outside the engine, every one of them: an op called inside
+    a user's function keeps that function's frame."""
     import traceback
 
-    return [
-        f for f in traceback.format_stack() if not f.startswith(f'  File "{_ENGINE_DIR}{os.sep}')
-    ]
+    return [f for f in traceback.format_stack() if not _engine_frame(f)]
 
 
 def user_frames(trace: list[str]) -> str:
-    """The recorded forward stack without the engine's own frames (PyTorch's are C++)."""
-    return "".join(f for f in trace if not f.startswith(f'  File "{_ENGINE_DIR}{os.sep}'))
+    """The recorded forward stack without the engine's own frames."""
+    return "".join(f for f in trace if not _engine_frame(f))
 
 
 def warn_error_in(node: Any) -> None:
