@@ -66,6 +66,8 @@ class Node:
     _tensors: frozenset[str] = frozenset()
     # operands PyTorch's overload takes as a Scalar, so not wrapped tensors (`MulBackward1.other`)
     _scalars: frozenset[str] = frozenset()
+    # the order PyTorch packs the saved inputs in, where it is not by name (ops/record.py)
+    _pack_order: tuple[str, ...] = ()
 
     def __init__(self, next_functions: tuple[Edge, ...] = ()) -> None:
         self.next_functions = next_functions

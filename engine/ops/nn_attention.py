@@ -37,9 +37,19 @@ def _mask_array(attn_mask: Any, is_causal: bool, lq: int, lk: int, dtype: Any) -
 def _softmax_np(s: Any) -> Any:
     """Softmax over the last axis, 0 along a fully masked (all -inf) row as PyTorch's kernels
     give."""
+    return _softmax_lse(s)[0]
+
+
+def _softmax_lse(s: Any) -> tuple[Any, Any]:
+    """The softmax over the last axis and the log-sum-exp of each row, which the CPU flash
+    kernel saves (0 for a fully masked row, where the softmax is 0 too)."""
     dead = np.all(s == -np.inf, axis=-1, keepdims=True)
-    s = np.exp(s - np.where(dead, 0.0, s.max(-1, keepdims=True)))
-    return s / np.where(dead, 1.0, s.sum(-1, keepdims=True))
+    top = np.where(dead, 0.0, s.max(-1, keepdims=True))
+    e = np.exp(s - top)
+    total = e.sum(-1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        lse = np.where(dead, 0.0, top + np.log(total))[..., 0]
+    return e / np.where(dead, 1.0, total), lse
 
 
 def _check_heads(query: Tensor, key: Tensor, value: Tensor, enable_gqa: bool) -> int:
@@ -94,16 +104,20 @@ def scaled_dot_product_attention(
     mask = _mask_array(attn_mask, is_causal, query.shape[-2], key.shape[-2], dt)
     if mask is not None:
         s = s + mask
-    p = _softmax_np(s)
+    p, lse = _softmax_lse(s)
     # laid out in memory as the query is, as ATen's CPU flash kernel does (multi-head
     # attention's permute(2, 0, 1, 3) of it is then contiguous: no copy, no CloneBackward0)
     res = np.matmul(p, vd).astype(dt)
     out = np.empty_like(query._d, dtype=dt) if query._d.shape == res.shape else res
     if out is not res:
         out[...] = res
+    # the row log-sum-exps in the kernel's accumulation type (float32 for half inputs)
+    logsumexp = make(lse.astype(np.result_type(dt, np.float32)), False, None, 0)
     saved = {"query": query, "key": key, "value": value, "attn_mask": attn_mask,
-             "dropout_p": dropout_p, "is_causal": is_causal, "scale": scale}  # fmt: skip
-    return record(ScaledDotProductFlashAttentionForCpuBackward0, out, (query, key, value), saved)
+             "dropout_p": dropout_p, "is_causal": is_causal, "scale": scale,
+             "logsumexp": logsumexp}  # fmt: skip
+    node = ScaledDotProductFlashAttentionForCpuBackward0
+    return record(node, out, (query, key, value), saved, "output")
 
 
 def _math(
@@ -128,6 +142,7 @@ class ScaledDotProductFlashAttentionForCpuBackward0(OpNode):
     __slots__ = ()
     _name = "ScaledDotProductFlashAttentionForCpuBackward0"
     _tensors = frozenset(("attn_mask",))
+    _pack_order = ("query", "key", "value", "logsumexp")  # then the output
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]

@@ -110,7 +110,7 @@ def record(
         node._saved = store = {}
         if saved is not None:
             if observer.SAVED_HOOKS:
-                saved = packing_order(saved)
+                saved = packing_order(saved, cls)
             for k, v in saved.items():
                 store[k] = save(v) if type(v) is Tensor or isinstance(v, Tensor) else v
         if out_saved is not None:
@@ -159,7 +159,7 @@ def record_multi(
         node._shapes = shapes
     if saved is not None:
         if observer.SAVED_HOOKS:
-            saved = packing_order(saved)
+            saved = packing_order(saved, cls)
         node._saved = {k: save(v) if isinstance(v, Tensor) else v for k, v in saved.items()}
     if out_saved is not None:
         store = node._saved if node._saved is not None else {}
@@ -179,9 +179,13 @@ def keep_on(node: Node, keep: dict[str, Any]) -> None:
         setattr(node, k, v)
 
 
-def packing_order(saved: dict[str, Any]) -> dict[str, Any]:
-    """Saved inputs in the order PyTorch packs them: its generated code saves them sorted by
-    name (`a * b` packs `other` before `self`), which pack hooks can observe."""
+def packing_order(saved: dict[str, Any], cls: type[Node] | None = None) -> dict[str, Any]:
+    """Saved inputs in the order PyTorch packs them, which pack hooks can observe: its generated
+    code mostly saves them sorted by name (`a * b` packs `other` before `self`); a node class
+    whose op does otherwise lists its order in `_pack_order`."""
+    order = cls._pack_order if cls is not None else ()
+    if order:
+        return {k: saved[k] for k in (*order, *sorted(set(saved) - set(order))) if k in saved}
     return dict(sorted(saved.items()))
 
 
