@@ -33,7 +33,6 @@ KNOWN: dict[str, str] = {
     "LinalgSolveExBackward0": "LU and pivots not saved",
     "MaxPool2DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
     "MaxPool3DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
-    "ScaledDotProductFlashAttentionForCpuBackward0": "logsumexp and output not saved",
     "TrilinearBackward0": "expand1..3 and sumdim not saved",
 }
 
