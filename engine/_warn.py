@@ -37,12 +37,14 @@ def warn(message: str | Warning, category: type[Warning] = UserWarning) -> None:
         warnings.warn(message, category, stacklevel=2)
         return
     env = frame.f_globals
-    warnings.warn_explicit(
-        message,
-        category,
-        frame.f_code.co_filename,
-        frame.f_lineno,
-        module=env.get("__name__", "<string>"),
-        registry=env.setdefault("__warningregistry__", {}),
-        module_globals=env,
-    )
+    where = (frame.f_code.co_filename, frame.f_lineno)
+    module = env.get("__name__", "<string>")
+    registry = env.setdefault("__warningregistry__", {})
+    try:
+        warnings.warn_explicit(
+            message, category, *where, module=module, registry=registry, module_globals=env
+        )
+    except ImportError:
+        # the frame's module loader cannot give its source (code exec'd in `python -c`'s
+        # __main__, whose loader is the builtin importer): the warning without the source line
+        warnings.warn_explicit(message, category, *where, module=module, registry=registry)

@@ -79,3 +79,20 @@ def test_default_filter_shows_a_warning_once_per_user_line() -> None:
         warnings.simplefilter("default")
         exec(compile(code, "user.py", "exec"), env)
     assert [w.lineno for w in caught] == [3, 4]
+
+
+def test_a_warning_in_code_whose_module_loader_has_no_source_is_still_shown() -> None:
+    """Code exec'd in `python -c`'s __main__ (whose loader, the builtin importer, raises
+    ImportError when asked for its source): the warning is shown at the user's line, not an
+    ImportError out of the `.grad` read (before: "'__main__' is not a built-in module")."""
+    import subprocess
+    import sys
+
+    code = "import engine as torch\nx = torch.ones(2, requires_grad=True)\nprint((x * 2).grad)\n"
+    boot = f"exec(compile({code!r}, 'snippet.py', 'exec'))"
+    out = subprocess.run([sys.executable, "-c", boot], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "None\n"
+    assert "snippet.py:3: UserWarning: The .grad attribute of a Tensor that is not a leaf" in (
+        out.stderr
+    )
