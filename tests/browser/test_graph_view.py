@@ -14,18 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import (
     SplitSocket,
     assert_clear_view,
     drawn_geometry,
     finished,
+    fresh_page,
     inside,
     layout_state,
     meets,
     move_cursor,
-    new_context,
     press_run,
     set_code,
     shot,
@@ -198,11 +198,10 @@ def test_legend_toggles_and_the_view_refits(page: Page) -> None:
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_narrow_and_wide_windows_show_the_whole_graph(
-    browser: Browser, server: str, size: tuple[int, int]
+    context: BrowserContext, size: tuple[int, int]
 ) -> None:
     w, h = size
-    ctx = new_context(browser, server, w, h)
-    page = ctx.new_page()
+    page = fresh_page(context, w, h)
     try:
         page.goto("/")
         set_code(page, MLP)
@@ -214,7 +213,7 @@ def test_narrow_and_wide_windows_show_the_whole_graph(
             assert box is not None and box["x"] + box["width"] <= w, tid
         shot(page, f"walk-mlp-{w}")
     finally:
-        ctx.close()
+        page.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])

@@ -5,9 +5,9 @@ windows (with a breakpoint badge too)."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import BrowserContext, expect
 
-from tests.browser.conftest import finished, new_context, press_run, set_code, shot
+from tests.browser.conftest import finished, fresh_page, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
@@ -19,11 +19,10 @@ loss.backward()
 """
 
 
-def test_first_run_hint_help_and_layouts(browser: Browser, server: str) -> None:
+def test_first_run_hint_help_and_layouts(context: BrowserContext) -> None:
     errors: list[str] = []
     for w, h in ((1280, 800), (1920, 1080)):
-        ctx = new_context(browser, server, w, h)
-        pg = ctx.new_page()
+        pg = fresh_page(context, w, h)
         pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.goto("/")
@@ -44,15 +43,14 @@ def test_first_run_hint_help_and_layouts(browser: Browser, server: str) -> None:
         status = pg.get_by_test_id("status").bounding_box()
         assert status is not None and status["width"] >= 150
         shot(pg, f"run-{w}")
-        ctx.close()
+        pg.close()
     assert not errors, errors
 
 
 def test_the_status_is_whole_in_a_1280_header_with_a_breakpoint_badge(
-    browser: Browser, server: str
+    context: BrowserContext,
 ) -> None:
-    ctx = new_context(browser, server, 1280, 800)
-    page = ctx.new_page()
+    page = fresh_page(context, 1280, 800)
     page.goto("/")
     set_code(page, NAN)
     page.get_by_test_id("breakpoints").click()
@@ -69,4 +67,4 @@ def test_the_status_is_whole_in_a_1280_header_with_a_breakpoint_badge(
     )
     assert clipped <= 1, f"the status text is cut by {clipped}px"
     shot(page, "walk2-header-1280")
-    ctx.close()
+    page.close()

@@ -5,9 +5,9 @@ at window widths where the timeline strip is a fractional number of pixels wide 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import BrowserContext, expect
 
-from tests.browser.conftest import finished, move_cursor, new_context, press_run, set_code, shot
+from tests.browser.conftest import finished, fresh_page, move_cursor, press_run, set_code, shot
 
 pytestmark = pytest.mark.browser
 
@@ -24,9 +24,8 @@ print(x.grad)
 
 
 @pytest.mark.parametrize("width", [1280, 1366])
-def test_a_long_run_raises_no_page_error(browser: Browser, server: str, width: int) -> None:
-    ctx = new_context(browser, server, width, 820)
-    page = ctx.new_page()
+def test_a_long_run_raises_no_page_error(context: BrowserContext, width: int) -> None:
+    page = fresh_page(context, width, 820)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
@@ -51,4 +50,4 @@ def test_a_long_run_raises_no_page_error(browser: Browser, server: str, width: i
         shot(page, f"run-size-{width}")
         assert not errors, errors[:3]
     finally:
-        ctx.close()
+        page.close()
