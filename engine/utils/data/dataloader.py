@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sized
+from typing import Any, cast
 
 import numpy as np
 
@@ -93,7 +93,7 @@ class DataLoader:
 
     def __len__(self) -> int:
         if isinstance(self.dataset, IterableDataset):
-            n = len(self.dataset)  # type: ignore[arg-type]
+            n = len(cast(Sized, self.dataset))
             if self.batch_size is None:
                 return n
             return n // self.batch_size if self.drop_last else -(-n // self.batch_size)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence, Sized
+from typing import Any, cast
 
 from engine._tensor import Tensor
 
@@ -126,7 +126,7 @@ class ChainDataset(IterableDataset):
         total = 0
         for d in self.datasets:
             assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
-            total += len(d)  # type: ignore[arg-type]
+            total += len(cast(Sized, d))
         return total
 
 
