@@ -19,6 +19,7 @@ from engine._tensor import Tensor
 from engine.autograd import forward_ad as fwad
 from engine.autograd._pytree import spec_pprint, spec_str, tree_flatten, tree_map, tree_unflatten
 from engine.autograd.forward_jvp import tangent_of
+from engine.autograd.grad_mode import func_transform
 from engine.func.loops import (
     _track,
     jac_columns,
@@ -107,7 +108,7 @@ def grad_and_value(func: Fn, argnums: Argnums = 0, has_aux: bool = False) -> Fn:
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         grad_on = torch.is_grad_enabled()
-        with torch.enable_grad():
+        with torch.enable_grad(), func_transform():
             _, leaves, spec, rebuild, keep = _select(args, argnums, grad_on)
             out = func(*rebuild(tree_unflatten(leaves, spec)), **kwargs)
             out, aux = _split_aux(out, has_aux, "grad_and_value(f)(*args)")
@@ -155,7 +156,7 @@ def _split_aux(out: Any, has_aux: bool, where: str) -> tuple[Any, Any]:
 def vjp(func: Fn, *primals: Any, has_aux: bool = False) -> Any:
     """(func(*primals), vjp_fn[, aux]): `vjp_fn(cotangents)` is a tuple, one per primal."""
     grad_on = torch.is_grad_enabled()
-    with torch.enable_grad():
+    with torch.enable_grad(), func_transform():
         diff, leaves, spec, _, keep = _select(primals, tuple(range(len(primals))), grad_on)
         out = func(*diff)
         out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")
@@ -175,7 +176,7 @@ def vjp(func: Fn, *primals: Any, has_aux: bool = False) -> Any:
                 f"outputs to the function. cotangents: {spec_pprint(ct_spec)}, primal output: "
                 f"{spec_pprint(out_spec)}"
             )
-        with torch.enable_grad():
+        with torch.enable_grad(), func_transform():
             gs = _grads(out_leaves, leaves, keep or create_graph or fwad.FW.on, ct_leaves)
         return tree_unflatten([_plain(g, keep or create_graph) for g in gs], spec)
 
@@ -206,11 +207,12 @@ def jvp(
             f"{spec_str(t_spec)}"
         )
     if fwad.FW.level >= 0:  # nested: the double-vjp trick on reverse mode
-        return nested_jvp(func, p_leaves, p_spec, t_leaves, has_aux)
+        with func_transform():
+            return nested_jvp(func, p_leaves, p_spec, t_leaves, has_aux)
     keep = torch.is_grad_enabled() and any(
         isinstance(x, Tensor) and x._rg for x in (*p_leaves, *t_leaves)
     )
-    with fwad.dual_level():
+    with fwad.dual_level(), func_transform():
         duals = [fwad.make_dual(_as_tensor(p), t) for p, t in zip(p_leaves, t_leaves)]
         out = func(*tree_unflatten(duals, p_spec))
         out, aux = _split_aux(out, has_aux, "jvp(f, primals, tangents)")
@@ -262,7 +264,7 @@ def jacrev(func: Fn, argnums: Argnums = 0, *, has_aux: bool = False, **_: Any) -
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         grad_on = torch.is_grad_enabled()
-        with torch.enable_grad():
+        with torch.enable_grad(), func_transform():
             _, leaves, spec, rebuild, keep = _select(args, argnums, grad_on)
             out = func(*rebuild(tree_unflatten(leaves, spec)), **kwargs)
             out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")  # PyTorch's jacrev is a vjp
@@ -294,7 +296,8 @@ def jacfwd(func: Fn, argnums: Argnums = 0, has_aux: bool = False, **_: Any) -> F
                     new[i] = v
             return func(*new, **kwargs)
 
-        return jac_columns(only, leaves, spec, has_aux, jvp)
+        with func_transform(batching=True):  # PyTorch's jacfwd is vmap over jvp
+            return jac_columns(only, leaves, spec, has_aux, jvp)
 
     return wrapper
 

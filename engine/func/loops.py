@@ -11,7 +11,7 @@ from engine._tensor import Tensor
 from engine.autograd import forward_ad as fwad
 from engine.autograd._pytree import spec_str, tree_flatten, tree_map, tree_unflatten
 from engine.autograd.forward_jvp import tangent_of
-from engine.autograd.grad_mode import STATE
+from engine.autograd.grad_mode import STATE, func_transform
 
 if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
     import engine as torch
@@ -109,11 +109,12 @@ def vmap(
         # "same": every sample draws what the first did (the generator moves on once)
         start = torch.default_generator.get_state() if randomness == "same" else None
         try:
-            for i in range(sizes[0]):
-                if start is not None:
-                    torch.default_generator.set_state(start)
-                leaves = [x if d is None else x.select(d, i) for x, d in pairs]
-                outs.append(func(*tree_unflatten(leaves, spec), **kwargs))
+            with func_transform(batching=True):
+                for i in range(sizes[0]):
+                    if start is not None:
+                        torch.default_generator.set_state(start)
+                    leaves = [x if d is None else x.select(d, i) for x, d in pairs]
+                    outs.append(func(*tree_unflatten(leaves, spec), **kwargs))
         finally:
             modes.vmap_level -= 1
             modes.vmap_unmapped, modes.vmap_randomness = prev, prev_random
