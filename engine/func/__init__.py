@@ -72,9 +72,9 @@ def _plain(t: Any, keep: bool) -> Any:
 
 def _select(
     args: tuple[Any, ...], argnums: Argnums, grad_on: bool
-) -> tuple[Any, list[Any], Any, Fn, bool]:
-    """The differentiated part of `args` as tracked leaves, a way to rebuild the args, and
-    whether results keep their graph (an outer level differentiates them)."""
+) -> tuple[Any, list[Any], Any, Fn, bool, Fn]:
+    """The differentiated part of `args` as tracked leaves, a way to rebuild the args, whether
+    results keep their graph (an outer level differentiates them), and how an output leaves."""
     _check_argnums(argnums, len(args))
     chosen = args[argnums] if isinstance(argnums, int) else tuple(args[i] for i in argnums)
     keep = grad_on and any(isinstance(x, Tensor) and x._rg for x in tree_flatten(chosen)[0])
@@ -90,7 +90,13 @@ def _select(
                 new[i] = v
         return tuple(new)
 
-    return diff, leaves, spec, rebuild, keep
+    # PyTorch unwraps an input returned as it came in to the tensor passed in (same object)
+    back = {id(t): x for t, x in zip(leaves, tree_flatten(chosen)[0])}
+
+    def leave(t: Any) -> Any:
+        return back[id(t)] if id(t) in back else _plain(t, keep)
+
+    return diff, leaves, spec, rebuild, keep, leave
 
 
 def _grads(out: Any, leaves: list[Any], create: bool, grad_outputs: Any = None) -> list[Any]:
@@ -109,7 +115,7 @@ def grad_and_value(func: Fn, argnums: Argnums = 0, has_aux: bool = False) -> Fn:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         grad_on = torch.is_grad_enabled()
         with torch.enable_grad(), func_transform():
-            _, leaves, spec, rebuild, keep = _select(args, argnums, grad_on)
+            _, leaves, spec, rebuild, keep, leave = _select(args, argnums, grad_on)
             out = func(*rebuild(tree_unflatten(leaves, spec)), **kwargs)
             out, aux = _split_aux(out, has_aux, "grad_and_value(f)(*args)")
             if not isinstance(out, Tensor):
@@ -125,8 +131,8 @@ def grad_and_value(func: Fn, argnums: Argnums = 0, has_aux: bool = False) -> Fn:
                 )
             gs = _grads(out, leaves, keep or fwad.FW.on)
         g = tree_unflatten([_plain(x, keep) for x in gs], spec)
-        value = _plain(out, keep)
-        return (g, (value, tree_map(lambda t: _plain(t, keep), aux))) if has_aux else (g, value)
+        value = leave(out)
+        return (g, (value, tree_map(leave, aux))) if has_aux else (g, value)
 
     return wrapper
 
@@ -157,7 +163,7 @@ def vjp(func: Fn, *primals: Any, has_aux: bool = False) -> Any:
     """(func(*primals), vjp_fn[, aux]): `vjp_fn(cotangents)` is a tuple, one per primal."""
     grad_on = torch.is_grad_enabled()
     with torch.enable_grad(), func_transform():
-        diff, leaves, spec, _, keep = _select(primals, tuple(range(len(primals))), grad_on)
+        diff, leaves, spec, _, keep, leave = _select(primals, tuple(range(len(primals))), grad_on)
         out = func(*diff)
         out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(out)
@@ -182,9 +188,9 @@ def vjp(func: Fn, *primals: Any, has_aux: bool = False) -> Any:
 
     vjp_fn.__qualname__ = "_vjp_with_argnums.<locals>.wrapper"
     vjp_fn.__name__ = "wrapper"
-    value = tree_map(lambda t: _plain(t, keep), out)
+    value = tree_map(leave, out)
     if has_aux:
-        return value, vjp_fn, tree_map(lambda t: _plain(t, keep), aux)
+        return value, vjp_fn, tree_map(leave, aux)
     return value, vjp_fn
 
 
@@ -265,13 +271,13 @@ def jacrev(func: Fn, argnums: Argnums = 0, *, has_aux: bool = False, **_: Any) -
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         grad_on = torch.is_grad_enabled()
         with torch.enable_grad(), func_transform():
-            _, leaves, spec, rebuild, keep = _select(args, argnums, grad_on)
+            _, leaves, spec, rebuild, keep, leave = _select(args, argnums, grad_on)
             out = func(*rebuild(tree_unflatten(leaves, spec)), **kwargs)
             out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")  # PyTorch's jacrev is a vjp
             o_leaves, o_spec = tree_flatten(out)
             jac = [tree_unflatten(jac_rows(o, leaves, keep or fwad.FW.on), spec) for o in o_leaves]
         res = tree_map(lambda t: _plain(t, keep), tree_unflatten(jac, o_spec))
-        return (res, tree_map(lambda t: _plain(t, keep), aux)) if has_aux else res
+        return (res, tree_map(leave, aux)) if has_aux else res
 
     return wrapper
 
