@@ -265,8 +265,17 @@ def linearize(func: Fn, *primals: Any) -> tuple[Any, Fn]:
     return out, jvp_fn
 
 
-def jacrev(func: Fn, argnums: Argnums = 0, *, has_aux: bool = False, **_: Any) -> Fn:
+def jacrev(
+    func: Fn,
+    argnums: Argnums = 0,
+    *,
+    has_aux: bool = False,
+    chunk_size: int | None = None,
+    **_: Any,
+) -> Fn:
     """The Jacobian of `func` w.r.t. `argnums`, one vjp per output element."""
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         grad_on = torch.is_grad_enabled()

@@ -79,13 +79,16 @@ def vmap(
     chunk_size: int | None = None,
 ) -> Fn:
     """Map `func` over a dimension of its inputs (`None` in `in_dims`: not mapped)."""
+    # PyTorch checks these when vmap is called, before any input is seen
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(
+            "Only allowed values for randomness are 'error', 'different', or 'same'. Got "
+            + str(randomness)
+        )
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if randomness not in ("error", "different", "same"):
-            raise RuntimeError(
-                "Only allowed values for randomness are 'error', 'different', or 'same'. Got "
-                + str(randomness)
-            )
         pairs = _leaf_dims(func, in_dims, args)
         sizes = [x.shape[d] for x, d in pairs if d is not None]
         if not sizes:
