@@ -194,7 +194,8 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
 
 
 def argwhere(self: Tensor) -> Tensor:
-    return nonzero(self)
+    out: Tensor = nonzero(self)
+    return out
 
 
 # -- ops with nodes of their own -----------------------------------------------------------
