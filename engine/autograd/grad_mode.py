@@ -182,3 +182,24 @@ class inference_mode(_DecoratorContextManager):
 
     def clone(self) -> inference_mode:
         return self.__class__(self.mode)
+
+
+_MULTITHREADING = [True]
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Whether backward may use worker threads; the engine's backward runs in the calling
+    thread either way, so this only keeps PyTorch's flag (set at construction, as there)."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _MULTITHREADING[0]
+        _MULTITHREADING[0] = self.mode = mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _MULTITHREADING[0] = self.prev
+
+    def clone(self) -> set_multithreading_enabled:
+        return self.__class__(self.mode)

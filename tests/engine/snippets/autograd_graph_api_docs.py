@@ -1,5 +1,5 @@
 # torch.autograd.graph / torch.autograd API docs: disable_saved_tensors_hooks, GradientEdge,
-# grad with is_grads_batched, Node checks.
+# grad with is_grads_batched, set_multithreading_enabled, Node checks.
 import torch
 from torch.autograd.graph import GradientEdge, get_gradient_edge
 
@@ -34,6 +34,9 @@ out = x * torch.tensor([[1.0, 2.0], [3.0, 4.0]])
 batched = torch.eye(4).reshape(4, 2, 2)
 (jac,) = torch.autograd.grad(out, x, batched, is_grads_batched=True)
 print(jac)
+with torch.autograd.set_multithreading_enabled(False):
+    print(torch.autograd.grad((x ** 2).sum(), x)[0].shape)
+print(torch.autograd.set_multithreading_enabled)
 print(isinstance(b.grad_fn, torch.autograd.graph.Node), issubclass(type(b.grad_fn), torch.autograd.graph.Node))
 print(b.grad_fn.metadata, b.grad_fn.next_functions)
 torch.autograd.grad(out.sum(), x, torch.ones(3), is_grads_batched=True)
