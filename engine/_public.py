@@ -55,6 +55,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.autograd.grad_mode.inference_mode",
         "engine.autograd.grad_mode.no_grad",
         "engine.autograd.grad_mode.set_grad_enabled",
+        "engine.autograd.grad_mode.set_multithreading_enabled",
     ),
     "torch.autograd.graph": (
         "engine.autograd.graph.Node",

@@ -14,7 +14,7 @@ from engine import _dtype, _layout
 from engine._upper import UPPER
 from engine._warn import warn
 from engine.autograd import observer
-from engine.autograd.grad_mode import STATE
+from engine.autograd.grad_mode import STATE, is_grad_enabled
 from engine.autograd.hooks import HookDict, RemovableHandle, add_hook
 from engine.autograd.node import AccumulateGrad, Node
 
@@ -416,7 +416,9 @@ class Tensor(TensorSurface):
         """The ndarray itself (shared memory), as PyTorch's `.numpy()`."""
         if STATE.vmap_level:
             _vmap_refuses(self, _NO_STORAGE)
-        if self._rg and not force:
+        # PyTorch refuses only while grad mode is on: under no_grad (and in a custom
+        # Function's forward) a tensor that requires grad converts
+        if self._rg and not force and is_grad_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."

@@ -259,6 +259,7 @@ from engine.ops.shape_composite import column_stack as column_stack
 from engine.ops.shape_composite import diag as diag
 from engine.ops.shape_composite import diag_embed as diag_embed
 from engine.ops.shape_composite import diff as diff
+from engine.ops.shape_composite import dsplit as dsplit
 from engine.ops.shape_composite import dstack as dstack
 from engine.ops.shape_composite import fliplr as fliplr
 from engine.ops.shape_composite import flipud as flipud

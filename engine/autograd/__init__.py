@@ -18,6 +18,7 @@ from engine.autograd.grad_mode import (
     is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
+    set_multithreading_enabled,
 )
 
 if TYPE_CHECKING:
@@ -100,4 +101,5 @@ __all__ = [
     "profiler",
     "set_detect_anomaly",
     "set_grad_enabled",
+    "set_multithreading_enabled",
 ]

@@ -261,6 +261,13 @@ class Function:
             "forward mode AD."
         )
 
+    @staticmethod
+    def vmap(info: Any, in_dims: Any, *args: Any) -> Any:
+        raise NotImplementedError(
+            "To use autograd.Function with vmap, you must either override the vmap staticmethod "
+            "or set generate_vmap_rule=True."
+        )
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward and, when any tensor input requires grad, record a node."""
@@ -269,6 +276,10 @@ class Function:
         custom_setup = cls.setup_context is not Function.setup_context
         if kwargs:  # PyTorch binds keyword arguments to forward's parameters first
             args, kwargs = _bind(cls.forward, args, kwargs, not custom_setup), {}
+        if STATE.func_level:
+            _check_transformable(cls, custom_setup)
+        # with its own vmap rule, forward sees whole (unbatched) tensors: here, one sample's
+        vmap_rule = STATE.vmap_level and cls.vmap is not Function.vmap
         tensors = tuple(a for a in args if isinstance(a, _tensor.Tensor))
         record = STATE.enabled and any(t._rg for t in tensors)
         node: Any = new_node(cls._backward_cls, tensors)
@@ -280,21 +291,51 @@ class Function:
         # PyTorch fills needs_input_grad from requires_grad alone, even under no_grad
         node.needs_input_grad = tuple(isinstance(a, _tensor.Tensor) and a._rg for a in args)
         tangents = input_tangents(args) if FW.on else None
-        prev, prev_fw = STATE.enabled, FW.on
+        prev, prev_fw, prev_vmap = STATE.enabled, FW.on, STATE.vmap_level
         STATE.enabled = FW.on = False  # forward sees neither the graph nor tangents
+        STATE.vmap_level = 0 if vmap_rule else prev_vmap
         try:
             if custom_setup:
                 output = cls.forward(*args, **kwargs)
             else:
                 output = cls.forward(node, *args, **kwargs)
         finally:
-            STATE.enabled, FW.on = prev, prev_fw
+            STATE.enabled, FW.on, STATE.vmap_level = prev, prev_fw, prev_vmap
         if custom_setup:
             cls.setup_context(node, args, output)
         wrapped = wrap_outputs(node, tensors, output, record)
         if tangents is not None:
             function_jvp(cls, node, tangents, wrapped)
         return wrapped
+
+
+_EXTENDING_FUNC = (
+    "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+)
+
+
+def _check_transformable(cls: type[Function], custom_setup: bool) -> None:
+    """PyTorch's checks on a Function called inside torch.func transforms."""
+    if not custom_setup:
+        raise RuntimeError(
+            "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
+            f"jacrev, ...), it must override the setup_context staticmethod. {_EXTENDING_FUNC}"
+        )
+    if not STATE.batch_level:
+        return
+    own_rule = cls.vmap is not Function.vmap
+    if cls.generate_vmap_rule and own_rule:
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it has both generate_vmap_rule=True and "
+            "an overridden vmap staticmethod. Please set generate_vmap_rule=False or delete the "
+            f"overridden vmap staticmethod to avoid ambiguity. {_EXTENDING_FUNC}"
+        )
+    if not (cls.generate_vmap_rule or own_rule):
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
+            "override and implement the vmap staticmethod or set generate_vmap_rule=True. "
+            f"{_EXTENDING_FUNC}"
+        )
 
 
 def _bind(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -24,6 +25,10 @@ class _ThreadModes(threading.local):
         self.vmap_level = 0
         self.vmap_unmapped: set[int] = set()
         self.vmap_randomness = "error"  # the innermost vmap's: random ops raise under "error"
+        # inside any torch.func transform, and inside one that batches (vmap, and jacfwd, which
+        # PyTorch runs as vmap over jvp): a custom autograd.Function checks both
+        self.func_level = 0
+        self.batch_level = 0
 
 
 class _Anomaly:
@@ -38,6 +43,18 @@ class _Anomaly:
 
 STATE = _ThreadModes()
 ANOMALY = _Anomaly()
+
+
+@contextlib.contextmanager
+def func_transform(batching: bool = False) -> Iterator[None]:
+    """Mark the extent of one torch.func transform (vmap and jacfwd batch)."""
+    STATE.func_level += 1
+    STATE.batch_level += batching
+    try:
+        yield
+    finally:
+        STATE.func_level -= 1
+        STATE.batch_level -= batching
 
 
 def is_grad_enabled() -> bool:
@@ -164,4 +181,25 @@ class inference_mode(_DecoratorContextManager):
         STATE.enabled, STATE.grad, STATE.inference = self.prev
 
     def clone(self) -> inference_mode:
+        return self.__class__(self.mode)
+
+
+_MULTITHREADING = [True]
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Whether backward may use worker threads; the engine's backward runs in the calling
+    thread either way, so this only keeps PyTorch's flag (set at construction, as there)."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _MULTITHREADING[0]
+        _MULTITHREADING[0] = self.mode = mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _MULTITHREADING[0] = self.prev
+
+    def clone(self) -> set_multithreading_enabled:
         return self.__class__(self.mode)

@@ -55,6 +55,8 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
     prev = _DISABLED[0]
     _DISABLED[0] = error_message
     try:
+        if observer.SAVED_HOOKS:  # PyTorch refuses to disable hooks that are already on
+            raise RuntimeError(error_message)
         yield
     finally:
         _DISABLED[0] = prev

@@ -19,6 +19,7 @@ from engine._tensor import Tensor
 from engine.autograd import forward_ad as fwad
 from engine.autograd._pytree import spec_pprint, spec_str, tree_flatten, tree_map, tree_unflatten
 from engine.autograd.forward_jvp import tangent_of
+from engine.autograd.grad_mode import func_transform
 from engine.func.loops import (
     _track,
     jac_columns,
@@ -71,9 +72,9 @@ def _plain(t: Any, keep: bool) -> Any:
 
 def _select(
     args: tuple[Any, ...], argnums: Argnums, grad_on: bool
-) -> tuple[Any, list[Any], Any, Fn, bool]:
-    """The differentiated part of `args` as tracked leaves, a way to rebuild the args, and
-    whether results keep their graph (an outer level differentiates them)."""
+) -> tuple[Any, list[Any], Any, Fn, bool, Fn]:
+    """The differentiated part of `args` as tracked leaves, a way to rebuild the args, whether
+    results keep their graph (an outer level differentiates them), and how an output leaves."""
     _check_argnums(argnums, len(args))
     chosen = args[argnums] if isinstance(argnums, int) else tuple(args[i] for i in argnums)
     keep = grad_on and any(isinstance(x, Tensor) and x._rg for x in tree_flatten(chosen)[0])
@@ -89,7 +90,13 @@ def _select(
                 new[i] = v
         return tuple(new)
 
-    return diff, leaves, spec, rebuild, keep
+    # PyTorch unwraps an input returned as it came in to the tensor passed in (same object)
+    back = {id(t): x for t, x in zip(leaves, tree_flatten(chosen)[0])}
+
+    def leave(t: Any) -> Any:
+        return back[id(t)] if id(t) in back else _plain(t, keep)
+
+    return diff, leaves, spec, rebuild, keep, leave
 
 
 def _grads(out: Any, leaves: list[Any], create: bool, grad_outputs: Any = None) -> list[Any]:
@@ -107,8 +114,8 @@ def grad_and_value(func: Fn, argnums: Argnums = 0, has_aux: bool = False) -> Fn:
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         grad_on = torch.is_grad_enabled()
-        with torch.enable_grad():
-            _, leaves, spec, rebuild, keep = _select(args, argnums, grad_on)
+        with torch.enable_grad(), func_transform():
+            _, leaves, spec, rebuild, keep, leave = _select(args, argnums, grad_on)
             out = func(*rebuild(tree_unflatten(leaves, spec)), **kwargs)
             out, aux = _split_aux(out, has_aux, "grad_and_value(f)(*args)")
             if not isinstance(out, Tensor):
@@ -124,8 +131,8 @@ def grad_and_value(func: Fn, argnums: Argnums = 0, has_aux: bool = False) -> Fn:
                 )
             gs = _grads(out, leaves, keep or fwad.FW.on)
         g = tree_unflatten([_plain(x, keep) for x in gs], spec)
-        value = _plain(out, keep)
-        return (g, (value, tree_map(lambda t: _plain(t, keep), aux))) if has_aux else (g, value)
+        value = leave(out)
+        return (g, (value, tree_map(leave, aux))) if has_aux else (g, value)
 
     return wrapper
 
@@ -155,8 +162,8 @@ def _split_aux(out: Any, has_aux: bool, where: str) -> tuple[Any, Any]:
 def vjp(func: Fn, *primals: Any, has_aux: bool = False) -> Any:
     """(func(*primals), vjp_fn[, aux]): `vjp_fn(cotangents)` is a tuple, one per primal."""
     grad_on = torch.is_grad_enabled()
-    with torch.enable_grad():
-        diff, leaves, spec, _, keep = _select(primals, tuple(range(len(primals))), grad_on)
+    with torch.enable_grad(), func_transform():
+        diff, leaves, spec, _, keep, leave = _select(primals, tuple(range(len(primals))), grad_on)
         out = func(*diff)
         out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(out)
@@ -175,15 +182,15 @@ def vjp(func: Fn, *primals: Any, has_aux: bool = False) -> Any:
                 f"outputs to the function. cotangents: {spec_pprint(ct_spec)}, primal output: "
                 f"{spec_pprint(out_spec)}"
             )
-        with torch.enable_grad():
+        with torch.enable_grad(), func_transform():
             gs = _grads(out_leaves, leaves, keep or create_graph or fwad.FW.on, ct_leaves)
         return tree_unflatten([_plain(g, keep or create_graph) for g in gs], spec)
 
     vjp_fn.__qualname__ = "_vjp_with_argnums.<locals>.wrapper"
     vjp_fn.__name__ = "wrapper"
-    value = tree_map(lambda t: _plain(t, keep), out)
+    value = tree_map(leave, out)
     if has_aux:
-        return value, vjp_fn, tree_map(lambda t: _plain(t, keep), aux)
+        return value, vjp_fn, tree_map(leave, aux)
     return value, vjp_fn
 
 
@@ -206,11 +213,12 @@ def jvp(
             f"{spec_str(t_spec)}"
         )
     if fwad.FW.level >= 0:  # nested: the double-vjp trick on reverse mode
-        return nested_jvp(func, p_leaves, p_spec, t_leaves, has_aux)
+        with func_transform():
+            return nested_jvp(func, p_leaves, p_spec, t_leaves, has_aux)
     keep = torch.is_grad_enabled() and any(
         isinstance(x, Tensor) and x._rg for x in (*p_leaves, *t_leaves)
     )
-    with fwad.dual_level():
+    with fwad.dual_level(), func_transform():
         duals = [fwad.make_dual(_as_tensor(p), t) for p, t in zip(p_leaves, t_leaves)]
         out = func(*tree_unflatten(duals, p_spec))
         out, aux = _split_aux(out, has_aux, "jvp(f, primals, tangents)")
@@ -257,19 +265,28 @@ def linearize(func: Fn, *primals: Any) -> tuple[Any, Fn]:
     return out, jvp_fn
 
 
-def jacrev(func: Fn, argnums: Argnums = 0, *, has_aux: bool = False, **_: Any) -> Fn:
+def jacrev(
+    func: Fn,
+    argnums: Argnums = 0,
+    *,
+    has_aux: bool = False,
+    chunk_size: int | None = None,
+    **_: Any,
+) -> Fn:
     """The Jacobian of `func` w.r.t. `argnums`, one vjp per output element."""
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         grad_on = torch.is_grad_enabled()
-        with torch.enable_grad():
-            _, leaves, spec, rebuild, keep = _select(args, argnums, grad_on)
+        with torch.enable_grad(), func_transform():
+            _, leaves, spec, rebuild, keep, leave = _select(args, argnums, grad_on)
             out = func(*rebuild(tree_unflatten(leaves, spec)), **kwargs)
             out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")  # PyTorch's jacrev is a vjp
             o_leaves, o_spec = tree_flatten(out)
             jac = [tree_unflatten(jac_rows(o, leaves, keep or fwad.FW.on), spec) for o in o_leaves]
         res = tree_map(lambda t: _plain(t, keep), tree_unflatten(jac, o_spec))
-        return (res, tree_map(lambda t: _plain(t, keep), aux)) if has_aux else res
+        return (res, tree_map(leave, aux)) if has_aux else res
 
     return wrapper
 
@@ -294,7 +311,8 @@ def jacfwd(func: Fn, argnums: Argnums = 0, has_aux: bool = False, **_: Any) -> F
                     new[i] = v
             return func(*new, **kwargs)
 
-        return jac_columns(only, leaves, spec, has_aux, jvp)
+        with func_transform(batching=True):  # PyTorch's jacfwd is vmap over jvp
+            return jac_columns(only, leaves, spec, has_aux, jvp)
 
     return wrapper
 

@@ -11,7 +11,7 @@ from engine._tensor import Tensor
 from engine.autograd import forward_ad as fwad
 from engine.autograd._pytree import spec_str, tree_flatten, tree_map, tree_unflatten
 from engine.autograd.forward_jvp import tangent_of
-from engine.autograd.grad_mode import STATE
+from engine.autograd.grad_mode import STATE, func_transform
 
 if TYPE_CHECKING:  # the engine's namespace, typed (engine/_torch_surface.pyi)
     import engine as torch
@@ -79,13 +79,16 @@ def vmap(
     chunk_size: int | None = None,
 ) -> Fn:
     """Map `func` over a dimension of its inputs (`None` in `in_dims`: not mapped)."""
+    # PyTorch checks these when vmap is called, before any input is seen
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(
+            "Only allowed values for randomness are 'error', 'different', or 'same'. Got "
+            + str(randomness)
+        )
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if randomness not in ("error", "different", "same"):
-            raise RuntimeError(
-                "Only allowed values for randomness are 'error', 'different', or 'same'. Got "
-                + str(randomness)
-            )
         pairs = _leaf_dims(func, in_dims, args)
         sizes = [x.shape[d] for x, d in pairs if d is not None]
         if not sizes:
@@ -109,11 +112,12 @@ def vmap(
         # "same": every sample draws what the first did (the generator moves on once)
         start = torch.default_generator.get_state() if randomness == "same" else None
         try:
-            for i in range(sizes[0]):
-                if start is not None:
-                    torch.default_generator.set_state(start)
-                leaves = [x if d is None else x.select(d, i) for x, d in pairs]
-                outs.append(func(*tree_unflatten(leaves, spec), **kwargs))
+            with func_transform(batching=True):
+                for i in range(sizes[0]):
+                    if start is not None:
+                        torch.default_generator.set_state(start)
+                    leaves = [x if d is None else x.select(d, i) for x, d in pairs]
+                    outs.append(func(*tree_unflatten(leaves, spec), **kwargs))
         finally:
             modes.vmap_level -= 1
             modes.vmap_unmapped, modes.vmap_randomness = prev, prev_random

@@ -130,6 +130,8 @@ def tensor_split(self: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[
     n = self._d.shape[d]
     if isinstance(indices_or_sections, int):
         k = indices_or_sections
+        if k <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {k}")
         sizes = [n // k + (1 if i < n % k else 0) for i in range(k)]
         bounds, off = [], 0
         for s in sizes:
@@ -141,12 +143,37 @@ def tensor_split(self: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[
     return tuple(narrow(self, d, a, b - a) for a, b in bounds)
 
 
+def _split_along(
+    name: str, self: Tensor, sections: Any, dim: int, min_dims: int
+) -> tuple[Tensor, ...]:
+    """hsplit/vsplit/dsplit: tensor_split, except that a number of sections must divide."""
+    n = self._d.ndim
+    if n < min_dims:
+        raise RuntimeError(
+            f"torch.{name} requires a tensor with at least {min_dims} dimension, but got a tensor "
+            f"with {n} dimensions!"
+        )
+    if isinstance(sections, int) and sections >= 0:
+        size = self._d.shape[dim]
+        if sections == 0 or size % sections:
+            raise RuntimeError(
+                f"torch.{name} attempted to split along dimension {dim}, but the size of the "
+                f"dimension {size} is not divisible by the split_size {sections}!"
+            )
+    return tensor_split(self, sections, dim)
+
+
 def hsplit(self: Tensor, sections: Any) -> tuple[Tensor, ...]:
-    return tensor_split(self, sections, 1 if self._d.ndim > 1 else 0)
+    """tensor_split along dim 1 (dim 0 of a 1-D tensor)."""
+    return _split_along("hsplit", self, sections, 1 if self._d.ndim > 1 else 0, 1)
 
 
 def vsplit(self: Tensor, sections: Any) -> tuple[Tensor, ...]:
-    return tensor_split(self, sections, 0)
+    return _split_along("vsplit", self, sections, 0, 2)
+
+
+def dsplit(self: Tensor, sections: Any) -> tuple[Tensor, ...]:
+    return _split_along("dsplit", self, sections, 2, 3)
 
 
 def dstack(tensors: Any) -> Tensor:
@@ -167,7 +194,8 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
 
 
 def argwhere(self: Tensor) -> Tensor:
-    return nonzero(self)  # type: ignore[no-any-return]
+    out: Tensor = nonzero(self)
+    return out
 
 
 # -- ops with nodes of their own -----------------------------------------------------------
@@ -337,6 +365,7 @@ OPS = [
     Op("tensor_split", tensor_split),
     Op("hsplit", hsplit),
     Op("vsplit", vsplit),
+    Op("dsplit", dsplit),
     Op("nonzero", nonzero),
     Op("argwhere", argwhere),
     Op("diag_embed", diag_embed),

@@ -46,6 +46,15 @@ def _addindent(s: str, n: int) -> str:
     return lines[0] + "\n" + "\n".join(" " * n + line for line in lines[1:])
 
 
+_COMPLEX_MODULES = (
+    "Complex modules are a new feature under active development whose design may change, and "
+    "some modules might not work as expected when using complex tensors as parameters or "
+    "buffers. Please file an issue at "
+    "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml if a complex module "
+    "does not work as expected."
+)
+
+
 class Module:
     """Base class of every layer and model.
 
@@ -322,12 +331,18 @@ class Module:
             self._apply_tensors(lambda t: t.to(memory_format=fmt) if t.dim() in (4, 5) else t)
         if dt is None:
             return self
-        if not dt.is_floating_point:
+        if not (dt.is_floating_point or dt.is_complex):
             raise TypeError(
                 f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                 f"dtype={dt}"
             )
-        return self._apply_tensors(lambda t: t.to(dt) if t.is_floating_point() else t)
+        if dt.is_complex:
+            from engine._warn import warn
+
+            warn(_COMPLEX_MODULES, UserWarning)
+        return self._apply_tensors(
+            lambda t: t.to(dt) if t.is_floating_point() or t.is_complex() else t
+        )
 
     def compile(self, *args: Any, **kwargs: Any) -> None:
         """`Module.compile()`: compiles in place in PyTorch; here the module runs eagerly as

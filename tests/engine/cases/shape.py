@@ -120,6 +120,7 @@ MORE = [
     Case("tensor_split_indices", "torch.tensor_split(a, [1, 5], dim=1)", {"a": S}),
     Case("hsplit", "a.hsplit(3)", {"a": S}),
     Case("vsplit", "torch.vsplit(a, 2)", {"a": S}),
+    Case("dsplit", "a.dsplit([1, 3])", {"a": S3}),
     Case("dstack", "torch.dstack([a, b])", {"a": S, "b": S}),
     Case("column_stack", "torch.column_stack([a, b])", {"a": (3,), "b": (3,)}),
     Case("diag_1d", "a.diag()", {"a": (3,)}),
