@@ -106,10 +106,21 @@ def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Ten
 
     if dim is None:
         return gather(reshape(self, (-1,)), 0, reshape(indices, (-1,)))
+    if self._d.ndim != indices._d.ndim:
+        raise RuntimeError(
+            "torch.take_along_dim(): input and indices should have the same number of dimensions, "
+            f"but got {self._d.ndim} dimensions for input, and {indices._d.ndim} dimensions for "
+            "indices"
+        )
+    if indices._d.dtype != np.int64:
+        raise RuntimeError(
+            "torch.take_along_dim(): dtype of indices should be Long but got "
+            + _dtype.type_name(indices.dtype)
+        )
     d = _wrap_dim(dim, self._d.ndim)
     s, i = list(self._d.shape), list(indices._d.shape)
     s[d] = i[d] = 1
-    common = list(np.broadcast_shapes(tuple(s), tuple(i)))
+    common = list(broadcast_shape(tuple(s), tuple(i)))
     self_shape = (*common[:d], self._d.shape[d], *common[d + 1 :])
     idx_shape = (*common[:d], indices._d.shape[d], *common[d + 1 :])
     idx = indices if indices._d.shape == idx_shape else expand(indices, idx_shape)
