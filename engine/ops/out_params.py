@@ -21,9 +21,17 @@ def with_out(fn: Any, name: str) -> Any:
     from engine.ops.inplace import type_name
 
     scalars = name in ("add", "sub", "mul", "div")
+    # an op whose overloads PyTorch's parser checks (_arg_parser.checked): checked here with
+    # `out` among the arguments, then run without checking again
+    parser = getattr(fn, "parser", None)
+    wrapped = fn
+    fn = getattr(fn, "impl", fn)
 
-    @functools.wraps(fn)
-    def op(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+    @functools.wraps(wrapped)
+    def op(*args: Any, **kwargs: Any) -> Any:
+        if parser is not None:
+            parser.parse(args, kwargs)
+        out: Tensor | None = kwargs.pop("out", None)
         if scalars and args and not isinstance(args[0], Tensor):
             args = (as_tensor(args[0]), *args[1:])  # torch.add(5, 5) is tensor(10)
         if out is None:

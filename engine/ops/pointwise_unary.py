@@ -311,7 +311,6 @@ arcsinh, arccosh, arctanh = asinh, acosh, atanh
 absolute, negative = pw.abs, pw.neg
 multiply, subtract, divide, true_divide = pw.mul, pw.sub, pw.div, pw.div
 greater, greater_equal, less, less_equal, not_equal = pw.gt, pw.ge, pw.lt, pw.le, pw.ne
-clip = pw.clamp
 
 OPS = [
     Op("floor", floor, inplace=True, inplace_function=True),
@@ -360,6 +359,5 @@ OPS = [
     Op("less", less, inplace=True),
     Op("less_equal", less_equal, inplace=True),
     Op("not_equal", not_equal, inplace=True),
-    Op("clip", clip, inplace=True, inplace_function=True),
     Op("positive", positive, operators=("__pos__",)),
 ]
