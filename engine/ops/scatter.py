@@ -398,11 +398,11 @@ class PutBackward0(OpNode):
 
 
 OPS = [
-    Op("gather", gather),
-    Op("scatter", scatter, inplace=True),
-    Op("scatter_add", scatter_add, inplace=True),
-    Op("index_select", index_select),
-    Op("index_add", index_add, inplace=True),
-    Op("take", take),
+    Op("gather", gather, out=True),
+    Op("scatter", scatter, inplace=True, out=True),
+    Op("scatter_add", scatter_add, inplace=True, out=True),
+    Op("index_select", index_select, out=True),
+    Op("index_add", index_add, inplace=True, out=True),
+    Op("take", take, out=True),
     Op("put", put, inplace=True),
 ]

@@ -205,5 +205,5 @@ def _const(a: np.ndarray[Any, Any]) -> Any:
 
 
 OPS = [
-    Op("scatter_reduce", scatter_reduce, inplace=True),
+    Op("scatter_reduce", scatter_reduce, inplace=True, out=True),
 ]
