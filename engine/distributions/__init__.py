@@ -20,6 +20,7 @@ from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
 from engine.distributions.geometric import Geometric
+from engine.distributions.gumbel import Gumbel
 from engine.distributions.half_cauchy import HalfCauchy
 from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent
@@ -76,6 +77,7 @@ __all__ = [
     "ExponentialFamily",
     "Gamma",
     "Geometric",
+    "Gumbel",
     "HalfCauchy",
     "HalfNormal",
     "Independent",

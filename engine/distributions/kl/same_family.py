@@ -15,6 +15,7 @@ from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
 from engine.distributions.geometric import Geometric
+from engine.distributions.gumbel import Gumbel
 from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent, _sum_rightmost
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
@@ -26,6 +27,7 @@ from engine.distributions.transformed_distribution import TransformedDistributio
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 inf = math.inf
+_EULER = 0.57721566490153286060  # the Euler-Mascheroni constant
 
 
 def _infinite_like(tensor: Tensor) -> Tensor:
@@ -132,6 +134,17 @@ def _kl_gamma_gamma(p: Gamma, q: Gamma) -> Tensor:
 @register_kl(Geometric, Geometric)
 def _kl_geometric_geometric(p: Geometric, q: Geometric) -> Tensor:
     return -p.entropy() - torch.log1p(-q.probs) / p.probs - q.logits
+
+
+@register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p: Gumbel, q: Gumbel) -> Tensor:
+    ct1 = p.scale / q.scale
+    ct2 = q.loc / q.scale
+    ct3 = p.loc / q.scale
+    t1 = -ct1.log() - ct2 + ct3
+    t2 = ct1 * _EULER
+    t3 = torch.exp(ct2 + (1 + ct1).lgamma() - ct3)
+    return t1 + t2 + t3 - (1 + _EULER)
 
 
 @register_kl(Laplace, Laplace)
