@@ -235,6 +235,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.gamma": ("engine.distributions.gamma.Gamma",),
     "torch.distributions.geometric": ("engine.distributions.geometric.Geometric",),
     "torch.distributions.gumbel": ("engine.distributions.gumbel.Gumbel",),
+    "torch.distributions.weibull": ("engine.distributions.weibull.Weibull",),
     "torch.distributions.half_cauchy": ("engine.distributions.half_cauchy.HalfCauchy",),
     "torch.distributions.half_normal": ("engine.distributions.half_normal.HalfNormal",),
     "torch.distributions.independent": ("engine.distributions.independent.Independent",),

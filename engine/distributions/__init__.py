@@ -58,6 +58,7 @@ from engine.distributions.transforms import (
     TanhTransform,
     Transform,
 )
+from engine.distributions.weibull import Weibull
 
 __all__ = [
     "AbsTransform",
@@ -107,6 +108,7 @@ __all__ = [
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "Weibull",
     "biject_to",
     "constraints",
     "kl_divergence",
