@@ -239,6 +239,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.half_cauchy": ("engine.distributions.half_cauchy.HalfCauchy",),
     "torch.distributions.half_normal": ("engine.distributions.half_normal.HalfNormal",),
     "torch.distributions.independent": ("engine.distributions.independent.Independent",),
+    "torch.distributions.kumaraswamy": ("engine.distributions.kumaraswamy.Kumaraswamy",),
     "torch.distributions.laplace": ("engine.distributions.laplace.Laplace",),
     "torch.distributions.log_normal": ("engine.distributions.log_normal.LogNormal",),
     "torch.distributions.lowrank_multivariate_normal": (

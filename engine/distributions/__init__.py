@@ -26,6 +26,7 @@ from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl import kl_divergence, register_kl
+from engine.distributions.kumaraswamy import Kumaraswamy
 from engine.distributions.laplace import Laplace
 from engine.distributions.log_normal import LogNormal
 from engine.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
@@ -83,6 +84,7 @@ __all__ = [
     "HalfNormal",
     "Independent",
     "IndependentTransform",
+    "Kumaraswamy",
     "Laplace",
     "LogNormal",
     "LogitRelaxedBernoulli",
