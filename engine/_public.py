@@ -256,6 +256,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.one_hot_categorical": (
         "engine.distributions.one_hot_categorical.OneHotCategorical",
     ),
+    "torch.distributions.pareto": ("engine.distributions.pareto.Pareto",),
     "torch.distributions.poisson": ("engine.distributions.poisson.Poisson",),
     "torch.distributions.relaxed_bernoulli": (
         "engine.distributions.relaxed_bernoulli.LogitRelaxedBernoulli",

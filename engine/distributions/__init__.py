@@ -34,6 +34,7 @@ from engine.distributions.mixture_same_family import MixtureSameFamily
 from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.one_hot_categorical import OneHotCategorical
+from engine.distributions.pareto import Pareto
 from engine.distributions.poisson import Poisson
 from engine.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
 from engine.distributions.relaxed_categorical import (
@@ -95,6 +96,7 @@ __all__ = [
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
+    "Pareto",
     "Poisson",
     "PositiveDefiniteTransform",
     "PowerTransform",

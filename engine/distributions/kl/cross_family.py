@@ -16,6 +16,7 @@ from engine.distributions.gumbel import Gumbel
 from engine.distributions.kinds import Bernoulli, Normal, Uniform
 from engine.distributions.kl.registry import register_kl
 from engine.distributions.laplace import Laplace
+from engine.distributions.pareto import Pareto
 from engine.distributions.poisson import Poisson
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
@@ -74,6 +75,7 @@ def _kl_beta_uniform(p: Beta, q: Uniform) -> Tensor:
 
 
 @register_kl(Exponential, Beta)
+@register_kl(Exponential, Pareto)
 @register_kl(Exponential, Uniform)
 def _kl_exponential_infinity(p: Exponential, q: object) -> Tensor:
     return _infinite_like(p.rate)
@@ -99,6 +101,7 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> Tensor:
 
 
 @register_kl(Gamma, Beta)
+@register_kl(Gamma, Pareto)
 @register_kl(Gamma, Uniform)
 def _kl_gamma_infinity(p: Gamma, q: object) -> Tensor:
     return _infinite_like(p.concentration)
@@ -124,6 +127,7 @@ def _kl_gamma_normal(p: Gamma, q: Normal) -> Tensor:
 @register_kl(Laplace, Beta)
 @register_kl(Laplace, Exponential)
 @register_kl(Laplace, Gamma)
+@register_kl(Laplace, Pareto)
 @register_kl(Laplace, Uniform)
 def _kl_laplace_infinity(p: Laplace, q: object) -> Tensor:
     return _infinite_like(p.loc)
@@ -143,6 +147,7 @@ def _kl_laplace_normal(p: Laplace, q: Normal) -> Tensor:
 @register_kl(Normal, Beta)
 @register_kl(Normal, Exponential)
 @register_kl(Normal, Gamma)
+@register_kl(Normal, Pareto)
 @register_kl(Normal, Uniform)
 def _kl_normal_infinity(p: Normal, q: object) -> Tensor:
     return _infinite_like(p.loc)
@@ -238,6 +243,7 @@ def _kl_gamma_gumbel(p: Gamma, q: Gumbel) -> Tensor:
 @register_kl(Gumbel, Beta)
 @register_kl(Gumbel, Exponential)
 @register_kl(Gumbel, Gamma)
+@register_kl(Gumbel, Pareto)
 @register_kl(Gumbel, Uniform)
 def _kl_gumbel_infinity(p: Gumbel, q: Any) -> Tensor:
     return _infinite_like(p.loc)
@@ -271,3 +277,60 @@ def _kl_uniform_gumbel(p: Uniform, q: Gumbel) -> Tensor:
     t1 = common_term.log() + 0.5 * (high_loc_diff + low_loc_diff)
     t2 = common_term * (torch.exp(-high_loc_diff) - torch.exp(-low_loc_diff))
     return t1 - t2
+
+
+@register_kl(Beta, Pareto)
+def _kl_beta_infinity(p: Beta, q: Pareto) -> Tensor:
+    return _infinite_like(p.concentration1)
+
+
+@register_kl(Pareto, Beta)
+@register_kl(Pareto, Uniform)
+def _kl_pareto_infinity(p: Pareto, q: Any) -> Tensor:
+    return _infinite_like(p.scale)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p: Pareto, q: Exponential) -> Tensor:
+    scale_rate_prod = p.scale * q.rate
+    t1 = (p.alpha / scale_rate_prod).log()
+    t2 = p.alpha.reciprocal()
+    t3 = p.alpha * scale_rate_prod / (p.alpha - 1)
+    result = t1 - t2 + t3 - 1
+    result[p.alpha <= 1] = inf
+    return result
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p: Pareto, q: Gamma) -> Tensor:
+    common_term = p.scale.log() + p.alpha.reciprocal()
+    t1 = p.alpha.log() - common_term
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t3 = (1 - q.concentration) * common_term
+    t4 = q.rate * p.alpha * p.scale / (p.alpha - 1)
+    result = t1 + t2 + t3 + t4 - 1
+    result[p.alpha <= 1] = inf
+    return result
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p: Pareto, q: Normal) -> Tensor:
+    var_normal = 2 * q.scale.pow(2)
+    common_term = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t2 = p.alpha.reciprocal()
+    t3 = p.alpha * common_term.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common_term - q.loc).pow(2)
+    result = t1 - t2 + (t3 + t4) / var_normal - 1
+    result[p.alpha <= 2] = inf
+    return result
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p: Uniform, q: Pareto) -> Tensor:
+    support_uniform = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * support_uniform).log()
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - support_uniform) / support_uniform
+    result = t2 * (q.alpha + 1) - t1
+    result[p.low < q.support.lower_bound] = inf
+    return result

@@ -22,6 +22,7 @@ from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl.registry import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
 from engine.distributions.one_hot_categorical import OneHotCategorical
+from engine.distributions.pareto import Pareto
 from engine.distributions.poisson import Poisson
 from engine.distributions.transformed_distribution import TransformedDistribution
 
@@ -172,6 +173,17 @@ def _kl_halfnormal_halfnormal(p: HalfNormal, q: HalfNormal) -> Tensor:
 @register_kl(OneHotCategorical, OneHotCategorical)
 def _kl_onehotcategorical_onehotcategorical(p: OneHotCategorical, q: OneHotCategorical) -> Tensor:
     return _kl_categorical_categorical(p._categorical, q._categorical)
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p: Pareto, q: Pareto) -> Tensor:
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    t1 = q.alpha * scale_ratio.log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
+    result[p.support.lower_bound < q.support.lower_bound] = inf
+    return result
 
 
 @register_kl(Poisson, Poisson)
