@@ -232,6 +232,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.distribution": ("engine.distributions.distribution.Distribution",),
     "torch.distributions.exp_family": ("engine.distributions.exp_family.ExponentialFamily",),
     "torch.distributions.exponential": ("engine.distributions.exponential.Exponential",),
+    "torch.distributions.fishersnedecor": ("engine.distributions.fishersnedecor.FisherSnedecor",),
     "torch.distributions.gamma": ("engine.distributions.gamma.Gamma",),
     "torch.distributions.geometric": ("engine.distributions.geometric.Geometric",),
     "torch.distributions.gumbel": ("engine.distributions.gumbel.Gumbel",),

@@ -18,6 +18,7 @@ from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
 from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
+from engine.distributions.fishersnedecor import FisherSnedecor
 from engine.distributions.gamma import Gamma
 from engine.distributions.geometric import Geometric
 from engine.distributions.gumbel import Gumbel
@@ -78,6 +79,7 @@ __all__ = [
     "ExpTransform",
     "Exponential",
     "ExponentialFamily",
+    "FisherSnedecor",
     "Gamma",
     "Geometric",
     "Gumbel",
