@@ -254,6 +254,9 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.distributions.multivariate_normal.MultivariateNormal",
     ),
     "torch.distributions.normal": ("engine.distributions.kinds.Normal",),
+    "torch.distributions.negative_binomial": (
+        "engine.distributions.negative_binomial.NegativeBinomial",
+    ),
     "torch.distributions.one_hot_categorical": (
         "engine.distributions.one_hot_categorical.OneHotCategorical",
     ),

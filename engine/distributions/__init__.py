@@ -34,6 +34,7 @@ from engine.distributions.lowrank_multivariate_normal import LowRankMultivariate
 from engine.distributions.mixture_same_family import MixtureSameFamily
 from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
+from engine.distributions.negative_binomial import NegativeBinomial
 from engine.distributions.one_hot_categorical import OneHotCategorical
 from engine.distributions.pareto import Pareto
 from engine.distributions.poisson import Poisson
@@ -96,6 +97,7 @@ __all__ = [
     "MixtureSameFamily",
     "Multinomial",
     "MultivariateNormal",
+    "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
     "Pareto",
