@@ -228,6 +228,9 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.categorical": ("engine.distributions.kinds.Categorical",),
     "torch.distributions.cauchy": ("engine.distributions.cauchy.Cauchy",),
     "torch.distributions.chi2": ("engine.distributions.chi2.Chi2",),
+    "torch.distributions.continuous_bernoulli": (
+        "engine.distributions.continuous_bernoulli.ContinuousBernoulli",
+    ),
     "torch.distributions.dirichlet": ("engine.distributions.dirichlet.Dirichlet",),
     "torch.distributions.distribution": ("engine.distributions.distribution.Distribution",),
     "torch.distributions.exp_family": ("engine.distributions.exp_family.ExponentialFamily",),

@@ -14,6 +14,7 @@ from engine.distributions.binomial import Binomial
 from engine.distributions.cauchy import Cauchy
 from engine.distributions.chi2 import Chi2
 from engine.distributions.constraint_registry import biject_to, transform_to
+from engine.distributions.continuous_bernoulli import ContinuousBernoulli
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
 from engine.distributions.exp_family import ExponentialFamily
@@ -74,6 +75,7 @@ __all__ = [
     "Cauchy",
     "Chi2",
     "ComposeTransform",
+    "ContinuousBernoulli",
     "Dirichlet",
     "Distribution",
     "ExpRelaxedCategorical",

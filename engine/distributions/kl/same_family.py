@@ -10,6 +10,7 @@ from engine._tensor import Tensor
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
 from engine.distributions.cauchy import Cauchy
+from engine.distributions.continuous_bernoulli import ContinuousBernoulli
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
@@ -85,6 +86,14 @@ def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
     t[(q.probs == 0).expand_as(t)] = inf
     t[(p.probs == 0).expand_as(t)] = 0
     return t.sum(-1)
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli(p: ContinuousBernoulli, q: ContinuousBernoulli) -> Tensor:
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + torch.log1p(-p.probs)
+    t3 = -q._cont_bern_log_norm() - torch.log1p(-q.probs)
+    return t1 + t2 + t3
 
 
 @register_kl(Dirichlet, Dirichlet)
