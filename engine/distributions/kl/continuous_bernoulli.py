@@ -24,8 +24,8 @@ inf = math.inf
 
 def _cross_entropy_to(p: Any, q: ContinuousBernoulli) -> Tensor:
     """-E_p[log q(x)] - H(p): what Beta and Uniform against q share."""
-    mean: Tensor = p.mean
-    return -p.entropy() - mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
+    out: Tensor = -p.entropy() - p.mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
+    return out
 
 
 @register_kl(Beta, ContinuousBernoulli)
