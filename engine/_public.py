@@ -239,6 +239,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.gamma": ("engine.distributions.gamma.Gamma",),
     "torch.distributions.geometric": ("engine.distributions.geometric.Geometric",),
     "torch.distributions.gumbel": ("engine.distributions.gumbel.Gumbel",),
+    "torch.distributions.von_mises": ("engine.distributions.von_mises.VonMises",),
     "torch.distributions.weibull": ("engine.distributions.weibull.Weibull",),
     "torch.distributions.half_cauchy": ("engine.distributions.half_cauchy.HalfCauchy",),
     "torch.distributions.half_normal": ("engine.distributions.half_normal.HalfNormal",),

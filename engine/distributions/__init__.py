@@ -63,6 +63,7 @@ from engine.distributions.transforms import (
     TanhTransform,
     Transform,
 )
+from engine.distributions.von_mises import VonMises
 from engine.distributions.weibull import Weibull
 
 __all__ = [
@@ -118,6 +119,7 @@ __all__ = [
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "VonMises",
     "Weibull",
     "biject_to",
     "constraints",
