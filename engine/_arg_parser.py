@@ -51,6 +51,13 @@ def _float(x: Any) -> bool:
     return isinstance(x, int | float | np.integer | np.floating)
 
 
+def _number(x: Any) -> bool:
+    """A Scalar: a Python or NumPy number, or a 0-d tensor that does not require grad."""
+    if isinstance(x, Tensor):
+        return x._d.ndim == 0 and not x.requires_grad
+    return isinstance(x, int | float | complex | np.number | np.bool_)
+
+
 def _dtype_like(x: Any) -> bool:
     return isinstance(x, _dtype.dtype) or x in (float, int, bool, complex)
 
@@ -64,6 +71,7 @@ def _layout(x: Any) -> bool:
 CHECKS: dict[str, Callable[[Any], bool]] = {
     "int": _int,
     "float": _float,
+    "Number": _number,
     "bool": lambda x: isinstance(x, bool),
     "Tensor": lambda x: isinstance(x, Tensor),
     "torch.dtype": _dtype_like,
@@ -179,36 +187,139 @@ def _fail(raise_: bool, message: str) -> None:
     return None
 
 
+def _without_out(text: str) -> str:
+    """An overload as its in-place variant's (`torch.clamp_`): no `out`."""
+    parts = [p.strip() for p in text.split(",")]
+    parts = [p for p in parts if p.partition("=")[0].strip().rsplit(" ", 1)[-1] != "out"]
+    return ", ".join(parts[:-1] if parts and parts[-1] == "*" else parts)
+
+
+def _method_text(text: str) -> str:
+    """A function's overload as the Tensor method's: no `self`, and no `out`."""
+    text = _without_out(text)
+    return text.split(",", 1)[1] if "," in text else ""
+
+
 class ArgParser:
     """The overloads of one function; `method` parses a Tensor method's call (no `self`)."""
 
     def __init__(self, name: str, signatures: list[str]) -> None:
         self.name = name
         self.signatures = [Signature(s) for s in signatures]
-        self.methods = [Signature(s.split(",", 1)[1] if "," in s else "") for s in signatures]
+        self.methods = [Signature(_method_text(s)) for s in signatures]
+        self.inplace_functions = [Signature(_without_out(s)) for s in signatures]
 
     def parse(
-        self, args: tuple[Any, ...], kwargs: dict[str, Any], method: bool = False
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        method: bool = False,
+        name: str | None = None,
     ) -> dict[str, Any]:
+        """The call's values by name; `name` reports the call under the name of an in-place
+        variant (`clamp_` of `clamp`), whose function takes no `out`."""
         sigs = self.methods if method else self.signatures
+        if name is not None and not method:
+            sigs = self.inplace_functions
+        fn = name or self.name
         if len(sigs) == 1:
-            out: dict[str, Any] = sigs[0].parse(self.name, args, kwargs, True)
+            out: dict[str, Any] = sigs[0].parse(fn, args, kwargs, True)
             return out
         for sig in sigs:
-            found = sig.parse(self.name, args, kwargs, False)
+            found = sig.parse(fn, args, kwargs, False)
             if found is not None:
                 return dict(found)
         n = len(args) + len(kwargs)
         plausible = [s for s in sigs if s.min_args <= n <= len(s.params)]
         if len(plausible) == 1:
-            plausible[0].parse(self.name, args, kwargs, True)
-        # ATen lists keywords from an unordered_map: for a few keys, the reverse of the call's
-        got = [_got(a) for a in args] + [f"{k}={_got(v)}" for k, v in reversed(kwargs.items())]
-        options = "".join(f" * {s}\n" for s in sigs)
-        raise TypeError(
-            f"{self.name}() received an invalid combination of arguments - got "
-            f"({', '.join(got)}), but expected one of:\n{options}"
+            plausible[0].parse(fn, args, kwargs, True)
+        raise TypeError(invalid_combination(fn, [str(s) for s in sigs], args, kwargs))
+
+
+def invalid_combination(
+    fn: str, options: list[str], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> str:
+    """PyTorch's message when no overload matches (`format_invalid_args`), quirks included:
+    keywords listed from an unordered_map (for a few keys, the reverse of the call's order), a
+    trailing ", " kept when there are no positional arguments, and the "didn't match" line
+    only under an overload whose count of ", "-separated pieces equals the argument count."""
+    kw = list(reversed(kwargs.items()))
+    got = [_got(a) for a in args] + [f"{k}={_got(v)}" for k, v in kw]
+    lines = [f"{fn}() received an invalid combination of arguments - got {_desc(got, args)}"]
+    lines.append(", but expected one of:\n")
+    for option in options:
+        lines.append(f" * {option}\n")
+        pieces = option[1:-1].split(", ")
+        variadic = "..." in option
+        n = len(args) + len(kw)
+        if not (n == len(pieces) or (variadic and n > len(pieces))):
+            continue
+        names = [p.rsplit(" ", 1)[-1] for p in pieces]
+        trailing = names[max(len(names) - len(kw), 0) :]
+        unmatched = [k for k, _ in kw if k not in trailing]
+        if unmatched:
+            wrong = ", ".join(unmatched)
+            lines.append(
+                f"      didn't match because some of the keywords were incorrect: {wrong}\n"
+            )
+            continue
+        marked = []  # ATen marks a mismatch with "!" off a terminal
+        for i, obj in enumerate([*args, *(kwargs.get(names[j]) for j in range(len(args), n))]):
+            decl = pieces[min(i, len(pieces) - 1)]
+            typ = decl[: decl.rfind(" ")].removesuffix("...") if " " in decl else decl
+            text = _formatted(obj) if i < len(args) else f"{names[i]}={_formatted(obj)}"
+            marked.append(text if _matches(typ, obj) else f"!{text}!")
+        desc = _desc(marked, args)
+        lines.append(
+            f"      didn't match because some of the arguments have invalid types: {desc}\n"
         )
+    return "".join(lines)
+
+
+def _desc(parts: list[str], args: tuple[Any, ...]) -> str:
+    # sic: ATen trims the last ", " only when there are positional arguments
+    if args:
+        return "(" + ", ".join(parts) + ")"
+    return "(" + "".join(f"{p}, " for p in parts) + ")"
+
+
+def _formatted(obj: Any) -> str:
+    """An argument as ATen's "didn't match" line shows it: a sequence with its items' types."""
+    if not isinstance(obj, tuple | list):
+        return _got(obj)
+    inner = ", ".join(_got(o) for o in obj)
+    if isinstance(obj, list):
+        return f"list of [{inner}]"
+    return f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
+
+
+def _matches(typ: str, obj: Any) -> bool:
+    """ATen's loose type match in its error text: by CPython type name only."""
+    accepted = {"float": ("float", "int"), "int": ("int",)}.get(typ, (typ,))
+    return _got(obj) in accepted
+
+
+def checked(parser: ArgParser, impl: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """`torch.<name>` calling `impl` with the caller's own arguments once `parser` accepts
+    them (PyTorch's TypeError otherwise); its `method` attribute is the Tensor method. The
+    in-place variant and `out=` (engine/ops/inplace.py, out_params.py) check through
+    `parser` too, under their own names."""
+
+    def function(*args: Any, **kwargs: Any) -> Tensor:
+        parser.parse(args, kwargs)
+        return impl(*args, **kwargs)
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        parser.parse(args, kwargs, method=True)
+        return impl(self, *args, **kwargs)
+
+    for f in (function, method):
+        f.__name__ = f.__qualname__ = parser.name
+        f.__doc__ = impl.__doc__
+    function.method = method  # type: ignore[attr-defined]
+    function.parser = parser  # type: ignore[attr-defined]
+    function.impl = impl  # type: ignore[attr-defined]
+    return function
 
 
 def with_parser(parser: ArgParser, impl: Callable[..., Tensor]) -> Callable[..., Tensor]:

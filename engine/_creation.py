@@ -13,7 +13,8 @@ from engine._from_data import _finish, _np_dtype, _unwrap
 from engine._from_data import as_tensor as as_tensor
 from engine._from_data import from_numpy as from_numpy
 from engine._from_data import tensor as tensor
-from engine._tensor import Tensor, init
+from engine._tensor import Tensor, init, writing
+from engine._warn import warn
 
 
 def _size(size: tuple[Any, ...], op: str = "") -> tuple[int, ...]:
@@ -44,6 +45,43 @@ def _filled(
     return _finish(np.full(shape, fill, dtype=np_dt), requires_grad, device)
 
 
+def out_dtype(dtype: Any, out: Tensor | None) -> Any:
+    """A factory's dtype under `out=`: out's own; asking for another is PyTorch's error."""
+    if out is None:
+        return dtype
+    if dtype is not None and np.dtype(_np_dtype(dtype)) != out._d.dtype:
+        asked, has = np.dtype(_np_dtype(dtype)).name, out._d.dtype.name
+        raise RuntimeError(
+            f"dtype {_dtype.scalar_type_name(asked)} does not match dtype of out parameter "
+            f"({_dtype.scalar_type_name(has)})"
+        )
+    return out.dtype
+
+
+def into(out: Tensor | None, t: Tensor, resize_warns: bool = False) -> Tensor:
+    """`out=` of a factory: ATen resizes `out` to the result silently and writes it (arange
+    keeps out's shape when the element count agrees, and warns when it does not)."""
+    if out is None:
+        return t
+    same = out._d.shape == t._d.shape or (resize_warns and out._d.size == t._d.size)
+    if resize_warns and not same and out._d.size:
+        warn(
+            f"The number of elements in the out tensor of shape {list(out._d.shape)} is "
+            f"{out._d.size} which does not match the computed number of elements {t._d.size}. "
+            "Note that this may occur as a result of rounding error. The out tensor will be "
+            f"resized to a tensor of shape ({t._d.size},). (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)"
+        )
+    with writing(out):
+        if same:
+            np.copyto(out._d, t._d.reshape(out._d.shape), casting="unsafe")
+        else:  # resized: the new memory
+            out._d = t._d.astype(out._d.dtype)
+    if t.requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
 def zeros(
     *size: Any,
     dtype: Any = None,
@@ -52,7 +90,8 @@ def zeros(
     out: Any = None,
     layout: Any = None,
 ) -> Tensor:
-    return _filled(0, size, dtype, requires_grad, device, op="zeros")
+    dtype = out_dtype(dtype, out)
+    return into(out, _filled(0, size, dtype, requires_grad, device, op="zeros"))
 
 
 def ones(
@@ -63,7 +102,8 @@ def ones(
     out: Any = None,
     layout: Any = None,
 ) -> Tensor:
-    return _filled(1, size, dtype, requires_grad, device)
+    dtype = out_dtype(dtype, out)
+    return into(out, _filled(1, size, dtype, requires_grad, device))
 
 
 def empty(
@@ -73,8 +113,13 @@ def empty(
     requires_grad: bool = False,
     memory_format: Any = None,
     layout: Any = None,
+    out: Any = None,
 ) -> Tensor:
-    return _in_format(_filled(0, size, dtype, requires_grad, device), memory_format)
+    dtype = out_dtype(dtype, out)
+    t = _in_format(_filled(0, size, dtype, requires_grad, device), memory_format)
+    if isinstance(out, Tensor) and out._d.shape == t._d.shape:
+        return out  # empty's values are whatever was there
+    return into(out, t)
 
 
 def full(
@@ -84,9 +129,11 @@ def full(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    out: Any = None,
 ) -> Tensor:
+    dtype = out_dtype(dtype, out)
     default = _dtype.scalar_dtype(fill_value) if dtype is None else None
-    return _filled(fill_value, (size,), dtype, requires_grad, device, default)
+    return into(out, _filled(fill_value, (size,), dtype, requires_grad, device, default))
 
 
 def _in_format(t: Tensor, fmt: Any) -> Tensor:
@@ -173,7 +220,9 @@ def arange(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    out: Any = None,
 ) -> Tensor:
+    dtype = out_dtype(dtype, out)
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -187,7 +236,7 @@ def arange(
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = max(0, int(np.ceil((vals[1] - vals[0]) / vals[2])))
     data = (vals[0] + np.arange(n, dtype=np.float64) * vals[2]).astype(npdt)
-    return _finish(data, requires_grad, device)
+    return into(out, _finish(data, requires_grad, device), resize_warns=True)
 
 
 def linspace(
@@ -198,8 +247,11 @@ def linspace(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    out: Any = None,
 ) -> Tensor:
-    return _finish(_linspace(start, end, int(steps), _np_dtype(dtype)), requires_grad, device)
+    dtype = out_dtype(dtype, out)
+    data = _linspace(start, end, int(steps), _np_dtype(dtype))
+    return into(out, _finish(data, requires_grad, device))
 
 
 def _linspace(start: Any, end: Any, steps: int, dt: Any) -> np.ndarray[Any, Any]:

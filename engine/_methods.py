@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine._arg_parser import ArgParser
 from engine._tensor import Tensor
 from engine.ops.inplace import make_inplace
 from engine.ops.out_params import with_out
@@ -79,7 +80,9 @@ def bind(table: tuple[Family, ...], namespace: dict[str, Any]) -> None:
         operators += [(d, op.inplace_name) for d in op.inplace_operators]
     for op in (op for family in table for op in family.rows):
         if op.inplace_function and op.inplace_name not in namespace:
-            namespace[op.inplace_name] = _method_caller(op.inplace_name)
+            namespace[op.inplace_name] = _method_caller(
+                op.inplace_name, getattr(op.fn, "parser", None)
+            )
     for dunder, name in operators:  # the method a later row bound, if one did
         setattr(Tensor, dunder, getattr(Tensor, name))
     for dunder, fn in REFLECTED.items():
@@ -87,10 +90,13 @@ def bind(table: tuple[Family, ...], namespace: dict[str, Any]) -> None:
     Tensor.__hash__ = lambda self: id(self)  # type: ignore[method-assign]
 
 
-def _method_caller(name: str) -> Callable[..., Any]:
-    """`torch.<name>(t, ...)`: calls `t.<name>(...)` (PyTorch's `torch.relu_` and friends)."""
+def _method_caller(name: str, parser: ArgParser | None = None) -> Callable[..., Any]:
+    """`torch.<name>(t, ...)`: calls `t.<name>(...)` (PyTorch's `torch.relu_` and friends),
+    once the op's parser, if it has one, accepts the call as a function's."""
 
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if parser is not None:
+            parser.parse((input, *args), kwargs, name=name)
         return getattr(input, name)(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = name

@@ -229,15 +229,23 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.categorical": ("engine.distributions.kinds.Categorical",),
     "torch.distributions.cauchy": ("engine.distributions.cauchy.Cauchy",),
     "torch.distributions.chi2": ("engine.distributions.chi2.Chi2",),
+    "torch.distributions.continuous_bernoulli": (
+        "engine.distributions.continuous_bernoulli.ContinuousBernoulli",
+    ),
     "torch.distributions.dirichlet": ("engine.distributions.dirichlet.Dirichlet",),
     "torch.distributions.distribution": ("engine.distributions.distribution.Distribution",),
     "torch.distributions.exp_family": ("engine.distributions.exp_family.ExponentialFamily",),
     "torch.distributions.exponential": ("engine.distributions.exponential.Exponential",),
+    "torch.distributions.fishersnedecor": ("engine.distributions.fishersnedecor.FisherSnedecor",),
     "torch.distributions.gamma": ("engine.distributions.gamma.Gamma",),
     "torch.distributions.geometric": ("engine.distributions.geometric.Geometric",),
+    "torch.distributions.gumbel": ("engine.distributions.gumbel.Gumbel",),
+    "torch.distributions.von_mises": ("engine.distributions.von_mises.VonMises",),
+    "torch.distributions.weibull": ("engine.distributions.weibull.Weibull",),
     "torch.distributions.half_cauchy": ("engine.distributions.half_cauchy.HalfCauchy",),
     "torch.distributions.half_normal": ("engine.distributions.half_normal.HalfNormal",),
     "torch.distributions.independent": ("engine.distributions.independent.Independent",),
+    "torch.distributions.kumaraswamy": ("engine.distributions.kumaraswamy.Kumaraswamy",),
     "torch.distributions.laplace": ("engine.distributions.laplace.Laplace",),
     "torch.distributions.log_normal": ("engine.distributions.log_normal.LogNormal",),
     "torch.distributions.lowrank_multivariate_normal": (
@@ -251,9 +259,13 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.distributions.multivariate_normal.MultivariateNormal",
     ),
     "torch.distributions.normal": ("engine.distributions.kinds.Normal",),
+    "torch.distributions.negative_binomial": (
+        "engine.distributions.negative_binomial.NegativeBinomial",
+    ),
     "torch.distributions.one_hot_categorical": (
         "engine.distributions.one_hot_categorical.OneHotCategorical",
     ),
+    "torch.distributions.pareto": ("engine.distributions.pareto.Pareto",),
     "torch.distributions.poisson": ("engine.distributions.poisson.Poisson",),
     "torch.distributions.relaxed_bernoulli": (
         "engine.distributions.relaxed_bernoulli.LogitRelaxedBernoulli",

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
-from engine._creation import _like, _size
+from engine._creation import _like, _size, into, out_dtype
 from engine._from_data import _finish, _np_dtype
 from engine._generator import Generator, default_generator, pick
 from engine._tensor import Tensor, make
@@ -59,7 +59,13 @@ def rand(
     device: Any = None,
     requires_grad: bool = False,
     generator: Any = None,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:  # drawn in out's dtype, as ATen fills out in place
+        t = rand(
+            *size, dtype=out_dtype(dtype, out), requires_grad=requires_grad, generator=generator
+        )
+        return into(out, t)
     shape, dt = _size(size), _np_dtype(dtype)
     if _dtype.kind(dt) not in "fc":
         raise _no_kernel("check_uniform_bounds", dt)
@@ -76,7 +82,13 @@ def randn(
     device: Any = None,
     requires_grad: bool = False,
     generator: Any = None,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:  # drawn in out's dtype, as ATen fills out in place
+        t = randn(
+            *size, dtype=out_dtype(dtype, out), requires_grad=requires_grad, generator=generator
+        )
+        return into(out, t)
     shape, dt = _size(size), _np_dtype(dtype)
     if _dtype.kind(dt) not in "fc":
         raise _no_kernel("normal_kernel_cpu", dt)

@@ -104,6 +104,7 @@ from engine.ops.pointwise import bitwise_or as bitwise_or
 from engine.ops.pointwise import bitwise_right_shift as bitwise_right_shift
 from engine.ops.pointwise import bitwise_xor as bitwise_xor
 from engine.ops.pointwise import clamp as clamp
+from engine.ops.pointwise import clip as clip
 from engine.ops.pointwise import cos as cos
 from engine.ops.pointwise import div as div
 from engine.ops.pointwise import eq as eq
@@ -168,7 +169,6 @@ from engine.ops.pointwise_unary import asinh as asinh
 from engine.ops.pointwise_unary import atan as atan
 from engine.ops.pointwise_unary import atanh as atanh
 from engine.ops.pointwise_unary import ceil as ceil
-from engine.ops.pointwise_unary import clip as clip
 from engine.ops.pointwise_unary import cosh as cosh
 from engine.ops.pointwise_unary import deg2rad as deg2rad
 from engine.ops.pointwise_unary import divide as divide

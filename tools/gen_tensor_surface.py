@@ -35,6 +35,7 @@ PARSER_TYPES = {
     "Tensor": "Tensor",
     "int": "int",
     "float": "float",
+    "Number": "complex",  # int, float, bool too (the numeric tower); a 0-d Tensor is not typed
     "bool": "bool",
     "torch.dtype": "_dtype.dtype",
     "torch.layout": "_layout.layout",

@@ -14,24 +14,30 @@ from engine.distributions.binomial import Binomial
 from engine.distributions.cauchy import Cauchy
 from engine.distributions.chi2 import Chi2
 from engine.distributions.constraint_registry import biject_to, transform_to
+from engine.distributions.continuous_bernoulli import ContinuousBernoulli
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.distribution import Distribution
 from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
+from engine.distributions.fishersnedecor import FisherSnedecor
 from engine.distributions.gamma import Gamma
 from engine.distributions.geometric import Geometric
+from engine.distributions.gumbel import Gumbel
 from engine.distributions.half_cauchy import HalfCauchy
 from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl import kl_divergence, register_kl
+from engine.distributions.kumaraswamy import Kumaraswamy
 from engine.distributions.laplace import Laplace
 from engine.distributions.log_normal import LogNormal
 from engine.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from engine.distributions.mixture_same_family import MixtureSameFamily
 from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
+from engine.distributions.negative_binomial import NegativeBinomial
 from engine.distributions.one_hot_categorical import OneHotCategorical
+from engine.distributions.pareto import Pareto
 from engine.distributions.poisson import Poisson
 from engine.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
 from engine.distributions.relaxed_categorical import (
@@ -57,6 +63,8 @@ from engine.distributions.transforms import (
     TanhTransform,
     Transform,
 )
+from engine.distributions.von_mises import VonMises
+from engine.distributions.weibull import Weibull
 
 __all__ = [
     "AbsTransform",
@@ -68,18 +76,22 @@ __all__ = [
     "Cauchy",
     "Chi2",
     "ComposeTransform",
+    "ContinuousBernoulli",
     "Dirichlet",
     "Distribution",
     "ExpRelaxedCategorical",
     "ExpTransform",
     "Exponential",
     "ExponentialFamily",
+    "FisherSnedecor",
     "Gamma",
     "Geometric",
+    "Gumbel",
     "HalfCauchy",
     "HalfNormal",
     "Independent",
     "IndependentTransform",
+    "Kumaraswamy",
     "Laplace",
     "LogNormal",
     "LogitRelaxedBernoulli",
@@ -88,8 +100,10 @@ __all__ = [
     "MixtureSameFamily",
     "Multinomial",
     "MultivariateNormal",
+    "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
+    "Pareto",
     "Poisson",
     "PositiveDefiniteTransform",
     "PowerTransform",
@@ -105,6 +119,8 @@ __all__ = [
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "VonMises",
+    "Weibull",
     "biject_to",
     "constraints",
     "kl_divergence",

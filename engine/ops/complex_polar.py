@@ -125,6 +125,6 @@ class AngleBackward0(OpNode):
 
 OPS = [
     Op("angle", angle),
-    Op("sgn", sgn),
+    Op("sgn", sgn, out=True),
     Op("polar", polar, method=False),
 ]

@@ -52,5 +52,5 @@ class IndexCopyBackward0(OpNode):
 
 
 OPS = [
-    Op("index_copy", index_copy, inplace=True),
+    Op("index_copy", index_copy, inplace=True, out=True),
 ]

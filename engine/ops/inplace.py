@@ -169,9 +169,16 @@ def _direct(self: Tensor, other: Any, ufunc: Any) -> bool:
 
 def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
     """The in-place variant `name` of the out-of-place op `fn`."""
+    # an op whose overloads PyTorch's parser checks (_arg_parser.checked): checked here under
+    # the in-place name, before anything else, then run without checking again
+    parser = getattr(fn, "parser", None)
+    wrapped = fn
+    fn = getattr(fn, "impl", fn)
 
-    @functools.wraps(fn)
+    @functools.wraps(wrapped)
     def op(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if parser is not None:
+            parser.parse(args, kwargs, method=True, name=name)
         if self._inference and not STATE.inference and not (self._rg and STATE.enabled):
             # PyTorch checks inference tensors after the kernel ran: the data does change
             np.copyto(self._d, fn(self.detach(), *args, **kwargs)._d, casting="unsafe")

@@ -366,12 +366,12 @@ ger = outer
 OPS = [
     Op("mm", mm, out=True),
     Op("bmm", bmm, out=True),
-    Op("mv", mv),
-    Op("dot", dot),
-    Op("vdot", vdot),
-    Op("addmm", addmm),
-    Op("addmv", addmv),
-    Op("outer", outer),
+    Op("mv", mv, out=True),
+    Op("dot", dot, out=True),
+    Op("vdot", vdot, out=True),
+    Op("addmm", addmm, out=True),
+    Op("addmv", addmv, out=True),
+    Op("outer", outer, out=True),
     Op("ger", ger),
     Op("trace", trace),
 ]

@@ -165,5 +165,5 @@ def orgqr(self: Tensor, input2: Tensor) -> Tensor:
 
 OPS = [
     Op("geqrf", geqrf),
-    Op("orgqr", orgqr),
+    Op("orgqr", orgqr, out=True),
 ]

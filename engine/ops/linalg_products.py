@@ -410,12 +410,12 @@ def _chain(ms: list[Tensor], split: list[list[int]], i: int, j: int) -> Tensor:
 
 
 OPS = [
-    Op("cross", cross),
-    Op("inner", inner),
-    Op("kron", kron),
-    Op("baddbmm", baddbmm),
-    Op("addbmm", addbmm, inplace=True),
-    Op("addr", addr),
-    Op("tensordot", tensordot, method=False),
+    Op("cross", cross, out=True),
+    Op("inner", inner, out=True),
+    Op("kron", kron, out=True),
+    Op("baddbmm", baddbmm, out=True),
+    Op("addbmm", addbmm, inplace=True, out=True),
+    Op("addr", addr, out=True),
+    Op("tensordot", tensordot, method=False, out=True),
     Op("chain_matmul", chain_matmul, method=False),
 ]

@@ -127,6 +127,6 @@ class CholeskyBackward0(OpNode):
 
 
 OPS = [
-    Op("cholesky_solve", cholesky_solve),
+    Op("cholesky_solve", cholesky_solve, out=True),
     Op("cholesky", cholesky),
 ]

@@ -136,6 +136,6 @@ class MaskedScatterBackward0(OpNode):
 
 OPS = [
     Op("masked_fill", masked_fill, inplace=True),
-    Op("masked_select", masked_select),
+    Op("masked_select", masked_select, out=True),
     Op("masked_scatter", masked_scatter, inplace=True),
 ]

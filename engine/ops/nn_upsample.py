@@ -1,9 +1,10 @@
-"""`F.interpolate`'s nearest, nearest-exact, (bi/tri)linear and bicubic modes, one dimension
-at a time.
+"""`F.interpolate`'s nearest, nearest-exact, (bi/tri)linear, bicubic and lanczos modes, one
+dimension at a time, with or without antialiasing.
 
-Index and weight arithmetic copies ATen's CPU kernels (`UpSample.h`): float32 scales, source
-index `scale * (i + 0.5) - 0.5` clamped at 0 (or `scale * i` with align_corners), and the
-innermost dimension interpolated first, so values match PyTorch's bit for bit.
+Index and weight arithmetic copies ATen's CPU kernels (`UpSample.h`, `UpSampleKernel.cpp`):
+float32 scales, source index `scale * (i + 0.5) - 0.5` clamped at 0 (or `scale * i` with
+align_corners), and the innermost dimension interpolated first, so values match PyTorch's bit
+for bit.
 """
 
 from __future__ import annotations
@@ -82,6 +83,54 @@ def linear_plan(n_in: int, n_out: int, align: bool, scale: float | None, ft: Any
     return [i0, i1], [ft(1) - lam1, lam1]
 
 
+def _aa_linear(x: Array) -> Array:
+    return np.where(x < 1, 1 - x, 0)
+
+
+def _aa_cubic(x: Array) -> Array:
+    a = x.dtype.type(-0.5)  # Keys' A = -0.5 as PIL's, not the -0.75 of plain bicubic
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return np.where(x < 1, near, np.where(x < 2, far, 0))
+
+
+def _aa_lanczos(x: Array) -> Array:
+    def sinc(v: Array) -> Array:
+        pv = v * x.dtype.type(np.pi)
+        return np.where(v == 0, 1, np.sin(pv) / np.where(v == 0, 1, pv))
+
+    return np.where(x < 3, sinc(x) * sinc(x / x.dtype.type(3)), 0)
+
+
+# mode: (taps of the filter at scale 1, the filter of |x|)
+_AA_FILTERS = {"bilinear": (2, _aa_linear), "bicubic": (4, _aa_cubic), "lanczos": (6, _aa_lanczos)}
+
+
+def aa_plan(n_in: int, n_out: int, mode: str, align: bool, scale: float | None, ft: Any) -> Plan:
+    """ATen's antialiased taps (`_compute_indices_min_size_weights_aa`, PIL's resampling): the
+    filter widened by the scale when downsampling, cut at the borders and normalised to sum to
+    one. ATen rounds to the kernel's float type where it stores, so the steps do too."""
+    size, filt = _AA_FILTERS[mode]
+    s = _scale(n_in, n_out, align, scale, ft)
+    support = ft(size * 0.5 * s) if s >= 1 else ft(size * 0.5)
+    taps = int(np.ceil(support)) * 2 + 1
+    invscale = ft(1.0 / float(s)) if s >= 1 else ft(1)
+    center = (float(s) * (np.arange(n_out) + 0.5)).astype(ft)
+    xmin = np.maximum(np.trunc((center - support).astype(np.float64) + 0.5), 0).astype(np.int64)
+    xmax = np.trunc((center + support).astype(np.float64) + 0.5).astype(np.int64)
+    xsize = np.clip(np.minimum(xmax, n_in) - xmin, 0, taps)
+    idx, wts = [], []
+    total = np.zeros(n_out, ft)
+    for j in range(taps):
+        at = ((xmin + j).astype(ft) - center).astype(np.float64) + 0.5
+        w = np.where(j < xsize, filt(np.abs((at * float(invscale)).astype(ft))), 0).astype(ft)
+        total = (total + w).astype(ft)
+        idx.append(np.minimum(xmin + j, n_in - 1))
+        wts.append(w)
+    safe = np.where(total != 0, total, 1).astype(ft)
+    return idx, [(w / safe).astype(ft) for w in wts]
+
+
 def _apply(x: Array, dim: int, plan: Plan) -> Array:
     idx, wts = plan
     shape = [1] * x.ndim
@@ -92,13 +141,18 @@ def _apply(x: Array, dim: int, plan: Plan) -> Array:
     return out
 
 
-def upsample(x: Tensor, size: tuple[int, ...], mode: str, align: bool, scales: Any) -> Tensor:
-    """Resize the spatial dims (all after the first two) of `x` to `size`."""
+def upsample(
+    x: Tensor, size: tuple[int, ...], mode: str, align: bool, scales: Any, aa: bool = False
+) -> Tensor:
+    """Resize the spatial dims (all after the first two) of `x` to `size` (`aa`: antialiased,
+    as lanczos always is)."""
     ft = np.float64 if x._d.dtype == np.float64 else np.float32  # ATen's opmath type
     plans = []
     for k, (n_in, n_out) in enumerate(zip(x.shape[2:], size)):
         sc = scales[k] if scales is not None else None
-        if mode == "nearest":
+        if aa:
+            plans.append(aa_plan(n_in, n_out, mode, align, sc, ft))
+        elif mode == "nearest":
             plans.append(nearest_plan(n_in, n_out, sc))
         elif mode == "nearest-exact":
             plans.append(nearest_exact_plan(n_in, n_out, sc))
@@ -109,7 +163,7 @@ def upsample(x: Tensor, size: tuple[int, ...], mode: str, align: bool, scales: A
     data = x._d
     for k in reversed(range(len(plans))):  # the innermost dimension first, as ATen
         data = _apply(data, 2 + k, plans[k])
-    node = _NODES[(mode, len(size))]
+    node = _NODES[(mode + "-aa" if aa else mode, len(size))]
     saved: dict[str, Any] = {"output_size": list(size), "self_sym_sizes": list(x.shape)}
     if not mode.startswith("nearest"):
         saved["align_corners"] = align
@@ -161,4 +215,7 @@ _NODES: dict[tuple[str, int], type[OpNode]] = {
     ("linear", 1): variant(_UpsampleBackward, "UpsampleLinear1DBackward0"),
     ("bilinear", 2): variant(_UpsampleBackward, "UpsampleBilinear2DBackward0"),
     ("trilinear", 3): variant(_UpsampleBackward, "UpsampleTrilinear3DBackward0"),
+    ("bilinear-aa", 2): variant(_UpsampleBackward, "UpsampleBilinear2DAaBackward0"),
+    ("bicubic-aa", 2): variant(_UpsampleBackward, "UpsampleBicubic2DAaBackward0"),
+    ("lanczos-aa", 2): variant(_UpsampleBackward, "UpsampleLanczos2DAaBackward0"),
 }

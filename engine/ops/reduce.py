@@ -351,9 +351,9 @@ def count_nonzero(self: Tensor, dim: Any = None) -> Tensor:
 
 OPS = [
     Op("sum", sum, out=True),
-    Op("nansum", nansum),
+    Op("nansum", nansum, out=True),
     Op("mean", mean, out=True),
     Op("prod", prod, out=True),
-    Op("nanmean", nanmean),
+    Op("nanmean", nanmean, out=True),
     Op("count_nonzero", count_nonzero),
 ]

@@ -212,8 +212,8 @@ class LogcumsumexpBackward0(OpNode):
 
 OPS = [
     Op("cumsum", cumsum, inplace=True, out=True),
-    Op("cumprod", cumprod),
+    Op("cumprod", cumprod, out=True),
     Op("cummax", cummax),
     Op("cummin", cummin),
-    Op("logcumsumexp", logcumsumexp),
+    Op("logcumsumexp", logcumsumexp, out=True),
 ]

@@ -395,15 +395,15 @@ class AminmaxBackward0(OpNode):
 
 
 OPS = [
-    Op("max", max),
-    Op("min", min),
-    Op("amax", amax),
-    Op("amin", amin),
-    Op("argmax", argmax),
-    Op("argmin", argmin),
+    Op("max", max, out=True),
+    Op("min", min, out=True),
+    Op("amax", amax, out=True),
+    Op("amin", amin, out=True),
+    Op("argmax", argmax, out=True),
+    Op("argmin", argmin, out=True),
     Op("all", all),
     Op("any", any),
-    Op("sort", sort),
+    Op("sort", sort, out=True),
     Op("argsort", argsort),
     Op("topk", topk),
     Op("aminmax", aminmax),

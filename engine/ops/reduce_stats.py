@@ -363,9 +363,9 @@ class StdMeanBackward0(OpNode):
 
 
 OPS = [
-    Op("var", var),
-    Op("std", std),
-    Op("norm", norm),
+    Op("var", var, out=True),
+    Op("std", std, out=True),
+    Op("norm", norm, out=True),
     Op("var_mean", var_mean),
     Op("std_mean", std_mean),
 ]

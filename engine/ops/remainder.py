@@ -148,6 +148,6 @@ class FmodBackward1(RemainderBackward1):
 
 OPS = [
     Op("floor_divide", floor_divide, inplace=True, operators=("__floordiv__",)),
-    Op("remainder", remainder, inplace=True, operators=("__mod__",)),
-    Op("fmod", fmod, inplace=True),
+    Op("remainder", remainder, inplace=True, operators=("__mod__",), out=True),
+    Op("fmod", fmod, inplace=True, out=True),
 ]

@@ -71,5 +71,5 @@ class RenormBackward0(OpNode):
 
 
 OPS = [
-    Op("renorm", renorm, inplace=True),
+    Op("renorm", renorm, inplace=True, out=True),
 ]

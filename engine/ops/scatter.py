@@ -37,6 +37,69 @@ def _along(idx: np.ndarray[Any, Any], d: int, size: int | None = None) -> tuple[
     return tuple(grids)
 
 
+def _nonempty(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """A 0-d array as a 1-element view: ATen's gather and scatter treat a scalar as size [1]."""
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def _sizes(shape: tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(n) for n in shape) + "]"
+
+
+def check_index_shape(
+    what: str,
+    shape: tuple[int, ...],
+    d: int,
+    index: tuple[int, ...],
+    src: tuple[int, ...] | None = None,
+    scatter: bool = False,
+) -> None:
+    """ATen's gather_shape_check (`what` = "input") and scatter_shape_check ("self"): the index
+    has self's number of dims (a scalar counting as one) and is no larger than self off `d`,
+    and no larger than `src` anywhere. An empty index is not checked."""
+    if 0 in index:
+        return
+    ndim = max(len(shape), 1)
+    if ndim != max(len(index), 1):
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} tensor")
+    own, idx = shape or (1,), index or (1,)
+    wrong = next((i for i in range(ndim) if i != d and idx[i] > own[i]), None)
+    if not scatter:
+        if wrong is not None:
+            raise RuntimeError(
+                f"Size does not match at dimension {wrong} expected index {_sizes(index)} to be "
+                f"no larger than self {_sizes(shape)} apart from dimension {d}"
+            )
+        return
+    message = (
+        f"Expected index {_sizes(index)} to be no larger than self {_sizes(shape)} apart from "
+        f"dimension {d}"
+    )
+    if src is not None:
+        if wrong is None:
+            for i in range(ndim):  # src.size(i) raises ATen's IndexError on a src with fewer dims
+                if idx[i] > (src or (1,))[_wrap_dim(i, len(src))]:
+                    wrong = i
+                    break
+        message += f" and to be no larger size than src {_sizes(src)}"
+    if wrong is not None:
+        raise RuntimeError(message)
+
+
+def _key(out: np.ndarray[Any, Any], d: int, idx: np.ndarray[Any, Any]) -> tuple[Any, ...]:
+    """The positions of `_nonempty(out)` an index writes along `d` (none for an empty index)."""
+    if idx.size == 0:
+        return (np.zeros(0, np.int64),) * max(out.ndim, 1)
+    return _along(_nonempty(idx), d, _nonempty(out).shape[d])
+
+
+def _part(src: Tensor, idx: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The leading block of `src` that an index reads (src may be larger than the index)."""
+    if idx.size == 0:
+        return np.zeros(0, src._d.dtype)
+    return _nonempty(src._d)[tuple(slice(0, n) for n in _nonempty(idx).shape)]
+
+
 def _zeros(shape: tuple[int, ...], like: Tensor) -> Tensor:
     return make(np.zeros(shape, like._d.dtype), False, None, 0)
 
@@ -44,12 +107,13 @@ def _zeros(shape: tuple[int, ...], like: Tensor) -> Tensor:
 def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """`out[i][j] = self[index[i][j]][j]` along `dim` (GatherBackward0)."""
     d = _wrap_dim(dim, self._d.ndim)
-    idx = _long(index, "gather")
-    data = (
-        self._d[_along(idx, d, self._d.shape[d])]
-        if self._d.ndim
-        else self._d[()].reshape(idx.shape)
-    )
+    if index._d.size == 0:  # ATen checks neither dtype nor shape of an empty index
+        data = np.zeros(index._d.shape, self._d.dtype)
+    else:
+        idx = _long(index, "gather")
+        check_index_shape("input", self._d.shape, d, idx.shape)
+        a = _nonempty(self._d)
+        data = a[_along(_nonempty(idx), d, a.shape[d])].reshape(idx.shape)
     saved = {"dim": d, "index": index, "self": self, "sparse_grad": False}
     return record(GatherBackward0, data, (self,), saved, shapes=(self._d.shape,))
 
@@ -77,20 +141,24 @@ def scatter(
     """A copy with `src` (ScatterBackward0) or a scalar (ScatterBackward1) written at `index`."""
     d = _wrap_dim(dim, self._d.ndim)
     idx = _long(index, "scatter")
-    key = _along(idx, d, self._d.shape[d] if self._d.ndim else None)
-    out = self._d.copy()
     if src is None:
         src = value
+    if isinstance(src, Tensor):
+        check_index_shape("self", self._d.shape, d, idx.shape, src._d.shape, scatter=True)
+    else:
+        check_index_shape("self", self._d.shape, d, idx.shape, scatter=True)
+    out = self._d.copy()
+    key = _key(out, d, idx)
     if reduce is not None:
         return _scatter_reduce_legacy(self, src, idx, key, out, reduce)
     if isinstance(src, Tensor):
-        part = src._d[tuple(slice(0, n) for n in idx.shape)]
-        out[key] = part
+        part = _part(src, idx)
+        _nonempty(out)[key] = part
         saved = {"dim": d, "index": index}
         return record(
             ScatterBackward0, out, (self, src), saved, shapes=(self._d.shape, src._d.shape)
         )
-    out[key] = src
+    _nonempty(out)[key] = src
     return record(ScatterBackward1, out, (self,), {"dim": d, "index": index})
 
 
@@ -121,11 +189,11 @@ def _scatter_reduce_legacy(
                 "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:225.)",
                 UserWarning,
             )
-        part = src._d[tuple(slice(0, n) for n in idx.shape)]
+        part = _part(src, idx)
         inputs = (self, src)
     else:
         part = np.asarray(src).astype(out.dtype)
-    ufunc.at(out, key, part)
+    ufunc.at(_nonempty(out), key, part)
     return not_implemented_node(out, inputs, "scatter")
 
 
@@ -169,12 +237,9 @@ def scatter_add(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """A copy with `src` added at `index` along `dim` (ScatterAddBackward0)."""
     d = _wrap_dim(dim, self._d.ndim)
     idx = _long(index, "scatter")  # PyTorch names scatter here
+    check_index_shape("self", self._d.shape, d, idx.shape, src._d.shape, scatter=True)
     out = self._d.copy()
-    np.add.at(
-        out,
-        _along(idx, d, out.shape[d] if out.ndim else None),
-        src._d[tuple(slice(0, n) for n in idx.shape)],
-    )
+    np.add.at(_nonempty(out), _key(out, d, idx), _part(src, idx))
     saved = {"dim": d, "index": index}
     return record(
         ScatterAddBackward0, out, (self, src), saved, shapes=(self._d.shape, src._d.shape)
@@ -333,11 +398,11 @@ class PutBackward0(OpNode):
 
 
 OPS = [
-    Op("gather", gather),
-    Op("scatter", scatter, inplace=True),
-    Op("scatter_add", scatter_add, inplace=True),
-    Op("index_select", index_select),
-    Op("index_add", index_add, inplace=True),
-    Op("take", take),
+    Op("gather", gather, out=True),
+    Op("scatter", scatter, inplace=True, out=True),
+    Op("scatter_add", scatter_add, inplace=True, out=True),
+    Op("index_select", index_select, out=True),
+    Op("index_add", index_add, inplace=True, out=True),
+    Op("take", take, out=True),
     Op("put", put, inplace=True),
 ]

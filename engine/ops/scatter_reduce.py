@@ -13,7 +13,7 @@ from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
-from engine.ops.scatter import _along
+from engine.ops.scatter import _along, check_index_shape
 from engine.ops.table import Op
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
@@ -66,8 +66,7 @@ def scatter_reduce(
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if self.dtype is not src.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    if index._d.ndim != self._d.ndim and not (index._d.size == 0):
-        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    check_index_shape("self", self._d.shape, d, index._d.shape, src._d.shape, scatter=True)
     idx = index._d.astype(np.int64, copy=False)
     out = _reduce_into(self._d, d, idx, src._d, red, include_self)
     saved = {
@@ -206,5 +205,5 @@ def _const(a: np.ndarray[Any, Any]) -> Any:
 
 
 OPS = [
-    Op("scatter_reduce", scatter_reduce, inplace=True),
+    Op("scatter_reduce", scatter_reduce, inplace=True, out=True),
 ]

@@ -106,10 +106,21 @@ def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Ten
 
     if dim is None:
         return gather(reshape(self, (-1,)), 0, reshape(indices, (-1,)))
+    if self._d.ndim != indices._d.ndim:
+        raise RuntimeError(
+            "torch.take_along_dim(): input and indices should have the same number of dimensions, "
+            f"but got {self._d.ndim} dimensions for input, and {indices._d.ndim} dimensions for "
+            "indices"
+        )
+    if indices._d.dtype != np.int64:
+        raise RuntimeError(
+            "torch.take_along_dim(): dtype of indices should be Long but got "
+            + _dtype.type_name(indices.dtype)
+        )
     d = _wrap_dim(dim, self._d.ndim)
     s, i = list(self._d.shape), list(indices._d.shape)
     s[d] = i[d] = 1
-    common = list(np.broadcast_shapes(tuple(s), tuple(i)))
+    common = list(broadcast_shape(tuple(s), tuple(i)))
     self_shape = (*common[:d], self._d.shape[d], *common[d + 1 :])
     idx_shape = (*common[:d], indices._d.shape[d], *common[d + 1 :])
     idx = indices if indices._d.shape == idx_shape else expand(indices, idx_shape)
@@ -359,7 +370,7 @@ OPS = [
     Op("tile", tile),
     Op("broadcast_to", broadcast_to),
     Op("repeat_interleave", repeat_interleave),
-    Op("take_along_dim", take_along_dim),
+    Op("take_along_dim", take_along_dim, out=True),
     Op("flipud", flipud),
     Op("fliplr", fliplr),
     Op("tensor_split", tensor_split),
@@ -369,10 +380,10 @@ OPS = [
     Op("nonzero", nonzero),
     Op("argwhere", argwhere),
     Op("diag_embed", diag_embed),
-    Op("diag", diag),
+    Op("diag", diag, out=True),
     Op("rot90", rot90),
     Op("index_fill", index_fill, inplace=True),
-    Op("diff", diff),
+    Op("diff", diff, out=True),
     Op("moveaxis", moveaxis),
     Op("unfold", unfold, function=False),
     Op("sum_to_size", sum_to_size, function=False),
@@ -381,6 +392,6 @@ OPS = [
     Op("atleast_3d", atleast_3d, method=False),
     Op("broadcast_tensors", broadcast_tensors, method=False),
     Op("meshgrid", meshgrid, method=False),
-    Op("dstack", dstack, method=False),
-    Op("column_stack", column_stack, method=False),
+    Op("dstack", dstack, method=False, out=True),
+    Op("column_stack", column_stack, method=False, out=True),
 ]

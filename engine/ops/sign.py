@@ -82,7 +82,7 @@ def heaviside(self: Tensor, values: Any) -> Tensor:
 
 
 OPS = [
-    Op("copysign", copysign, inplace=True),
+    Op("copysign", copysign, inplace=True, out=True),
     Op("signbit", signbit),
-    Op("heaviside", heaviside),
+    Op("heaviside", heaviside, out=True),
 ]

@@ -211,8 +211,8 @@ class LogsumexpBackward0(OpNode):
 
 
 OPS = [
-    Op("softmax", softmax),
-    Op("log_softmax", log_softmax),
+    Op("softmax", softmax, out=True),
+    Op("log_softmax", log_softmax, out=True),
     Op("_safe_softmax", _safe_softmax, method=False),
-    Op("logsumexp", logsumexp),
+    Op("logsumexp", logsumexp, out=True),
 ]

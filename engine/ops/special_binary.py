@@ -401,12 +401,12 @@ def lcm(self: Tensor, other: Any) -> Tensor:
 
 
 OPS = [
-    Op("igamma", igamma, inplace=True),
+    Op("igamma", igamma, inplace=True, out=True),
     Op("igammac", igammac, inplace=True),
     Op("ldexp", ldexp),
     Op("ldexp_", ldexp_, function=False),
-    Op("nextafter", nextafter, inplace=True),
+    Op("nextafter", nextafter, inplace=True, out=True),
     Op("frexp", frexp),
-    Op("gcd", gcd, inplace=True),
-    Op("lcm", lcm, inplace=True),
+    Op("gcd", gcd, inplace=True, out=True),
+    Op("lcm", lcm, inplace=True, out=True),
 ]

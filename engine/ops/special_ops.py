@@ -307,10 +307,10 @@ class SpecialI1EBackward0(_Special):
 
 
 OPS = [
-    Op("lgamma", lgamma, inplace=True),
-    Op("digamma", digamma, inplace=True),
-    Op("polygamma", polygamma, inplace=True),
-    Op("mvlgamma", mvlgamma, inplace=True),
-    Op("erfinv", erfinv, inplace=True),
-    Op("i0", i0, inplace=True),
+    Op("lgamma", lgamma, inplace=True, out=True),
+    Op("digamma", digamma, inplace=True, out=True),
+    Op("polygamma", polygamma, inplace=True, out=True),
+    Op("mvlgamma", mvlgamma, inplace=True, out=True),
+    Op("erfinv", erfinv, inplace=True, out=True),
+    Op("i0", i0, inplace=True, out=True),
 ]

@@ -159,6 +159,6 @@ def nanquantile(
 OPS = [
     Op("cov", cov),
     Op("corrcoef", corrcoef),
-    Op("quantile", quantile),
-    Op("nanquantile", nanquantile),
+    Op("quantile", quantile, out=True),
+    Op("nanquantile", nanquantile, out=True),
 ]

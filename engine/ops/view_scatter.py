@@ -176,6 +176,6 @@ diagonal_scatter = with_parser(
 
 OPS = [
     Op("select_scatter", select_scatter),
-    Op("slice_scatter", slice_scatter),
+    Op("slice_scatter", slice_scatter, out=True),
     Op("diagonal_scatter", diagonal_scatter),
 ]

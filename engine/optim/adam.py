@@ -12,6 +12,8 @@ from engine.optim.optimizer import Array, Optimizer, buffer, fma, fma_add, step_
 
 def check_adam_args(lr: float, eps: float, betas: tuple[float, float], weight_decay: float) -> None:
     """PyTorch's argument checks shared by Adam and its variants."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
     if lr < 0.0:
         raise ValueError(f"Invalid learning rate: {lr}")
     if eps < 0.0:
@@ -22,6 +24,23 @@ def check_adam_args(lr: float, eps: float, betas: tuple[float, float], weight_de
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
     if weight_decay < 0.0:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+def _tensor_betas(betas: Any, foreach: Any, capturable: bool) -> Any:
+    """Adam's betas: both floats or both 1-element tensors (kept 0-d), as PyTorch checks."""
+    floats = all(isinstance(b, float) for b in betas)
+    if not (floats or all(isinstance(b, Tensor) for b in betas)):
+        raise ValueError("betas must be either both floats or both Tensors")
+    if floats:
+        return betas
+    for i, b in enumerate(betas):
+        if foreach and not capturable:
+            raise ValueError(
+                f"betas[{i}] as a Tensor is not supported for capturable=False and foreach=True"
+            )
+        if b.numel() != 1:
+            raise ValueError(f"Tensor betas[{i}] must be 1-element")
+    return tuple(b.squeeze() if b.ndim else b for b in betas)
 
 
 def lerp_(a: Array, end: Array, weight: float) -> None:
@@ -53,7 +72,12 @@ class Adam(Optimizer):
         fused: Any = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
+        if isinstance(lr, Tensor) and foreach and not capturable:
+            raise ValueError(
+                "lr as a Tensor is not supported for capturable=False and foreach=True"
+            )
         check_adam_args(lr, eps, betas, weight_decay)
+        betas = _tensor_betas(betas, foreach, capturable)
         defaults = dict(
             lr=lr,
             betas=betas,
@@ -68,6 +92,11 @@ class Adam(Optimizer):
             decoupled_weight_decay=decoupled_weight_decay,
         )
         super().__init__(params, defaults)
+        if fused:
+            if differentiable:
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if foreach:
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
     def _update(self, p: Tensor, grad: Array, group: dict[str, Any], state: dict[str, Any]) -> None:
         dt = p._d.dtype.type

@@ -10,22 +10,26 @@ from engine._tensor import Tensor
 from engine.distributions.beta import Beta
 from engine.distributions.binomial import Binomial
 from engine.distributions.cauchy import Cauchy
+from engine.distributions.continuous_bernoulli import ContinuousBernoulli
 from engine.distributions.dirichlet import Dirichlet
 from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
 from engine.distributions.gamma import Gamma
 from engine.distributions.geometric import Geometric
+from engine.distributions.gumbel import Gumbel
 from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent, _sum_rightmost
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl.registry import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
 from engine.distributions.one_hot_categorical import OneHotCategorical
+from engine.distributions.pareto import Pareto
 from engine.distributions.poisson import Poisson
 from engine.distributions.transformed_distribution import TransformedDistribution
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 inf = math.inf
+_EULER = 0.57721566490153286060  # the Euler-Mascheroni constant
 
 
 def _infinite_like(tensor: Tensor) -> Tensor:
@@ -84,6 +88,14 @@ def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
     return t.sum(-1)
 
 
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli(p: ContinuousBernoulli, q: ContinuousBernoulli) -> Tensor:
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + torch.log1p(-p.probs)
+    t3 = -q._cont_bern_log_norm() - torch.log1p(-q.probs)
+    return t1 + t2 + t3
+
+
 @register_kl(Dirichlet, Dirichlet)
 def _kl_dirichlet_dirichlet(p: Dirichlet, q: Dirichlet) -> Tensor:
     sum_p = p.concentration.sum(-1)
@@ -134,6 +146,17 @@ def _kl_geometric_geometric(p: Geometric, q: Geometric) -> Tensor:
     return -p.entropy() - torch.log1p(-q.probs) / p.probs - q.logits
 
 
+@register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p: Gumbel, q: Gumbel) -> Tensor:
+    ct1 = p.scale / q.scale
+    ct2 = q.loc / q.scale
+    ct3 = p.loc / q.scale
+    t1 = -ct1.log() - ct2 + ct3
+    t2 = ct1 * _EULER
+    t3 = torch.exp(ct2 + (1 + ct1).lgamma() - ct3)
+    return t1 + t2 + t3 - (1 + _EULER)
+
+
 @register_kl(Laplace, Laplace)
 def _kl_laplace_laplace(p: Laplace, q: Laplace) -> Tensor:
     scale_ratio = p.scale / q.scale
@@ -159,6 +182,17 @@ def _kl_halfnormal_halfnormal(p: HalfNormal, q: HalfNormal) -> Tensor:
 @register_kl(OneHotCategorical, OneHotCategorical)
 def _kl_onehotcategorical_onehotcategorical(p: OneHotCategorical, q: OneHotCategorical) -> Tensor:
     return _kl_categorical_categorical(p._categorical, q._categorical)
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p: Pareto, q: Pareto) -> Tensor:
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    t1 = q.alpha * scale_ratio.log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
+    result[p.support.lower_bound < q.support.lower_bound] = inf
+    return result
 
 
 @register_kl(Poisson, Poisson)

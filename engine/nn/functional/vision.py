@@ -5,11 +5,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from engine._tensor import Tensor
 from engine._warn import warn
 from engine.ops import nn_channel
 
-_LINEAR_MODES = {"linear": 3, "bilinear": 4, "trilinear": 5}
+# the modes each input rank has, in the order PyTorch's `interpolate` tries them
+_MODES = {
+    3: ("nearest", "nearest-exact", "area", "linear"),
+    4: ("nearest", "nearest-exact", "area", "bilinear", "bicubic", "lanczos"),
+    5: ("nearest", "nearest-exact", "area", "trilinear"),
+}
+_WRONG_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5}  # named errors for these only
 
 
 def interpolate(
@@ -21,48 +29,104 @@ def interpolate(
     recompute_scale_factor: bool | None = None,
     antialias: bool = False,
 ) -> Tensor:
-    """Resize the spatial dims: 'nearest', 'nearest-exact', 'area', 'linear' (3D), 'bilinear'
-    and 'bicubic' (4D), 'trilinear' (5D)."""
-    from engine.ops.nn_upsample import upsample
-
-    n = input.ndim - 2
-    if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
+    """Resize the spatial dims: 'nearest', 'nearest-exact', 'area', 'linear' (3D), 'bilinear',
+    'bicubic' and 'lanczos' (4D; antialias for these three), 'trilinear' (5D). Arguments are
+    checked in PyTorch's order, so the first error is PyTorch's."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: "
+                "linear | bilinear | bicubic | trilinear"
+            )
+    elif align_corners is None:
+        align_corners = False
+    out, scales = _output_size(input, size, scale_factor, recompute_scale_factor, mode)
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
         raise ValueError(
-            "align_corners option can only be set with the interpolating modes: "
-            "linear | bilinear | bicubic | trilinear"
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
+            "requires a 4-D tensor as input"
         )
-    if mode in _LINEAR_MODES and input.ndim != _LINEAR_MODES[mode]:
-        need = _LINEAR_MODES[mode]
-        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {need}D input")
-    known = mode in ("nearest", "nearest-exact", "area") or mode in _LINEAR_MODES
-    if not known and not (mode == "bicubic" and input.ndim == 4):
+    if mode not in _MODES.get(input.ndim, ()):
+        need = _WRONG_RANK.get(mode)
+        if need is not None and input.ndim in _MODES:
+            raise NotImplementedError(
+                f"Got {input.ndim}D input, but {mode} mode needs {need}D input"
+            )
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
             "modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
             f"nearest-exact (got {mode})"
         )
-    if size is not None and scale_factor is not None:
-        raise ValueError("only one of size or scale_factor should be defined")
-    if size is None and scale_factor is None:
-        raise ValueError("either size or scale_factor should be defined")
-    scales: list[float] | None = None
-    if size is not None:
-        out = [int(s) for s in size] if isinstance(size, list | tuple) else [int(size)] * n
-    else:
-        scales = (
-            [float(s) for s in scale_factor]
-            if isinstance(scale_factor, list | tuple)
-            else [float(scale_factor)] * n
-        )
-        out = [math.floor(float(d) * s) for d, s in zip(input.shape[2:], scales)]
-        if recompute_scale_factor:
-            scales = None
+    from engine.ops.nn_upsample import upsample
+
     if mode == "area":  # PyTorch's area mode is adaptive average pooling to the output size
         from engine.nn import functional as F
 
-        pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[n - 1]
+        pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[input.ndim - 3]
         return pool(input, out)
-    return upsample(input, tuple(out), mode, bool(align_corners), scales)
+    if mode == "lanczos":
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+    return upsample(input, tuple(out), mode, bool(align_corners), scales, antialias)
+
+
+def _output_size(
+    input: Tensor, size: Any, scale_factor: Any, recompute: bool | None, mode: str
+) -> tuple[list[int], list[float] | None]:
+    """PyTorch's `interpolate` size handling: the output size, and the scales the kernel uses
+    (None when the size was given or recomputed)."""
+    n = input.ndim - 2
+    shape = list(input.shape[2:])
+    scales: list[float] | None = None
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, list | tuple):
+            if len(size) != n:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {shape} and output size of {size}. Please "
+                    "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                    "(o1, o2, ...,oK) format."
+                )
+            if not all(_is_integer(s) for s in size):
+                raise TypeError(
+                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                    "Tuple[int, int, int], but got size with types "
+                    f"{[type(s) for s in size]}"
+                )
+            out = [int(s) for s in size]
+        else:
+            out = [int(size)] * n
+        if recompute:
+            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+        return out, None
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, list | tuple):
+        if len(scale_factor) != n:
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but "
+                f"got input with spatial dimensions of {shape} and scale_factor of shape "
+                f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                "and scale_factor in (s1, s2, ...,sK) format."
+            )
+        scales = [float(s) for s in scale_factor]
+    else:
+        scales = [float(scale_factor)] * n
+    out = [math.floor(float(d) * s) for d, s in zip(shape, scales)]
+    if recompute or mode == "area":  # area always works from the (integer) output size
+        scales = None
+    return out, scales
+
+
+def _is_integer(x: Any) -> bool:
+    """PyTorch's `_is_integer`: an int, a NumPy integer or an integer tensor."""
+    if isinstance(x, int | np.integer):
+        return True
+    return isinstance(x, Tensor) and not x.is_floating_point()
 
 
 def upsample(

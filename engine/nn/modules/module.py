@@ -399,8 +399,7 @@ class Module:
         return ""
 
     def _get_name(self) -> str:
-        # nn.utils.parametrize: PyTorch prints a generated `Parametrized<Name>` class
-        return self.__dict__.get("_parametrized_name") or type(self).__name__
+        return type(self).__name__
 
     def __repr__(self) -> str:
         extra = self.extra_repr()

@@ -1,9 +1,10 @@
 """`torch.nn.utils.parametrize`: a module's tensor computed from parameters on every access.
 
-PyTorch swaps the module's class for a generated `Parametrized<Name>` subclass with a property
-per tensor. Here the module keeps its class (no generated subclasses): `Module.__getattr__`
-asks this module for parametrized names (the original parameter is removed, so lookups reach
-it), and `_get_name` reads the `Parametrized` prefix, so printed models match PyTorch's.
+As PyTorch, the module's class is swapped for a new `Parametrized<Name>` subclass (one per
+module, so `type(m).__name__` and printed models match) and swapped back when the last
+parametrization goes. Unlike PyTorch, the subclass has no property per tensor:
+`Module.__getattr__` asks this module for parametrized names (the original parameter is
+removed, so lookups reach it).
 
 >>> P.register_parametrization(layer, "weight", Symmetric())
 """
@@ -11,6 +12,7 @@ it), and `_get_name` reads the `Parametrized` prefix, so printed models match Py
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -117,10 +119,43 @@ def register_parametrization(
     if "parametrizations" not in module._modules:
         module.parametrizations = ModuleDict()
         module.__dict__["_parametrized_name"] = "Parametrized" + type(module).__name__
+        _inject_class(module)
     module.parametrizations[tensor_name] = plist
     if not unsafe:  # PyTorch evaluates it once to check it (spectral_norm iterates here)
         _check(original, plist())
     return module
+
+
+_NO_PICKLE = (
+    "Serialization of parametrized modules is only supported through state_dict(). See:\n"
+    "https://pytorch.org/tutorials/beginner/saving_loading_models.html"
+    "#saving-loading-a-general-checkpoint-for-inference-and-or-resuming-training"
+)
+
+
+def _inject_class(module: Module) -> None:
+    """PyTorch's `_inject_new_class`: a fresh `Parametrized<Name>` subclass for this module,
+    which refuses pickling (a generated class has no importable name) but deep-copies."""
+    cls = type(module)
+
+    def getstate(self: Module) -> dict[str, Any]:
+        raise RuntimeError(_NO_PICKLE)
+
+    body: dict[str, Any] = {"__getstate__": getstate, "__module__": "torch.nn.utils.parametrize"}
+    if not hasattr(cls, "__deepcopy__"):
+        body["__deepcopy__"] = _deepcopy
+    module.__class__ = type(f"Parametrized{cls.__name__}", (cls,), body)
+
+
+def _deepcopy(self: Module, memo: dict[int, Any]) -> Module:
+    """A standard deep copy, which `__getstate__` would refuse."""
+    found = memo.get(id(self))
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    replica = self.__new__(type(self))
+    memo[id(self)] = replica
+    replica.__dict__ = copy.deepcopy(self.__dict__, memo)
+    return replica
 
 
 def _check(original: Tensor, value: Any) -> None:
@@ -183,6 +218,7 @@ def remove_parametrizations(
     if len(plists) == 0:
         del module._modules["parametrizations"]
         module.__dict__.pop("_parametrized_name", None)
+        module.__class__ = type(module).__bases__[0]
     if value is not None:
         value = value.detach()
         if plist.is_tensor and not isinstance(orig, Parameter):
@@ -197,8 +233,8 @@ def remove_parametrizations(
 
 
 def type_before_parametrizations(module: Module) -> type:
-    """The module's class (the same class here: no Parametrized subclass is generated)."""
-    return type(module)
+    """The module's class before its `Parametrized<Name>` subclass was made."""
+    return type(module).__bases__[0] if is_parametrized(module) else type(module)
 
 
 @contextmanager

@@ -63,7 +63,7 @@ from engine.ops.pointwise.logic import (
     logical_or,
 )
 from engine.ops.pointwise.power import pow
-from engine.ops.pointwise.selection import clamp, maximum, minimum, where
+from engine.ops.pointwise.selection import clamp, clip, maximum, minimum, where
 
 # PyTorch computes 1/0, log(0), sqrt(-1) silently (inf, -inf, nan); so does the engine.
 # A per-call np.errstate costs about a microsecond, more than a tiny op itself.
@@ -91,6 +91,7 @@ __all__ = [
     "bitwise_right_shift",
     "bitwise_xor",
     "clamp",
+    "clip",
     "cos",
     "div",
     "eq",

@@ -60,6 +60,6 @@ class ReluBackward0(OpNode):
 
 
 OPS = [
-    Op("sigmoid", sigmoid, inplace=True, inplace_function=True),
+    Op("sigmoid", sigmoid, inplace=True, inplace_function=True, out=True),
     Op("relu", relu, inplace=True, inplace_function=True),
 ]

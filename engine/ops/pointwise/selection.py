@@ -11,6 +11,7 @@ from typing import Any, overload
 import numpy as np
 
 from engine import _dtype
+from engine._arg_parser import ArgParser, checked
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import (
@@ -28,12 +29,16 @@ from engine.ops.inplace import type_name
 from engine.ops.table import Op
 
 
-def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+def _clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Limit values to [min, max]; the gradient passes where min <= x <= max."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if _dtype.kind(self._d.dtype) == "c":
         raise NotImplementedError("clamp is not supported for complex types")
+    if min is not None and max is not None and isinstance(min, Tensor) != isinstance(max, Tensor):
+        # a tensor beside a number passed the parser as a Scalar (0-d, no grad): the Number
+        # overload, ClampBackward1
+        min, max = (b.item() if isinstance(b, Tensor) and b._d.ndim == 0 else b for b in (min, max))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(min) if min is not None else None
         hi = as_tensor(max) if max is not None else None
@@ -94,8 +99,20 @@ class ClampBackward0(OpNode):
         return out
 
 
+# min and max are both tensors or both numbers: a tensor beside a number is a TypeError, unless it
+# is 0-d and needs no grad, when it counts as a number
+_BOUNDS = [
+    "Tensor input, Tensor min=None, Tensor max=None, *, Tensor out=None",
+    "Tensor input, Number min=None, Number max=None, *, Tensor out=None",
+]
+clamp = checked(ArgParser("clamp", _BOUNDS), _clamp)
+clip = checked(ArgParser("clip", _BOUNDS), _clamp)
+
+
 @overload
 def where(condition: Any) -> tuple[Tensor, ...]: ...
+
+
 @overload
 def where(condition: Any, input: Any, other: Any) -> Tensor: ...
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:
@@ -207,5 +224,6 @@ OPS = [
     Op("maximum", maximum, inplace=True, out=True),
     Op("minimum", minimum, inplace=True, out=True),
     Op("clamp", clamp, inplace=True, inplace_function=True, out=True),
+    Op("clip", clip, inplace=True, inplace_function=True, out=True),
     Op("where", where, method=False, out=True),
 ]
