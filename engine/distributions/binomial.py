@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import engine as _engine
-from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
-from engine.distributions.distribution import Distribution, broadcast_all
-from engine.distributions.kinds import _clamp_probs
+from engine.distributions.distribution import broadcast_all
+from engine.distributions.kinds import _ProbsOrLogits
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
@@ -23,8 +22,10 @@ def _clamp_by_zero(x: Tensor) -> Tensor:
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(Distribution):
+class Binomial(_ProbsOrLogits):
     """Successes in `total_count` independent trials of probability `probs`."""
+
+    _binary = True  # probs and logits of one trial, derived as in _ProbsOrLogits
 
     arg_constraints = {
         "total_count": constraints.nonnegative_integer,
@@ -57,33 +58,6 @@ class Binomial(Distribution):
     @property
     def support(self) -> Any:
         return constraints.integer_interval(0, self.total_count)
-
-    @property
-    def probs(self) -> Tensor:
-        if "probs" not in self.__dict__:
-            with torch.enable_grad():  # (a lazy_property in PyTorch: see utils.lazy_property)
-                self.__dict__["probs"] = torch.sigmoid(self.__dict__["logits"])
-        out: Tensor = self.__dict__["probs"]
-        return out
-
-    @property
-    def logits(self) -> Tensor:
-        if "logits" not in self.__dict__:
-            with torch.enable_grad():
-                ps = _clamp_probs(self.__dict__["probs"])
-                self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
-        out: Tensor = self.__dict__["logits"]
-        return out
-
-    @property
-    def _param(self) -> Tensor:
-        """The parameter given (probs or logits), as stored."""
-        given: Tensor = self.__dict__["probs" if "probs" in self.__dict__ else "logits"]
-        return given
-
-    @property
-    def param_shape(self) -> Size:
-        return Size(self._param.size())
 
     @property
     def mean(self) -> Tensor:

@@ -11,19 +11,20 @@ from __future__ import annotations
 from typing import Any
 
 import engine as _engine
-from engine._size import Size
 from engine._tensor import Tensor
 from engine.distributions import constraints
-from engine.distributions.distribution import Distribution, broadcast_all
+from engine.distributions.distribution import broadcast_all
 from engine.distributions.gamma import Gamma
-from engine.distributions.kinds import _clamp_probs
+from engine.distributions.kinds import _ProbsOrLogits
 from engine.nn import functional as F
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(_ProbsOrLogits):
     """Successes in Bernoulli(probs) trials before `total_count` failures."""
+
+    _binary = True  # probs and logits of one trial, derived as in _ProbsOrLogits
 
     arg_constraints = {
         "total_count": constraints.greater_than_eq(0),
@@ -48,32 +49,6 @@ class NegativeBinomial(Distribution):
         return self._expand_params(
             NegativeBinomial, batch_shape, _instance, "total_count", "probs", "logits"
         )
-
-    @property
-    def probs(self) -> Tensor:
-        if "probs" not in self.__dict__:
-            with torch.enable_grad():  # (a lazy_property in PyTorch: see utils.lazy_property)
-                self.__dict__["probs"] = torch.sigmoid(self.__dict__["logits"])
-        out: Tensor = self.__dict__["probs"]
-        return out
-
-    @property
-    def logits(self) -> Tensor:
-        if "logits" not in self.__dict__:
-            with torch.enable_grad():
-                ps = _clamp_probs(self.__dict__["probs"])
-                self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
-        out: Tensor = self.__dict__["logits"]
-        return out
-
-    @property
-    def _param(self) -> Tensor:
-        given: Tensor = self.__dict__["probs" if "probs" in self.__dict__ else "logits"]
-        return given
-
-    @property
-    def param_shape(self) -> Size:
-        return Size(self._param.size())
 
     @property
     def mean(self) -> Tensor:
