@@ -12,8 +12,7 @@ from typing import Any
 import engine as _engine
 from engine._tensor import Tensor
 from engine.distributions import constraints
-from engine.distributions.distribution import broadcast_all
-from engine.distributions.kinds import _ProbsOrLogits
+from engine.distributions.kinds import _TrialCounts
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
@@ -22,10 +21,8 @@ def _clamp_by_zero(x: Tensor) -> Tensor:
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(_ProbsOrLogits):
+class Binomial(_TrialCounts):
     """Successes in `total_count` independent trials of probability `probs`."""
-
-    _binary = True  # probs and logits of one trial, derived as in _ProbsOrLogits
 
     arg_constraints = {
         "total_count": constraints.nonnegative_integer,
@@ -33,7 +30,6 @@ class Binomial(_ProbsOrLogits):
         "logits": constraints.real,
     }
     has_enumerate_support = True
-    _lazy_params = ("probs", "logits")
 
     def __init__(
         self,
@@ -42,18 +38,7 @@ class Binomial(_ProbsOrLogits):
         logits: Any = None,
         validate_args: Any = None,
     ) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        name = "probs" if probs is not None else "logits"
-        count, param = broadcast_all(total_count, probs if probs is not None else logits)
-        self.total_count = count.type_as(param)
-        self.__dict__[name] = param
-        super().__init__(param.size(), validate_args=validate_args)
-
-    def expand(self, batch_shape: Any, _instance: Any = None) -> Binomial:
-        return self._expand_params(
-            Binomial, batch_shape, _instance, "total_count", "probs", "logits"
-        )
+        self._init_counts(total_count, probs, logits, validate_args)
 
     @property
     def support(self) -> Any:

@@ -207,6 +207,28 @@ class _ProbsOrLogits(Distribution):
         return out
 
 
+class _TrialCounts(_ProbsOrLogits):
+    """Counts over `total_count` trials of one probability (`probs` or `logits`): Binomial's
+    and NegativeBinomial's shared parameters."""
+
+    _binary = True
+    _lazy_params = ("probs", "logits")
+    total_count: Tensor
+
+    def _init_counts(self, total_count: Any, probs: Any, logits: Any, validate_args: Any) -> None:
+        self._init_param(probs, logits)
+        name = "probs" if probs is not None else "logits"
+        count, param = broadcast_all(total_count, probs if probs is not None else logits)
+        self.total_count = count.type_as(param)
+        self.__dict__[name] = param
+        Distribution.__init__(self, param.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Any:
+        return self._expand_params(
+            type(self), batch_shape, _instance, "total_count", "probs", "logits"
+        )
+
+
 class Bernoulli(_ProbsOrLogits, ExponentialFamily):
     """1 with probability `probs`, else 0 (an exponential family, as in PyTorch's map)."""
 

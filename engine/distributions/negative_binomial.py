@@ -13,18 +13,15 @@ from typing import Any
 import engine as _engine
 from engine._tensor import Tensor
 from engine.distributions import constraints
-from engine.distributions.distribution import broadcast_all
 from engine.distributions.gamma import Gamma
-from engine.distributions.kinds import _ProbsOrLogits
+from engine.distributions.kinds import _TrialCounts
 from engine.nn import functional as F
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class NegativeBinomial(_ProbsOrLogits):
+class NegativeBinomial(_TrialCounts):
     """Successes in Bernoulli(probs) trials before `total_count` failures."""
-
-    _binary = True  # probs and logits of one trial, derived as in _ProbsOrLogits
 
     arg_constraints = {
         "total_count": constraints.greater_than_eq(0),
@@ -32,23 +29,11 @@ class NegativeBinomial(_ProbsOrLogits):
         "logits": constraints.real,
     }
     support = constraints.nonnegative_integer
-    _lazy_params = ("probs", "logits")
 
     def __init__(
         self, total_count: Any, probs: Any = None, logits: Any = None, validate_args: Any = None
     ) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        name = "probs" if probs is not None else "logits"
-        count, param = broadcast_all(total_count, probs if probs is not None else logits)
-        self.total_count = count.type_as(param)
-        self.__dict__[name] = param
-        super().__init__(param.size(), validate_args=validate_args)
-
-    def expand(self, batch_shape: Any, _instance: Any = None) -> NegativeBinomial:
-        return self._expand_params(
-            NegativeBinomial, batch_shape, _instance, "total_count", "probs", "logits"
-        )
+        self._init_counts(total_count, probs, logits, validate_args)
 
     @property
     def mean(self) -> Tensor:
