@@ -18,14 +18,17 @@ from engine._tensor import Tensor
 from engine.distributions import constraints
 from engine.distributions.distribution import broadcast_all
 from engine.distributions.exp_family import ExponentialFamily
+from engine.distributions.kinds import _ProbsOrLogits
 from engine.distributions.utils import clamp_probs
 from engine.nn import functional as F
 
 torch = _engine  # the public namespace (typed: engine/_torch_surface.pyi)
 
 
-class ContinuousBernoulli(ExponentialFamily):
+class ContinuousBernoulli(_ProbsOrLogits, ExponentialFamily):
     """A [0, 1]-valued relaxation of Bernoulli with a proper normalising constant."""
+
+    _binary = True  # logits from probs as Bernoulli's; probs from logits are clamped here
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
@@ -67,24 +70,6 @@ class ContinuousBernoulli(ExponentialFamily):
                 self.__dict__["probs"] = clamp_probs(torch.sigmoid(self.__dict__["logits"]))
         out: Tensor = self.__dict__["probs"]
         return out
-
-    @property
-    def logits(self) -> Tensor:
-        if "logits" not in self.__dict__:
-            with torch.enable_grad():
-                ps = clamp_probs(self.__dict__["probs"])
-                self.__dict__["logits"] = torch.log(ps) - torch.log1p(-ps)
-        out: Tensor = self.__dict__["logits"]
-        return out
-
-    @property
-    def _param(self) -> Tensor:
-        given: Tensor = self.__dict__["probs" if "probs" in self.__dict__ else "logits"]
-        return given
-
-    @property
-    def param_shape(self) -> Size:
-        return Size(self._param.size())
 
     def _outside_unstable_region(self) -> Tensor:
         low, high = torch.le(self.probs, self._lims[0]), torch.gt(self.probs, self._lims[1])

@@ -149,9 +149,9 @@ def _inject_class(module: Module) -> None:
 
 def _deepcopy(self: Module, memo: dict[int, Any]) -> Module:
     """A standard deep copy, which `__getstate__` would refuse."""
-    found = memo.get(id(self))
+    found: Module | None = memo.get(id(self))
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     replica = self.__new__(type(self))
     memo[id(self)] = replica
     replica.__dict__ = copy.deepcopy(self.__dict__, memo)
