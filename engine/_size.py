@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 class Size(tuple[int, ...]):
@@ -36,3 +36,9 @@ class Size(tuple[int, ...]):
         return Size(tuple(self) * n)
 
     __rmul__ = __mul__
+
+    if not TYPE_CHECKING:  # (kept from mypy, which would read every attribute as present)
+
+        def __getattr__(self, name: str) -> Any:
+            """A missing attribute named as PyTorch names it: `'torch.Size' object has no…`."""
+            raise AttributeError(f"'torch.Size' object has no attribute '{name}'")

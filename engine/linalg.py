@@ -125,3 +125,19 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
 def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """`torch.linalg.diagonal`: `torch.diagonal` with matrix-last defaults."""
     return A.diagonal(offset, dim1, dim2)
+
+
+def _take_out() -> None:
+    """PyTorch's `out=` on each `torch.linalg` function that has it (engine/ops/out_params.py)."""
+    from engine.ops.out_params import with_out
+
+    for name in (
+        "cholesky", "cholesky_ex", "cond", "cross", "det", "eig", "eigh", "eigvals", "eigvalsh",
+        "householder_product", "inv", "inv_ex", "matmul", "matrix_norm", "matrix_power",
+        "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
+        "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm",
+    ):  # fmt: skip
+        globals()[name] = with_out(globals()[name], "linalg_" + name)
+
+
+_take_out()

@@ -66,10 +66,6 @@ _VI = ("values", "indices")
 max = _make("max", _VI)
 min = _make("min", _VI)
 sort = _make("sort", _VI)
-# what the same ops return with `out=` (engine/ops/out_params.py)
-max_out = _make("max_out", _VI)
-min_out = _make("min_out", _VI)
-sort_out = _make("sort_out", _VI)
 topk = _make("topk", _VI)
 median = _make("median", _VI)
 histogram = _make("histogram", ("hist", "bin_edges"))
@@ -92,3 +88,12 @@ linalg_inv_ex = _make("linalg_inv_ex", ("inverse", "info"))
 linalg_cholesky_ex = _make("linalg_cholesky_ex", ("L", "info"))
 linalg_solve_ex = _make("linalg_solve_ex", ("result", "info"))
 frexp = _make("frexp", ("mantissa", "exponent"))
+
+# what the same ops return with `out=` (engine/ops/out_params.py): `max_out` for `max`
+for _kind in (
+    max, min, sort, topk, median, histogram, nanmedian, mode, kthvalue, geqrf, cummax, cummin,
+    aminmax, linalg_svd, svd, linalg_eigh, linalg_qr, qr, linalg_slogdet, slogdet, linalg_lstsq,
+    linalg_inv_ex, linalg_cholesky_ex, linalg_solve_ex, frexp,
+):  # fmt: skip
+    globals()[_kind.__name__ + "_out"] = _make(_kind.__name__ + "_out", _kind._field_names)
+del _kind

@@ -131,8 +131,8 @@ def histogram(
 
 OPS = [
     Op("bincount", bincount),
-    Op("histc", histc),
-    Op("histogram", histogram),
-    Op("searchsorted", searchsorted, method=False),
-    Op("bucketize", bucketize, method=False),
+    Op("histc", histc, out=True),
+    Op("histogram", histogram, out=True),
+    Op("searchsorted", searchsorted, method=False, out=True),
+    Op("bucketize", bucketize, method=False, out=True),
 ]

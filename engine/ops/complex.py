@@ -364,7 +364,7 @@ UPPER.imag = imag
 
 OPS = [
     Op("conj", conj),
-    Op("conj_physical", conj_physical, inplace=True),
+    Op("conj_physical", conj_physical, inplace=True, out=True),
     Op("resolve_conj", resolve_conj),
     Op("resolve_neg", resolve_neg),
     Op("is_conj", is_conj),
@@ -375,7 +375,7 @@ OPS = [
     Op("cfloat", cfloat, function=False),
     Op("cdouble", cdouble, function=False),
     Op("isreal", isreal),
-    Op("complex", complex, method=False),
+    Op("complex", complex, method=False, out=True),
     Op("view_as_real", view_as_real, method=False),
     Op("view_as_complex", view_as_complex, method=False),
     Op("real", real, method=False),

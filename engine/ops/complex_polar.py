@@ -124,7 +124,7 @@ class AngleBackward0(OpNode):
 
 
 OPS = [
-    Op("angle", angle),
+    Op("angle", angle, out=True),
     Op("sgn", sgn, out=True),
-    Op("polar", polar, method=False),
+    Op("polar", polar, method=False, out=True),
 ]

@@ -372,6 +372,6 @@ OPS = [
     Op("addmm", addmm, out=True),
     Op("addmv", addmv, out=True),
     Op("outer", outer, out=True),
-    Op("ger", ger),
+    Op("ger", ger, out=True),
     Op("trace", trace),
 ]

@@ -342,6 +342,6 @@ class LinalgSlogdetBackward0(OpNode):
 OPS = [
     Op("slogdet", slogdet),
     Op("logdet", logdet),
-    Op("svd", svd),
-    Op("qr", qr),
+    Op("svd", svd, out=True),
+    Op("qr", qr, out=True),
 ]

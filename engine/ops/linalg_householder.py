@@ -164,6 +164,6 @@ def orgqr(self: Tensor, input2: Tensor) -> Tensor:
 
 
 OPS = [
-    Op("geqrf", geqrf),
+    Op("geqrf", geqrf, out=True),
     Op("orgqr", orgqr, out=True),
 ]

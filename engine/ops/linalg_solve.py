@@ -249,7 +249,7 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
 
 
 OPS = [
-    Op("inverse", inverse),
+    Op("inverse", inverse, out=True),
     Op("det", det),
-    Op("matrix_power", matrix_power),
+    Op("matrix_power", matrix_power, out=True),
 ]

@@ -352,7 +352,7 @@ OPS = [
     Op("fmax", fmax, out=True),
     Op("fmin", fmin, out=True),
     Op("float_power", float_power, out=True),
-    Op("logical_xor", logical_xor),
+    Op("logical_xor", logical_xor, out=True),
     Op("clamp_min", clamp_min, inplace=True, inplace_function=True, out=True),
     Op("clamp_max", clamp_max, inplace=True, inplace_function=True, out=True),
     Op("lerp", lerp, inplace=True, out=True),

@@ -366,6 +366,6 @@ OPS = [
     Op("var", var, out=True),
     Op("std", std, out=True),
     Op("norm", norm, out=True),
-    Op("var_mean", var_mean),
-    Op("std_mean", std_mean),
+    Op("var_mean", var_mean, out=True),
+    Op("std_mean", std_mean, out=True),
 ]

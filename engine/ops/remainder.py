@@ -147,7 +147,7 @@ class FmodBackward1(RemainderBackward1):
 
 
 OPS = [
-    Op("floor_divide", floor_divide, inplace=True, operators=("__floordiv__",)),
+    Op("floor_divide", floor_divide, inplace=True, operators=("__floordiv__",), out=True),
     Op("remainder", remainder, inplace=True, operators=("__mod__",), out=True),
     Op("fmod", fmod, inplace=True, out=True),
 ]

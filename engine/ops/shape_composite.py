@@ -377,7 +377,7 @@ OPS = [
     Op("hsplit", hsplit),
     Op("vsplit", vsplit),
     Op("dsplit", dsplit),
-    Op("nonzero", nonzero),
+    Op("nonzero", nonzero, out=True),
     Op("argwhere", argwhere),
     Op("diag_embed", diag_embed),
     Op("diag", diag, out=True),

@@ -83,6 +83,6 @@ def heaviside(self: Tensor, values: Any) -> Tensor:
 
 OPS = [
     Op("copysign", copysign, inplace=True, out=True),
-    Op("signbit", signbit),
+    Op("signbit", signbit, out=True),
     Op("heaviside", heaviside, out=True),
 ]

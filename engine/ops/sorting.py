@@ -184,9 +184,9 @@ def msort(self: Tensor) -> Tensor:
 
 
 OPS = [
-    Op("median", median),
-    Op("nanmedian", nanmedian),
-    Op("kthvalue", kthvalue),
-    Op("mode", mode),
-    Op("msort", msort),
+    Op("median", median, out=True),
+    Op("nanmedian", nanmedian, out=True),
+    Op("kthvalue", kthvalue, out=True),
+    Op("mode", mode, out=True),
+    Op("msort", msort, out=True),
 ]

@@ -402,11 +402,11 @@ def lcm(self: Tensor, other: Any) -> Tensor:
 
 OPS = [
     Op("igamma", igamma, inplace=True, out=True),
-    Op("igammac", igammac, inplace=True),
+    Op("igammac", igammac, inplace=True, out=True),
     Op("ldexp", ldexp),
     Op("ldexp_", ldexp_, function=False),
     Op("nextafter", nextafter, inplace=True, out=True),
-    Op("frexp", frexp),
+    Op("frexp", frexp, out=True),
     Op("gcd", gcd, inplace=True, out=True),
     Op("lcm", lcm, inplace=True, out=True),
 ]

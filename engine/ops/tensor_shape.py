@@ -438,5 +438,5 @@ OPS = [
     Op("stack", stack, method=False, out=True),
     Op("hstack", hstack, method=False, out=True),
     Op("vstack", vstack, method=False, out=True),
-    Op("row_stack", row_stack, method=False),
+    Op("row_stack", row_stack, method=False, out=True),
 ]
