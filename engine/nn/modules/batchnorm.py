@@ -62,6 +62,20 @@ class _BatchNorm(Module):
             self.running_var._d[...] = 1
             self.num_batches_tracked._d[...] = 0
 
+    def _load_from_state_dict(
+        self,
+        state_dict: dict[str, Any],
+        prefix: str,
+        local_metadata: dict[str, Any],
+        *args: Any,
+    ) -> None:
+        """A state dict from before version 2 (or a plain dict, without versions) loads as
+        PyTorch's does: its missing `num_batches_tracked` is this module's own."""
+        version = local_metadata.get("version")
+        if (version is None or version < 2) and self.track_running_stats:
+            state_dict.setdefault(prefix + "num_batches_tracked", self.num_batches_tracked)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, *args)
+
     def reset_parameters(self) -> None:
         self.reset_running_stats()
         if self.affine:
