@@ -12,7 +12,7 @@ import numpy as np
 
 from engine import _dtype, _layout
 from engine._upper import UPPER
-from engine._warn import warn
+from engine._warn import from_user, warn, warn_once
 from engine.autograd import observer
 from engine.autograd.grad_mode import STATE, is_grad_enabled
 from engine.autograd.hooks import HookDict, RemovableHandle, add_hook
@@ -446,6 +446,8 @@ class Tensor(TensorSurface):
             _vmap_refuses(self, _VMAP_ITEM)
         if _dtype.kind(self._d.dtype) == "c" and self._d.size == 1:
             raise RuntimeError("value cannot be converted to type double without overflow")
+        if self._rg and STATE.enabled and from_user():
+            warn_once(_TO_SCALAR)
         return float(self.item())
 
     def __complex__(self) -> complex:
@@ -522,6 +524,11 @@ _VMAP_CONTROL_FLOW = (
     "vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow. "
     "We don't support that yet, please file an issue at https://github.com/pytorch/pytorch/"
     "issues ."
+)
+_TO_SCALAR = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)"
 )
 _NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
 

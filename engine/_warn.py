@@ -48,3 +48,20 @@ def warn(message: str | Warning, category: type[Warning] = UserWarning) -> None:
         # the frame's module loader cannot give its source (code exec'd in `python -c`'s
         # __main__, whose loader is the builtin importer): the warning without the source line
         warnings.warn_explicit(message, category, *where, module=module, registry=registry)
+
+
+_WARNED_ONCE: set[str] = set()
+
+
+def warn_once(message: str, category: type[Warning] = UserWarning) -> None:
+    """PyTorch's TORCH_WARN_ONCE: the first call in the process warns (at the user's line),
+    later ones with the same message do not, wherever they are."""
+    if message not in _WARNED_ONCE:
+        _WARNED_ONCE.add(message)
+        warn(message, category)
+
+
+def from_user(depth: int = 2) -> bool:
+    """Whether the caller of the function calling this is the user's code, not the engine's
+    (a conversion PyTorch warns about when the user makes it, not when an op does)."""
+    return not sys._getframe(depth).f_code.co_filename.startswith(_NOT_USER)
