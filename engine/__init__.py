@@ -344,3 +344,7 @@ is_autocast_enabled = amp.is_autocast_enabled
 get_autocast_dtype = amp.get_autocast_dtype
 is_autocast_cpu_enabled = amp.is_autocast_cpu_enabled
 get_autocast_cpu_dtype = amp.get_autocast_cpu_dtype
+# `torch.range`, bound last: the name would hide the builtin from this module's own code above
+from engine._creation import deprecated_range as _deprecated_range  # noqa: E402
+
+globals()["range"] = _deprecated_range

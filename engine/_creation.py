@@ -239,6 +239,37 @@ def arange(
     return into(out, _finish(data, requires_grad, device), resize_warns=True)
 
 
+def deprecated_range(
+    start: Any,
+    end: Any,
+    step: Any = 1,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    out: Any = None,
+) -> Tensor:
+    """`torch.range` (deprecated, with PyTorch's warning): `end` included, floats by default."""
+    warn(_RANGE_DEPRECATED)
+    dtype = out_dtype(dtype, out)
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    npdt = _np_dtype(dtype, _dtype.get_default_dtype())
+    if vals[2] == 0:
+        raise RuntimeError("step must be nonzero")
+    if (vals[1] - vals[0]) * vals[2] < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = int(np.floor((vals[1] - vals[0]) / vals[2])) + 1
+    data = (vals[0] + np.arange(n, dtype=np.float64) * vals[2]).astype(npdt)
+    return into(out, _finish(data, requires_grad, device), resize_warns=True)
+
+
+_RANGE_DEPRECATED = (
+    "torch.range is deprecated and will be removed in a future release because its behavior "
+    "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
+    "values in [start, end)."
+)
+
+
 def linspace(
     start: Any,
     end: Any,

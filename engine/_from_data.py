@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 
 from engine import _device, _dtype
-from engine._tensor import Tensor, init
-from engine._warn import warn
+from engine._tensor import TO_SCALAR, Tensor, init
+from engine._warn import warn, warn_once
+from engine.autograd.grad_mode import STATE
 
 
 def _finish(data: np.ndarray[Any, Any], requires_grad: bool, device: Any = None) -> Tensor:
@@ -51,6 +52,16 @@ def _infer_error(data: Any) -> Exception:
     return RuntimeError(f"Could not infer dtype of {type(bad).__name__}")
 
 
+def _element(x: Tensor) -> np.ndarray[Any, Any]:
+    """A tensor inside a list: read as PyTorch reads it, as one Python number (warning, once,
+    when it is a float that requires grad, as `float(x)` does)."""
+    if x._d.size != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    if x._rg and STATE.enabled and _dtype.kind(x._d.dtype) in "fc":
+        warn_once(TO_SCALAR)
+    return x._d.reshape(())
+
+
 def _leaves(data: Any) -> list[Any]:
     if isinstance(data, list | tuple):
         return [y for x in data for y in _leaves(x)]
@@ -65,7 +76,7 @@ def _infer_array(data: Any) -> np.ndarray[Any, Any]:
     if isinstance(data, list | tuple) and data and isinstance(data[0], np.generic):
         return _infer_numpy_scalars(data)
     if isinstance(data, list | tuple) and any(isinstance(x, Tensor) for x in data):
-        parts = [_infer_array(x) for x in data]
+        parts = [_element(x) if isinstance(x, Tensor) else _infer_array(x) for x in data]
         return np.array(parts)
     try:
         arr = np.array(data)

@@ -447,7 +447,7 @@ class Tensor(TensorSurface):
         if _dtype.kind(self._d.dtype) == "c" and self._d.size == 1:
             raise RuntimeError("value cannot be converted to type double without overflow")
         if self._rg and STATE.enabled and from_user():
-            warn_once(_TO_SCALAR)
+            warn_once(TO_SCALAR)
         return float(self.item())
 
     def __complex__(self) -> complex:
@@ -525,7 +525,7 @@ _VMAP_CONTROL_FLOW = (
     "We don't support that yet, please file an issue at https://github.com/pytorch/pytorch/"
     "issues ."
 )
-_TO_SCALAR = (
+TO_SCALAR = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
     "Consider using tensor.detach() first. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)"

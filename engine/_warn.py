@@ -61,6 +61,12 @@ def warn_once(message: str, category: type[Warning] = UserWarning) -> None:
         warn(message, category)
 
 
+def forget_once() -> None:
+    """Warn again what `warn_once` has warned: a fresh process's state, for one process that
+    runs many snippets (the engine's tests)."""
+    _WARNED_ONCE.clear()
+
+
 def from_user(depth: int = 2) -> bool:
     """Whether the caller of the function calling this is the user's code, not the engine's
     (a conversion PyTorch warns about when the user makes it, not when an op does)."""

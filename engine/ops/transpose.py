@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, _wrap_dim
-from engine._warn import warn
+from engine._warn import warn_once
 from engine.autograd.forward_ad import FW
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, check_inplace, writing
@@ -114,7 +114,6 @@ class TBackward0(OpNode):
         return [t(grads[0])]  # type: ignore[arg-type]
 
 
-_WARNED: set[str] = set()
 _T_WARNINGS = {
     "nd": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
     "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
@@ -129,10 +128,7 @@ _T_WARNINGS = {
 def _T(self: Tensor) -> Tensor:
     nd = self._d.ndim
     if nd != 2:  # PyTorch warns once per process (TORCH_WARN_ONCE)
-        key = "0d" if nd == 0 else "nd"
-        if key not in _WARNED:
-            _WARNED.add(key)
-            warn(_T_WARNINGS[key], UserWarning)
+        warn_once(_T_WARNINGS["0d" if nd == 0 else "nd"])
     return permute(self, tuple(range(nd - 1, -1, -1)))
 
 

@@ -43,6 +43,7 @@ def test_snippet(name: str, as_torch: None) -> None:
     # compared as syntax trees: reformatting a snippet does not make its recording stale
     if want is None or _tree(want["source"]) != _tree(source):
         pytest.fail(f"snippet {name} has no up-to-date recording; {HINT.format(name=name)}")
+    engine._warn.forget_once()  # each snippet runs as in a process of its own
     got = harness.run_snippet(name)
     assert_same_printout(got["stdout"], want["stdout"])
     assert got["warnings"] == want["warnings"]

@@ -136,12 +136,11 @@ def upsample(
     mode: str = "nearest",
     align_corners: bool | None = None,
 ) -> Tensor:
+    warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
-    pass
-
     warn(
         "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
     )
@@ -149,8 +148,6 @@ def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) 
 
 
 def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
-    pass
-
     warn(
         "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
     )

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor, make, write
+from engine._warn import warn
 
 Params = Tensor | Iterable[Tensor]
 
@@ -56,6 +57,22 @@ def clip_grad_norm_(
     if grads:
         clip_grads_with_norm_(ps, max_norm, total)
     return total
+
+
+def clip_grad_norm(
+    parameters: Params,
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: Any = None,
+) -> Tensor:
+    """`clip_grad_norm_` under its deprecated name, with PyTorch's FutureWarning."""
+    warn(
+        "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+        "`torch.nn.utils.clip_grad_norm_`.",
+        FutureWarning,
+    )
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
 def clip_grads_with_norm_(
