@@ -48,6 +48,7 @@ from engine._creation import (
     logspace,
     ones,
     ones_like,
+    set_default_tensor_type,
     tensor,
     zeros,
     zeros_like,

@@ -370,3 +370,24 @@ CharTensor = _LegacyType("CharTensor", np.int8)
 ShortTensor = _LegacyType("ShortTensor", np.int16)
 HalfTensor = _LegacyType("HalfTensor", np.float16)
 BFloat16Tensor = _LegacyType("BFloat16Tensor", _dtype.bfloat16.np)
+
+
+def set_default_tensor_type(t: Any) -> None:
+    """`torch.set_default_tensor_type` (deprecated, warned once): a legacy type or its name
+    (`torch.DoubleTensor`, "torch.FloatTensor") sets the default floating dtype."""
+    from engine._warn import warn_once
+
+    warn_once(
+        "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+        "torch.set_default_dtype() and torch.set_default_device() as alternatives. (Triggered "
+        "internally at /__w/pytorch/pytorch/torch/csrc/tensor/python_tensor.cpp:434.)"
+    )
+    name = t if isinstance(t, str) else f"torch.{getattr(t, '__name__', t)}"
+    legacy = globals().get(name.removeprefix("torch."))
+    if not name.startswith("torch.") or not isinstance(legacy, _LegacyType):
+        if name.startswith("torch.cuda."):
+            raise TypeError(f"type {name} not available. Torch not compiled with CUDA enabled.")
+        raise TypeError(f"invalid type: '{name}'")
+    if not legacy.dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _dtype.set_default_dtype(legacy.dtype)

@@ -15,6 +15,7 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor
+from engine._warn import warn
 
 # dtype -> (rtol, atol), PyTorch's defaults; other dtypes compare for equality
 _TOLERANCES = {
@@ -260,6 +261,12 @@ def assert_allclose(
     msg: str = "",
 ) -> None:
     """The deprecated spelling: `assert_close` without the dtype check."""
+    warn(
+        "`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a "
+        "future release. Please use `torch.testing.assert_close()` instead. You can find "
+        "detailed upgrade instructions in https://github.com/pytorch/pytorch/issues/61844.",
+        FutureWarning,
+    )
     assert_close(
         actual,
         expected,

@@ -116,13 +116,15 @@ def _autograd_grad(
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
     if not pairs:
         return (None,) * len(inputs)
-    return autograd_grad(
-        [o for o, _ in pairs],
-        list(inputs),
-        [g for _, g in pairs],
-        allow_unused=True,
-        create_graph=create_graph,
-        retain_graph=retain_graph,
+    return tuple(
+        autograd_grad(
+            [o for o, _ in pairs],
+            list(inputs),  # a list in, a tuple out
+            [g for _, g in pairs],
+            allow_unused=True,
+            create_graph=create_graph,
+            retain_graph=retain_graph,
+        )
     )
 
 

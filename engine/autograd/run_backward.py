@@ -206,32 +206,43 @@ def grad(
     allow_unused: bool | None = None,
     is_grads_batched: bool = False,
     materialize_grads: bool = False,
-) -> tuple[Tensor | None, ...]:
+) -> tuple[Tensor | None, ...] | dict[Any, Tensor | None]:
     """Gradients of `outputs` with respect to `inputs`, returned rather than accumulated."""
-    from engine._tensor import Tensor, make
+    from engine._tensor import make
 
-    single = isinstance(inputs, Tensor)
-    ins = _as_list(inputs)
-    if allow_unused is None:
-        allow_unused = materialize_grads
     if materialize_grads and allow_unused is False:
         raise ValueError(
             "Expected allow_unused to be True or not passed when materialize_grads=True, "
             "but got: allow_unused=False."
         )
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    ins = _grad_inputs(inputs)
+    if not only_inputs:
+        warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). To "
+            "accumulate gradient for other parts of the graph, please use "
+            "torch.autograd.backward.",
+            FutureWarning,
+        )
     outs, go = _roots(outputs, grad_outputs)
     if is_grads_batched:
-        return _batched_grad(
+        batched = _batched_grad(
             outs, ins, go, retain_graph, create_graph, allow_unused, materialize_grads
         )
+        return dict(zip(inputs, batched, strict=True)) if type(inputs) is dict else batched
     grads = _root_grads(outs, go)
     _check_inputs(ins)
     task = _run(outs, grads, ins, retain_graph, create_graph)
     result: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(ins, task.results)):
         if g is None:
-            if materialize_grads and not isinstance(t, GradientEdge):
-                g = make(np.zeros_like(t._d), False, None, 0)
+            if materialize_grads and isinstance(t, GradientEdge):
+                raise RuntimeError(
+                    "materialize_grads cannot be used when the given input is a GradientEdge"
+                )
+            if materialize_grads:
+                g = make(np.zeros_like(t._d), create_graph, None, 0)
             elif not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in "
@@ -240,8 +251,31 @@ def grad(
         elif not create_graph and (g._fn is not None or g._rg):
             g = g.detach()
         result.append(g)
-    del single
+    if type(inputs) is dict:  # PyTorch 2.13: a dict of inputs gets a dict of their grads
+        return dict(zip(inputs, result, strict=True))
     return tuple(result)
+
+
+def _grad_inputs(inputs: Any) -> list[Any]:
+    """`grad()`'s inputs as a list: one tensor or edge, a dict's values, or a sequence."""
+    from collections.abc import Mapping
+
+    from engine._tensor import Tensor
+
+    if isinstance(inputs, Tensor | GradientEdge):
+        return [inputs]
+    if type(inputs) is dict:
+        ins = list(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(
+            f"`inputs` argument to `grad()` must be a dict, not {type(inputs).__name__}. "
+            "Other Mapping types are not supported."
+        )
+    else:
+        ins = list(inputs)
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    return ins
 
 
 def _batched_grad(

@@ -121,9 +121,9 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     return _glu(input, dim)
 
 
-def _softmax_dim(ndim: int) -> int:
+def _softmax_dim(ndim: int, name: str = "softmax") -> int:
     warn(
-        "Implicit dimension choice for softmax has been deprecated. Change the call to include "
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
         "dim=X as an argument.",
         UserWarning,
     )
@@ -144,13 +144,15 @@ def log_softmax(
 ) -> Tensor:
     """x - logsumexp(x) along `dim`."""
     if dim is None:
-        dim = _softmax_dim(input.ndim)
+        dim = _softmax_dim(input.ndim, "log_softmax")
     return input.log_softmax(dim, dtype=dtype)
 
 
 def softmin(
     input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
 ) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim(input.ndim, "softmin")
     return softmax(-input, dim, dtype=dtype)
 
 
