@@ -163,6 +163,7 @@ from engine.ops import integrate_dist as _integrate_dist_ops
 from engine.ops import linalg as _linalg_ops
 from engine.ops import linalg_decomp as _linalg_decomp_ops
 from engine.ops import linalg_householder as _linalg_householder_ops
+from engine.ops import linalg_lu as _linalg_lu_ops
 from engine.ops import linalg_pinv as _linalg_pinv_ops
 from engine.ops import linalg_products as _linalg_products_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
@@ -229,6 +230,7 @@ _OP_TABLE = _table.collect(
         _linalg_solve_ops,
         _linalg_decomp_ops,
         _linalg_householder_ops,
+        _linalg_lu_ops,
         _linalg_pinv_ops,
         _stats_quantile_ops,
         tensor_shape,

@@ -13,6 +13,7 @@ unchanged."""
 #   histogram: returns Any in source (engine.ops.binning.histogram)
 #   itemsize: not annotated in source: return (engine.ops.tensor_protocol.itemsize)
 #   kthvalue: returns Any in source (engine.ops.sorting.kthvalue)
+#   lu: returns Any in source (engine.ops.linalg_lu.lu)
 #   max: returns Any in source (engine.ops.reduce_minmax.max)
 #   median: returns Any in source (engine.ops.sorting.median)
 #   min: returns Any in source (engine.ops.reduce_minmax.min)
@@ -722,6 +723,8 @@ class TensorSurface:
     def long(self, memory_format: Any = ...) -> Tensor: ...
     # engine.ops.pointwise.lt
     def lt(self, other: Any) -> Tensor: ...
+    # engine.ops.linalg_lu.lu
+    def lu(self, pivot: builtins.bool = ..., get_infos: builtins.bool = ...) -> Any: ...
     # engine.ops.complex.mH
     @property
     def mH(self) -> Tensor: ...

@@ -18,6 +18,8 @@ from engine.ops.linalg_decomp import linalg_slogdet as slogdet
 from engine.ops.linalg_decomp import linalg_svd as svd
 from engine.ops.linalg_eig import eig, eigvals
 from engine.ops.linalg_householder import householder_product
+from engine.ops.linalg_lu import linalg_lu as lu
+from engine.ops.linalg_lu import lu_factor, lu_factor_ex, lu_solve
 from engine.ops.linalg_norms import cond, matrix_norm, matrix_rank, norm
 from engine.ops.linalg_pinv import lstsq, pinv
 from engine.ops.linalg_products import linalg_cross as cross
@@ -53,6 +55,10 @@ __all__ = [
     "inv",
     "inv_ex",
     "lstsq",
+    "lu",
+    "lu_factor",
+    "lu_factor_ex",
+    "lu_solve",
     "matmul",
     "matrix_exp",
     "matrix_norm",
@@ -133,7 +139,8 @@ def _take_out() -> None:
 
     for name in (
         "cholesky", "cholesky_ex", "cond", "cross", "det", "eig", "eigh", "eigvals", "eigvalsh",
-        "householder_product", "inv", "inv_ex", "matmul", "matrix_norm", "matrix_power",
+        "householder_product", "inv", "inv_ex", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
+        "matmul", "matrix_norm", "matrix_power",
         "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
         "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm",
     ):  # fmt: skip

@@ -88,12 +88,18 @@ linalg_inv_ex = _make("linalg_inv_ex", ("inverse", "info"))
 linalg_cholesky_ex = _make("linalg_cholesky_ex", ("L", "info"))
 linalg_solve_ex = _make("linalg_solve_ex", ("result", "info"))
 frexp = _make("frexp", ("mantissa", "exponent"))
+linalg_lu = _make("linalg_lu", ("P", "L", "U"))
+linalg_lu_factor = _make("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex = _make("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+lu_unpack = _make("lu_unpack", ("P", "L", "U"))
+_lu_with_info = _make("_lu_with_info", ("LU", "pivots", "info"))
 
 # what the same ops return with `out=` (engine/ops/out_params.py): `max_out` for `max`
 for _kind in (
     max, min, sort, topk, median, histogram, nanmedian, mode, kthvalue, geqrf, cummax, cummin,
     aminmax, linalg_svd, svd, linalg_eigh, linalg_qr, qr, linalg_slogdet, slogdet, linalg_lstsq,
-    linalg_inv_ex, linalg_cholesky_ex, linalg_solve_ex, frexp,
+    linalg_inv_ex, linalg_cholesky_ex, linalg_solve_ex, frexp, linalg_lu, linalg_lu_factor,
+    linalg_lu_factor_ex, lu_unpack,
 ):  # fmt: skip
     globals()[_kind.__name__ + "_out"] = _make(_kind.__name__ + "_out", _kind._field_names)
 del _kind
