@@ -312,7 +312,8 @@ for _name in (
     "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d",
     "avg_pool1d", "adaptive_avg_pool1d", "dropout", "layer_norm", "group_norm", "bilinear",
     "celu", "selu", "threshold", "cosine_similarity", "pairwise_distance", "embedding", "pdist",
-    "cdist",
+    "cdist", "conv3d", "conv_transpose3d", "hardshrink", "prelu", "rrelu", "celu_", "selu_",
+    "threshold_", "rrelu_",
 ):  # fmt: skip
     if hasattr(nn.functional, _name):
         globals().setdefault(_name, getattr(nn.functional, _name))

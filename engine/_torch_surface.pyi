@@ -145,6 +145,7 @@ from engine.ops.pointwise import tanh as tanh
 from engine.ops.pointwise import where as where
 from engine.ops.pointwise_binary import addcdiv as addcdiv
 from engine.ops.pointwise_binary import addcmul as addcmul
+from engine.ops.pointwise_binary import arctan2 as arctan2
 from engine.ops.pointwise_binary import atan2 as atan2
 from engine.ops.pointwise_binary import clamp_max as clamp_max
 from engine.ops.pointwise_binary import clamp_min as clamp_min

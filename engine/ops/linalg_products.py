@@ -413,9 +413,9 @@ OPS = [
     Op("cross", cross, out=True),
     Op("inner", inner, out=True),
     Op("kron", kron, out=True),
-    Op("baddbmm", baddbmm, out=True),
+    Op("baddbmm", baddbmm, out=True, inplace=True),
     Op("addbmm", addbmm, inplace=True, out=True),
-    Op("addr", addr, out=True),
+    Op("addr", addr, out=True, inplace=True),
     Op("tensordot", tensordot, method=False, out=True),
     Op("chain_matmul", chain_matmul, method=False),
 ]

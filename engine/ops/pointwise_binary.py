@@ -343,16 +343,19 @@ def addcdiv(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -
     return _addc(AddcdivBackward0, np.true_divide, self, tensor1, tensor2, value)
 
 
+arctan2 = atan2  # NumPy's name, PyTorch's alias
+
 OPS = [
     Op("atan2", atan2, inplace=True, out=True),
+    Op("arctan2", arctan2, inplace=True, out=True),
     Op("hypot", hypot, inplace=True, out=True),
     Op("xlogy", xlogy, inplace=True, inplace_function=True, out=True),
     Op("logaddexp", logaddexp, out=True),
     Op("logaddexp2", logaddexp2, out=True),
     Op("fmax", fmax, out=True),
     Op("fmin", fmin, out=True),
-    Op("float_power", float_power, out=True),
-    Op("logical_xor", logical_xor, out=True),
+    Op("float_power", float_power, out=True, inplace=True),
+    Op("logical_xor", logical_xor, out=True, inplace=True),
     Op("clamp_min", clamp_min, inplace=True, inplace_function=True, out=True),
     Op("clamp_max", clamp_max, inplace=True, inplace_function=True, out=True),
     Op("lerp", lerp, inplace=True, out=True),

@@ -212,7 +212,7 @@ class LogcumsumexpBackward0(OpNode):
 
 OPS = [
     Op("cumsum", cumsum, inplace=True, out=True),
-    Op("cumprod", cumprod, out=True),
+    Op("cumprod", cumprod, out=True, inplace=True),
     Op("cummax", cummax, out=True),
     Op("cummin", cummin, out=True),
     Op("logcumsumexp", logcumsumexp, out=True),

@@ -84,5 +84,5 @@ def heaviside(self: Tensor, values: Any) -> Tensor:
 OPS = [
     Op("copysign", copysign, inplace=True, out=True),
     Op("signbit", signbit, out=True),
-    Op("heaviside", heaviside, out=True),
+    Op("heaviside", heaviside, out=True, inplace=True),
 ]

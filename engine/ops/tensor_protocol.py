@@ -114,7 +114,46 @@ _STORE: dict[str, Any] = {
     "c": _store_complex,
 }
 
+
+def is_same_size(self: Tensor, other: Tensor) -> bool:
+    return bool(self._d.shape == other._d.shape)
+
+
+def share_memory_(self: Tensor) -> Tensor:
+    """A no-op here: one process's tensors (PyTorch moves the storage to shared memory)."""
+    return self
+
+
+def to_dense(self: Tensor, dtype: Any = None, *, masked_grad: Any = None) -> Tensor:
+    """A dense tensor is its own dense form (a new dtype converts)."""
+    return self if dtype is None else self.to(dtype)
+
+
+# what this engine's tensors are: dense, strided, on the CPU, unquantized, in one process
+is_cpu = property(lambda self: True, doc="True: every tensor here is on the CPU.")
+_NOT = property(lambda self: False)
+_NOT_KINDS = (
+    "is_sparse", "is_sparse_csr", "is_quantized", "is_meta", "is_nested", "is_mkldnn",
+    "is_xla", "is_xpu", "is_mps", "is_ipu", "is_vulkan", "is_maia", "is_mtia",
+)  # fmt: skip
+
+
+def is_pinned(self: Tensor, device: Any = None) -> bool:
+    return False
+
+
+def is_shared(self: Tensor) -> bool:
+    return False
+
+
 OPS = [
+    Op("is_cpu", is_cpu, function=False),
+    *(Op(name, _NOT, function=False) for name in _NOT_KINDS),
+    Op("is_pinned", is_pinned, function=False),
+    Op("is_shared", is_shared, function=False),
+    Op("is_same_size", is_same_size, function=False),
+    Op("share_memory_", share_memory_, function=False),
+    Op("to_dense", to_dense, function=False),
     Op("is_nonzero", is_nonzero),
     Op("where", where, function=False),
     Op("__contains__", __contains__, function=False),

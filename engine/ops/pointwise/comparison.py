@@ -87,12 +87,12 @@ def isneginf(self: Tensor) -> Tensor:
 
 
 OPS = [
-    Op("eq", eq, operators=("__eq__",), out=True),
-    Op("ne", ne, operators=("__ne__",), out=True),
-    Op("lt", lt, operators=("__lt__",), out=True),
-    Op("le", le, operators=("__le__",), out=True),
-    Op("gt", gt, operators=("__gt__",), out=True),
-    Op("ge", ge, operators=("__ge__",), out=True),
+    Op("eq", eq, operators=("__eq__",), out=True, inplace=True),
+    Op("ne", ne, operators=("__ne__",), out=True, inplace=True),
+    Op("lt", lt, operators=("__lt__",), out=True, inplace=True),
+    Op("le", le, operators=("__le__",), out=True, inplace=True),
+    Op("gt", gt, operators=("__gt__",), out=True, inplace=True),
+    Op("ge", ge, operators=("__ge__",), out=True, inplace=True),
     Op("isnan", isnan),
     Op("isinf", isinf),
     Op("isfinite", isfinite),

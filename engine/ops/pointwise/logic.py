@@ -86,10 +86,10 @@ def logical_or(self: Tensor, other: Any) -> Tensor:
 
 
 OPS = [
-    Op("bitwise_and", bitwise_and, operators=("__and__",), out=True),
-    Op("bitwise_or", bitwise_or, operators=("__or__",), out=True),
-    Op("bitwise_xor", bitwise_xor, operators=("__xor__",), out=True),
-    Op("bitwise_not", bitwise_not, operators=("__invert__",), out=True),
+    Op("bitwise_and", bitwise_and, operators=("__and__",), out=True, inplace=True),
+    Op("bitwise_or", bitwise_or, operators=("__or__",), out=True, inplace=True),
+    Op("bitwise_xor", bitwise_xor, operators=("__xor__",), out=True, inplace=True),
+    Op("bitwise_not", bitwise_not, operators=("__invert__",), out=True, inplace=True),
     Op(
         "bitwise_left_shift",
         bitwise_left_shift,
@@ -104,7 +104,7 @@ OPS = [
         operators=("__rshift__",),
         inplace_operators=("__irshift__",),
     ),
-    Op("logical_not", logical_not, out=True),
-    Op("logical_and", logical_and, out=True),
-    Op("logical_or", logical_or, out=True),
+    Op("logical_not", logical_not, out=True, inplace=True),
+    Op("logical_and", logical_and, out=True, inplace=True),
+    Op("logical_or", logical_or, out=True, inplace=True),
 ]
