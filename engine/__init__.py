@@ -158,6 +158,7 @@ from engine.ops import (
 from engine.ops import dirichlet as _dirichlet_ops
 from engine.ops import einsum as _einsum_ops
 from engine.ops import gamma as _gamma_ops
+from engine.ops import gradient as _gradient_ops
 from engine.ops import index_copy as _index_copy_ops
 from engine.ops import integrate_dist as _integrate_dist_ops
 from engine.ops import linalg as _linalg_ops
@@ -231,6 +232,7 @@ _OP_TABLE = _table.collect(
         _linalg_decomp_ops,
         _linalg_householder_ops,
         _linalg_lu_ops,
+        _gradient_ops,
         _linalg_pinv_ops,
         _stats_quantile_ops,
         tensor_shape,

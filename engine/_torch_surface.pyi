@@ -45,6 +45,7 @@ from engine.ops.dirichlet import _sample_dirichlet as _sample_dirichlet
 from engine.ops.einsum import einsum as einsum
 from engine.ops.gamma import _standard_gamma as _standard_gamma
 from engine.ops.gamma import _standard_gamma_grad as _standard_gamma_grad
+from engine.ops.gradient import gradient as gradient
 from engine.ops.index import index_put as index_put
 from engine.ops.index import narrow as narrow
 from engine.ops.index import select as select
