@@ -230,13 +230,19 @@ def arange(
     default = _dtype.get_default_dtype() if is_float else _dtype.int64
     npdt = _np_dtype(dtype, default)
     _dtype.refuse_barely(np.dtype(npdt), "arange_cpu")
+    data = _stepped(vals, npdt, lambda span: max(0, int(np.ceil(span))))
+    return into(out, _finish(data, requires_grad, device), resize_warns=True)
+
+
+def _stepped(vals: list[Any], npdt: Any, count: Any) -> np.ndarray[Any, Any]:
+    """start, start + step, ... for [start, end, step], `count(span / step)` values of them."""
     if vals[2] == 0:
         raise RuntimeError("step must be nonzero")
     if (vals[1] - vals[0]) * vals[2] < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    n = max(0, int(np.ceil((vals[1] - vals[0]) / vals[2])))
-    data = (vals[0] + np.arange(n, dtype=np.float64) * vals[2]).astype(npdt)
-    return into(out, _finish(data, requires_grad, device), resize_warns=True)
+    n: int = count((vals[1] - vals[0]) / vals[2])
+    values: np.ndarray[Any, Any] = vals[0] + np.arange(n, dtype=np.float64) * vals[2]
+    return values.astype(npdt)
 
 
 def deprecated_range(
@@ -254,12 +260,7 @@ def deprecated_range(
     dtype = out_dtype(dtype, out)
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     npdt = _np_dtype(dtype, _dtype.get_default_dtype())
-    if vals[2] == 0:
-        raise RuntimeError("step must be nonzero")
-    if (vals[1] - vals[0]) * vals[2] < 0:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    n = int(np.floor((vals[1] - vals[0]) / vals[2])) + 1
-    data = (vals[0] + np.arange(n, dtype=np.float64) * vals[2]).astype(npdt)
+    data = _stepped(vals, npdt, lambda span: int(np.floor(span)) + 1)  # the end included
     return into(out, _finish(data, requires_grad, device), resize_warns=True)
 
 

@@ -59,20 +59,14 @@ def clip_grad_norm_(
     return total
 
 
-def clip_grad_norm(
-    parameters: Params,
-    max_norm: float,
-    norm_type: float = 2.0,
-    error_if_nonfinite: bool = False,
-    foreach: Any = None,
-) -> Tensor:
+def clip_grad_norm(*args: Any, **kwargs: Any) -> Tensor:
     """`clip_grad_norm_` under its deprecated name, with PyTorch's FutureWarning."""
     warn(
         "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
         "`torch.nn.utils.clip_grad_norm_`.",
         FutureWarning,
     )
-    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+    return clip_grad_norm_(*args, **kwargs)
 
 
 def clip_grads_with_norm_(
