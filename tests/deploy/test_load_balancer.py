@@ -22,7 +22,6 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import uvicorn
 
@@ -30,6 +29,7 @@ from server.app import create_app
 from server.cli import UVICORN_WS
 from server.settings import Settings
 from server.trust.tokens import COOKIE
+from tests import web
 from tests.deploy import manifests as m
 from tests.server.live import Client, assert_dense, connect, owner_cookie
 
@@ -114,7 +114,7 @@ def balancer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _run_through(base: str, cookie: str) -> list[dict[str, object]]:
     async def main() -> list[dict[str, object]]:
-        examples = httpx.get(f"http://{base}/api/examples").json()
+        examples = web.get(f"http://{base}/api/examples").json()
         async with await connect(base, cookie=cookie) as ws:
             client = Client(ws)
             await client.send({"type": "run", "code": examples[0]["code"]})
@@ -125,7 +125,7 @@ def _run_through(base: str, cookie: str) -> list[dict[str, object]]:
 
 
 def _found(base: str, run_id: str, cookie: str) -> bool:
-    response = httpx.get(f"http://{base}/api/runs/{run_id}", cookies={COOKIE: cookie})
+    response = web.get(f"http://{base}/api/runs/{run_id}", cookies={COOKIE: cookie})
     assert response.status_code in (200, 404), response.text
     return response.status_code == 200
 

@@ -22,6 +22,7 @@ from server.cli import UVICORN_WS
 from server.sandbox.reaper import pids_of_uid
 from server.settings import Settings
 from server.trust.tokens import COOKIE
+from tests import web
 
 
 def free_port() -> int:
@@ -107,7 +108,7 @@ async def connect(
 
 def owner_cookie(base: str) -> str:
     """A fresh owner token, as a browser gets it by loading the page."""
-    response = httpx.get(f"http://{base}/", headers={"Accept": "text/html"})
+    response = web.get(f"http://{base}/", headers={"Accept": "text/html"})
     token = response.cookies.get(COOKIE)
     assert token, response.headers
     return str(token)
@@ -135,7 +136,7 @@ async def run_to_end(base: str, code: str, timeout: float = 180.0, **options: An
 
 def assert_serving(base: str, application: Any) -> None:
     """/healthz answers ok and no process of any slot uid is left."""
-    assert httpx.get(f"http://{base}/healthz").json()["status"] == "ok"
+    assert web.get(f"http://{base}/healthz").json()["status"] == "ok"
     runner = application.state.runner
     assert [p for uid in runner.slot_uids() for p in pids_of_uid(uid)] == []
 

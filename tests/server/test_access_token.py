@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import httpx
 import websockets
 
+from tests import web
 from tests.server.live import Client, connect, live_server
 
 TOKEN = "s3cret-token"
@@ -26,18 +26,18 @@ def test_without_the_token_only_health_answers(tmp_path: Path) -> None:
         raise AssertionError("the socket stayed open")
 
     with live_server(tmp_path / "runs.sqlite3", access_token=TOKEN) as base:
-        assert httpx.get(f"http://{base}/healthz").status_code == 200
+        assert web.get(f"http://{base}/healthz").status_code == 200
         for path in ("/", "/api/examples", "/api/runs/x"):
-            assert httpx.get(f"http://{base}{path}").status_code == 401, path
+            assert web.get(f"http://{base}{path}").status_code == 401, path
             wrong = {"Authorization": "Bearer nope-\u00e9".encode("latin-1")}
-            assert httpx.get(f"http://{base}{path}", headers=wrong).status_code == 401
+            assert web.get(f"http://{base}{path}", headers=wrong).status_code == 401
         code, reason = asyncio.run(refused(base))
     assert code == 1008 and "access token" in reason
 
 
 def test_a_token_link_becomes_a_cookie_and_a_bearer_header_works(tmp_path: Path) -> None:
     with live_server(tmp_path / "runs.sqlite3", access_token=TOKEN) as base:
-        with httpx.Client(base_url=f"http://{base}") as browser:
+        with web.client(base_url=f"http://{base}") as browser:
             first = browser.get(f"/?token={TOKEN}&run=abc")
             assert first.status_code == 303
             assert first.headers["location"] == "/?run=abc"  # the token leaves the address
@@ -45,7 +45,7 @@ def test_a_token_link_becomes_a_cookie_and_a_bearer_header_works(tmp_path: Path)
             evil = browser.get(f"http://{base}//evil.example/?token={TOKEN}")
             assert evil.headers["location"].startswith("/evil.example")
         bearer = {"Authorization": f"Bearer {TOKEN}"}
-        assert httpx.get(f"http://{base}/api/examples", headers=bearer).status_code == 200
+        assert web.get(f"http://{base}/api/examples", headers=bearer).status_code == 200
 
         async def run() -> str:
             c = Client(await connect(base, **bearer))

@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import web
 from tests.server.live import live_server
 
 HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
@@ -72,7 +73,7 @@ def test_a_request_head_never_finished_is_closed(
                 break
         assert _closed_by_server(slow, within_s=60)
         # a whole request in time is answered (and a keep-alive one, again)
-        with httpx.Client() as client:
+        with web.client() as client:
             assert client.get(f"http://{base}/healthz").status_code == 200
             assert client.get(f"http://{base}/healthz").status_code == 200
 
@@ -89,7 +90,7 @@ def test_one_address_cannot_hold_every_connection(
         assert _open_after(sockets, at_most=20) <= 20
         # another address is served meanwhile
         transport = httpx.HTTPTransport(local_address="127.0.0.4")
-        with httpx.Client(transport=transport) as client:
+        with web.client(transport=transport) as client:
             assert client.get(f"http://{base}/healthz").status_code == 200
 
 
@@ -107,7 +108,7 @@ def test_the_server_keeps_descriptors_for_itself(
         deadline = time.monotonic() + 60
         while True:
             try:
-                assert httpx.get(f"http://{base}/healthz").status_code == 200
+                assert web.get(f"http://{base}/healthz").status_code == 200
                 break
             except httpx.TransportError:
                 if time.monotonic() > deadline:

@@ -8,12 +8,12 @@ import logging
 import os
 from pathlib import Path
 
-import httpx
 import orjson
 import pytest
 
 from server.eventlog import Chunk
 from server.storage import SqliteRunStore, StoredRun
+from tests import web
 from tests.server.live import live_server, run_to_end
 
 
@@ -41,10 +41,10 @@ def test_a_bad_database_is_moved_aside_and_a_fresh_one_serves(
     damage(db)  # type: ignore[operator]
     before = db.read_bytes()
     with caplog.at_level(logging.ERROR), live_server(db) as base:
-        health = httpx.get(f"http://{base}/healthz").json()
+        health = web.get(f"http://{base}/healthz").json()
         events = asyncio.run(run_to_end(base, "print(1)"))
         assert events[-1]["status"] == "ok"
-        stored = httpx.get(f"http://{base}/api/runs/{events[0]['run_id']}").json()
+        stored = web.get(f"http://{base}/api/runs/{events[0]['run_id']}").json()
         assert stored["status"] == "ok"
     storage = health["storage"]
     assert storage["status"] == "recovered"
@@ -59,6 +59,6 @@ def test_a_sound_database_is_not_moved(tmp_path: Path) -> None:
     with live_server(db) as base:
         run_id = asyncio.run(run_to_end(base, "print(1)"))[0]["run_id"]
     with live_server(db) as base:
-        assert httpx.get(f"http://{base}/healthz").json()["storage"]["status"] == "ok"
-        assert httpx.get(f"http://{base}/api/runs/{run_id}").json()["status"] == "ok"
+        assert web.get(f"http://{base}/healthz").json()["storage"]["status"] == "ok"
+        assert web.get(f"http://{base}/api/runs/{run_id}").json()["status"] == "ok"
     assert [p.name for p in tmp_path.iterdir() if "corrupt" in p.name] == []

@@ -25,6 +25,7 @@ from server.sandbox.settings import MiB, SandboxSettings
 from server.sandbox.slots import SlotPool
 from server.settings import Settings
 from server.trust.tokens import COOKIE
+from tests import web
 from tests.server.live import Client, assert_dense, owner_cookie, serve
 from tests.server.sandbox_helpers import GENEROUS_CPU_S, GENEROUS_WALL_S
 from tests.server.test_hostile_runs import GOOD, GOOD_OUT
@@ -205,7 +206,7 @@ def test_stop_while_paused_mid_backward(app: tuple[str, Any]) -> None:
         finished = await c.until("run_finished", timeout=120)  # a bound for a hang, not a speed
         await c.ws.close()
         run_id = finished["run_id"]
-        stored = httpx.get(f"http://{base}/api/runs/{run_id}").json()
+        stored = web.get(f"http://{base}/api/runs/{run_id}").json()
         return finished["status"], stored["status"]
 
     assert asyncio.run(go()) == ("killed", "killed")
@@ -254,7 +255,7 @@ def test_finished_runs_leave_server_memory_once_stored(app: tuple[str, Any]) -> 
             break
         time.sleep(0.02)
     assert run_id not in application.state.manager.live
-    body = httpx.get(f"http://{base}/api/runs/{run_id}").json()
+    body = web.get(f"http://{base}/api/runs/{run_id}").json()
     assert body["events"] == events
 
 
@@ -374,7 +375,7 @@ def test_many_sockets_and_slow_http_clients_do_not_block_others(app: tuple[str, 
             slow.append(s)
         try:
             t0 = time.monotonic()
-            async with httpx.AsyncClient() as h:
+            async with web.async_client() as h:
                 assert (await h.get(f"http://{base}/healthz")).status_code == 200
             health = time.monotonic() - t0
             return health, await victim_run(base)

@@ -8,7 +8,6 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 
@@ -16,6 +15,7 @@ from server.app import create_app
 from server.sandbox.control import MAX_PENDING_BYTES, Commands
 from server.sandbox.settings import SandboxSettings
 from server.settings import Settings
+from tests import web
 from tests.server.hostile_snippets import out as _out
 from tests.server.live import Client, assert_serving, connect, run_to_end, serve
 from tests.server.sandbox_helpers import GENEROUS_CPU_S, GENEROUS_WALL_S
@@ -72,11 +72,11 @@ def test_rest_rejects_hostile_paths_and_parameters(app: tuple[str, Any]) -> None
     run_id = asyncio.run(run_to_end(base, "print(7)"))[0]["run_id"]
     url = f"http://{base}/api/runs"
     for bad in ("..%2F..%2Fetc%2Fpasswd", "x' OR '1'='1", "1; DROP TABLE runs; --", "a" * 8000):
-        response = httpx.get(f"{url}/{bad}")
+        response = web.get(f"{url}/{bad}")
         assert response.status_code == 404, (bad[:40], response.text[:200])
     for params in ({"after": str(2**63)}, {"after": "9" * 5000}, {"limit": "0"}):
-        assert httpx.get(f"{url}/{run_id}/events", params=params).status_code == 422
-    body = httpx.get(f"{url}/{run_id}").json()  # the store is intact
+        assert web.get(f"{url}/{run_id}/events", params=params).status_code == 422
+    body = web.get(f"{url}/{run_id}").json()  # the store is intact
     assert body["status"] == "ok" and _out(body["events"]) == "7\n"
 
 

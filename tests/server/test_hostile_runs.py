@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 
@@ -24,6 +23,7 @@ from server.app import create_app
 from server.sandbox.command import APP_ROOT, ENV, sandbox_layout
 from server.sandbox.settings import SandboxSettings
 from server.settings import Settings
+from tests import web
 from tests.server.hostile_snippets import (
     HOSTILE,
     MAX_EVENT_BYTES,
@@ -242,7 +242,7 @@ def test_a_client_that_disconnects_mid_run_gets_its_run_stopped(tmp_path: Path) 
         status = None
         deadline = time.monotonic() + FINISH_WITHIN_S
         while time.monotonic() < deadline:
-            status = httpx.get(f"http://{base}/api/runs/{run_id}").json()["status"]
+            status = web.get(f"http://{base}/api/runs/{run_id}").json()["status"]
             if status != "running":
                 break
             time.sleep(0.1)

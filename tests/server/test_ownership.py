@@ -9,12 +9,12 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.sandbox.settings import SandboxSettings
+from tests import web
 from tests.server.hostile_snippets import out
 from tests.server.live import Client, connect, live_server, owner_cookie
 from tests.server.sandbox_helpers import GENEROUS_CPU_S, GENEROUS_WALL_S
@@ -149,7 +149,7 @@ def test_a_share_link_replays_a_stored_run_read_only(server: str) -> None:
 
     run_id, replay = asyncio.run(go())
     assert [e["seq"] for e in replay] == list(range(len(replay)))
-    body = httpx.get(f"http://{server}/api/runs/{run_id}").json()
+    body = web.get(f"http://{server}/api/runs/{run_id}").json()
     assert body["events"] == replay and out(body["events"]) == PAUSING_OUT
 
 

@@ -9,8 +9,7 @@ import asyncio
 import signal
 from typing import Any
 
-import httpx
-
+from tests import web
 from tests.server.databases import Database, database, postgres
 from tests.server.hostile_snippets import out
 from tests.server.live import Client, assert_dense, connect, server_process
@@ -28,7 +27,7 @@ async def _started(base: str) -> tuple[Client, dict[str, Any]]:
 
 
 def _check_interrupted(base: str, run_id: str) -> list[dict[str, Any]]:
-    body = httpx.get(f"http://{base}/api/runs/{run_id}").json()
+    body = web.get(f"http://{base}/api/runs/{run_id}").json()
     assert body["status"] == "interrupted", body["status"]
     events = body["events"]
     assert_dense(events)
@@ -74,6 +73,6 @@ def test_after_sigkill_the_next_start_marks_the_run_interrupted(database: Databa
         run_id, printed_seq = asyncio.run(scenario(base, proc))
     with server_process(db, env) as (base, _):
         events = _check_interrupted(base, run_id)
-        health = httpx.get(f"http://{base}/healthz").json()
+        health = web.get(f"http://{base}/healthz").json()
         assert health["storage"]["interrupted_on_start"] == 1
     assert events[-1]["seq"] >= printed_seq + 1

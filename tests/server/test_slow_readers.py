@@ -19,6 +19,7 @@ import websockets
 from server.eventlog import Chunk
 from server.storage import SqliteRunStore, StoredRun
 from server.trust.tokens import COOKIE
+from tests import web
 from tests.server.live import (
     Client,
     connect,
@@ -148,7 +149,7 @@ def test_stalled_http_readers_of_a_large_run_hold_bounded_memory(
         assert statuses.count(b"503") >= readers - 32, statuses
         # once the server has seen them go, reads are served again
         url = f"http://{base}/api/runs/{run_id}/events"
-        while (page := httpx.get(url, params={"limit": 5})).status_code == 503:
+        while (page := web.get(url, params={"limit": 5})).status_code == 503:
             time.sleep(0.2)
         assert [e["seq"] for e in page.json()] == [0, 1, 2, 3, 4]
     assert grown < 128 * MiB, f"server grew {grown / MiB:.0f} MiB"
@@ -163,7 +164,7 @@ def test_owner_tokens_do_not_multiply_one_addresss_reads(tmp_path: Path) -> None
         host, port = base.split(":")
         socks = []
         for _ in range(3):
-            cookie = httpx.get(f"http://{base}/", headers={"Accept": "text/html"}).cookies[COOKIE]
+            cookie = web.get(f"http://{base}/", headers={"Accept": "text/html"}).cookies[COOKIE]
             for _ in range(4):
                 s = socket.create_connection((host, int(port)), source_address=("127.0.3.1", 0))
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import orjson
 
 from server.eventlog import Chunk
 from server.sandbox.settings import SandboxSettings
 from server.storage import SqliteRunStore, StoredRun
+from tests import web
 from tests.server.live import Client, connect, live_server, owner_cookie, run_to_end
 
 NOISY = "for i in range(3000):\n    print('x' * 100)\n"  # ~300 KB of stdout
@@ -31,7 +31,7 @@ def test_a_run_past_the_servers_log_cap_ends_limit_and_stores_bounded(tmp_path: 
         errors = [e for e in events if e["type"] == "error"]
         assert any("passed 100000 bytes" in e["message"] for e in errors), errors
         run_id = events[0]["run_id"]
-        stored = httpx.get(f"http://{base}/api/runs/{run_id}").json()
+        stored = web.get(f"http://{base}/api/runs/{run_id}").json()
         assert stored["status"] == "limit"
     store = SqliteRunStore(tmp_path / "runs.sqlite3")
     run = store.get(run_id)
@@ -55,9 +55,9 @@ def test_a_refused_run_is_not_stored(tmp_path: Path) -> None:
     with live_server(tmp_path / "runs.sqlite3", sandbox=sandbox) as base:
         events = asyncio.run(run_to_end(base, "x = 1\n" * 1000))
         assert events[-1]["status"] == "limit"
-        response = httpx.get(f"http://{base}/api/runs/{events[0]['run_id']}")
+        response = web.get(f"http://{base}/api/runs/{events[0]['run_id']}")
         assert response.status_code == 404
-        assert httpx.get(f"http://{base}/healthz").json()["storage"]["runs"] == 0
+        assert web.get(f"http://{base}/healthz").json()["storage"]["runs"] == 0
 
 
 async def _own_run(base: str, cookie: str, code: str) -> str:
@@ -77,11 +77,11 @@ def test_the_store_evicts_oldest_never_shared_runs_first(tmp_path: Path) -> None
         first = asyncio.run(_own_run(base, cookie, code))
         shared = asyncio.run(_own_run(base, cookie, code))
         # someone else opens the second: it is shared now, and kept longer
-        assert httpx.get(f"http://{base}/api/runs/{shared}").status_code == 200
+        assert web.get(f"http://{base}/api/runs/{shared}").status_code == 200
         later = [asyncio.run(_own_run(base, cookie, code)) for _ in range(4)]
-        kept = {r: httpx.get(f"http://{base}/api/runs/{r}").status_code for r in [first, *later]}
-        assert httpx.get(f"http://{base}/api/runs/{shared}").status_code == 200
-        health = httpx.get(f"http://{base}/healthz").json()["storage"]
+        kept = {r: web.get(f"http://{base}/api/runs/{r}").status_code for r in [first, *later]}
+        assert web.get(f"http://{base}/api/runs/{shared}").status_code == 200
+        health = web.get(f"http://{base}/healthz").json()["storage"]
     assert kept[first] == 404 and kept[later[-1]] == 200
     assert health["bytes"] <= 260_000
 
@@ -92,8 +92,8 @@ def test_one_owner_over_its_share_loses_its_own_oldest_runs_not_others(tmp_path:
         victim = asyncio.run(_own_run(base, owner_cookie(base), code))
         hog = owner_cookie(base)
         hogs = [asyncio.run(_own_run(base, hog, code)) for _ in range(4)]
-        assert httpx.get(f"http://{base}/api/runs/{victim}").status_code == 200
-        statuses = [httpx.get(f"http://{base}/api/runs/{r}").status_code for r in hogs]
+        assert web.get(f"http://{base}/api/runs/{victim}").status_code == 200
+        statuses = [web.get(f"http://{base}/api/runs/{r}").status_code for r in hogs]
     assert statuses[0] == 404 and statuses[-1] == 200
 
 
@@ -130,9 +130,9 @@ def test_a_client_storing_run_after_run_without_a_token_evicts_its_own_runs(
     with live_server(tmp_path / "runs.sqlite3", max_store_bytes=260_000, max_owner_bytes=0) as base:
         victim = asyncio.run(_own_run(base, owner_cookie(base), code))
         flood = [asyncio.run(run_to_end(base, code))[0]["run_id"] for _ in range(6)]
-        kept = httpx.get(f"http://{base}/api/runs/{victim}").status_code
-        statuses = [httpx.get(f"http://{base}/api/runs/{r}").status_code for r in flood]
-        health = httpx.get(f"http://{base}/healthz").json()["storage"]
+        kept = web.get(f"http://{base}/api/runs/{victim}").status_code
+        statuses = [web.get(f"http://{base}/api/runs/{r}").status_code for r in flood]
+        health = web.get(f"http://{base}/healthz").json()["storage"]
     assert kept == 200
     assert statuses[0] == 404 and statuses[-1] == 200
     assert health["bytes"] <= 260_000

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import web
 from tests.server.databases import Database, database, postgres
 from tests.server.live import Client, assert_dense, connect, live_server
 
@@ -89,7 +89,7 @@ def test_resume_and_paging_from_inside_a_stored_chunk_after_a_restart(
             assert asyncio.run(_send(base, command)) == events[after + 1 :], after
         url = f"http://{base}/api/runs/{run_id}/events"
         for after, limit in ((inside[0], 3), (inside[0], 10_000), (boundary, 1), (-1, 300)):
-            page = httpx.get(url, params={"after": after, "limit": limit}).json()
+            page = web.get(url, params={"after": after, "limit": limit}).json()
             assert page == events[after + 1 : after + 1 + limit], (after, limit)
 
 
@@ -106,7 +106,7 @@ def test_forged_frames_get_the_servers_run_id_seq_and_t(server: str) -> None:
     assert all(e["run_id"] == run_id and isinstance(e["t"], int) for e in events)
     printed = "".join(e["text"] for e in events if e["type"] == "stdout")
     assert printed == "one\ntwo\nthree\nafter\n"
-    stored = httpx.get(f"http://{server}/api/runs/{run_id}").json()["events"]
+    stored = web.get(f"http://{server}/api/runs/{run_id}").json()["events"]
     assert stored == events
 
 

@@ -8,12 +8,12 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests import web
 from tests.server.live import Client, connect, live_server, run_to_end
 
 PRINT = "print('ran')"
@@ -71,7 +71,7 @@ def test_a_rebinding_host_name_is_refused_for_pages_reads_and_sockets(server: st
     run_id = asyncio.run(run_to_end(server, PRINT))[0]["run_id"]
     evil = f"evil.example:{port}"
     for path in ("/", f"/api/runs/{run_id}", "/api/examples"):
-        response = httpx.get(f"http://{server}{path}", headers={"Host": evil})
+        response = web.get(f"http://{server}{path}", headers={"Host": evil})
         assert response.status_code == 403, path
         assert "host evil.example" in response.text and "BACKSCOPE_ALLOWED_HOSTS" in response.text
     kind, (code, reason) = asyncio.run(_attempt(server, f"http://{evil}", evil))

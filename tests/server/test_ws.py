@@ -6,10 +6,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import httpx
 import orjson
 import pytest
 
+from tests import web
 from tests.server.live import Client, assert_dense, connect, live_server, run_events
 
 SNIPPET = """import torch
@@ -47,7 +47,7 @@ async def _run_snippet(base: str, code: str, **options: Any) -> list[dict[str, A
 
 
 def test_healthz_reports_the_sandbox_in_force(server: str) -> None:
-    body = httpx.get(f"http://{server}/healthz").json()
+    body = web.get(f"http://{server}/healthz").json()
     assert body["status"] == "ok"
     assert body["sandbox"] == "bwrap"
 
@@ -65,12 +65,12 @@ def test_a_run_streams_dense_events_in_json_array_frames(server: str) -> None:
 def test_a_stored_run_is_served_over_rest_and_paged(server: str) -> None:
     events = run(_run_snippet(server, SNIPPET))
     run_id = events[0]["run_id"]
-    body = httpx.get(f"http://{server}/api/runs/{run_id}").json()
+    body = web.get(f"http://{server}/api/runs/{run_id}").json()
     assert body["code"] == SNIPPET
     assert [e["seq"] for e in body["events"]] == list(range(len(events)))
-    page = httpx.get(f"http://{server}/api/runs/{run_id}/events", params={"after": 3}).json()
+    page = web.get(f"http://{server}/api/runs/{run_id}/events", params={"after": 3}).json()
     assert [e["seq"] for e in page] == list(range(4, len(events)))
-    assert httpx.get(f"http://{server}/api/runs/nope").status_code == 404
+    assert web.get(f"http://{server}/api/runs/nope").status_code == 404
 
 
 def frames(body: bytes) -> list[list[dict[str, Any]]]:
@@ -93,8 +93,8 @@ def test_a_stored_log_is_served_in_frames_of_whole_events(tmp_path: Path) -> Non
     with live_server(tmp_path / "runs.sqlite3", frame_bytes=1024) as base:
         events = run(_run_snippet(base, code))
         run_id = events[0]["run_id"]
-        r = httpx.get(f"http://{base}/api/runs/{run_id}/log")
-        unknown = httpx.get(f"http://{base}/api/runs/nope/log")
+        r = web.get(f"http://{base}/api/runs/{run_id}/log")
+        unknown = web.get(f"http://{base}/api/runs/nope/log")
     assert r.status_code == 200
     got = frames(r.content)
     assert len(got) > 3  # frames of about frame_bytes, each whole events
@@ -203,13 +203,13 @@ def test_runs_survive_a_server_restart(tmp_path: Path) -> None:
         events = run(_run_snippet(base, SNIPPET))
     run_id = events[0]["run_id"]
     with live_server(db) as base:
-        body = httpx.get(f"http://{base}/api/runs/{run_id}").json()
+        body = web.get(f"http://{base}/api/runs/{run_id}").json()
         assert body["status"] == "ok"
         assert orjson.dumps(body["events"]) == orjson.dumps(events)
 
 
 def test_examples_are_listed_seeds_first(server: str) -> None:
-    examples = httpx.get(f"http://{server}/api/examples").json()
+    examples = web.get(f"http://{server}/api/examples").json()
     assert examples, "examples/ is empty"
     assert all(set(e) == {"id", "title", "code"} for e in examples)
     seeds = [e["id"][0].isdigit() for e in examples]
@@ -218,7 +218,7 @@ def test_examples_are_listed_seeds_first(server: str) -> None:
 
 def test_missing_frontend_build_gives_a_page_that_says_how_to_build(tmp_path: Path) -> None:
     with live_server(tmp_path / "db.sqlite3", frontend_dist=tmp_path / "nothing") as base:
-        page = httpx.get(f"http://{base}/").text
+        page = web.get(f"http://{base}/").text
     assert "npm run build" in page
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from protocol.check import validate_event
 from server.sandbox.settings import SandboxSettings
+from tests import web
 from tests.server.live import Client, assert_dense, connect, live_server
 from tests.trace.snippets import FAILING
 from tests.trace.test_stream import CASES
@@ -188,9 +189,7 @@ def test_the_servers_own_replies_validate(generous: str) -> None:
 
 
 def test_the_stored_run_validates(generous: str, tmp_path: Path) -> None:
-    import httpx
-
     events = asyncio.run(_run(generous, CASES["hooks"]))
-    stored = httpx.get(f"http://{generous}/api/runs/{events[0]['run_id']}").json()["events"]
+    stored = web.get(f"http://{generous}/api/runs/{events[0]['run_id']}").json()["events"]
     assert stored == events
     _checked(stored)

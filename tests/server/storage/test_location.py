@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
 from server.settings import Settings
@@ -19,6 +18,7 @@ from server.storage import StoreUnavailable, locate, open_store
 from server.storage.location import redact
 from server.storage.postgres import PostgresRunStore
 from server.storage.sqlite import SqliteRunStore
+from tests import web
 from tests.postgres_server import PostgresServer
 from tests.server.live import live_server, run_to_end
 
@@ -94,8 +94,8 @@ def test_a_server_on_postgres_stores_runs_and_serves_them_after_a_restart(
     run_id = events[0]["run_id"]
     assert not (tmp_path / "unused.sqlite3").exists()
     with live_server(tmp_path / "unused.sqlite3", database_url=url) as base:
-        stored = httpx.get(f"http://{base}/api/runs/{run_id}").json()
-        health = httpx.get(f"http://{base}/healthz").json()["storage"]
+        stored = web.get(f"http://{base}/api/runs/{run_id}").json()
+        health = web.get(f"http://{base}/healthz").json()["storage"]
     assert stored["status"] == "ok" and stored["events"] == events
     assert health["runs"] == 1 and health["bytes"] > 0 and health["file_bytes"] > 0
     assert health["database"] == "postgresql"
