@@ -260,10 +260,6 @@ def _grad_inputs(inputs: Any) -> list[Any]:
     """`grad()`'s inputs as a list: one tensor or edge, a dict's values, or a sequence."""
     from collections.abc import Mapping
 
-    from engine._tensor import Tensor
-
-    if isinstance(inputs, Tensor | GradientEdge):
-        return [inputs]
     if type(inputs) is dict:
         ins = list(inputs.values())
     elif isinstance(inputs, Mapping):
@@ -272,7 +268,7 @@ def _grad_inputs(inputs: Any) -> list[Any]:
             "Other Mapping types are not supported."
         )
     else:
-        ins = list(inputs)
+        ins = _as_list(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     return ins

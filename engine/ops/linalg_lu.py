@@ -103,17 +103,11 @@ class LinalgLuFactorExBackward0(OpNode):
     _name = "LinalgLuFactorExBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        from engine.ops.tensor_shape import tril, triu
-
         g = grads[0]
         if g is None:
             return [None]
-        lu: Any = self.saved("LU")  # L and U taken from it by recorded ops: a double backward
-        m, n = lu._d.shape[-2:]
-        k = min(m, n)
-        L = tril(lu[..., :, :k], -1) + _const(np.eye(m, k, dtype=lu._d.dtype))
-        U = triu(lu[..., :k, :])
-        P = _const(_permutation(self.saved("pivots")._d, m, lu._d.dtype))
+        # L and U taken from the saved LU by recorded ops: a double backward reaches it
+        P, L, U = lu_unpack(self.saved("LU"), self.saved("pivots"))
         return [_lu_grad(P, L, U, g.tril(-1), g.triu())]
 
 
