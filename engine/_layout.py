@@ -54,6 +54,16 @@ channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 preserve_format = memory_format("preserve_format")
 
+
+def lapack(a: Array) -> Array:
+    """`a` with each matrix stored column by column, batches outermost: the layout LAPACK
+    writes and PyTorch keeps for the matrices its solvers and factorizations return
+    (`torch.linalg.inv(A).stride()` is (1, n)), so views and reshapes of them behave alike."""
+    if a.ndim < 2:
+        return a
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+
+
 # the order of dimensions in memory, outermost first, of the formats that reorder them
 _ORDER = {"channels_last": (0, 2, 3, 1), "channels_last_3d": (0, 2, 3, 4, 1)}
 _RANK = {"channels_last": 4, "channels_last_3d": 5}

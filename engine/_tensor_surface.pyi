@@ -35,6 +35,7 @@ unchanged."""
 #   nanmedian: returns Any in source (engine.ops.sorting.nanmedian)
 #   nbytes: not annotated in source: return (engine.ops.tensor_protocol.nbytes)
 #   nonzero: returns Any in source (engine.ops.shape_composite.nonzero)
+#   triangular_solve: returns Any in source (engine.ops.linalg_triangular.triangular_solve)
 #   type: returns Any in source (engine.ops.convert.type)
 #   unique: returns Any in source (engine.ops.unique.unique)
 #   unique_consecutive: returns Any in source (engine.ops.unique.unique_consecutive)
@@ -344,6 +345,8 @@ class TensorSurface:
     def char(self, memory_format: Any = ...) -> Tensor: ...
     # engine.ops.linalg_triangular.cholesky
     def cholesky(self, upper: builtins.bool = ...) -> Tensor: ...
+    # engine.ops.linalg_triangular.cholesky_inverse
+    def cholesky_inverse(self, upper: builtins.bool = ...) -> Tensor: ...
     # engine.ops.linalg_triangular.cholesky_solve
     def cholesky_solve(self, input2: Tensor, upper: builtins.bool = ...) -> Tensor: ...
     # engine.ops.tensor_shape.chunk
@@ -645,6 +648,26 @@ class TensorSurface:
     def index_put(self, indices: Any, values: Any, accumulate: builtins.bool = ...) -> Tensor: ...
     # engine.ops.index.index_put, in place
     def index_put_(self, indices: Any, values: Any, accumulate: builtins.bool = ...) -> Tensor: ...
+    # engine.ops.scatter_reduce.index_reduce
+    def index_reduce(
+        self,
+        dim: builtins.int,
+        index: Tensor,
+        source: Tensor,
+        reduce: Any = ...,
+        *,
+        include_self: builtins.bool = ...,
+    ) -> Tensor: ...
+    # engine.ops.scatter_reduce.index_reduce, in place
+    def index_reduce_(
+        self,
+        dim: builtins.int,
+        index: Tensor,
+        source: Tensor,
+        reduce: Any = ...,
+        *,
+        include_self: builtins.bool = ...,
+    ) -> Tensor: ...
     # engine.ops.scatter.index_select
     def index_select(self, dim: builtins.int, index: Tensor) -> Tensor: ...
     # engine.ops.linalg_products.inner
@@ -1290,6 +1313,14 @@ class TensorSurface:
     def transpose(self, dim0: builtins.int, dim1: builtins.int) -> Tensor: ...
     # engine.ops.transpose.transpose_
     def transpose_(self, dim0: builtins.int, dim1: builtins.int) -> Tensor: ...
+    # engine.ops.linalg_triangular.triangular_solve
+    def triangular_solve(
+        self,
+        A: Tensor,
+        upper: builtins.bool = ...,
+        transpose: builtins.bool = ...,
+        unitriangular: builtins.bool = ...,
+    ) -> Any: ...
     # engine.ops.tensor_shape.tril
     def tril(self, diagonal: builtins.int = ...) -> Tensor: ...
     # engine.ops.tensor_protocol.tril, in place

@@ -86,7 +86,9 @@ from engine.ops.linalg_solve import det as det
 from engine.ops.linalg_solve import inverse as inverse
 from engine.ops.linalg_solve import matrix_power as matrix_power
 from engine.ops.linalg_triangular import cholesky as cholesky
+from engine.ops.linalg_triangular import cholesky_inverse as cholesky_inverse
 from engine.ops.linalg_triangular import cholesky_solve as cholesky_solve
+from engine.ops.linalg_triangular import triangular_solve as triangular_solve
 from engine.ops.masked import masked_fill as masked_fill
 from engine.ops.masked import masked_scatter as masked_scatter
 from engine.ops.masked import masked_select as masked_select
@@ -245,6 +247,7 @@ from engine.ops.scatter import index_select as index_select
 from engine.ops.scatter import put as put
 from engine.ops.scatter import scatter_add as scatter_add
 from engine.ops.scatter import take as take
+from engine.ops.scatter_reduce import index_reduce as index_reduce
 from engine.ops.scatter_reduce import scatter_reduce as scatter_reduce
 from engine.ops.shape import broadcast_shapes as broadcast_shapes
 from engine.ops.shape import flatten as flatten

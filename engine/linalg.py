@@ -18,6 +18,7 @@ from engine.ops.linalg_decomp import linalg_slogdet as slogdet
 from engine.ops.linalg_decomp import linalg_svd as svd
 from engine.ops.linalg_eig import eig, eigvals
 from engine.ops.linalg_householder import householder_product
+from engine.ops.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from engine.ops.linalg_lu import linalg_lu as lu
 from engine.ops.linalg_lu import lu_factor, lu_factor_ex, lu_solve
 from engine.ops.linalg_norms import cond, matrix_norm, matrix_rank, norm
@@ -54,6 +55,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lstsq",
     "lu",
     "lu_factor",
@@ -74,6 +78,8 @@ __all__ = [
     "solve_triangular",
     "svd",
     "svdvals",
+    "tensorinv",
+    "tensorsolve",
     "vander",
     "vdot",
     "vecdot",
@@ -126,6 +132,41 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
     from engine import return_types as rt
 
     return rt.linalg_solve_ex((solve(A, B, left=left), _info(A)))
+
+
+def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
+    """`torch.linalg.tensorinv`: the inverse of A read as a square matrix (the first `ind`
+    dimensions its rows), reshaped to A.shape[ind:] + A.shape[:ind] (ATen's reshape, inv_ex,
+    reshape)."""
+    import math
+
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = A.shape[:ind], A.shape[ind:]
+    if math.prod(rows) != math.prod(cols):
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+            f"prod(self.shape[:ind]), but got {math.prod(cols)} != {math.prod(rows)}"
+        )
+    return inv(A.reshape(math.prod(rows), math.prod(cols))).reshape(*cols, *rows)
+
+
+def tensorsolve(A: Tensor, B: Tensor, dims: Any = None) -> Tensor:
+    """`torch.linalg.tensorsolve`: X with tensordot(A, X, X.ndim) = B (A's `dims` moved last
+    first), as ATen computes it: A reshaped square, B flattened, solve, reshape."""
+    import math
+
+    if dims is not None:
+        dims = list(dims)
+        A = A.movedim(dims, list(range(A.ndim - len(dims), A.ndim)))
+    shape = A.shape[B.ndim :]
+    if math.prod(shape) != B.numel():
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+            f"prod(self.shape[:other.ndim]), but got {math.prod(shape)} != {B.numel()}"
+        )
+    n = math.prod(shape)
+    return solve(A.reshape(n, n), B.flatten()).reshape(*shape)
 
 
 def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:

@@ -92,6 +92,9 @@ linalg_lu = _make("linalg_lu", ("P", "L", "U"))
 linalg_lu_factor = _make("linalg_lu_factor", ("LU", "pivots"))
 linalg_lu_factor_ex = _make("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 lu_unpack = _make("lu_unpack", ("P", "L", "U"))
+triangular_solve = _make("triangular_solve", ("solution", "cloned_coefficient"))
+linalg_ldl_factor = _make("linalg_ldl_factor", ("LD", "pivots"))
+linalg_ldl_factor_ex = _make("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
 _lu_with_info = _make("_lu_with_info", ("LU", "pivots", "info"))
 
 # what the same ops return with `out=` (engine/ops/out_params.py): `max_out` for `max`
@@ -99,7 +102,7 @@ for _kind in (
     max, min, sort, topk, median, histogram, nanmedian, mode, kthvalue, geqrf, cummax, cummin,
     aminmax, linalg_svd, svd, linalg_eigh, linalg_qr, qr, linalg_slogdet, slogdet, linalg_lstsq,
     linalg_inv_ex, linalg_cholesky_ex, linalg_solve_ex, frexp, linalg_lu, linalg_lu_factor,
-    linalg_lu_factor_ex, lu_unpack,
+    linalg_lu_factor_ex, lu_unpack, triangular_solve, linalg_ldl_factor, linalg_ldl_factor_ex,
 ):  # fmt: skip
     globals()[_kind.__name__ + "_out"] = _make(_kind.__name__ + "_out", _kind._field_names)
 del _kind

@@ -13,6 +13,7 @@ import numpy as np
 
 from engine import _dtype
 from engine import return_types as rt
+from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads, SavedTensor
 from engine.ops._core import OpNode, record_multi, zeros_for
@@ -43,7 +44,7 @@ def _svd(A: Tensor, full_matrices: bool) -> list[Tensor]:
     a = A._d
     _float("linalg.svd", a)
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
-    datas = [u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)]
+    datas = [lapack(u.astype(a.dtype)), s.astype(a.dtype), lapack(vh.astype(a.dtype))]
     extra = {"S_sym_argsize_minus_1": s.shape[-1], "full_matrices": full_matrices}
     outs = record_multi(LinalgSvdBackward0, datas, (A,), extra, out_saved=("U", "S", "Vh"))
     return outs
@@ -121,7 +122,7 @@ def _eigh(A: Tensor, UPLO: str) -> list[Tensor]:
     a = A._d
     _square("linalg.eigh", a)
     w, v = np.linalg.eigh(a, UPLO=UPLO)  # type: ignore[call-overload]
-    datas = [w.astype(a.dtype), v.astype(a.dtype)]
+    datas = [w.astype(a.dtype), lapack(v.astype(a.dtype))]
     outs = record_multi(LinalgEighBackward0, datas, (A,), out_saved=("eigenvalues", "eigenvectors"))
     return outs
 
@@ -173,7 +174,7 @@ def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
     q, r = np.linalg.qr(a, mode="complete" if mode == "complete" else "reduced")
     if mode == "r":
         q = np.zeros((0,), a.dtype)
-    datas = [q.astype(a.dtype), r.astype(a.dtype)]
+    datas = [lapack(q.astype(a.dtype)), lapack(r.astype(a.dtype))]
     outs = record_multi(LinalgQrBackward0, datas, (A,), {"mode": mode}, out_saved=("Q", "R"))
     return rt.linalg_qr(outs)
 
@@ -241,7 +242,7 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
             "positive-definite)."
         ) from None
     out = np.swapaxes(low, -1, -2).copy() if upper else low
-    datas = [out.astype(a.dtype)]
+    datas = [lapack(out.astype(a.dtype))]
     (res,) = record_multi(
         LinalgCholeskyExBackward0, datas, (A,), {"upper": upper}, out_saved=("L",)
     )

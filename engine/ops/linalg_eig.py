@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype, return_types
+from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record_multi
@@ -45,7 +46,7 @@ def _eig(A: Tensor) -> list[Tensor]:
     keep = {"_real_in": _dtype.kind(a.dtype) != "c"}  # a real A takes the real part
     saves = ("eigenvalues", "eigenvectors")
     return record_multi(
-        LinalgEigBackward0, [w.astype(ct), v.astype(ct)], (A,), keep=keep, out_saved=saves
+        LinalgEigBackward0, [w.astype(ct), lapack(v.astype(ct))], (A,), keep=keep, out_saved=saves
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import return_types as rt
+from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi
@@ -50,6 +51,7 @@ def geqrf(input: Tensor) -> Any:
         return h.T, tau
 
     outs = _batched(a, one, [(m, n), (min(m, n),)])
+    outs[0] = lapack(outs[0])
     return rt.geqrf(tuple(record_multi(GeqrfBackward0, outs, (input,))))
 
 
@@ -145,7 +147,7 @@ def householder_product(input: Tensor, tau: Tensor, *, out: Any = None) -> Tenso
     (q,) = _batched(a, one, [(m, n)])
     res = record(
         LinalgHouseholderProductBackward0,
-        q.astype(a.dtype),
+        lapack(q.astype(a.dtype)),
         (input, tau),
         {"input": input, "tau": tau},
         "result",  # saved as PyTorch saves it (householder_product_backward takes it)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine import return_types as rt
+from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine._warn import warn_once
 from engine.autograd.graph import Grads
@@ -140,7 +141,7 @@ def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -
             "linalg.lu_factor_ex(A, pivot)"
         )
     saved = {"pivot": pivot, "pivots": _const(pivots)}
-    [LU] = record_multi(LinalgLuFactorExBackward0, [lu], (A,), saved, out_saved=("LU",))
+    [LU] = record_multi(LinalgLuFactorExBackward0, [lapack(lu)], (A,), saved, out_saved=("LU",))
     return rt.linalg_lu_factor_ex((LU, saved["pivots"], _const(info)))
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from engine import return_types as rt
+from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi, unbroadcast
@@ -101,7 +102,12 @@ def lstsq(A: Tensor, B: Tensor, rcond: Any = None, *, driver: Any = None) -> Any
     saved = {"self": A, "b": B}
     shapes = (a.shape, b.shape)
     outs = record_multi(
-        LinalgLstsqBackward0, [x, resid], (A, B), saved, out_saved=("solution", ""), shapes=shapes
+        LinalgLstsqBackward0,
+        [x if vec else lapack(x), resid],
+        (A, B),
+        saved,
+        out_saved=("solution", ""),
+        shapes=shapes,
     )
     rank = np.zeros((0,), np.int64) if drv == "gels" else rank_a
     svals = sv.astype(a.dtype) if drv in ("gelsd", "gelss") else np.zeros((0,), a.dtype)

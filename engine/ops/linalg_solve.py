@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
+from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast, wants_grad
@@ -74,7 +75,8 @@ def inv(A: Tensor) -> Tensor:
             f"linalg.inv: The diagonal element {_zero_pivot(a)} is zero, the inversion could not "
             "be completed because the input matrix is singular."
         ) from None
-    return record(LinalgInvExBackward0, out.astype(a.dtype, copy=False), (A,), None, "inverse")
+    out = lapack(out.astype(a.dtype, copy=False))
+    return record(LinalgInvExBackward0, out, (A,), None, "inverse")
 
 
 inverse = inv
@@ -190,6 +192,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
         ) from None
     saved = {"A": A, "left": left}
     out = np.asarray(x, np.result_type(a, b))
+    out = out if vec else lapack(out)
     return record(LinalgSolveExBackward0, out, (A, B), saved, "result", shapes=(a.shape, b.shape))
 
 

@@ -162,7 +162,56 @@ QUIET_CHOL = (
     "        warnings.simplefilter('ignore')\n"
     "        return torch.cholesky(x, upper=upper)\n"
 )
+QUIET_TRI = "import warnings\nwarnings.simplefilter('ignore')\n"  # deprecated: warns once
 TRIANGULAR += [
+    Case(
+        "triangular_solve_upper",
+        "torch.triangular_solve(b, I * 2 + a).solution",
+        {"a": (3, 3), "b": (3, 2)},
+        setup=EYE + QUIET_TRI,
+        domain=(-0.5, 0.5),
+    ),
+    Case(
+        "triangular_solve_lower_transposed_unit",
+        "(lambda r: r.solution * 2 + r.cloned_coefficient.sum())"
+        "(torch.triangular_solve(b, I * 2 + a, upper=False, transpose=True, unitriangular=True))",
+        {"a": (3, 3), "b": (3, 2)},
+        setup=EYE + QUIET_TRI,
+        domain=(-0.5, 0.5),
+    ),
+    Case(
+        "triangular_solve_batched",
+        "torch.triangular_solve(b, I * 2 + a, upper=True)[0]",
+        {"a": (2, 3, 3), "b": (3, 1)},
+        setup=EYE + QUIET_TRI,
+        domain=(-0.5, 0.5),
+    ),
+    Case(
+        "triangular_solve_vector",
+        "torch.triangular_solve(b, I * 2 + a)",
+        {"a": (3, 3), "b": (3,)},
+        setup=EYE + QUIET_TRI,
+        raises=True,
+    ),
+    Case(
+        "cholesky_inverse",
+        f"torch.cholesky_inverse(torch.linalg.cholesky({SPD}))",
+        {"a": (3, 3)},
+        setup=EYE,
+    ),
+    Case(
+        "cholesky_inverse_upper",
+        f"torch.linalg.cholesky({SPD}, upper=True).cholesky_inverse(upper=True)",
+        {"a": (2, 3, 3)},
+        setup=EYE,
+    ),
+    Case(
+        "cholesky_inverse_factor",
+        "torch.cholesky_inverse(I + a.tril())",
+        {"a": (3, 3)},
+        setup=EYE,
+        domain=(0.5, 1.5),
+    ),
     Case("torch_cholesky", f"chol({SPD})", {"a": (3, 3)}, setup=EYE + QUIET_CHOL),
     Case("torch_cholesky_upper", f"chol({SPD}, True)", {"a": (3, 3)}, setup=EYE + QUIET_CHOL),
 ]
