@@ -23,6 +23,7 @@ from engine import (
     linalg,
     profiler,
     return_types,
+    storage,
     version,
 )
 from engine._creation import (
@@ -40,6 +41,7 @@ from engine._creation import (
     as_tensor,
     empty,
     empty_like,
+    empty_strided,
     eye,
     from_numpy,
     full,
@@ -57,6 +59,7 @@ from engine._device import device
 from engine._dtype import dtype, get_default_dtype, promote_types, set_default_dtype
 from engine._dtype import result_type_of as result_type
 from engine._finfo import can_cast, finfo, iinfo
+from engine._from_data import frombuffer
 from engine._generator import Generator, default_generator
 from engine._layout import (
     _mkldnn,
@@ -192,6 +195,7 @@ from engine.ops import tri_indices as _tri_indices_ops
 from engine.ops import unique as _unique_ops
 from engine.ops import vander as _vander_ops
 from engine.ops import view_scatter as _view_scatter_ops
+from engine.storage import TypedStorage, UntypedStorage
 
 __version__ = version.__version__  # PyTorch 2.13 CPU build: "2.13.0+cpu"
 

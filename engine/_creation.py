@@ -122,6 +122,33 @@ def empty(
     return into(out, t)
 
 
+def empty_strided(
+    size: Any,
+    stride: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    layout: Any = None,
+    pin_memory: bool = False,
+) -> Tensor:
+    """`torch.empty_strided`: a tensor of `size` laid out with `stride` (in elements) over
+    the smallest storage that holds it."""
+    shape, steps = _size((size,)), tuple(int(s) for s in stride)
+    if len(shape) != len(steps):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+            f"({len(steps)})"
+        )
+    np_dt = np.dtype(_np_dtype(dtype))
+    extent = 1 + sum((n - 1) * s for n, s in zip(shape, steps, strict=True)) if all(shape) else 0
+    storage = np.zeros(extent, np_dt)
+    data = np.lib.stride_tricks.as_strided(
+        storage, shape, tuple(s * np_dt.itemsize for s in steps), writeable=True
+    )
+    return _finish(data, requires_grad, device)
+
+
 def full(
     size: Any,
     fill_value: Any,

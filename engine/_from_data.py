@@ -236,3 +236,47 @@ def from_numpy(arr: np.ndarray[Any, Any]) -> Tensor:
     """A tensor sharing memory with `arr`."""
     _dtype.from_numpy(arr.dtype)
     return _finish(arr, False)
+
+
+_NOT_WRITABLE = (
+    "The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+    "means you can write to the underlying (supposedly non-writable) buffer using the tensor. "
+    "You may want to copy the buffer to protect its data or make it writable before converting "
+    "it to a tensor. This type of warning will be suppressed for the rest of this program. "
+    "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:1556.)"
+)
+
+
+def frombuffer(
+    buffer: Any, *, dtype: Any, count: int = -1, offset: int = 0, requires_grad: bool = False
+) -> Tensor:
+    """`torch.frombuffer`: a 1-D tensor sharing an object's buffer (`bytearray`, `array`, ...);
+    writes through the tensor change the buffer."""
+    from engine._warn import warn_once
+
+    np_dt = np.dtype(_np_dtype(dtype))
+    view = memoryview(buffer)
+    length, size = view.nbytes, np_dt.itemsize
+    if length <= 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(
+            f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
+            f"({length} bytes) minus 1"
+        )
+    if count < 0 and (length - offset) % size:
+        raise ValueError(
+            f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a "
+            f"multiple of element size ({size})"
+        )
+    if count > 0 and count * size > length - offset:
+        raise ValueError(
+            f"requested buffer length ({count} * {size} bytes) after offset ({offset} bytes) must "
+            f"not be greater than actual buffer length ({length} bytes)"
+        )
+    if view.readonly:
+        warn_once(_NOT_WRITABLE)
+    data = np.frombuffer(view.cast("B"), np_dt, count, offset)
+    if view.readonly:  # PyTorch hands out a writable tensor over it anyway
+        data = data.copy()
+    return _finish(data, requires_grad)

@@ -40,6 +40,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.ops.linalg_solve._LinAlgError",
     ),
     "torch._C._profiler": ("engine.profiler.ProfilerActivity",),
+    "torch.storage": ("engine.storage.TypedStorage", "engine.storage.UntypedStorage"),
     "torch.autograd.anomaly_mode": (
         "engine.autograd.anomaly_mode.detect_anomaly",
         "engine.autograd.anomaly_mode.set_detect_anomaly",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import _dtype, _layout
+from engine import storage as _storage
 from engine._upper import UPPER
 from engine._warn import from_user, warn, warn_once
 from engine.autograd import observer
@@ -386,7 +387,12 @@ class Tensor(TensorSurface):
         return _layout.strided
 
     def stride(self, dim: int | None = None) -> Any:
-        st = tuple(s // self._d.itemsize for s in self._d.strides)
+        if self._d.size:
+            st = tuple(s // self._d.itemsize for s in self._d.strides)
+        else:  # NumPy's strides of an empty array vary; PyTorch's are the contiguous ones
+            st, step = (), 1
+            for n in reversed(self._d.shape):
+                st, step = (step, *st), step * max(n, 1)
         return st if dim is None else st[_wrap_dim(dim, self._d.ndim)]
 
     def data_ptr(self) -> int:
@@ -394,17 +400,15 @@ class Tensor(TensorSurface):
 
     def storage_offset(self) -> int:
         """Elements between the start of the storage and this tensor's first element."""
-        root = self._d
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        start = int(root.__array_interface__["data"][0])
+        start = int(_storage.root(self._d).__array_interface__["data"][0])
         return (self.data_ptr() - start) // self._d.itemsize
 
-    def untyped_storage(self) -> Any:
-        base = self._d
-        while isinstance(base.base, np.ndarray):
-            base = base.base
-        return _Storage(base)
+    def untyped_storage(self) -> _storage.UntypedStorage:
+        return _storage.UntypedStorage(_storage.root(self._d))
+
+    def storage(self) -> _storage.TypedStorage:
+        """The deprecated typed view of the memory (PyTorch warns on the first)."""
+        return _storage.TypedStorage(_storage.root(self._d))
 
     def __len__(self) -> int:
         if self._d.ndim == 0:
@@ -552,22 +556,6 @@ _ENGINE_STATE = frozenset(
         *("_views", "_multi_view", "_nograd_view", "_custom_view", "_tr_id", "_fw_grad"),
     )
 )
-
-
-class _Storage:
-    """Enough of `untyped_storage()` for `data_ptr()` comparisons."""
-
-    def __init__(self, base: np.ndarray[Any, Any]) -> None:
-        self._base = base
-
-    def data_ptr(self) -> int:
-        return int(self._base.__array_interface__["data"][0])
-
-    def size(self) -> int:
-        return int(self._base.nbytes)
-
-    def nbytes(self) -> int:
-        return int(self._base.nbytes)
 
 
 def _rebuild(data: np.ndarray[Any, Any], rg: bool) -> Tensor:

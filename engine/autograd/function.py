@@ -364,14 +364,18 @@ class Error(Node):
         raise RuntimeError(self.__dict__["message"])
 
 
-def delayed_error(message: str, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+def delayed_error(message: str, outputs: tuple[Any, ...], detach: bool = True) -> tuple[Any, ...]:
     """The outputs again, with an `Error` node as their grad_fn (PyTorch's DelayedError): its
-    edges go to detached copies marked requires_grad, so the outputs require grad."""
+    edges go to detached copies marked requires_grad, so the outputs require grad (once
+    differentiable's use), or, with `detach=False`, to the outputs' own graph (a backward
+    formula's: differentiating through it reaches the node and raises)."""
     from engine.ops._core import new_node
 
     fakes: list[Tensor | None] = []
     for o in outputs:
-        if isinstance(o, _tensor.Tensor):
+        if isinstance(o, _tensor.Tensor) and not detach:
+            fakes.append(o)
+        elif isinstance(o, _tensor.Tensor):
             fake = _tensor.make(o._d, False, None, 0)
             fake._rg = True
             fakes.append(fake)

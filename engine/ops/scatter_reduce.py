@@ -1,6 +1,7 @@
 """`scatter_reduce`: values of `src` combined into a copy of `self` at `index` along `dim`
 (sum, prod, mean, amax, amin), with or without `self`'s own values; backward as PyTorch's
 `scatter_reduce_backward`, written with engine ops so it can be differentiated again.
+`index_reduce` is the same reduction with one index per slice of `source` along `dim`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
+from engine._warn import warn_once
+from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast
 from engine.ops.scatter import _along, check_index_shape
@@ -148,10 +151,20 @@ def _checked(node: OpNode, g: Any) -> Any:
     return unbroadcast(g, want)
 
 
+_PROD_TWICE = {
+    "scatter_reduce": "scatter_reduce(): Double backward is unsupported for src when >1 zeros in "
+    "src are scattered to the same position in self",
+    "index_reduce": "index_reduce(): Double backward is unsupported for source when >1 zeros in "
+    "source are scattered to the same position in self",
+}
+
+
 def _backward(
-    grad: Any, x: Any, d: int, index: Any, src: Any, red: str, include_self: bool, result: Any
-) -> tuple[Any, Any]:
-    """PyTorch's scatter_reduce_backward (FunctionsManual.cpp), op for op."""
+    grad: Any, x: Any, d: int, index: Any, src: Any, red: str, include_self: bool, result: Any,
+    op: str = "scatter_reduce",
+) -> tuple[Any, Any]:  # fmt: skip
+    """PyTorch's scatter_reduce_backward (FunctionsManual.cpp), op for op (index_reduce's is
+    the same with the index spread along `dim`)."""
     if red not in _REDUCES:  # the forward took "max"/"min"; its backward does not
         raise RuntimeError(
             f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {red}."
@@ -179,6 +192,10 @@ def _backward(
             (grad * masked_src_result).gather(d, index),
             (grad * result).gather(d, index) / src.masked_fill(src_zero, 1),
         )
+        if STATE.enabled and bool(np.any(src_num_zeros._d > 1)):  # as ATen's DelayedError
+            from engine.autograd.function import delayed_error
+
+            (grad_src,) = delayed_error(_PROD_TWICE[op], (grad_src,), detach=False)
     elif red == "mean":
         start = np.ones if include_self else np.zeros
         n = _const(start(grad._d.shape, grad._d.dtype))
@@ -200,10 +217,111 @@ def _backward(
     return grad_self, grad_src
 
 
+_INDEX_REDUCE_BETA = (
+    "index_reduce() is in beta and the API may change at any time. (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523.)"
+)
+
+
+def index_reduce(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    source: Tensor,
+    reduce: Any = _MISSING,
+    *,
+    include_self: bool = True,
+) -> Tensor:
+    """Reduce the slices of `source` along `dim` into a copy of `self` at `index` (prod, mean,
+    amax, amin; IndexReduceBackward0). PyTorch warns once that it is in beta.
+
+    >>> torch.ones(3).index_reduce(0, torch.tensor([0, 0]), torch.tensor([2., 3.]), "prod")
+    tensor([6., 1., 1.])
+    """
+    if reduce is _MISSING:
+        raise TypeError('index_reduce() missing 1 required positional arguments: "reduce"')
+    warn_once(_INDEX_REDUCE_BETA)
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(
+            f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+            f"{reduce}."
+        )
+    d = _wrap_dim(dim, self._d.ndim)
+    idx = _index_along(self, d, index, source)
+    out = _reduce_into(self._d, d, idx, source._d, reduce, include_self)
+    saved = {
+        "dim": d,
+        "include_self": bool(include_self),
+        "index": index,
+        "reduce": reduce,
+        "self": self,
+        "source": source,
+    }
+    return record(
+        IndexReduceBackward0, out, (self, source), saved, "result",
+        (self._d.shape, source._d.shape),
+    )  # fmt: skip
+
+
+def _index_along(self: Tensor, d: int, index: Tensor, source: Tensor) -> np.ndarray[Any, Any]:
+    """`index` checked as PyTorch does, then spread over `source`'s shape (scatter's index)."""
+    from engine.ops.inplace import type_name
+
+    i = index._d
+    if i.ndim > 1:
+        raise IndexError(
+            f"index_reduce_(): Index is supposed to be a vector, but got dim: {i.ndim} with "
+            f"type: {type_name(index.dtype)} and size: {list(i.shape)}"
+        )
+    if i.dtype not in (np.int32, np.int64):
+        raise RuntimeError(
+            f"index_reduce_(): Expected dtype int32/int64 for index but got: "
+            f"{type_name(index.dtype)}"
+        )
+    along = source._d.shape[d] if source._d.ndim else 1
+    if i.size != along:
+        raise RuntimeError(
+            f"index_reduce_(): Number of indices ({i.size}) should be equal to source.size(dim): "
+            f"({along}), for dim: {d}"
+        )
+    if self.dtype is not source.dtype:
+        raise RuntimeError(
+            f"index_reduce_(): self ({type_name(self.dtype)}) and source "
+            f"({type_name(source.dtype)}) must have the same scalar type"
+        )
+    n = self._d.shape[d] if self._d.ndim else 1
+    flat = i.reshape(-1).astype(np.int64)
+    if flat.size and (flat.max() >= n or flat.min() < -n):
+        raise IndexError("index out of range in self")
+    shape = [1] * source._d.ndim
+    if shape:
+        shape[d] = -1
+    return np.broadcast_to(flat.reshape(shape) % n, source._d.shape)
+
+
+class IndexReduceBackward0(OpNode):
+    """ATen's index_reduce_backward: scatter_reduce's, with the index spread along `dim`."""
+
+    __slots__ = ()
+    _name = "IndexReduceBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        g: Any = grads[0]
+        assert g is not None
+        x, d, source = self.saved("self"), self.saved("dim"), self.saved("source")
+        idx = _const(np.array(_index_along(x, d, self.saved("index"), source)))
+        gs, gsrc = _backward(
+            g, x, d, idx, source, self.saved("reduce"), self.saved("include_self"),
+            self.saved("result"), "index_reduce",
+        )  # fmt: skip
+        return [gs if self.needs(0) else None, gsrc if self.needs(1) else None]
+
+
 def _const(a: np.ndarray[Any, Any]) -> Any:
     return make(a, False, None, 0)
 
 
 OPS = [
     Op("scatter_reduce", scatter_reduce, inplace=True, out=True),
+    Op("index_reduce", index_reduce, inplace=True, out=True),
 ]

@@ -1,5 +1,5 @@
 """Rows for engine/ops/scatter_reduce.py: every reduction, with and without self, ties,
-zeros in products, the in-place form and PyTorch's refusals."""
+zeros in products, the in-place form and PyTorch's refusals; index_reduce likewise."""
 
 from tests.engine.cases import Case
 
@@ -11,6 +11,8 @@ SELF = "j = torch.tensor([[0, 1, 2], [0, 1, 2]])\n"  # every element onto itself
 ZEROS = IDX + f"z = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]], {F64})\n"
 
 REDUCES = ("sum", "prod", "mean", "amax", "amin")
+INDEX = "k = torch.tensor([0, 3, 0])\n"  # rows 1 and 2 are never written
+BEYOND = "import warnings\nwarnings.simplefilter('ignore')\n"  # index_reduce warns once: beta
 
 CASES = [
     *(
@@ -148,5 +150,54 @@ CASES = [
         {"a": S, "b": S},
         setup=IDX,
         raises=True,
+    ),
+    *(
+        Case(
+            f"index_reduce_{r}{'' if inc else '_without_self'}",
+            f"a.index_reduce(0, k, b, '{r}', include_self={inc})",
+            {"a": (4, 3), "b": (3, 3)},
+            setup=BEYOND + INDEX,
+        )
+        for r in ("prod", "mean", "amax", "amin")
+        for inc in (True, False)
+    ),
+    Case(
+        "index_reduce_dim1_zeros",
+        "(a * z).index_reduce(1, torch.tensor([2, 0, 2]), b * z, 'prod')",
+        {"a": S, "b": S},
+        setup=ZEROS + BEYOND,
+    ),
+    Case(
+        "index_reduce_inplace",
+        "(a * 1).index_reduce_(0, k, b, 'mean')",
+        {"a": (4, 3), "b": (3, 3)},
+        setup=BEYOND + INDEX,
+    ),
+    Case(
+        "index_reduce_sum",
+        "a.index_reduce(0, k, b, 'sum')",
+        {"a": (4, 3), "b": (3, 3)},
+        setup=BEYOND + INDEX,
+        raises=True,
+    ),
+    Case(
+        "index_reduce_count",
+        "a.index_reduce(0, k[:2], b, 'amax')",
+        {"a": (4, 3), "b": (3, 3)},
+        setup=BEYOND + INDEX,
+        raises=True,
+    ),
+    Case(
+        "index_reduce_matrix_index",
+        "a.index_reduce(0, torch.tensor([[0], [1], [3]]), b, 'amax')",
+        {"a": (4, 3), "b": (3, 3)},
+        setup=BEYOND,
+        raises=True,
+    ),
+    Case(  # two zeros of src on one position: its double backward raises (ATen's DelayedError)
+        "scatter_reduce_prod_two_zeros",
+        "(a * z).scatter_reduce(1, torch.tensor([[2, 2, 2], [2, 2, 2]]), b * z, 'prod')",
+        {"a": S, "b": S},
+        setup=ZEROS,
     ),
 ]
