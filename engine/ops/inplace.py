@@ -198,6 +198,12 @@ def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
 
                 set_tangent(src, tangent_of(self))
         out = fn(src, *args, **kwargs)
+        graph = getattr(wrapped, "inplace_graph", None)  # x.gt_(0) records GtBackward0
+        if graph is not None and src is not self:
+            out = graph(src, args[0] if args else kwargs.get("other"), out)
+        check = getattr(wrapped, "inplace_check", None)
+        if check is not None:
+            check(self, out)
         od, sd = out.dtype, self.dtype
         if od is not sd and od.category > sd.category:
             raise RuntimeError(

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
+from engine._dtype import type_name
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops import pointwise as pw
@@ -189,12 +190,30 @@ def logical_xor(self: Tensor, other: Any) -> Tensor:
 
 
 def float_power(self: Any, exponent: Any) -> Tensor:
-    """pow in float64 (tensor inputs are cast first, so the graph shows the casts)."""
-    base = self.double() if isinstance(self, Tensor) else float(self)
-    exp = exponent.double() if isinstance(exponent, Tensor) else float(exponent)
-    if not isinstance(base, Tensor):
+    """pow in float64, or complex128 when either side is complex (tensor inputs are cast
+    first, so the graph shows the casts)."""
+    cplx = any(
+        _dtype.kind(x._d.dtype) == "c" if isinstance(x, Tensor) else isinstance(x, complex)
+        for x in (self, exponent)
+    )
+    target, scalar = (_dtype.complex128, complex) if cplx else (_dtype.float64, float)
+    base = self.to(target) if isinstance(self, Tensor) else scalar(self)
+    exp = exponent.to(target) if isinstance(exponent, Tensor) else scalar(exponent)
+    if not isinstance(base, Tensor) and not isinstance(exp, Tensor):
         return pw.pow(as_tensor(base), exp)
-    return pw.pow(base, exp)
+    return pw.pow(base, exp)  # a number base: PowBackward2
+
+
+def _float_power_check(self: Tensor, out: Tensor) -> None:
+    """float_power_ keeps its base's dtype only when that is the result's (double)."""
+    if out.dtype is not self.dtype:
+        raise RuntimeError(
+            f"the base given to float_power_ has dtype {type_name(self.dtype)} but the "
+            f"operation's result requires dtype {type_name(out.dtype)}"
+        )
+
+
+float_power.inplace_check = _float_power_check  # type: ignore[attr-defined]
 
 
 # -- clamp_min / clamp_max ---------------------------------------------------------------------

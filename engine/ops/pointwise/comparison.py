@@ -11,8 +11,13 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, make
-from engine.ops._core import binary_arrays, broadcast_error
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, binary_arrays, broadcast_error, record
 from engine.ops.table import Op
+
+# the node names of the in-place forms: GtBackward0 for `x.gt_(0)`
+_NAMES = {np.equal: "Eq", np.not_equal: "Ne", np.less: "Lt", np.less_equal: "Le", np.greater: "Gt",
+          np.greater_equal: "Ge"}  # fmt: skip
 
 
 def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
@@ -29,7 +34,45 @@ def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
         except ValueError as e:
             raise broadcast_error(a, b, e) from None
 
+    op.inplace_graph = _inplace_graph(_NAMES[fn])  # type: ignore[attr-defined]
     return op
+
+
+class _ComparedInPlace(OpNode):
+    """An in-place comparison of a tensor in the graph (`x.gt_(0)`): its values are now 0 and 1,
+    so every input's gradient is zeros. PyTorch's GtBackward0 for a number, GtBackward1 for a
+    tensor (likewise Eq, Ne, Lt, Le, Ge)."""
+
+    __slots__ = ()
+
+    def apply(self, grads: Grads) -> Grads:
+        assert self._shapes is not None
+        dtypes = self.__dict__["dtypes"]
+        return [
+            make(np.zeros(shape, dt), False, None, 0) if self.needs(i) else None
+            for i, (shape, dt) in enumerate(zip(self._shapes, dtypes, strict=True))
+        ]
+
+
+_NODES = {
+    name: type(name, (_ComparedInPlace,), {"__slots__": (), "_name": name})
+    for name in (f"{base}Backward{k}" for base in _NAMES.values() for k in (0, 1))
+}
+
+
+def _inplace_graph(base: str) -> Callable[[Tensor, Any, Tensor], Tensor]:
+    def graph(self: Tensor, other: Any, out: Tensor) -> Tensor:
+        """`out` (the comparison of `self`, a copy of the tensor written to) recorded with the
+        node PyTorch gives the in-place form, in `self`'s dtype."""
+        data = out._d.astype(self._d.dtype)
+        if not isinstance(other, Tensor):
+            node, inputs = _NODES[f"{base}Backward0"], (self,)
+        else:
+            node, inputs = _NODES[f"{base}Backward1"], (self, other)
+        keep = {"dtypes": tuple(t._d.dtype for t in inputs)}
+        return record(node, data, inputs, keep=keep, shapes=tuple(t._d.shape for t in inputs))
+
+    return graph
 
 
 _ORDERED = {np.less: "lt", np.less_equal: "le", np.greater: "gt", np.greater_equal: "ge"}

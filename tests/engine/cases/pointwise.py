@@ -116,3 +116,16 @@ CASES += [
     ),
     Case("maximum_scalar", "torch.maximum(a, 2.0)", {"a": S}, raises=True),
 ]
+
+# in-place comparisons of a tensor in the graph: their own node, zero gradients (a number:
+# <Op>Backward0; a tensor, broadcast: <Op>Backward1); the points stay off the boundary
+CASES += [
+    *(
+        Case(f"{op}_inplace_scalar", f"(a * 1).{op}_(0.25)", {"a": S})
+        for op in ("eq", "ne", "lt", "le", "gt", "ge")
+    ),
+    *(
+        Case(f"{op}_inplace_tensor", f"(a * 1).{op}_(b)", {"a": S, "b": (3,)})
+        for op in ("eq", "ne", "lt", "le", "gt", "ge")
+    ),
+]
