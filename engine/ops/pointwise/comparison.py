@@ -65,10 +65,8 @@ def _inplace_graph(base: str) -> Callable[[Tensor, Any, Tensor], Tensor]:
         """`out` (the comparison of `self`, a copy of the tensor written to) recorded with the
         node PyTorch gives the in-place form, in `self`'s dtype."""
         data = out._d.astype(self._d.dtype)
-        if not isinstance(other, Tensor):
-            node, inputs = _NODES[f"{base}Backward0"], (self,)
-        else:
-            node, inputs = _NODES[f"{base}Backward1"], (self, other)
+        inputs: tuple[Tensor, ...] = (self, other) if isinstance(other, Tensor) else (self,)
+        node = _NODES[f"{base}Backward{len(inputs) - 1}"]
         keep = {"dtypes": tuple(t._d.dtype for t in inputs)}
         return record(node, data, inputs, keep=keep, shapes=tuple(t._d.shape for t in inputs))
 
