@@ -17,6 +17,8 @@ from engine._creation import _like, _size, into, out_dtype
 from engine._from_data import _finish, _np_dtype
 from engine._generator import Generator, default_generator, pick
 from engine._tensor import Tensor, make
+from engine.autograd.graph import Grads
+from engine.ops._core import OpNode, variant
 from engine.ops.table import Op
 
 
@@ -148,15 +150,46 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
         return _finish(g.normal(int(np.prod(shape)), dt, mean, std).reshape(shape), False)
     m = mean._d if isinstance(mean, Tensor) else mean
     s = std._d if isinstance(std, Tensor) else std
-    shape = np.broadcast(m, s).shape
+    if isinstance(std, Tensor) and bool(np.any(s < 0)):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    if not isinstance(std, Tensor) and not float(std) >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
+    try:
+        shape = np.broadcast(m, s).shape
+    except ValueError:
+        from engine.ops.broadcasting import broadcast_error
+
+        raise broadcast_error(m, s) from None
     dt = np.result_type(*[t._d.dtype for t in tensors])
     n = int(np.prod(shape))
     if not isinstance(std, Tensor):  # ATen: normal_(0, std), then add_(mean)
         z = g.normal(n, dt, 0.0, float(std)).reshape(shape)
-        return _finish((z + np.asarray(m, dt)).astype(dt), False)
-    # a tensor std: standard normals, then `mul_(std).add_(mean)`
-    z = g.normal(n, dt).reshape(shape)
-    return _finish((z * np.asarray(s, dt) + np.asarray(m, dt)).astype(dt), False)
+        out = (z + np.asarray(m, dt)).astype(dt)
+    else:  # a tensor std: standard normals, then `mul_(std).add_(mean)`
+        z = g.normal(n, dt).reshape(shape)
+        out = (z * np.asarray(s, dt) + np.asarray(m, dt)).astype(dt)
+    # a sample's gradient is zero in mean and std (NormalBackward1: tensor mean, 2: tensor
+    # std, 3: both), so the graph still reaches them
+    from engine.ops.record import record
+
+    node = _NORMAL_NODES[isinstance(mean, Tensor) + 2 * isinstance(std, Tensor)]
+    saved = {f"{k}_sym_sizes": t._d.shape for k, t in (("mean", mean), ("std", std))
+             if isinstance(t, Tensor)}  # fmt: skip
+    return record(node, out, tuple(tensors), saved, shapes=tuple(t._d.shape for t in tensors))
+
+
+class _SampledNormal(OpNode):
+    """A normal sample's node: zeros for each tensor it was drawn with."""
+
+    __slots__ = ()
+
+    def apply(self, grads: Grads) -> Grads:
+        g, shapes = grads[0], self._shapes
+        assert g is not None and shapes is not None
+        return [make(np.zeros(shape, g._d.dtype), False, None, 0) for shape in shapes]
+
+
+_NORMAL_NODES = {k: variant(_SampledNormal, f"NormalBackward{k}") for k in (1, 2, 3)}
 
 
 def multinomial(

@@ -18,6 +18,7 @@ from engine.ops.binning import bincount as bincount
 from engine.ops.binning import bucketize as bucketize
 from engine.ops.binning import histc as histc
 from engine.ops.binning import histogram as histogram
+from engine.ops.binning import histogramdd as histogramdd
 from engine.ops.binning import searchsorted as searchsorted
 from engine.ops.binomial import binomial as binomial
 from engine.ops.block_diag import block_diag as block_diag
@@ -48,6 +49,7 @@ from engine.ops.gamma import _standard_gamma_grad as _standard_gamma_grad
 from engine.ops.gradient import gradient as gradient
 from engine.ops.index import index_put as index_put
 from engine.ops.index import narrow as narrow
+from engine.ops.index import narrow_copy as narrow_copy
 from engine.ops.index import select as select
 from engine.ops.index_copy import index_copy as index_copy
 from engine.ops.integrate_dist import cdist as cdist

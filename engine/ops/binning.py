@@ -4,6 +4,7 @@ differentiable."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -84,7 +85,6 @@ def histogram(
     """(hist, bin_edges): counts (or summed weights) in `bins` equal-width bins over `range`
     (the data's), or in the bins a tensor of edges gives; the last edge is inclusive."""
     from engine import return_types
-    from engine._creation import _linspace
     from engine.ops.remainder import not_implemented_node
 
     a = self._d
@@ -92,11 +92,29 @@ def histogram(
         raise NotImplementedError(
             f"\"histogramdd\" not implemented for '{_dtype.SCALAR_NAMES[a.dtype.name]}'"
         )
-    dt = a.dtype.type
     flat = a.reshape(-1)
     w = None if weight is None else weight._d.reshape(-1)
+    pos, inside, edges = _bin_positions(flat, bins, range, a.dtype)
+    n = edges.size - 1
+    hist = np.zeros(n, a.dtype)
+    np.add.at(hist, pos[inside], 1 if w is None else w[inside].astype(a.dtype))
+    if density:
+        hist = (hist / (hist.sum() * np.diff(edges))).astype(a.dtype)
+    inputs = (self,) if weight is None else (self, weight)
+    h = not_implemented_node(hist, inputs, "histogram")
+    e = not_implemented_node(np.asarray(edges, a.dtype), inputs, "histogram")
+    return return_types.histogram((h, e))
+
+
+def _bin_positions(flat: Any, bins: Any, range: Any, dtype: Any) -> tuple[Any, Any, Any]:
+    """(bin of each value, whether it falls inside, the edges) for `bins` equal-width bins over
+    `range` (the values' own when None), or the edges a tensor gives; the last edge is
+    inclusive. ATen's linear interpolation, then a local search against the edges."""
+    from engine._creation import _linspace
+
+    dt = np.dtype(dtype).type
     if isinstance(bins, Tensor):
-        edges = bins._d.astype(a.dtype)
+        edges = bins._d.astype(dtype)
         n = edges.size - 1
         inside = (flat >= edges[0]) & (flat <= edges[-1])
         pos = np.searchsorted(edges, flat, side="right") - 1
@@ -110,29 +128,69 @@ def histogram(
             lo, hi = dt(0), dt(0)
         if lo == hi:
             lo, hi = lo - dt(0.5), hi + dt(0.5)
-        edges = _linspace(lo, hi, n + 1, a.dtype)
+        edges = _linspace(lo, hi, n + 1, dtype)
         inside = (flat >= lo) & (flat <= hi)
-        # ATen's linear interpolation, then a local search against the edges
         pos = ((flat - lo) * dt(n) / (hi - lo)).astype(np.int64)
         pos = np.clip(pos, 0, n)
         pos = np.where(flat < edges[pos], pos - 1, pos)
         nxt = np.clip(pos + 1, 0, n)
         pos = np.where((pos + 1 <= n) & (flat >= edges[nxt]), pos + 1, pos)
     pos = np.where(pos == n, n - 1, pos)  # the last bin holds its right edge
-    hist = np.zeros(n, a.dtype)
-    np.add.at(hist, pos[inside], 1 if w is None else w[inside].astype(a.dtype))
+    return pos, inside, np.asarray(edges, dtype)
+
+
+def histogramdd(
+    input: Tensor,
+    bins: Any = 10,
+    *,
+    range: Any = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> Any:
+    """(hist, bin_edges): the rows of `input` (its last dimension the coordinates) counted, or
+    their weights summed, in a grid of bins: `bins` per dimension (one int for all, a list of
+    ints, or a list of edge tensors), over `range` (lo0, hi0, lo1, hi1, ...) or the data's."""
+    from engine import return_types
+    from engine.ops.remainder import not_implemented_node
+
+    a = input._d
+    if _dtype.kind(a.dtype) != "f":
+        raise NotImplementedError(
+            f"\"histogramdd\" not implemented for '{_dtype.SCALAR_NAMES[a.dtype.name]}'"
+        )
+    k = a.shape[-1]
+    points = a.reshape(-1, k)
+    per_dim = list(bins) if isinstance(bins, list | tuple) else [bins] * k
+    if len(per_dim) != k:
+        raise RuntimeError(
+            "histogramdd: The size of bins must be equal to the innermost dimension of the input."
+        )
+    inside = np.ones(points.shape[0], bool)
+    positions, all_edges = [], []
+    for d, b in enumerate(per_dim):
+        r = None if range is None else (range[2 * d], range[2 * d + 1])
+        pos, ins, edges = _bin_positions(points[:, d], b, r, a.dtype)
+        positions.append(pos)
+        inside &= ins
+        all_edges.append(edges)
+    shape = tuple(e.size - 1 for e in all_edges)
+    hist = np.zeros(shape, a.dtype)
+    w = None if weight is None else weight._d.reshape(-1)[inside].astype(a.dtype)
+    np.add.at(hist, tuple(p[inside] for p in positions), 1 if w is None else w)
     if density:
-        hist = (hist / (hist.sum() * np.diff(edges))).astype(a.dtype)
-    inputs = (self,) if weight is None else (self, weight)
-    h = not_implemented_node(hist, inputs, "histogram")
-    e = not_implemented_node(np.asarray(edges, a.dtype), inputs, "histogram")
-    return return_types.histogram((h, e))
+        volume = functools.reduce(np.multiply.outer, [np.diff(e) for e in all_edges])
+        hist = (hist / (hist.sum() * volume)).astype(a.dtype)
+    inputs = (input,) if weight is None else (input, weight)
+    h = not_implemented_node(hist, inputs, "histogramdd")
+    edges_t = tuple(not_implemented_node(e, inputs, "histogramdd") for e in all_edges)
+    return return_types.histogramdd((h, edges_t))
 
 
 OPS = [
     Op("bincount", bincount),
     Op("histc", histc, out=True),
     Op("histogram", histogram, out=True),
+    Op("histogramdd", histogramdd, method=False),
     Op("searchsorted", searchsorted, method=False, out=True),
     Op("bucketize", bucketize, method=False, out=True),
 ]

@@ -10,7 +10,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, as_tensor, record
+from engine.ops._core import OpNode, as_tensor, broadcast_error, record
 from engine.ops.shape import as_view, expand, unsqueeze, view
 from engine.ops.table import Op
 
@@ -92,6 +92,42 @@ def narrow(self: Tensor, dim: int, start: Any, length: int) -> Tensor:
     if st + length > size:
         raise RuntimeError(f"start ({st}) + length ({length}) exceeds dimension size ({size}).")
     return _slice(self, d, st, st + length, 1)
+
+
+def narrow_copy(self: Tensor, dim: int, start: Any, length: int) -> Tensor:
+    """`narrow`'s elements in a new tensor (NarrowCopyBackward0)."""
+    d = _wrap_dim(dim, self._d.ndim)
+    size = self._d.shape[d]
+    st = int(start)
+    if st < 0:
+        st += size
+    if st + length > size:
+        raise RuntimeError(f"start ({st}) + length ({length}) exceeds dimension size ({size}).")
+    key = (_FULL,) * d + (slice(st, st + length),)
+    # PyTorch saves the start as given (a negative one shows wrapped to uint64, and its
+    # backward then writes into an empty slice and fails: kept)
+    start = int(start)
+    saved = {"dim": d, "length": length, "self_sym_sizes": self._d.shape,
+             "start": start if start >= 0 else start + 2**64}  # fmt: skip
+    data = np.ascontiguousarray(self._d[key])
+    return record(NarrowCopyBackward0, data, (self,), saved, shapes=(self._d.shape,))
+
+
+class NarrowCopyBackward0(OpNode):
+    __slots__ = ()
+    _name = "NarrowCopyBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.views import embed
+
+        assert self._shapes is not None and grads[0] is not None
+        s = self.saved
+        start = s("start") - 2**64 if s("start") >= 2**63 else s("start")
+        key = (_FULL,) * s("dim") + (slice(start, start + s("length")),)
+        room = np.empty(self._shapes[0], np.bool_)[key].shape
+        if room != grads[0]._d.shape:
+            raise broadcast_error(np.empty(room), grads[0]._d)
+        return [embed(grads[0], self._shapes[0], lambda a: a[key])]
 
 
 def alias(self: Tensor) -> Tensor:
@@ -385,6 +421,7 @@ __setitem__ = setitem
 OPS = [
     Op("select", select),
     Op("narrow", narrow),
+    Op("narrow_copy", narrow_copy, out=True),
     Op("__getitem__", __getitem__, function=False),
     Op("__setitem__", __setitem__, function=False),
     Op("index_put", index_put, inplace=True, inplace_function=True),

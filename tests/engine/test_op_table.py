@@ -312,7 +312,8 @@ def rows_without_gradcheck() -> list[str]:
 # or bool results, queries, random fills, detach_), by reading PyTorch's derivatives:
 NO_GRADIENT = frozenset((
     "_random.multinomial", "binning.bincount", "binning.histc", "binning.histogram",
-    "binning.searchsorted", "block_diag.unravel_index", "complex.is_complex", "complex.is_conj",
+    "binning.histogramdd", "binning.searchsorted", "block_diag.unravel_index",
+    "complex.is_complex", "complex.is_conj",
     "complex.is_neg", "complex.isreal", "complex.resolve_neg", "convert.byte", "convert.char",
     "convert.cuda", "linalg_householder.geqrf", "pointwise.allclose", "pointwise.bitwise_and",
     "pointwise.bitwise_left_shift", "pointwise.bitwise_not", "pointwise.bitwise_or",

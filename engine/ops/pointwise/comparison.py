@@ -12,7 +12,7 @@ import numpy as np
 from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, binary_arrays, broadcast_error, record
+from engine.ops._core import OpNode, binary_arrays, broadcast_error, record, variant
 from engine.ops.table import Op
 
 # the node names of the in-place forms: GtBackward0 for `x.gt_(0)`
@@ -55,7 +55,7 @@ class _ComparedInPlace(OpNode):
 
 
 _NODES = {
-    name: type(name, (_ComparedInPlace,), {"__slots__": (), "_name": name})
+    name: variant(_ComparedInPlace, name)
     for name in (f"{base}Backward{k}" for base in _NAMES.values() for k in (0, 1))
 }
 
