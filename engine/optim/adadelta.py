@@ -13,6 +13,8 @@ from engine.optim.optimizer import Array, Optimizer, buffer, fma, fma_add, step_
 class Adadelta(Optimizer):
     """Per-coordinate steps from running averages of squared gradients and squared updates."""
 
+    _capturable_devices = "['cuda', 'xpu', 'hpu', 'privateuseone']"
+
     def __init__(
         self,
         params: Any,

@@ -66,6 +66,8 @@ class Adamax(Optimizer):
 class NAdam(Optimizer):
     """Adam with Nesterov momentum (and the momentum-decay schedule)."""
 
+    _capturable_tensors = "params, mu_products and state_steps"
+
     def __init__(
         self,
         params: Any,

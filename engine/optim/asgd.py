@@ -13,6 +13,8 @@ from engine.optim.optimizer import Array, Optimizer, fma_add, step_count
 class ASGD(Optimizer):
     """SGD whose step size decays as lr / (1 + lambd * lr * t) ** alpha, averaging after t0."""
 
+    _capturable_tensors = "params, mus, etas, and state_steps"
+
     def __init__(
         self,
         params: Any,

@@ -109,6 +109,7 @@ class Optimizer:
 
             with enable_grad():
                 loss = closure()
+        self._refuse_modes()
         with no_grad():
             for group in self.param_groups:
                 for p in group["params"]:
@@ -120,6 +121,28 @@ class Optimizer:
                         if st:  # like PyTorch, stateless updates (plain SGD) leave no entry
                             self.state[p] = st
         return loss
+
+    # what PyTorch's capturable step asserts of its tensors' devices
+    _capturable_tensors = "params and state_steps"
+    _capturable_devices = "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']"
+
+    def _refuse_modes(self) -> None:
+        """PyTorch's refusals of its step modes on CPU tensors: `capturable` asserts the
+        tensors are on an accelerator; `differentiable` steps with grad mode on, so updating a
+        leaf that requires grad in place fails. (A differentiable step of non-leaf parameters
+        is not recorded here: the update is computed outside the graph.)"""
+        for group in self.param_groups:
+            if group.get("capturable"):
+                raise AssertionError(
+                    f"If capturable=True, {self._capturable_tensors} must be on supported "
+                    f"devices: {self._capturable_devices}."
+                )
+            if group.get("differentiable") and any(
+                p._grad is not None and p._fn is None and p._rg for p in group["params"]
+            ):
+                raise RuntimeError(
+                    "a leaf Variable that requires grad is being used in an in-place operation."
+                )
 
     def _step_one(self, p: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         assert p._grad is not None
