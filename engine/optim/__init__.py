@@ -1,10 +1,10 @@
-"""`torch.optim`: SGD, Adam and its variants, RMSprop, Rprop, Adagrad, Adadelta, ASGD, LBFGS and
-learning-rate schedulers.
+"""`torch.optim`: SGD, Adam and its variants, RMSprop, Rprop, Adagrad, Adadelta, ASGD, LBFGS,
+learning-rate schedulers and weight averaging (swa_utils).
 
 >>> opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 """
 
-from engine.optim import lr_scheduler
+from engine.optim import lr_scheduler, swa_utils
 from engine.optim.adadelta import Adadelta
 from engine.optim.adagrad import Adagrad
 from engine.optim.adam import Adam, AdamW
@@ -31,4 +31,5 @@ __all__ = [
     "RMSprop",
     "Rprop",
     "lr_scheduler",
+    "swa_utils",
 ]
