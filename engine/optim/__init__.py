@@ -1,11 +1,12 @@
-"""`torch.optim`: SGD, Adam and its variants, RMSprop, Rprop, Adagrad, Adadelta, ASGD, LBFGS,
-learning-rate schedulers and weight averaging (swa_utils).
+"""`torch.optim`: SGD, Adam and its variants, RMSprop, Rprop, Adagrad, Adadelta, Adafactor, ASGD,
+LBFGS, learning-rate schedulers and weight averaging (swa_utils).
 
 >>> opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 """
 
 from engine.optim import lr_scheduler, swa_utils
 from engine.optim.adadelta import Adadelta
+from engine.optim.adafactor import Adafactor
 from engine.optim.adagrad import Adagrad
 from engine.optim.adam import Adam, AdamW
 from engine.optim.adam_variants import Adamax, NAdam, RAdam
@@ -21,6 +22,7 @@ __all__ = [
     "LBFGS",
     "SGD",
     "Adadelta",
+    "Adafactor",
     "Adagrad",
     "Adam",
     "AdamW",
