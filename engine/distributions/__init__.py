@@ -26,17 +26,22 @@ from engine.distributions.gumbel import Gumbel
 from engine.distributions.half_cauchy import HalfCauchy
 from engine.distributions.half_normal import HalfNormal
 from engine.distributions.independent import Independent
+from engine.distributions.inverse_gamma import InverseGamma
 from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl import kl_divergence, register_kl
 from engine.distributions.kumaraswamy import Kumaraswamy
 from engine.distributions.laplace import Laplace
 from engine.distributions.log_normal import LogNormal
+from engine.distributions.logistic_normal import LogisticNormal
 from engine.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from engine.distributions.mixture_same_family import MixtureSameFamily
 from engine.distributions.multinomial import Multinomial
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.negative_binomial import NegativeBinomial
-from engine.distributions.one_hot_categorical import OneHotCategorical
+from engine.distributions.one_hot_categorical import (
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+)
 from engine.distributions.pareto import Pareto
 from engine.distributions.poisson import Poisson
 from engine.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
@@ -62,6 +67,7 @@ from engine.distributions.transforms import (
     StickBreakingTransform,
     TanhTransform,
     Transform,
+    identity_transform,
 )
 from engine.distributions.von_mises import VonMises
 from engine.distributions.weibull import Weibull
@@ -91,9 +97,11 @@ __all__ = [
     "HalfNormal",
     "Independent",
     "IndependentTransform",
+    "InverseGamma",
     "Kumaraswamy",
     "Laplace",
     "LogNormal",
+    "LogisticNormal",
     "LogitRelaxedBernoulli",
     "LowRankMultivariateNormal",
     "LowerCholeskyTransform",
@@ -103,6 +111,7 @@ __all__ = [
     "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
+    "OneHotCategoricalStraightThrough",
     "Pareto",
     "Poisson",
     "PositiveDefiniteTransform",
@@ -123,6 +132,7 @@ __all__ = [
     "Weibull",
     "biject_to",
     "constraints",
+    "identity_transform",
     "kl_divergence",
     "register_kl",
     "transform_to",

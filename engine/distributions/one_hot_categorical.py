@@ -81,3 +81,15 @@ class OneHotCategorical(Distribution):
         if expand:
             values = values.expand((n, *self.batch_shape, n))
         return values
+
+
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """OneHotCategorical with the straight-through estimator's `rsample`: the one-hot sample,
+    with the probabilities' gradient passed through it."""
+
+    has_rsample = True
+
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        samples = self.sample(sample_shape)
+        probs = self._categorical.probs
+        return samples + (probs - probs.detach())

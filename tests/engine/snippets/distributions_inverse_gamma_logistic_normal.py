@@ -1,0 +1,22 @@
+# the docs' InverseGamma, LogisticNormal and OneHotCategoricalStraightThrough, identity_transform
+import torch
+from torch.distributions import InverseGamma, LogisticNormal, OneHotCategoricalStraightThrough, identity_transform, kl_divergence
+torch.manual_seed(0)
+m = InverseGamma(torch.tensor([2.0, 3.5]), torch.tensor([3.0, 1.0]))
+print(m.sample(), m.mean, m.mode, m.variance, m.entropy())
+print(m.log_prob(torch.tensor([1.0, 0.5])), m.support, m.batch_shape)
+c = torch.tensor([0.5, 2.5], requires_grad=True)
+r = InverseGamma(c, torch.ones(2)).rsample()
+r.sum().backward()
+print(r, c.grad, InverseGamma(c, 1.).mean)
+print(InverseGamma(2.0, 3.0).expand([3]).batch_shape, InverseGamma(1.5, 1.).mean, InverseGamma(1.5, 1.).variance)
+ln = LogisticNormal(torch.tensor([0.0] * 3), torch.tensor([1.0] * 3))
+s = ln.sample()
+print(s, s.sum(), ln.log_prob(s), ln.event_shape, ln.batch_shape, ln.loc, ln.scale)
+print(LogisticNormal(0., 1.).sample((2,)), LogisticNormal(0., 1.).event_shape)
+p = torch.tensor([0.2, 0.5, 0.3], requires_grad=True)
+st = OneHotCategoricalStraightThrough(probs=p)
+y = st.rsample((4,))
+(y * torch.arange(3.)).sum().backward()
+print(y, p.grad, st.has_rsample)
+print(identity_transform, identity_transform(torch.ones(2)), identity_transform.inv(torch.ones(2)))
