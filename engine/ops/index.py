@@ -82,8 +82,8 @@ class SliceBackward0(OpNode):
         return [embed(grads[0], self._shapes[0], lambda a: a[key])]
 
 
-def narrow(self: Tensor, dim: int, start: Any, length: int) -> Tensor:
-    """`length` elements from `start` along `dim` (SliceBackward0)."""
+def _narrowed(self: Tensor, dim: int, start: Any, length: int) -> tuple[int, int]:
+    """(dim, start) of `narrow`, both wrapped and checked."""
     d = _wrap_dim(dim, self._d.ndim)
     size = self._d.shape[d]
     st = int(start)
@@ -91,18 +91,18 @@ def narrow(self: Tensor, dim: int, start: Any, length: int) -> Tensor:
         st += size
     if st + length > size:
         raise RuntimeError(f"start ({st}) + length ({length}) exceeds dimension size ({size}).")
+    return d, st
+
+
+def narrow(self: Tensor, dim: int, start: Any, length: int) -> Tensor:
+    """`length` elements from `start` along `dim` (SliceBackward0)."""
+    d, st = _narrowed(self, dim, start, length)
     return _slice(self, d, st, st + length, 1)
 
 
 def narrow_copy(self: Tensor, dim: int, start: Any, length: int) -> Tensor:
     """`narrow`'s elements in a new tensor (NarrowCopyBackward0)."""
-    d = _wrap_dim(dim, self._d.ndim)
-    size = self._d.shape[d]
-    st = int(start)
-    if st < 0:
-        st += size
-    if st + length > size:
-        raise RuntimeError(f"start ({st}) + length ({length}) exceeds dimension size ({size}).")
+    d, st = _narrowed(self, dim, start, length)
     key = (_FULL,) * d + (slice(st, st + length),)
     # PyTorch saves the start as given (a negative one shows wrapped to uint64, and its
     # backward then writes into an empty slice and fails: kept)

@@ -13,6 +13,7 @@ import numpy as np
 from engine import return_types as rt
 from engine._layout import lapack
 from engine._tensor import Tensor, make
+from engine.ops.linalg_solve import _square
 from engine.ops.remainder import not_implemented_node
 
 
@@ -22,22 +23,12 @@ def _lapack(name: str, a: Any) -> Any:
     return scipy.linalg.lapack.get_lapack_funcs(name, (a,))
 
 
-def _square(fn: str, a: Any) -> None:
-    if a.ndim < 2:
-        raise RuntimeError(f"torch.{fn}: The input tensor A must have at least 2 dimensions.")
-    if a.shape[-1] != a.shape[-2]:
-        raise RuntimeError(
-            f"torch.{fn}: A must be batches of square matrices, but they are "
-            f"{a.shape[-2]} by {a.shape[-1]} matrices"
-        )
-
-
 def ldl_factor_ex(
     A: Tensor, *, hermitian: bool = False, check_errors: bool = False
 ) -> Any:  # fmt: skip
     """`torch.linalg.ldl_factor_ex`: (LD, pivots, info), info > 0 naming a zero block of D."""
     a = A._d
-    _square("linalg.ldl_factor_ex", a)
+    _square("torch.linalg.ldl_factor_ex", a)
     sytrf = _lapack("sytrf", a)
     flat = a.reshape(-1, *a.shape[-2:])
     lds, pivs, infos = [], [], []
@@ -78,7 +69,7 @@ def ldl_solve(
 ) -> Tensor:  # fmt: skip
     """`torch.linalg.ldl_solve`: X with A X = B, A given by `ldl_factor`'s result."""
     ld, piv, b = LD._d, pivots._d, B._d
-    _square("linalg.ldl_solve", ld)
+    _square("torch.linalg.ldl_solve", ld)
     if b.ndim < 2:
         raise RuntimeError(
             "torch.linalg.ldl_solve: The input tensor B must have at least 2 dimensions."

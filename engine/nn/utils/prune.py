@@ -212,8 +212,8 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prunes `amount` entries (a fraction, or a count) chosen at random."""
+class _Unstructured(BasePruningMethod):
+    """Prunes `amount` entries (a fraction, or a count), those `_ranked` puts first."""
 
     PRUNING_TYPE = "unstructured"
 
@@ -221,38 +221,38 @@ class RandomUnstructured(BasePruningMethod):
         _check_amount(amount)
         self.amount = amount
 
-    def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        from engine._random import rand_like
-        from engine.ops.reduce_minmax import topk
+    def _ranked(self, t: Tensor, k: int) -> Tensor:
+        raise NotImplementedError
 
+    def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
         k = _count(self.amount, t.numel())
         mask = default_mask.clone()
         if k:
-            mask.view(-1)[topk(rand_like(t).view(-1), k=k).indices] = 0
+            mask.view(-1)[self._ranked(t, k)] = 0
         return mask
+
+
+class RandomUnstructured(_Unstructured):
+    """Prunes `amount` entries (a fraction, or a count) chosen at random."""
+
+    def _ranked(self, t: Tensor, k: int) -> Tensor:
+        from engine._random import rand_like
+        from engine.ops.reduce_minmax import topk
+
+        return topk(rand_like(t).view(-1), k=k).indices
 
     @classmethod
     def apply(cls, module: Module, name: str, amount: Any) -> Any:  # type: ignore[override]
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_Unstructured):
     """Prunes the `amount` entries (a fraction, or a count) of smallest absolute value."""
 
-    PRUNING_TYPE = "unstructured"
-
-    def __init__(self, amount: Any) -> None:
-        _check_amount(amount)
-        self.amount = amount
-
-    def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
+    def _ranked(self, t: Tensor, k: int) -> Tensor:
         from engine.ops.reduce_minmax import topk
 
-        k = _count(self.amount, t.numel())
-        mask = default_mask.clone()
-        if k:
-            mask.view(-1)[topk(t.abs().view(-1), k=k, largest=False).indices] = 0
-        return mask
+        return topk(t.abs().view(-1), k=k, largest=False).indices
 
     @classmethod
     def apply(  # type: ignore[override]
