@@ -73,7 +73,8 @@ def bind(table: tuple[Family, ...], namespace: dict[str, Any]) -> None:
         if op.method:
             setattr(Tensor, op.name, getattr(op.fn, "method", op.fn))  # _arg_parser.with_parser
         if op.inplace:
-            setattr(Tensor, op.name + "_", make_inplace(op.fn, op.name + "_"))
+            inplace = make_inplace(op.fn, op.name + "_", op.inplace_graph, op.inplace_check)
+            setattr(Tensor, op.name + "_", inplace)
         if op.function:
             namespace[op.name] = with_out(op.fn, op.name) if op.out else op.fn
         operators += [(d, op.name) for d in op.operators]

@@ -167,8 +167,14 @@ def _direct(self: Tensor, other: Any, ufunc: Any) -> bool:
     return True
 
 
-def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
-    """The in-place variant `name` of the out-of-place op `fn`."""
+def make_inplace(
+    fn: Callable[..., Tensor],
+    name: str,
+    graph: Callable[[Tensor, Any, Tensor], Tensor] | None = None,
+    check: Callable[[Tensor, Tensor], None] | None = None,
+) -> Callable[..., Tensor]:
+    """The in-place variant `name` of the out-of-place op `fn` (`graph` and `check`: the op
+    table row's inplace_graph and inplace_check)."""
     # an op whose overloads PyTorch's parser checks (_arg_parser.checked): checked here under
     # the in-place name, before anything else, then run without checking again
     parser = getattr(fn, "parser", None)
@@ -198,10 +204,8 @@ def make_inplace(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
 
                 set_tangent(src, tangent_of(self))
         out = fn(src, *args, **kwargs)
-        graph = getattr(wrapped, "inplace_graph", None)  # x.gt_(0) records GtBackward0
-        if graph is not None and src is not self:
+        if graph is not None and src is not self:  # x.gt_(0) records GtBackward0
             out = graph(src, args[0] if args else kwargs.get("other"), out)
-        check = getattr(wrapped, "inplace_check", None)
         if check is not None:
             check(self, out)
         od, sd = out.dtype, self.dtype

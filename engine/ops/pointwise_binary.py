@@ -213,9 +213,6 @@ def _float_power_check(self: Tensor, out: Tensor) -> None:
         )
 
 
-float_power.inplace_check = _float_power_check  # type: ignore[attr-defined]
-
-
 # -- clamp_min / clamp_max ---------------------------------------------------------------------
 class ClampMinBackward0(OpNode):
     __slots__ = ()
@@ -373,7 +370,7 @@ OPS = [
     Op("logaddexp2", logaddexp2, out=True),
     Op("fmax", fmax, out=True),
     Op("fmin", fmin, out=True),
-    Op("float_power", float_power, out=True, inplace=True),
+    Op("float_power", float_power, out=True, inplace=True, inplace_check=_float_power_check),
     Op("logical_xor", logical_xor, out=True, inplace=True),
     Op("clamp_min", clamp_min, inplace=True, inplace_function=True, out=True),
     Op("clamp_max", clamp_max, inplace=True, inplace_function=True, out=True),

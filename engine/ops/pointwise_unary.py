@@ -19,6 +19,7 @@ from engine.autograd.graph import Grads
 from engine.ops import pointwise as pw
 from engine.ops._core import OpNode, float_array, record, variant
 from engine.ops.inplace import type_name
+from engine.ops.pointwise.comparison import inplace_graph
 from engine.ops.table import Op
 
 _Grad = Callable[[OpNode, Tensor], Tensor]
@@ -354,10 +355,15 @@ OPS = [
     Op("subtract", subtract, inplace=True, out=True),
     Op("divide", divide, inplace=True, out=True),
     Op("true_divide", true_divide, inplace=True),
-    Op("greater", greater, inplace=True, out=True),
-    Op("greater_equal", greater_equal, inplace=True, out=True),
-    Op("less", less, inplace=True, out=True),
-    Op("less_equal", less_equal, inplace=True, out=True),
-    Op("not_equal", not_equal, inplace=True, out=True),
+    *(
+        Op(name, fn, inplace=True, out=True, inplace_graph=inplace_graph(base))
+        for name, fn, base in (
+            ("greater", greater, "Gt"),
+            ("greater_equal", greater_equal, "Ge"),
+            ("less", less, "Lt"),
+            ("less_equal", less_equal, "Le"),
+            ("not_equal", not_equal, "Ne"),
+        )
+    ),
     Op("positive", positive, operators=("__pos__",)),
 ]

@@ -27,7 +27,10 @@ class Op:
     made from `fn` by engine/ops/inplace.py; inplace_function: `torch.<name>_(t, ...)` calls
     `t.<name>_(...)` (`torch.<name>` when the row's own name is in-place, as `fill_`); out:
     `torch.<name>` takes PyTorch's `out=`; operators: Tensor dunders bound to the method,
-    inplace_operators: dunders bound to the in-place method (`__iadd__`).
+    inplace_operators: dunders bound to the in-place method (`__iadd__`); inplace_graph:
+    `(copy of self, other, out) -> out` recording the node PyTorch gives the in-place form
+    where the out-of-place op records none (`x.gt_(0)`); inplace_check: `(self, out)` raising
+    PyTorch's refusal of the in-place form (float_power_ on a non-double base).
     """
 
     name: str
@@ -39,6 +42,8 @@ class Op:
     out: bool = False
     operators: tuple[str, ...] = ()
     inplace_operators: tuple[str, ...] = ()
+    inplace_graph: Any = None
+    inplace_check: Any = None
 
     @property
     def inplace_name(self) -> str:

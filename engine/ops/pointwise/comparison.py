@@ -15,10 +15,6 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, binary_arrays, broadcast_error, record, variant
 from engine.ops.table import Op
 
-# the node names of the in-place forms: GtBackward0 for `x.gt_(0)`
-_NAMES = {np.equal: "Eq", np.not_equal: "Ne", np.less: "Lt", np.less_equal: "Le", np.greater: "Gt",
-          np.greater_equal: "Ge"}  # fmt: skip
-
 
 def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
     def op(self: Tensor, other: Any) -> Tensor:
@@ -34,7 +30,6 @@ def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
         except ValueError as e:
             raise broadcast_error(a, b, e) from None
 
-    op.inplace_graph = _inplace_graph(_NAMES[fn])  # type: ignore[attr-defined]
     return op
 
 
@@ -56,11 +51,13 @@ class _ComparedInPlace(OpNode):
 
 _NODES = {
     name: variant(_ComparedInPlace, name)
-    for name in (f"{base}Backward{k}" for base in _NAMES.values() for k in (0, 1))
+    for name in (
+        f"{base}Backward{k}" for base in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge") for k in (0, 1)
+    )
 }
 
 
-def _inplace_graph(base: str) -> Callable[[Tensor, Any, Tensor], Tensor]:
+def inplace_graph(base: str) -> Callable[[Tensor, Any, Tensor], Tensor]:
     def graph(self: Tensor, other: Any, out: Tensor) -> Tensor:
         """`out` (the comparison of `self`, a copy of the tensor written to) recorded with the
         node PyTorch gives the in-place form, in `self`'s dtype."""
@@ -128,12 +125,17 @@ def isneginf(self: Tensor) -> Tensor:
 
 
 OPS = [
-    Op("eq", eq, operators=("__eq__",), out=True, inplace=True),
-    Op("ne", ne, operators=("__ne__",), out=True, inplace=True),
-    Op("lt", lt, operators=("__lt__",), out=True, inplace=True),
-    Op("le", le, operators=("__le__",), out=True, inplace=True),
-    Op("gt", gt, operators=("__gt__",), out=True, inplace=True),
-    Op("ge", ge, operators=("__ge__",), out=True, inplace=True),
+    *(
+        Op(
+            name,
+            fn,
+            operators=(f"__{name}__",),
+            out=True,
+            inplace=True,
+            inplace_graph=inplace_graph(name.capitalize()),
+        )
+        for name, fn in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge))
+    ),
     Op("isnan", isnan),
     Op("isinf", isinf),
     Op("isfinite", isfinite),
