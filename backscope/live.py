@@ -37,6 +37,7 @@ class Commands:
     def __init__(self) -> None:
         self.q: queue.Queue[dict[str, Any]] = queue.Queue()
         self.waiting = False
+        self.halted = False  # stopped: the capture refuses the user's next torch call
 
     def put(self, cmd: dict[str, Any]) -> None:
         self.q.put(cmd)
@@ -100,6 +101,7 @@ class LocalRun:
         if self.done.is_set():
             return
         self.status = "stopped" if reason == "killed" else reason
+        self.commands.halted = True
         self.commands.put({"type": "stop"})
         if self.thread is not None and not self.commands.waiting:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(

@@ -33,7 +33,7 @@ class Backward:
     def __init__(self, rec: Recorder, controller: Any, options: dict[str, Any]) -> None:
         self.rec = rec
         self.scopes = ModuleScopes(rec)
-        self.forward = Forward(rec, self.scopes)
+        self.forward = Forward(rec, self.scopes, controller)
         self.hooks = Hooks(rec, self)
         self.stepper = Stepper(rec, controller, options)
         self.passes: list[Pass] = []

@@ -15,7 +15,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_leaves
 from torch.utils.weak import WeakIdKeyDictionary
 
-from backscope.capture.recorder import Recorder, grad_mode
+from backscope.capture.recorder import Recorder, RunStopped, grad_mode
 from backscope.capture.saved import version_of
 from protocol import scopes
 
@@ -169,10 +169,14 @@ def _caller(depth: int, func: Any) -> FrameType | None:
 class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
     """Records what each torch call made."""
 
-    def __init__(self, rec: Recorder, scopes: ModuleScopes) -> None:
+    def __init__(self, rec: Recorder, scopes: ModuleScopes, controller: Any = None) -> None:
         super().__init__()
         self.rec = rec
         self.scopes = scopes
+        # the stepper's controller: once it is `halted` (the page said stop), every torch call
+        # of the user's code raises RunStopped. The interrupt a stop also sends lands between
+        # two bytecodes, possibly in a weakref callback, which swallows it; this one cannot be.
+        self.controller = controller
         self.in_backward: int | None = None  # the backward pass running now, if any
         # tensors made by a cut point (an op under no_grad/inference_mode drawn as one)
         self.cut_results: WeakIdKeyDictionary = WeakIdKeyDictionary()
@@ -182,6 +186,8 @@ class Forward(TorchFunctionMode):  # type: ignore[misc]  # (torch untyped here)
     ) -> Any:
         kwargs = kwargs or {}
         rec = self.rec
+        if getattr(self.controller, "halted", False) and not rec.busy:
+            raise RunStopped("stop")
         name, how = op_name(func)
         if rec.busy or (name in _QUERIES and how != "set"):
             return func(*args, **kwargs)

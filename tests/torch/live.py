@@ -39,8 +39,11 @@ def run_torch(tmp: Path, code: str, *flags: str) -> Iterator[tuple[str, str, Pat
             env={**os.environ, **env_db},
         )
         try:
+            # The page's address comes once the script's process has imported torch: on a
+            # loaded machine, with torch's modules compiled on their first import, that can
+            # take minutes. The bound is for a hung process, not a speed target.
             found = None
-            deadline = time.monotonic() + 120
+            deadline = time.monotonic() + 600
             while found is None and time.monotonic() < deadline and proc.poll() is None:
                 found = URL.search(log.read_text(encoding="utf-8", errors="replace"))
                 if found is None:

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 import torch
 
 from backscope.capture import run_file
@@ -128,12 +129,25 @@ def test_stop_while_paused_and_while_running(tmp_path: Path) -> None:
     assert run.summary["status"] == "stopped"
 
 
-def test_page_stop_interrupts_a_forward_loop(tmp_path: Path) -> None:
+# A forward loop the page stops. In the second, the loop spends its time in a weakref callback,
+# where the interrupt a stop sends (between two bytecodes) lands and is swallowed ("Exception
+# ignored in"): the stop must still end the run, at the loop's next torch call.
+FOREVER = "import torch\nx = torch.ones(3, requires_grad=True)\nwhile True:\n    y = x * 2\n"
+FOREVER_IN_CALLBACKS = (
+    "import time, weakref\nimport torch\nx = torch.ones(3, requires_grad=True)\n"
+    "class Box:\n    pass\n"
+    "def slow(_):\n    time.sleep(0.2)\n"
+    "while True:\n    box = Box()\n    ref = weakref.ref(box, slow)\n    del box\n    y = x * 2\n"
+)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("code", [FOREVER, FOREVER_IN_CALLBACKS], ids=["loop", "in_callbacks"])
+def test_page_stop_interrupts_a_forward_loop(tmp_path: Path, code: str) -> None:
     import asyncio
 
     from backscope.live import LocalRun
 
-    code = "import torch\nx = torch.ones(3, requires_grad=True)\nwhile True:\n    y = x * 2\n"
     loop = asyncio.new_event_loop()
     handle = LocalRun(loop)
     path = _script(tmp_path, code)
