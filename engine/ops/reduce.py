@@ -17,6 +17,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops import autocast as _autocast
+from engine.ops import cascade
 from engine.ops._core import OpNode, acc_dtype, record
 from engine.ops.inplace import type_name
 from engine.ops.table import Op
@@ -122,6 +123,13 @@ def _reduce(a: np.ndarray[Any, Any], fn: Any, axes: tuple[int, ...], keepdim: bo
     return np.asarray(fn(a, axis=axes, keepdims=keepdim))
 
 
+def _add(a: np.ndarray[Any, Any], axes: tuple[int, ...], keepdim: bool) -> Any:
+    """A sum over `axes`, in ATen's order where `cascade` covers the layout (the last bits of
+    a float sum are PyTorch's), else NumPy's."""
+    out = cascade.add_reduce(a, axes, keepdim) if a.ndim else None
+    return out if out is not None else _reduce(a, np.add.reduce, axes, keepdim)
+
+
 # -- sum ---------------------------------------------------------------------------------
 def sum(
     self: Tensor, dim: Any = ALL, keepdim: bool = False, *, dtype: Any = None, axis: Any = ALL
@@ -133,10 +141,8 @@ def sum(
     acc = acc_dtype(a.dtype)
     if acc is not None:  # bfloat16 sums in float32, rounded once (PyTorch's accumulate type)
         out = _reduce(a.astype(acc), np.add.reduce, dims_of(dim, a.ndim), keepdim).astype(a.dtype)
-    elif dim is ALL and not keepdim:
-        out = np.asarray(np.add.reduce(a, axis=None))
     else:
-        out = _reduce(a, np.add.reduce, dims_of(dim, a.ndim), keepdim)
+        out = _add(a, dims_of(dim, a.ndim), keepdim)
     if dim is ALL and not keepdim:
         return record(SumBackward0, out, (self,), {"self_sym_sizes": a.shape})
     saved = {"dim": shown_list(dim), "keepdim": keepdim, "self_sym_sizes": a.shape}
@@ -202,14 +208,14 @@ def mean(
         )
     saved: dict[str, Any] = {"self_sym_numel": a.size, "self_sym_sizes": a.shape}
     acc = a if acc_dtype(a.dtype) is None else a.astype(np.float32)  # bfloat16: in float32
-    if dim is ALL and not keepdim:
-        out = np.asarray(np.add.reduce(acc, axis=None) / a.size).astype(a.dtype)
+    if dim is ALL and not keepdim:  # PyTorch's mean: the sum, then divided
+        out = np.asarray(_add(acc, dims_of(None, a.ndim), False) / a.size).astype(a.dtype)
         return record(MeanBackward0, out, (self,), saved)
     axes = dims_of(dim, a.ndim)
     n = 1
     for ax in axes:
         n *= a.shape[ax]
-    out = np.asarray(_reduce(acc, np.add.reduce, axes, keepdim) / n).astype(a.dtype)
+    out = np.asarray(_add(acc, axes, keepdim) / n).astype(a.dtype)
     saved["dim"] = shown_list(dim)
     saved["keepdim"] = keepdim
     return record(MeanBackward1, out, (self,), saved)
