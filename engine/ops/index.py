@@ -201,9 +201,13 @@ def apply_indices(self: Tensor, idx: tuple[Any, ...]) -> tuple[Tensor, list[tupl
         elif it is Ellipsis:
             dim += nd - consumed
             orig += nd - consumed
-        elif isinstance(it, bool):
+        elif isinstance(it, bool) or (
+            isinstance(it, Tensor) and it._d.ndim == 0 and it._d.dtype == np.bool_
+        ):
+            # a new dim indexed by a fresh mask of its value, as PyTorch does: `x[m] = v`
+            # writes through that view and keeps nothing of `m` (which may change later)
             cur = unsqueeze(cur, dim)
-            adv.append((dim, np.array([it])))
+            adv.append((dim, np.array([bool(it)])))
             dim += 1
         elif _is_int(it):
             size = cur._d.shape[dim]
