@@ -150,12 +150,12 @@ class WhereBackward0(OpNode):
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         c = self.saved("condition")
-        zero = g * 0  # type: ignore[operator]
         out: Grads = []
         for i, pick in ((0, c._d), (1, ~c._d)):
             if self.needs(i):
                 shape = in_shape(self, i, g)  # type: ignore[arg-type]
-                out.append(unbroadcast(where(make(pick, False, None, 0), g, zero), shape))
+                # a scalar 0, as PyTorch's formula: +0 (g * 0 would be -0 or NaN)
+                out.append(unbroadcast(where(make(pick, False, None, 0), g, 0.0), shape))
             else:
                 out.append(None)
         return out
