@@ -283,7 +283,10 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.transforms": (
         "engine.distributions.transforms.elementwise.AbsTransform",
         "engine.distributions.transforms.elementwise.AffineTransform",
+        "engine.distributions.transforms.functors.CatTransform",
         "engine.distributions.transforms.base.ComposeTransform",
+        "engine.distributions.transforms.matrix.CorrCholeskyTransform",
+        "engine.distributions.transforms.elementwise.CumulativeDistributionTransform",
         "engine.distributions.transforms.elementwise.ExpTransform",
         "engine.distributions.transforms.shape.IndependentTransform",
         "engine.distributions.transforms.matrix.LowerCholeskyTransform",
@@ -293,6 +296,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "engine.distributions.transforms.elementwise.SigmoidTransform",
         "engine.distributions.transforms.simplex.SoftmaxTransform",
         "engine.distributions.transforms.elementwise.SoftplusTransform",
+        "engine.distributions.transforms.functors.StackTransform",
         "engine.distributions.transforms.simplex.StickBreakingTransform",
         "engine.distributions.transforms.elementwise.TanhTransform",
         "engine.distributions.transforms.base.Transform",

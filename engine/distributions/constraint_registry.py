@@ -1,7 +1,6 @@
 """`biject_to` and `transform_to`: from a constraint to a transform from the reals onto it
 (bijective for `biject_to`; `transform_to` may take a shortcut such as softmax), looked up by
-the constraint's class as PyTorch does. Constraints whose transforms the engine lacks
-(corr_cholesky, cat, stack) are not registered.
+the constraint's class as PyTorch does.
 
 >>> biject_to(constraints.simplex)(torch.zeros(2))
 tensor([0.3333, 0.3333, 0.3333])
@@ -140,3 +139,31 @@ def _transform_to_lower_cholesky(constraint: Any) -> transforms.Transform:
 @transform_to.register(constraints.positive_semidefinite)
 def _transform_to_positive_definite(constraint: Any) -> transforms.Transform:
     return transforms.PositiveDefiniteTransform()
+
+
+@biject_to.register(constraints.corr_cholesky)
+@transform_to.register(constraints.corr_cholesky)
+def _transform_to_corr_cholesky(constraint: Any) -> transforms.Transform:
+    return transforms.CorrCholeskyTransform()
+
+
+@biject_to.register(constraints.cat)
+def _biject_to_cat(constraint: Any) -> transforms.Transform:
+    parts = [biject_to(c) for c in constraint.cseq]
+    return transforms.CatTransform(parts, constraint.dim, constraint.lengths)
+
+
+@transform_to.register(constraints.cat)
+def _transform_to_cat(constraint: Any) -> transforms.Transform:
+    parts = [transform_to(c) for c in constraint.cseq]
+    return transforms.CatTransform(parts, constraint.dim, constraint.lengths)
+
+
+@biject_to.register(constraints.stack)
+def _biject_to_stack(constraint: Any) -> transforms.Transform:
+    return transforms.StackTransform([biject_to(c) for c in constraint.cseq], constraint.dim)
+
+
+@transform_to.register(constraints.stack)
+def _transform_to_stack(constraint: Any) -> transforms.Transform:
+    return transforms.StackTransform([transform_to(c) for c in constraint.cseq], constraint.dim)

@@ -21,7 +21,7 @@ euler_constant = 0.57721566490153286060  # the Euler-Mascheroni constant
 
 __all__ = [
     "_sum_rightmost", "broadcast_all", "clamp_probs", "euler_constant", "lazy_property",
-    "logits_to_probs", "probs_to_logits",
+    "logits_to_probs", "probs_to_logits", "tril_matrix_to_vec", "vec_to_tril_matrix",
 ]  # fmt: skip
 
 
@@ -71,3 +71,34 @@ class lazy_property(Generic[_T]):
             value = self.wrapped(instance)
         instance.__dict__[self.wrapped.__name__] = value
         return value
+
+
+def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
+    """The lower triangle of (a batch of) square matrices, from diagonal `diag` down, read row
+    by row into a vector."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    arange = torch.arange(n)
+    tril_mask = arange < arange.view(-1, 1) + (diag + 1)
+    return mat[..., tril_mask]
+
+
+def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
+    """The inverse of `tril_matrix_to_vec`: D x D lower-triangular matrices filled row by row
+    from the last dim of `vec` (whose length fixes D)."""
+    # the positive root of D**2 + (1 + 2 diag) D - |diag| (diag + 1) - 2 len = 0
+    b = 1 + 2 * diag
+    n = (-b + (b**2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    eps = torch.finfo(vec.dtype).eps
+    if round(n) - n > eps:
+        raise ValueError(
+            f"The size of last dimension is {vec.shape[-1]} which cannot be expressed as "
+            "the lower triangular part of a square D x D matrix."
+        )
+    size = round(n)
+    mat = vec.new_zeros((*vec.shape[:-1], size, size))
+    arange = torch.arange(size)
+    tril_mask = arange < arange.view(-1, 1) + (diag + 1)
+    mat[..., tril_mask] = vec
+    return mat

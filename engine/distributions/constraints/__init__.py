@@ -10,12 +10,15 @@ from __future__ import annotations
 from engine.distributions.constraints.base import (
     Constraint,
     MixtureSameFamilyConstraint,
+    _Cat,
     _Dependent,
     _DependentProperty,
     _IndependentConstraint,
+    _Stack,
     is_dependent,
 )
 from engine.distributions.constraints.matrix import (
+    _CorrCholesky,
     _LowerCholesky,
     _LowerTriangular,
     _PositiveDefinite,
@@ -39,12 +42,12 @@ from engine.distributions.constraints.sets import (
 )
 
 __all__ = [
-    "Constraint", "MixtureSameFamilyConstraint", "boolean", "dependent", "dependent_property",
-    "greater_than", "greater_than_eq", "half_open_interval", "independent", "integer_interval",
-    "interval", "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "multinomial",
-    "nonnegative", "nonnegative_integer", "one_hot", "positive", "positive_definite",
-    "positive_integer", "positive_semidefinite", "real", "real_vector", "simplex", "square",
-    "symmetric", "unit_interval",
+    "Constraint", "MixtureSameFamilyConstraint", "boolean", "cat", "corr_cholesky", "dependent",
+    "dependent_property", "greater_than", "greater_than_eq", "half_open_interval", "independent",
+    "integer_interval", "interval", "is_dependent", "less_than", "lower_cholesky",
+    "lower_triangular", "multinomial", "nonnegative", "nonnegative_integer", "one_hot",
+    "positive", "positive_definite", "positive_integer", "positive_semidefinite", "real",
+    "real_vector", "simplex", "square", "stack", "symmetric", "unit_interval",
 ]  # fmt: skip
 
 # the instances annotated: mypy cannot infer them across the import cycle with `engine`
@@ -70,7 +73,10 @@ simplex: _Simplex = _Simplex()
 multinomial = _Multinomial
 lower_triangular: _LowerTriangular = _LowerTriangular()
 lower_cholesky: _LowerCholesky = _LowerCholesky()
+corr_cholesky: _CorrCholesky = _CorrCholesky()
 square: _Square = _Square()
 symmetric: _Symmetric = _Symmetric()
 positive_semidefinite: _PositiveSemidefinite = _PositiveSemidefinite()
 positive_definite: _PositiveDefinite = _PositiveDefinite()
+cat = _Cat
+stack = _Stack

@@ -1,5 +1,5 @@
 """The `Constraint` protocol and the constraints built from others: dependent placeholders,
-`independent` and MixtureSameFamilyConstraint."""
+`independent`, MixtureSameFamilyConstraint, and the `cat` and `stack` functors."""
 
 from __future__ import annotations
 
@@ -143,3 +143,68 @@ class MixtureSameFamilyConstraint(Constraint):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.base_constraint!r})"
+
+
+def _check_dim(dim: int, value: Tensor) -> None:
+    if not (-value.dim() <= dim < value.dim()):
+        raise AssertionError(f"dim {dim} out of range for value with {value.dim()} dimensions")
+
+
+class _Cat(Constraint):
+    """`cseq[i]` on the i-th block of `lengths[i]` entries along `dim` (as `torch.cat` joins)."""
+
+    def __init__(self, cseq: Any, dim: int = 0, lengths: Any = None) -> None:
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq: list[Constraint] = list(cseq)
+        if lengths is None:
+            lengths = [1] * len(self.cseq)
+        self.lengths = list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(
+                f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})"
+            )
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value: Tensor) -> Tensor:
+        _check_dim(self.dim, value)
+        checks = []
+        start = 0
+        for constr, length in zip(self.cseq, self.lengths):
+            checks.append(constr.check(value.narrow(self.dim, start, length)))
+            start = start + length
+        return torch.cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """`cseq[i]` on the i-th slice along `dim` (as `torch.stack` joins)."""
+
+    def __init__(self, cseq: Any, dim: int = 0) -> None:
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq: list[Constraint] = list(cseq)
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:
+        dim = max(c.event_dim for c in self.cseq)
+        if self.dim + dim < 0:
+            dim += 1
+        return dim
+
+    def check(self, value: Tensor) -> Tensor:
+        _check_dim(self.dim, value)
+        vs = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return torch.stack([constr.check(v) for v, constr in zip(vs, self.cseq)], self.dim)

@@ -1,5 +1,5 @@
-"""Matrix constraints: lower-triangular, lower Cholesky factors, square, symmetric, positive
-(semi)definite."""
+"""Matrix constraints: lower-triangular, lower Cholesky factors (of covariance and of
+correlation matrices), square, symmetric, positive (semi)definite."""
 
 from __future__ import annotations
 
@@ -24,6 +24,20 @@ class _LowerCholesky(Constraint):
     def check(self, value: Tensor) -> Tensor:
         lower = (value.tril() == value).view(*value.shape[:-2], -1).min(-1)[0]
         out: Tensor = lower & (value.diagonal(dim1=-2, dim2=-1) > 0).min(-1)[0]
+        return out
+
+
+class _CorrCholesky(Constraint):
+    """Lower Cholesky factors of correlation matrices: rows of unit length (to within
+    10 * eps * n, PyTorch's fudge factor)."""
+
+    event_dim = 2
+
+    def check(self, value: Tensor) -> Tensor:
+        tol = torch.finfo(value.dtype).eps * value.size(-1) * 10
+        row_norm = torch.linalg.norm(value.detach(), dim=-1)
+        unit_row_norm = (row_norm - 1.0).abs().le(tol).all(dim=-1)
+        out: Tensor = _LowerCholesky().check(value) & unit_row_norm
         return out
 
 

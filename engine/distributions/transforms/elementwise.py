@@ -1,5 +1,6 @@
-"""Pointwise maps: Exp, Power, Sigmoid, Softplus, Tanh, Affine and Abs (not a bijection), with
-PyTorch's formulas for the log|det J|, which decide the graph a `log_prob` records."""
+"""Pointwise maps: Exp, Power, Sigmoid, Softplus, Tanh, Affine, Abs (not a bijection) and a
+distribution's CDF, with PyTorch's formulas for the log|det J|, which decide the graph a
+`log_prob` records."""
 
 from __future__ import annotations
 
@@ -237,3 +238,34 @@ class AffineTransform(Transform):
         )
 
     inverse_shape = forward_shape
+
+
+class CumulativeDistributionTransform(Transform):
+    """y = distribution.cdf(x), from its support onto [0, 1] (inverse: its icdf; log|det J|:
+    its log density)."""
+
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution: Any, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self) -> Any:
+        return self.distribution.support
+
+    def _call(self, x: Any) -> Any:
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y: Any) -> Any:
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x: Any, y: Any) -> Any:
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)

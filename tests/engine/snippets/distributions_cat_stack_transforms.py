@@ -1,0 +1,53 @@
+# CatTransform and StackTransform (blocks and slices along a dim, each with its own transform), constraints.cat and constraints.stack, and biject_to/transform_to of them
+import torch
+from torch.distributions import biject_to, constraints, transform_to
+from torch.distributions.transforms import AffineTransform, CatTransform, ExpTransform, SigmoidTransform, StackTransform, StickBreakingTransform, identity_transform
+
+def show(f):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)
+
+torch.manual_seed(0)
+x = torch.randn(2, 5, requires_grad=True)
+t = CatTransform([ExpTransform(), identity_transform, AffineTransform(1.0, 2.0)], dim=1, lengths=[2, 1, 2])
+y = t(x)
+print(t, type(t), y, t.inv(y), t.event_dim, t.length, t.bijective, t.domain, t.codomain, t.domain.event_dim)
+ladj = t.log_abs_det_jacobian(x, y)
+ladj.sum().backward()
+print(ladj, x.grad)
+t0 = CatTransform([ExpTransform(), SigmoidTransform()], lengths=[1, 1])
+x0 = torch.tensor([0.5, 0.5])
+print(t0(x0), t0.log_abs_det_jacobian(x0, t0(x0)), t0.with_cache().transforms[0]._cache_size)
+tc = CatTransform([StickBreakingTransform(), ExpTransform()], dim=-1, lengths=[2, 3])
+print(tc(torch.zeros(4, 5)), tc.event_dim)
+show(lambda: t(torch.zeros(2, 4)))
+show(lambda: t(torch.zeros(2)))
+show(lambda: t.inv(torch.zeros(2, 4)))
+show(lambda: t.log_abs_det_jacobian(torch.zeros(2, 5), torch.zeros(2, 3)))
+show(lambda: CatTransform([ExpTransform()], lengths=[1, 2]))
+show(lambda: CatTransform([1]))
+s = StackTransform([ExpTransform(), identity_transform, SigmoidTransform()], dim=1)
+x2 = torch.randn(4, 3, requires_grad=True)
+y2 = s(x2)
+(y2.sum() + s.log_abs_det_jacobian(x2, y2).sum()).backward()
+print(s, y2, s.inv(y2), s.log_abs_det_jacobian(x2, y2), x2.grad, s.bijective, s.domain, s.codomain, s.event_dim)
+show(lambda: s(torch.zeros(4, 2)))
+show(lambda: s.inv(torch.zeros(4, 2)))
+show(lambda: s.log_abs_det_jacobian(torch.zeros(2, 4), torch.zeros(2, 3)))
+show(lambda: s(torch.zeros(4)))
+show(lambda: StackTransform([1]))
+c = constraints.cat([constraints.positive, constraints.real], dim=0, lengths=[2, 1])
+print(c, c.check(torch.tensor([1.0, -1.0, -1.0])), c.event_dim, c.is_discrete, c.cseq, c.lengths)
+st = constraints.stack([constraints.positive, constraints.real, constraints.nonnegative_integer], dim=-1)
+print(st, st.check(torch.tensor([[1.0, -1.0, 2.0], [-1.0, 2.0, 0.5]])), st.event_dim, st.is_discrete)
+print(constraints.stack([constraints.simplex], dim=-1).event_dim, constraints.stack([constraints.simplex], dim=-2).event_dim)
+show(lambda: constraints.cat([constraints.real], lengths=[1, 2]))
+show(lambda: constraints.stack([1]))
+show(lambda: c.check(torch.tensor(1.0)))
+bc = biject_to(c)
+print(bc, bc.transforms, bc.lengths, bc.dim, bc(torch.tensor([0.0, 1.0, -1.0])))
+bs = transform_to(constraints.stack([constraints.positive, constraints.real, constraints.unit_interval], dim=-1))
+print(bs, bs.transforms, bs(torch.zeros(2, 3)))
+show(lambda: transform_to(st))
