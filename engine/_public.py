@@ -239,6 +239,9 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.exponential": ("engine.distributions.exponential.Exponential",),
     "torch.distributions.fishersnedecor": ("engine.distributions.fishersnedecor.FisherSnedecor",),
     "torch.distributions.gamma": ("engine.distributions.gamma.Gamma",),
+    "torch.distributions.generalized_pareto": (
+        "engine.distributions.generalized_pareto.GeneralizedPareto",
+    ),
     "torch.distributions.geometric": ("engine.distributions.geometric.Geometric",),
     "torch.distributions.gumbel": ("engine.distributions.gumbel.Gumbel",),
     "torch.distributions.von_mises": ("engine.distributions.von_mises.VonMises",),

@@ -21,6 +21,7 @@ from engine.distributions.exp_family import ExponentialFamily
 from engine.distributions.exponential import Exponential
 from engine.distributions.fishersnedecor import FisherSnedecor
 from engine.distributions.gamma import Gamma
+from engine.distributions.generalized_pareto import GeneralizedPareto
 from engine.distributions.geometric import Geometric
 from engine.distributions.gumbel import Gumbel
 from engine.distributions.half_cauchy import HalfCauchy
@@ -98,6 +99,7 @@ __all__ = [
     "ExponentialFamily",
     "FisherSnedecor",
     "Gamma",
+    "GeneralizedPareto",
     "Geometric",
     "Gumbel",
     "HalfCauchy",
