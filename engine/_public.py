@@ -244,6 +244,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     ),
     "torch.distributions.geometric": ("engine.distributions.geometric.Geometric",),
     "torch.distributions.gumbel": ("engine.distributions.gumbel.Gumbel",),
+    "torch.distributions.lkj_cholesky": ("engine.distributions.lkj_cholesky.LKJCholesky",),
     "torch.distributions.von_mises": ("engine.distributions.von_mises.VonMises",),
     "torch.distributions.weibull": ("engine.distributions.weibull.Weibull",),
     "torch.distributions.half_cauchy": ("engine.distributions.half_cauchy.HalfCauchy",),

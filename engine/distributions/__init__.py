@@ -32,6 +32,7 @@ from engine.distributions.kinds import Bernoulli, Categorical, Normal, Uniform
 from engine.distributions.kl import kl_divergence, register_kl
 from engine.distributions.kumaraswamy import Kumaraswamy
 from engine.distributions.laplace import Laplace
+from engine.distributions.lkj_cholesky import LKJCholesky
 from engine.distributions.log_normal import LogNormal
 from engine.distributions.logistic_normal import LogisticNormal
 from engine.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
@@ -108,6 +109,7 @@ __all__ = [
     "IndependentTransform",
     "InverseGamma",
     "Kumaraswamy",
+    "LKJCholesky",
     "Laplace",
     "LogNormal",
     "LogisticNormal",
