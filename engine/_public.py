@@ -247,6 +247,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "torch.distributions.lkj_cholesky": ("engine.distributions.lkj_cholesky.LKJCholesky",),
     "torch.distributions.von_mises": ("engine.distributions.von_mises.VonMises",),
     "torch.distributions.weibull": ("engine.distributions.weibull.Weibull",),
+    "torch.distributions.wishart": ("engine.distributions.wishart.Wishart",),
     "torch.distributions.half_cauchy": ("engine.distributions.half_cauchy.HalfCauchy",),
     "torch.distributions.half_normal": ("engine.distributions.half_normal.HalfNormal",),
     "torch.distributions.independent": ("engine.distributions.independent.Independent",),

@@ -77,6 +77,7 @@ from engine.distributions.transforms import (
 )
 from engine.distributions.von_mises import VonMises
 from engine.distributions.weibull import Weibull
+from engine.distributions.wishart import Wishart
 
 __all__ = [
     "AbsTransform",
@@ -142,6 +143,7 @@ __all__ = [
     "Uniform",
     "VonMises",
     "Weibull",
+    "Wishart",
     "biject_to",
     "constraints",
     "identity_transform",
