@@ -86,10 +86,21 @@ def equal(self: Tensor, other: Tensor) -> bool:
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
+def _close_check(self: Tensor, other: Tensor, rtol: float, atol: float) -> None:
+    """PyTorch's checks before comparing: one dtype (no promotion), tolerances >= 0."""
+    if self._d.dtype != other._d.dtype:
+        name = _dtype.scalar_type_name
+        raise RuntimeError(f"{name(self._d.dtype.name)} did not match {name(other._d.dtype.name)}")
+    for what, tol in (("rtol", rtol), ("atol", atol)):
+        if tol < 0:
+            raise RuntimeError(f"{what} must be greater than or equal to zero, but got {tol}")
+
+
 def isclose(
     self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> Tensor:
     """|self - other| <= atol + rtol * |other|, elementwise (a bool tensor, no graph)."""
+    _close_check(self, other, rtol, atol)
     return make(np.isclose(self._d, other._d, rtol, atol, equal_nan), False, None, 0)
 
 
@@ -97,6 +108,7 @@ def allclose(
     self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> bool:
     """True when `isclose` holds everywhere (a Python bool)."""
+    _close_check(self, other, rtol, atol)
     return bool(np.allclose(self._d, other._d, rtol, atol, equal_nan))
 
 
