@@ -68,8 +68,9 @@ def is_dependent(constraint: Any) -> bool:
     return isinstance(constraint, _Dependent)
 
 
-class _DependentProperty(property):
-    """A property that is also a dependent constraint (e.g. `Binomial.support`)."""
+class _DependentProperty(property, _Dependent):
+    """A property that is also a dependent constraint (e.g. `GeneralizedPareto.support` read on
+    the class: `is_dependent` of it is True, its event_dim the one given here)."""
 
     def __init__(
         self,
@@ -82,7 +83,8 @@ class _DependentProperty(property):
         self._is_discrete = is_discrete
         self._event_dim = event_dim
 
-    def __call__(self, fn: Callable[..., Any]) -> _DependentProperty:
+    def __call__(self, fn: Callable[..., Any]) -> _DependentProperty:  # type: ignore[override]
+        """As a decorator with arguments: `@dependent_property(is_discrete=..., event_dim=...)`."""
         return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
