@@ -13,6 +13,7 @@ from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Node
+from engine.ops import cascade
 
 _BF16 = _dtype.bfloat16.np
 _F32 = np.dtype(np.float32)
@@ -31,8 +32,11 @@ def unbroadcast(g: Tensor, shape: tuple[int, ...]) -> Tensor:
         d = g._d
         if axes and d.dtype == _BF16:  # summed in float32, rounded once (as PyTorch's sum)
             r = d.astype(_F32).sum(axis=axes).astype(_BF16)
+        elif axes:  # in ATen's order where it is known (sum_to is a sum)
+            r = cascade.add_reduce(d, axes, False)
+            r = d.sum(axis=axes) if r is None else r
         else:
-            r = d.sum(axis=axes) if axes else d
+            r = d
         return make(np.reshape(r, shape), False, None, 0)
     from engine.ops.reduce import sum as _sum
     from engine.ops.shape import reshape

@@ -24,3 +24,7 @@ print(c.sum((1, 2)).tolist()[:4], c.sum(0).view(-1).tolist()[60:64], c.sum().ite
 print(torch.tensor(values(19)).view(19, 1).sum(0).item(), torch.tensor([-0.0, -0.0]).sum())
 loss = torch.nn.functional.mse_loss(torch.tensor(values(64)), torch.tensor(values(64)))
 print(loss.item(), torch.nn.functional.l1_loss(torch.tensor(values(50)), torch.zeros(50)).item())
+for B, F in ((64, 32), (100, 3), (17, 40)):  # a broadcast's gradient is summed back (sum_to)
+    b = torch.zeros(F, requires_grad=True)
+    (torch.tensor(values(B * F)).view(B, F) + b).backward(torch.tensor(values(B * F)).view(B, F))
+    print(b.grad.tolist()[:5])
