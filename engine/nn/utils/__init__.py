@@ -81,10 +81,18 @@ def clip_grads_with_norm_(
 
 
 def clip_grad_value_(parameters: Params, clip_value: float, foreach: Any = None) -> None:
-    """Clamp every gradient to [-clip_value, clip_value] in place."""
-    for p in _list(parameters):
-        if p._grad is not None:
-            write(p._grad, lambda d: np.clip(d, -clip_value, clip_value, out=d))
+    """Clamp every gradient to [-clip_value, clip_value] in place. With no gradient at all
+    PyTorch's grouping of the gradients by device and dtype refuses the empty list."""
+    ps = _list(parameters)
+    clip_value = float(clip_value)
+    grads = [p._grad for p in ps if p._grad is not None]
+    if not grads:
+        raise RuntimeError(
+            "Expected !nested_tensorlist[0].empty() to be true, but got false.  (Could this "
+            "error message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
+    for g in grads:
+        write(g, lambda d: np.clip(d, -clip_value, clip_value, out=d))
 
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
