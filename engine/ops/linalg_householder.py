@@ -5,6 +5,11 @@ geqrf leaves R on and above the diagonal and the reflectors' tails below it, wit
 scales in `tau`; PyTorch defines no derivative for it (`GeqrfBackward0` raises). The product
 Q = H_0 H_1 ... H_{k-1} (first n columns), H_i = I - tau_i v_i v_i^T, v_i = e_i + A[i+1:, i],
 is differentiable: its backward is written with engine ops, so `create_graph=True` works.
+
+The forward follows LAPACK's unblocked orgqr (`org2r`, `larf`) step for step, so its zeros
+carry LAPACK's signs: the reflectors' columns are scaled by -tau (-0 for a +0 entry), the
+entries above them are set to +0, and `larf` leaves alone the rows past the last nonzero of v
+and the columns it would change by zero.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine import return_types as rt
+from engine._dtype import type_name
 from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
@@ -53,6 +60,44 @@ def geqrf(input: Tensor) -> Any:
     outs = _batched(a, one, [(m, n), (min(m, n),)])
     outs[0] = lapack(outs[0])
     return rt.geqrf(tuple(record_multi(GeqrfBackward0, outs, (input,))))
+
+
+def larf(c: np.ndarray[Any, Any], v: np.ndarray[Any, Any], tau: Any, left: bool) -> None:
+    """LAPACK's larf in place: c <- H c (left) or c H (right), H = I - tau v v^H, touching
+    only the rows (left; columns when right) up to v's last nonzero and, as the reference
+    ger does, only the columns (rows) whose product with v is nonzero."""
+    nz = np.flatnonzero(v)
+    if tau == 0 or not nz.size:
+        return
+    lv = int(nz[-1]) + 1
+    vv = v[:lv]
+    if left:
+        block = c[:lv]
+        w = block.conj().T @ vv  # C^H v
+        hit = np.flatnonzero(w != 0)
+        block[:, hit] += np.outer(vv, -tau * w[hit].conj())
+    else:
+        block = c[:, :lv]
+        w = block @ vv  # C v
+        hit = np.flatnonzero(vv != 0)
+        block[:, hit] += np.outer(w, -tau * vv[hit].conj())
+
+
+def org2r(a: np.ndarray[Any, Any], tau: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """LAPACK's org2r on one matrix: the first n columns of H_0 ... H_{k-1}."""
+    q = a.copy()
+    n = q.shape[1]
+    k = tau.shape[-1]
+    q[:, k:] = 0
+    q[np.arange(k, n), np.arange(k, n)] = 1
+    for i in range(k - 1, -1, -1):
+        if i < n - 1:
+            v = np.concatenate([np.ones(1, q.dtype), q[i + 1 :, i]])
+            larf(q[i:, i + 1 :], v, tau[i], True)
+        q[i + 1 :, i] *= -tau[i]
+        q[i, i] = 1 - tau[i]
+        q[:i, i] = 0
+    return q
 
 
 def _vectors(a: Tensor, i: int) -> Tensor:
@@ -132,22 +177,22 @@ def householder_product(input: Tensor, tau: Tensor, *, out: Any = None) -> Tenso
             f"{name}: Expected tau to have one dimension less than input, but got tau.ndim "
             f"equal to {t.ndim} and input.ndim is equal to {a.ndim}"
         )
-    k = t.shape[-1]
-    wide = a.astype(np.float64)
-
-    def one(idx: tuple[int, ...]) -> tuple[Any]:
-        q = np.eye(m, n)
-        for i in range(k - 1, -1, -1):
-            v = np.zeros(m)
-            v[i] = 1.0
-            v[i + 1 :] = wide[idx][i + 1 :, i]
-            q = q - float(t[idx][i]) * np.outer(v, v @ q)
-        return (q,)
-
-    (q,) = _batched(a, one, [(m, n)])
+    if a.ndim > 2 and t.shape[:-1] != a.shape[:-2]:
+        raise RuntimeError(
+            f"{name}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
+            f"{list(t.shape[:-1])}"
+        )
+    if t.dtype != a.dtype:
+        raise RuntimeError(
+            f"{name}: tau dtype {type_name(tau.dtype)} does not match input dtype "
+            f"{type_name(input.dtype)}"
+        )
+    if _dtype.kind(a.dtype) not in "fc":
+        raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{type_name(input.dtype)}'")
+    (q,) = _batched(a, lambda idx: (org2r(a[idx], t[idx]),), [(m, n)])
     res = record(
         LinalgHouseholderProductBackward0,
-        lapack(q.astype(a.dtype)),
+        lapack(q),
         (input, tau),
         {"input": input, "tau": tau},
         "result",  # saved as PyTorch saves it (householder_product_backward takes it)
