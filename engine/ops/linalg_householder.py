@@ -112,49 +112,69 @@ def _reflector(a: Tensor, tau: Tensor, i: int) -> Tensor:
     v = _vectors(a, i)
     m = a._d.shape[-2]
     eye = make(np.eye(m, dtype=a._d.dtype), False, None, 0)
-    return eye - tau[..., i].unsqueeze(-1).unsqueeze(-1) * (v.unsqueeze(-1) * v.unsqueeze(-2))
+    return eye - tau[..., i].unsqueeze(-1).unsqueeze(-1) * (v.unsqueeze(-1) * _c(v).unsqueeze(-2))
+
+
+def _c(x: Tensor) -> Tensor:
+    """conj(x), recorded only for complex x."""
+    return x.conj() if _dtype.kind(x._d.dtype) == "c" else x
+
+
+def adjoint(x: Tensor) -> Tensor:
+    """x^H: x.mH for complex x, x.mT for real."""
+    return x.mH if _dtype.kind(x._d.dtype) == "c" else x.mT
+
+
+def householder_grads(a: Tensor, tau: Tensor, g: Tensor, need_a: bool, need_tau: bool) -> Any:
+    """The gradients of a and tau for g, the gradient of the first g.shape[-1] columns of
+    H_0 ... H_{k-1} (k = tau.shape[-1]); a's columns from k on get zeros. Engine ops only.
+
+    With G_i the gradient of H_i = I - tau_i v_i v_i^H: tau_i gets -v_i^H G_i v_i and v_i gets
+    -(conj(tau_i) G_i v_i + tau_i G_i^H v_i) (for real inputs the conjugations vanish)."""
+    m, n = a._d.shape[-2:]
+    k = tau._d.shape[-1]
+    eye = make(np.eye(m, dtype=a._d.dtype), False, None, 0)
+    hs = [_reflector(a, tau, i) for i in range(k)]
+    # suffix[i] = H_{i+1} ... H_{k-1} E (the columns g has)
+    suffix: list[Any] = [None] * k
+    acc: Any = eye[:, : g._d.shape[-1]]
+    for i in range(k - 1, -1, -1):
+        suffix[i] = acc
+        acc = hs[i] @ acc
+    from engine.ops.pointwise import where
+
+    prefix: Any = eye
+    cols: list[Any] = []
+    dtaus: list[Any] = []
+    zero = make(np.zeros((*g._d.shape[:-2], m), g._d.dtype), False, None, 0)
+    for i in range(k):
+        grad_h = adjoint(prefix) @ g @ adjoint(suffix[i])
+        v = _vectors(a, i)
+        hv = (grad_h @ v.unsqueeze(-1)).squeeze(-1)
+        htv = (adjoint(grad_h) @ v.unsqueeze(-1)).squeeze(-1)
+        dtaus.append(-(_c(v) * hv).sum(-1))
+        below = make(np.arange(m) > i, False, None, 0)
+        t = tau[..., i].unsqueeze(-1)
+        cols.append(where(below, -(_c(t) * hv + t * htv), 0.0))
+        prefix = prefix @ hs[i]
+    from engine.ops.tensor_shape import stack
+
+    cols += [zero] * (n - k)
+    da = stack(cols, -1) if need_a else None
+    dt = stack(dtaus, -1) if need_tau and dtaus else None
+    return da, dt
 
 
 class LinalgHouseholderProductBackward0(OpNode):
     __slots__ = ()
     _name = "LinalgHouseholderProductBackward0"
+    _complex_aware = True  # its formula conjugates where needed (ops/complex_grad.py)
 
     def apply(self, grads: Grads) -> Grads:
         g = grads[0]
         assert g is not None
         a: Any = self.saved("input")
-        tau: Any = self.saved("tau")
-        m, n = a._d.shape[-2:]
-        k = tau._d.shape[-1]
-        eye = make(np.eye(m, dtype=a._d.dtype), False, None, 0)
-        hs = [_reflector(a, tau, i) for i in range(k)]
-        # suffix[i] = H_{i+1} ... H_{k-1} E (the first n columns)
-        suffix: list[Any] = [None] * k
-        acc: Any = eye[:, :n]
-        for i in range(k - 1, -1, -1):
-            suffix[i] = acc
-            acc = hs[i] @ acc
-        from engine.ops.pointwise import where
-
-        prefix: Any = eye
-        cols: list[Any] = []
-        dtaus: list[Any] = []
-        zero = make(np.zeros((*g._d.shape[:-2], m), g._d.dtype), False, None, 0)
-        for i in range(k):
-            grad_h = prefix.mT @ g @ suffix[i].mT
-            v = _vectors(a, i)
-            hv = (grad_h @ v.unsqueeze(-1)).squeeze(-1)
-            htv = (grad_h.mT @ v.unsqueeze(-1)).squeeze(-1)
-            dtaus.append(-(v * hv).sum(-1))
-            below = make(np.arange(m) > i, False, None, 0)
-            cols.append(where(below, -tau[..., i].unsqueeze(-1) * (hv + htv), 0.0))
-            prefix = prefix @ hs[i]
-        from engine.ops.tensor_shape import stack
-
-        cols += [zero] * (n - k)
-        da = stack(cols, -1) if self.needs(0) else None
-        dt = stack(dtaus, -1) if self.needs(1) and dtaus else None
-        return [da, dt]
+        return list(householder_grads(a, self.saved("tau"), g, self.needs(0), self.needs(1)))
 
 
 def householder_product(input: Tensor, tau: Tensor, *, out: Any = None) -> Tensor:
