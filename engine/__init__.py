@@ -168,6 +168,7 @@ from engine.ops import linalg as _linalg_ops
 from engine.ops import linalg_decomp as _linalg_decomp_ops
 from engine.ops import linalg_householder as _linalg_householder_ops
 from engine.ops import linalg_lu as _linalg_lu_ops
+from engine.ops import linalg_ormqr as _linalg_ormqr_ops
 from engine.ops import linalg_pinv as _linalg_pinv_ops
 from engine.ops import linalg_products as _linalg_products_ops
 from engine.ops import linalg_solve as _linalg_solve_ops
@@ -235,6 +236,7 @@ _OP_TABLE = _table.collect(
         _linalg_solve_ops,
         _linalg_decomp_ops,
         _linalg_householder_ops,
+        _linalg_ormqr_ops,
         _linalg_lu_ops,
         _gradient_ops,
         _linalg_pinv_ops,

@@ -1019,6 +1019,14 @@ class TensorSurface:
     def not_equal_(self, other: Any) -> Tensor: ...
     # engine.ops.linalg_householder.orgqr
     def orgqr(self, input2: Tensor) -> Tensor: ...
+    # engine.ops.linalg_ormqr.ormqr
+    def ormqr(
+        self,
+        input2: Tensor,
+        input3: Tensor,
+        left: builtins.bool = ...,
+        transpose: builtins.bool = ...,
+    ) -> Tensor: ...
     # engine.ops.linalg.outer
     def outer(self, vec2: Tensor) -> Tensor: ...
     # engine.ops.transpose.permute

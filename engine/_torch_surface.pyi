@@ -75,6 +75,7 @@ from engine.ops.linalg_householder import geqrf as geqrf
 from engine.ops.linalg_householder import orgqr as orgqr
 from engine.ops.linalg_lu import lu as lu
 from engine.ops.linalg_lu import lu_unpack as lu_unpack
+from engine.ops.linalg_ormqr import ormqr as ormqr
 from engine.ops.linalg_pinv import pinverse as pinverse
 from engine.ops.linalg_products import addbmm as addbmm
 from engine.ops.linalg_products import addr as addr
