@@ -68,8 +68,14 @@ def _layout(x: Any) -> bool:
     return isinstance(x, layout)
 
 
+def _ints(x: Any) -> bool:
+    """A SymInt[] without a size (`size` of as_strided_scatter): a tuple, list or Size."""
+    return isinstance(x, tuple | list) and all(_int(v) for v in x)
+
+
 CHECKS: dict[str, Callable[[Any], bool]] = {
     "int": _int,
+    "SymInt[]": _ints,
     "float": _float,
     "Number": _number,
     "bool": lambda x: isinstance(x, bool),
@@ -150,7 +156,14 @@ class Signature:
                 out[p.name] = CONVERT[p.type](obj) if p.type in CONVERT else obj
                 continue
             where = f" (position {i + 1})" if positional else ""
-            message = f"{fn}(): argument '{p.name}'{where} must be {p.type}, not {type_name(obj)}"
+            shown = "tuple of ints" if p.type == "SymInt[]" else p.type
+            message = f"{fn}(): argument '{p.name}'{where} must be {shown}, not {type_name(obj)}"
+            if p.type == "SymInt[]" and isinstance(obj, tuple | list):
+                pos = next(j for j, v in enumerate(obj) if not _int(v))
+                message = (
+                    f"{fn}(): argument '{p.name}'{where} must be {shown}, but found element of "
+                    f"type {type_name(obj[pos])} at pos {pos}"
+                )
             return _fail(raise_, message)
         if remaining:
             return _fail(raise_, self._extra_kwargs(fn, kwargs, nargs))

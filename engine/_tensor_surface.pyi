@@ -261,6 +261,14 @@ class TensorSurface:
     def as_strided(
         self, size: Any, stride: Any, storage_offset: builtins.int | None = ...
     ) -> Tensor: ...
+    # engine.ops.as_strided.as_strided_scatter
+    def as_strided_scatter(
+        self,
+        src: Tensor,
+        size: tuple[int, ...] | list[int],
+        stride: tuple[int, ...] | list[int],
+        storage_offset: builtins.int | None = ...,
+    ) -> Tensor: ...
     # engine.ops.pointwise_unary.asin
     def asin(self) -> Tensor: ...
     # engine.ops.pointwise_unary.asin, in place

@@ -14,6 +14,7 @@ from engine._windows import hamming_window as hamming_window
 from engine._windows import hann_window as hann_window
 from engine._windows import kaiser_window as kaiser_window
 from engine.ops.as_strided import as_strided as as_strided
+from engine.ops.as_strided import as_strided_scatter as as_strided_scatter
 from engine.ops.binning import bincount as bincount
 from engine.ops.binning import bucketize as bucketize
 from engine.ops.binning import histc as histc

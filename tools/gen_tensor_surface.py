@@ -34,6 +34,7 @@ ENGINE_INIT = ROOT / "engine" / "__init__.py"
 PARSER_TYPES = {
     "Tensor": "Tensor",
     "int": "int",
+    "SymInt[]": "tuple[int, ...] | list[int]",
     "float": "float",
     "Number": "complex",  # int, float, bool too (the numeric tower); a 0-d Tensor is not typed
     "bool": "bool",
