@@ -348,6 +348,9 @@ def install_as_torch() -> None:
             sys.modules.setdefault(alias, mod)
     _public.register_modules()
     _public.install_vision()
+    from engine._torch_names import name_as_torch
+
+    name_as_torch()  # `module 'torch.nn' has no attribute 'x'`, as PyTorch words it
 
 
 vmap = func.vmap

@@ -439,7 +439,11 @@ class _VisionLoader(importlib.abc.Loader):
         self.real = real
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        return importlib.import_module(self.real)
+        from engine._torch_names import name_as_torch
+
+        module = importlib.import_module(self.real)
+        name_as_torch()  # its modules' messages say torchvision
+        return module
 
     def exec_module(self, module: ModuleType) -> None:
         pass  # already executed under its engine name
