@@ -92,10 +92,26 @@ def _info(A: Tensor, code: Any = 0) -> Tensor:
 
 
 def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
-    """`torch.linalg.inv_ex`: (inverse, info); info 0 as the inverse succeeded (else it raises)."""
+    """`torch.linalg.inv_ex`: (inverse, info). A singular matrix's inverse is what getrs
+    gives (infinities and NaNs) and info its first zero pivot, unless `check_errors`."""
     from engine import return_types as rt
 
-    return rt.linalg_inv_ex((inv(A), _info(A)))
+    try:
+        return rt.linalg_inv_ex((inv(A), _info(A)))
+    except LinAlgError as e:
+        if check_errors:
+            raise LinAlgError(str(e).replace("linalg.inv:", "linalg.inv_ex:", 1)) from None
+    from engine._layout import lapack
+    from engine.ops._core import record
+    from engine.ops.linalg_lu import _factor, solve_factored
+    from engine.ops.linalg_solve import LinalgInvExBackward0
+
+    a = A._d
+    lu, pivots, info = _factor(a)
+    eye = np.eye(a.shape[-1], dtype=a.dtype)
+    data = lapack(solve_factored(lu, pivots, eye).astype(a.dtype, copy=False))
+    inverse = record(LinalgInvExBackward0, data, (A,), None, "inverse")
+    return rt.linalg_inv_ex((inverse, make(info, False, None, 0)))
 
 
 def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -> Any:
@@ -128,10 +144,18 @@ def _partial_cholesky(A: Tensor, upper: bool) -> Tensor:
 
 
 def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> Any:
-    """`torch.linalg.solve_ex`: (result, info)."""
+    """`torch.linalg.solve_ex`: (result, info); for a singular A the infinities and NaNs of
+    LU substitution and info its first zero pivot, unless `check_errors`."""
     from engine import return_types as rt
+    from engine.ops.linalg_solve import solve_singular
 
-    return rt.linalg_solve_ex((solve(A, B, left=left), _info(A)))
+    try:
+        return rt.linalg_solve_ex((solve(A, B, left=left), _info(A)))
+    except LinAlgError as e:
+        if check_errors:
+            raise LinAlgError(str(e).replace("linalg.solve:", "linalg.solve_ex:", 1)) from None
+    result, info = solve_singular(A, B, left)
+    return rt.linalg_solve_ex((result, make(info, False, None, 0)))
 
 
 def tensorinv(A: Tensor, ind: int = 2) -> Tensor:

@@ -50,6 +50,31 @@ def _factor(a: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], ...]:
     return lus.reshape(a.shape), pivots.reshape(*batch, -1), info.reshape(batch)
 
 
+def solve_factored(lu: Any, pivots: Any, b: Any, trans: bool = False) -> Any:
+    """A X = B (A^T X = B when `trans`) from getrf's factors, as getrs goes: the pivots' row
+    swaps and two triangular substitutions (a zero pivot gives infinities and NaNs, not an
+    error)."""
+    from engine.ops.linalg_triangular import substitute
+
+    n = lu.shape[-1]
+    batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    x = np.array(np.broadcast_to(b, batch + b.shape[-2:]), np.result_type(lu, b))
+    piv = np.broadcast_to(pivots, batch + pivots.shape[-1:])
+    unit_lower = np.tril(lu, -1) + np.eye(n, dtype=lu.dtype)
+    if trans:  # U^T, then L^T, then the swaps undone in reverse order
+        x = substitute(
+            np.swapaxes(unit_lower, -1, -2),
+            substitute(np.swapaxes(np.triu(lu), -1, -2), x, False),
+            True,
+        )
+    for idx in np.ndindex(batch):
+        for i, p in reversed(list(enumerate(piv[idx]))) if trans else enumerate(piv[idx]):
+            x[idx][[i, p - 1]] = x[idx][[p - 1, i]]
+    if trans:
+        return x
+    return substitute(np.triu(lu), substitute(unit_lower, x, False), True)
+
+
 def _permutation(pivots: np.ndarray[Any, Any], m: int, dtype: Any) -> np.ndarray[Any, Any]:
     """P with A = P L U, from LAPACK's row swaps."""
     flat = pivots.reshape(-1, pivots.shape[-1])

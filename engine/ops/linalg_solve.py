@@ -44,17 +44,15 @@ def _square(name: str, a: np.ndarray[Any, Any]) -> None:
         )
 
 
-def _zero_pivot(a: np.ndarray[Any, Any]) -> int:
-    """1-based index of the first zero pivot of LU with partial pivoting (for the message)."""
-    m = np.array(a.reshape(-1, a.shape[-2], a.shape[-1])[0], dtype=np.float64)
-    n = m.shape[0]
-    for k in range(n):
-        p = k + int(np.argmax(np.abs(m[k:, k])))
-        if m[p, k] == 0:
-            return int(k + 1)
-        m[[k, p]] = m[[p, k]]
-        m[k + 1 :] -= np.outer(m[k + 1 :, k] / m[k, k], m[k])
-    return int(n)
+def _zero_pivot(a: np.ndarray[Any, Any]) -> str:
+    """Where LU with partial pivoting first meets a zero pivot, as ATen's message says it:
+    `(Batch element 1): The diagonal element 2` (no batch part for a single matrix)."""
+    from engine.ops.linalg_lu import _factor
+
+    info = _factor(a)[2].reshape(-1)
+    i = int(np.flatnonzero(info)[0]) if info.any() else 0
+    where = f"(Batch element {i}): " if a.ndim > 2 else ""
+    return f"{where}The diagonal element {int(info[i]) or a.shape[-1]}"
 
 
 def _mt(x: Tensor) -> Tensor:
@@ -72,7 +70,7 @@ def inv(A: Tensor) -> Tensor:
         out = np.linalg.inv(a)
     except np.linalg.LinAlgError:
         raise LinAlgError(
-            f"linalg.inv: The diagonal element {_zero_pivot(a)} is zero, the inversion could not "
+            f"linalg.inv: {_zero_pivot(a)} is zero, the inversion could not "
             "be completed because the input matrix is singular."
         ) from None
     out = lapack(out.astype(a.dtype, copy=False))
@@ -179,6 +177,13 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     a, b = A._d, B._d
     _square("linalg.solve", a)
     vec = _vector_rhs(a, b)
+    bm = b[..., None] if vec else b
+    if bm.shape[-2 if left else -1] != a.shape[-1]:
+        raise RuntimeError(
+            "linalg.solve: Incompatible shapes of A and B for the equation "
+            f"{'AX = B' if left else 'XA = B'} ({a.shape[-2]}x{a.shape[-1]} and "
+            f"{bm.shape[-2]}x{bm.shape[-1]})"
+        )
     try:
         if not left:
             x = np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
@@ -190,10 +195,31 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
         raise LinAlgError(
             "torch.linalg.solve: The solver failed because the input matrix is singular."
         ) from None
+    return _solved(A, B, x, left, vec)
+
+
+def _solved(A: Tensor, B: Tensor, x: Any, left: bool, vec: bool) -> Tensor:
+    a, b = A._d, B._d
     saved = {"A": A, "left": left}
     out = np.asarray(x, np.result_type(a, b))
     out = out if vec else lapack(out)
     return record(LinalgSolveExBackward0, out, (A, B), saved, "result", shapes=(a.shape, b.shape))
+
+
+def solve_singular(A: Tensor, B: Tensor, left: bool) -> tuple[Tensor, np.ndarray[Any, Any]]:
+    """solve_ex's (result, info) for a singular A: getrf's factors of A and getrs'
+    substitutions (X A = B as A^T X^T = B^T), giving infinities and NaNs."""
+    from engine.ops.linalg_lu import _factor, solve_factored
+
+    a, b = A._d, B._d
+    vec = _vector_rhs(a, b)
+    lu, pivots, info = _factor(a)
+    if left:
+        x = solve_factored(lu, pivots, b[..., None] if vec else b)
+        x = x[..., 0] if vec else x
+    else:
+        x = np.swapaxes(solve_factored(lu, pivots, np.swapaxes(b, -1, -2), True), -1, -2)
+    return _solved(A, B, x, left, vec), info
 
 
 class LinalgSolveExBackward0(OpNode):

@@ -22,14 +22,33 @@ from engine.ops.table import Op
 
 
 def _tri_solve(a: Any, b: Any, upper: bool, left: bool, unit: bool) -> Any:
-    """Solve with the triangle of `a` only (NumPy's general solve on the masked matrix)."""
+    """Solve with the triangle of `a` only, by substitution as LAPACK's trsm does (so zeros
+    keep its signs and a zero on the diagonal gives infinities and NaNs)."""
     t = np.triu(a) if upper else np.tril(a)
     if unit:
         n = a.shape[-1]
         t = t * (1 - np.eye(n, dtype=a.dtype)) + np.eye(n, dtype=a.dtype)
     if left:
-        return np.linalg.solve(t, b)
-    return np.swapaxes(np.linalg.solve(np.swapaxes(t, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+        return substitute(t, b, upper)
+    return np.swapaxes(
+        substitute(np.swapaxes(t, -1, -2), np.swapaxes(b, -1, -2), not upper), -1, -2
+    )
+
+
+def substitute(t: Any, b: Any, upper: bool) -> Any:
+    """T X = B by substitution, a row of X at a time, as LAPACK's trsm goes: a zero on the
+    diagonal gives the infinities and NaNs its division by zero carries (PyTorch's result for
+    a singular triangle), not an error."""
+    batch = np.broadcast_shapes(t.shape[:-2], b.shape[:-2])
+    t = np.broadcast_to(t, batch + t.shape[-2:])
+    x = np.array(np.broadcast_to(b, batch + b.shape[-2:]), np.result_type(t, b))
+    n = t.shape[-1]
+    with np.errstate(all="ignore"):
+        for k in range(n - 1, -1, -1) if upper else range(n):
+            x[..., k, :] /= t[..., k, k, None]
+            rest = slice(0, k) if upper else slice(k + 1, n)
+            x[..., rest, :] -= t[..., rest, k, None] * x[..., k, None, :]
+    return x
 
 
 def solve_triangular(
