@@ -82,32 +82,64 @@ def into(out: Tensor | None, t: Tensor, resize_warns: bool = False) -> Tensor:
     return out
 
 
+NO_SIZE: Any = object()  # `size=` not given
+_RAND_SIGS = "".join(
+    f" * (tuple of ints size, *,{g} Tensor out = None, torch.dtype dtype = None, torch.layout "
+    "layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = "
+    "False)\n"
+    for g in (" torch.Generator generator,", "")
+)
+
+
+def sized(name: str, size: tuple[Any, ...], kw: Any) -> tuple[Any, ...]:
+    """A factory's sizes, given as arguments or as `size=` (PyTorch's TypeErrors for both or
+    neither: rand and randn list their overloads)."""
+    if (kw is NO_SIZE) == bool(size):
+        return size if kw is NO_SIZE else (kw,)
+    if name in ("rand", "randn"):
+        got = [type(s).__name__ for s in size] + (
+            [] if kw is NO_SIZE else ["size=" + type(kw).__name__]
+        )
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got ({', '.join(got)}), "
+            f"but expected one of:\n{_RAND_SIGS}"
+        )
+    if size:
+        raise TypeError(f"{name}() got multiple values for argument 'size'")
+    raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+
+
 def zeros(
-    *size: Any,
+    *sizes: Any,
+    size: Any = NO_SIZE,
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
     out: Any = None,
     layout: Any = None,
 ) -> Tensor:
+    size = sized("zeros", sizes, size)
     dtype = out_dtype(dtype, out)
     return into(out, _filled(0, size, dtype, requires_grad, device, op="zeros"))
 
 
 def ones(
-    *size: Any,
+    *sizes: Any,
+    size: Any = NO_SIZE,
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
     out: Any = None,
     layout: Any = None,
 ) -> Tensor:
+    size = sized("ones", sizes, size)
     dtype = out_dtype(dtype, out)
     return into(out, _filled(1, size, dtype, requires_grad, device))
 
 
 def empty(
-    *size: Any,
+    *sizes: Any,
+    size: Any = NO_SIZE,
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
@@ -115,6 +147,7 @@ def empty(
     layout: Any = None,
     out: Any = None,
 ) -> Tensor:
+    size = sized("empty", sizes, size)
     dtype = out_dtype(dtype, out)
     t = _in_format(_filled(0, size, dtype, requires_grad, device), memory_format)
     if isinstance(out, Tensor) and out._d.shape == t._d.shape:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
-from engine._creation import _like, _size, into, out_dtype
+from engine._creation import NO_SIZE, _like, _size, into, out_dtype, sized
 from engine._from_data import _finish, _np_dtype
 from engine._generator import Generator, default_generator, pick
 from engine._tensor import Tensor, make
@@ -46,23 +46,25 @@ def set_rng_state(new_state: Tensor) -> None:
 def rand_like(
     t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    return rand(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
+    return rand(t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
 
 
 def randn_like(
     t: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    return randn(*t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
+    return randn(t.shape, dtype=_like(t, dtype), requires_grad=requires_grad)
 
 
 def rand(
-    *size: Any,
+    *sizes: Any,
+    size: Any = NO_SIZE,
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
     generator: Any = None,
     out: Any = None,
 ) -> Tensor:
+    size = sized("rand", sizes, size)
     if out is not None:  # drawn in out's dtype, as ATen fills out in place
         t = rand(
             *size, dtype=out_dtype(dtype, out), requires_grad=requires_grad, generator=generator
@@ -79,13 +81,15 @@ def rand(
 
 
 def randn(
-    *size: Any,
+    *sizes: Any,
+    size: Any = NO_SIZE,
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
     generator: Any = None,
     out: Any = None,
 ) -> Tensor:
+    size = sized("randn", sizes, size)
     if out is not None:  # drawn in out's dtype, as ATen fills out in place
         t = randn(
             *size, dtype=out_dtype(dtype, out), requires_grad=requires_grad, generator=generator

@@ -232,7 +232,7 @@ def _lazy_forward(self: _ConvNd, input: Tensor, *args: Any) -> Tensor:
         g, k = self.groups, self.kernel_size
         c_in, c_out = self.in_channels, self.out_channels
         shape = (c_in, c_out // g, *k) if self.transposed else (c_out, c_in // g, *k)
-        self.weight.data = empty(*shape, dtype=self.weight.dtype)
+        self.weight.data = empty(tuple(shape), dtype=self.weight.dtype)
         if self.bias is not None:
             self.bias.data = empty(c_out, dtype=self.bias.dtype)
         self.reset_parameters()

@@ -16,7 +16,7 @@ from engine.nn.parameter import Parameter
 
 def empty_param(*shape: int, dtype: Any = None) -> Parameter:
     """An uninitialised parameter (filled by the layer's `reset_parameters`)."""
-    return Parameter(_creation.empty(*shape, dtype=dtype))
+    return Parameter(_creation.empty(tuple(shape), dtype=dtype))
 
 
 class Identity(Module):

@@ -122,7 +122,7 @@ class RMSNorm(Module):
         if elementwise_affine:
             from engine._creation import ones
 
-            self.weight = Parameter(ones(*self.normalized_shape, dtype=dtype))
+            self.weight = Parameter(ones(tuple(self.normalized_shape), dtype=dtype))
         else:
             self.register_parameter("weight", None)
 

@@ -32,7 +32,7 @@ def cat(ts: list[Tensor], dim: int) -> Tensor:
 def zeros(*shape: int, like: Tensor) -> Tensor:
     from engine._creation import zeros
 
-    return zeros(*shape, dtype=like.dtype)
+    return zeros(shape, dtype=like.dtype)
 
 
 def _unsafe_chunk(t: Tensor, n: int) -> tuple[Tensor, ...]:

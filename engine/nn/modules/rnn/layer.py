@@ -86,7 +86,7 @@ class RNNBase(Module):
                 if proj_size:
                     shapes.append(("weight_hr", (proj_size, hidden_size)))
                 for name, shape in shapes:
-                    setattr(self, name + sfx, Parameter(empty(*shape, dtype=dtype)))
+                    setattr(self, name + sfx, Parameter(empty(tuple(shape), dtype=dtype)))
                 self._all_weights.append([name + sfx for name, _ in shapes])
                 self._flat_weights_names.extend(self._all_weights[-1])
         self.reset_parameters()
