@@ -113,10 +113,16 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         i += n
 
 
-# submodules PyTorch exposes as `torch.nn.utils.parametrize` / `.parametrizations` / `.rnn`
+# submodules PyTorch exposes as `torch.nn.utils.parametrize` / `.parametrizations` / `.rnn` /
+# `.fusion` (whose functions it also exports here)
+from engine.nn.utils import fusion as fusion  # noqa: E402
 from engine.nn.utils import parametrizations as parametrizations  # noqa: E402
 from engine.nn.utils import parametrize as parametrize  # noqa: E402
 from engine.nn.utils import rnn as rnn  # noqa: E402
+from engine.nn.utils.fusion import fuse_conv_bn_eval as fuse_conv_bn_eval  # noqa: E402
+from engine.nn.utils.fusion import fuse_conv_bn_weights as fuse_conv_bn_weights  # noqa: E402
+from engine.nn.utils.fusion import fuse_linear_bn_eval as fuse_linear_bn_eval  # noqa: E402
+from engine.nn.utils.fusion import fuse_linear_bn_weights as fuse_linear_bn_weights  # noqa: E402
 from engine.nn.utils.spectral_norm import remove_spectral_norm as remove_spectral_norm  # noqa: E402
 from engine.nn.utils.spectral_norm import spectral_norm as spectral_norm  # noqa: E402
 from engine.nn.utils.weight_norm import remove_weight_norm as remove_weight_norm  # noqa: E402

@@ -12,11 +12,21 @@ from engine.nn.modules.module import Module
 from engine.nn.parameter import Parameter
 
 
+def _eval_only(layer: Module, bn: Module) -> None:
+    if layer.training or bn.training:  # raised, not asserted: it holds under python -O too
+        raise AssertionError("Fusion only for eval!")
+
+
+def _with_stats(bn: Module) -> None:
+    if bn.running_mean is None or bn.running_var is None:
+        raise AssertionError("bn.running_mean and bn.running_var must not be None")
+
+
 def fuse_conv_bn_eval(conv: Module, bn: Module, transpose: bool = False) -> Module:
     """A copy of `conv` computing `bn(conv(x))` (both in eval mode)."""
-    assert not (conv.training or bn.training), "Fusion only for eval!"
+    _eval_only(conv, bn)
     fused = copy.deepcopy(conv)
-    assert bn.running_mean is not None and bn.running_var is not None
+    _with_stats(bn)
     fused.weight, fused.bias = fuse_conv_bn_weights(
         fused.weight, fused.bias, bn.running_mean, bn.running_var, bn.eps, bn.weight, bn.bias,
         transpose,
@@ -46,12 +56,14 @@ def fuse_conv_bn_weights(
 
 def fuse_linear_bn_eval(linear: Module, bn: Module) -> Module:
     """A copy of `linear` computing `bn(linear(x))` (both in eval mode)."""
-    assert not (linear.training or bn.training), "Fusion only for eval!"
+    _eval_only(linear, bn)
     fused = copy.deepcopy(linear)
-    assert linear.out_features == bn.num_features or bn.num_features == 1, (
-        "To fuse, linear.out_features == bn.num_features or bn.num_features == 1"
-    )
-    assert bn.running_mean is not None and bn.running_var is not None
+    if linear.out_features != bn.num_features and bn.num_features != 1:
+        raise AssertionError(
+            "To fuse, linear.out_features == bn.num_features or bn.num_features == 1, got "
+            f"linear.out_features={linear.out_features} and bn.num_features={bn.num_features}"
+        )
+    _with_stats(bn)
     fused.weight, fused.bias = fuse_linear_bn_weights(
         fused.weight, fused.bias, bn.running_mean, bn.running_var, bn.eps, bn.weight, bn.bias
     )
