@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._arg_parser import ArgParser, with_parser
 from engine._tensor import Tensor, make
 from engine.autograd.forward_ad import FW
@@ -141,6 +142,10 @@ def _as_strided_scatter(
             'pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp":4754, please report a bug '
             "to PyTorch. as_strided_scatter is currently only supported for contiguous inputs"
         )
+    if _dtype.kind(self._d.dtype) not in "fc" and wants_grad(self, src):
+        from engine.ops.inplace import type_name
+
+        raise RuntimeError(f"Autograd not support dtype: {type_name(self.dtype)}")
     out, flat = _preserving_clone(self._d)
     here = (out.__array_interface__["data"][0] - flat.__array_interface__["data"][0]) // max(
         out.itemsize, 1

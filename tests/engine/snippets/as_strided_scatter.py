@@ -43,6 +43,7 @@ bad = [
     ((torch.zeros(4), torch.ones(2), (2.0,), (1,)), {}),
     ((torch.zeros(4),), {}),
     ((torch.zeros(4), torch.ones(2), (2,), (1,)), {"out": torch.empty(0)}),
+    ((torch.zeros(4, dtype=torch.long), torch.ones(2, requires_grad=True), (2,), (1,)), {}),
 ]
 for args, kw in bad:
     try:
