@@ -75,20 +75,26 @@ class MultiheadAttention(Module):
                 f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} "
                 f"and num_heads={num_heads} instead"
             )
-        if add_bias_kv or add_zero_attn or kdim not in (None, embed_dim):
-            raise NotImplementedError("MultiheadAttention: bias_kv, zero_attn and kdim/vdim")
-        if vdim not in (None, embed_dim):
-            raise NotImplementedError("MultiheadAttention: bias_kv, zero_attn and kdim/vdim")
+        if add_bias_kv or add_zero_attn:
+            raise NotImplementedError("MultiheadAttention: bias_kv and zero_attn")
         super().__init__()
-        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
-        self._qkv_same_embed_dim = True
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
         self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
         self.head_dim = embed_dim // num_heads
         if self.head_dim * num_heads != embed_dim:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        self.in_proj_weight = empty_param(3 * embed_dim, embed_dim, dtype=dtype)
-        for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
-            self.register_parameter(name, None)
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = empty_param(3 * embed_dim, embed_dim, dtype=dtype)
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        else:  # separate projections, as PyTorch keeps them when kdim/vdim differ
+            self.q_proj_weight = empty_param(embed_dim, embed_dim, dtype=dtype)
+            self.k_proj_weight = empty_param(embed_dim, self.kdim, dtype=dtype)
+            self.v_proj_weight = empty_param(embed_dim, self.vdim, dtype=dtype)
+            self.register_parameter("in_proj_weight", None)
         if bias:
             self.in_proj_bias = empty_param(3 * embed_dim, dtype=dtype)
         else:
@@ -96,7 +102,11 @@ class MultiheadAttention(Module):
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias, dtype=dtype)
         self.bias_k = self.bias_v = None
         self.add_zero_attn = False
-        init.xavier_uniform_(self.in_proj_weight)
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            for w in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight):
+                init.xavier_uniform_(w)
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
@@ -208,7 +218,21 @@ def _mha_forward(
     kpm = _canonical_mask(kpm, query.dtype)
     attn_mask = _canonical_mask(attn_mask, query.dtype)
     heads, hd = m.num_heads, m.head_dim
-    q, k, v = _in_projection_packed(query, key, value, m.in_proj_weight, m.in_proj_bias)
+    if m._qkv_same_embed_dim:
+        if key.shape != value.shape:
+            raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+        q, k, v = _in_projection_packed(query, key, value, m.in_proj_weight, m.in_proj_bias)
+    else:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(
+                f"key's sequence and batch dims {key.shape[:2]} do not match value's "
+                f"{value.shape[:2]}"
+            )
+        b = m.in_proj_bias
+        b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+        q = F.linear(query, m.q_proj_weight, b_q)
+        k = F.linear(key, m.k_proj_weight, b_k)
+        v = F.linear(value, m.v_proj_weight, b_v)
     q = q.view(tgt_len, bsz * heads, hd).transpose(0, 1)
     k = k.view(k.shape[0], bsz * heads, hd).transpose(0, 1)
     v = v.view(v.shape[0], bsz * heads, hd).transpose(0, 1)

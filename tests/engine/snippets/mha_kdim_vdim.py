@@ -1,0 +1,38 @@
+# nn.MultiheadAttention with kdim/vdim apart from embed_dim: separate q/k/v projection weights (values, grads, state_dict, errors)
+import torch
+
+torch.manual_seed(0)
+m = torch.nn.MultiheadAttention(4, 2, kdim=3, vdim=5)
+print(m)
+print(m._qkv_same_embed_dim, m.in_proj_weight, m.kdim, m.vdim)
+print([(k, tuple(v.shape)) for k, v in m.state_dict().items()])
+print([n for n, _ in m.named_parameters()])
+print(m.q_proj_weight, m.k_proj_weight, m.v_proj_weight, sep="\n")
+q = torch.randn(2, 3, 4, requires_grad=True)
+k = torch.randn(6, 3, 3, requires_grad=True)
+v = torch.randn(6, 3, 5, requires_grad=True)
+out, w = m(q, k, v)
+print(out, w, out.grad_fn.name(), type(w.grad_fn).__name__, sep="\n")
+(out.sum() + (w * w).sum()).backward()
+print(m.q_proj_weight.grad, m.k_proj_weight.grad.round(decimals=3), m.v_proj_weight.grad)
+b = m.in_proj_bias.grad  # the key bias's gradient is ~0 (softmax ignores a shift)
+print(b[:4], b[4:8].abs().max() < 1e-6, b[8:], sep="\n")
+print(q.grad.round(decimals=3), k.grad.round(decimals=3), v.grad.round(decimals=3), sep="\n")
+out2, w2 = m(q, k, v, need_weights=False)
+print(torch.allclose(out2, out, atol=1e-6), w2)
+mb = torch.nn.MultiheadAttention(4, 1, bias=False, vdim=2, batch_first=True)
+print(mb._qkv_same_embed_dim, mb.in_proj_bias, [n for n, _ in mb.named_parameters()])
+o, w = mb(torch.randn(2, 3, 4), torch.randn(2, 5, 4), torch.randn(2, 5, 2), average_attn_weights=False)
+print(o, w, sep="\n")
+o, w = mb(torch.randn(3, 4), torch.randn(5, 4), torch.randn(5, 2))
+print(o.shape, w.shape)
+try:
+    m(q, k, torch.randn(5, 3, 5))
+except AssertionError as e:
+    print("AssertionError", e)
+same = torch.nn.MultiheadAttention(4, 2, kdim=4, vdim=4)
+print(same._qkv_same_embed_dim, same.q_proj_weight, list(same.state_dict()))
+try:
+    same(q, torch.randn(6, 3, 4), torch.randn(5, 3, 4))
+except AssertionError as e:
+    print("AssertionError", e)
