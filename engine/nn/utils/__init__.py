@@ -114,16 +114,53 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
 
 
 # submodules PyTorch exposes as `torch.nn.utils.parametrize` / `.parametrizations` / `.rnn` /
-# `.fusion` (whose functions it also exports here)
+# `.fusion` / `.init` / `.memory_format` / `.convert_parameters` / `.stateless` (whose
+# functions it also exports here)
+from engine.nn.utils import convert_parameters as convert_parameters  # noqa: E402
 from engine.nn.utils import fusion as fusion  # noqa: E402
+from engine.nn.utils import init as init  # noqa: E402
+from engine.nn.utils import memory_format as memory_format  # noqa: E402
 from engine.nn.utils import parametrizations as parametrizations  # noqa: E402
 from engine.nn.utils import parametrize as parametrize  # noqa: E402
 from engine.nn.utils import rnn as rnn  # noqa: E402
+from engine.nn.utils import stateless as stateless  # noqa: E402
 from engine.nn.utils.fusion import fuse_conv_bn_eval as fuse_conv_bn_eval  # noqa: E402
 from engine.nn.utils.fusion import fuse_conv_bn_weights as fuse_conv_bn_weights  # noqa: E402
 from engine.nn.utils.fusion import fuse_linear_bn_eval as fuse_linear_bn_eval  # noqa: E402
 from engine.nn.utils.fusion import fuse_linear_bn_weights as fuse_linear_bn_weights  # noqa: E402
+from engine.nn.utils.init import skip_init as skip_init  # noqa: E402
+from engine.nn.utils.memory_format import (  # noqa: E402
+    convert_conv2d_weight_memory_format as convert_conv2d_weight_memory_format,
+)
+from engine.nn.utils.memory_format import (  # noqa: E402
+    convert_conv3d_weight_memory_format as convert_conv3d_weight_memory_format,
+)
 from engine.nn.utils.spectral_norm import remove_spectral_norm as remove_spectral_norm  # noqa: E402
 from engine.nn.utils.spectral_norm import spectral_norm as spectral_norm  # noqa: E402
 from engine.nn.utils.weight_norm import remove_weight_norm as remove_weight_norm  # noqa: E402
 from engine.nn.utils.weight_norm import weight_norm as weight_norm  # noqa: E402
+
+__all__ = [  # noqa: RUF022 (PyTorch's order)
+    "clip_grad_norm",
+    "clip_grad_norm_",
+    "clip_grads_with_norm_",
+    "clip_grad_value_",
+    "convert_conv2d_weight_memory_format",
+    "convert_conv3d_weight_memory_format",
+    "fuse_conv_bn_eval",
+    "fuse_conv_bn_weights",
+    "fuse_linear_bn_eval",
+    "fuse_linear_bn_weights",
+    "get_total_norm",
+    "parameters_to_vector",
+    "parametrizations",
+    "parametrize",
+    "remove_spectral_norm",
+    "remove_weight_norm",
+    "rnn",
+    "skip_init",
+    "spectral_norm",
+    "stateless",
+    "vector_to_parameters",
+    "weight_norm",
+]
