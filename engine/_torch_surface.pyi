@@ -75,6 +75,7 @@ from engine.ops.linalg_decomp import svd as svd
 from engine.ops.linalg_householder import geqrf as geqrf
 from engine.ops.linalg_householder import orgqr as orgqr
 from engine.ops.linalg_lu import lu as lu
+from engine.ops.linalg_lu import lu_solve as lu_solve
 from engine.ops.linalg_lu import lu_unpack as lu_unpack
 from engine.ops.linalg_ormqr import ormqr as ormqr
 from engine.ops.linalg_pinv import pinverse as pinverse

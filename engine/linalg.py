@@ -20,7 +20,8 @@ from engine.ops.linalg_eig import eig, eigvals
 from engine.ops.linalg_householder import householder_product
 from engine.ops.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from engine.ops.linalg_lu import linalg_lu as lu
-from engine.ops.linalg_lu import lu_factor, lu_factor_ex, lu_solve
+from engine.ops.linalg_lu import linalg_lu_solve as lu_solve
+from engine.ops.linalg_lu import lu_factor, lu_factor_ex
 from engine.ops.linalg_norms import cond, matrix_norm, matrix_rank, norm
 from engine.ops.linalg_pinv import lstsq, pinv
 from engine.ops.linalg_products import linalg_cross as cross

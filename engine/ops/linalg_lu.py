@@ -3,9 +3,9 @@ and the deprecated `torch.lu`.
 
 Pivots are LAPACK's: int32 and 1-based, row i swapped with row pivots[i] in turn, so that
 A = P L U. The factorizations record PyTorch's nodes (LinalgLuBackward0,
-LinalgLuFactorExBackward0) with its gradient for square matrices; `lu_solve` and `lu_unpack`
-are composed of triangular solves and tril/triu, whose nodes a trace shows instead of
-PyTorch's single LinalgLuSolveBackward0 / LuUnpackBackward0.
+LinalgLuFactorExBackward0) with its gradient for square matrices; `lu_solve` records
+LinalgLuSolveBackward0; `lu_unpack` is composed of tril/triu, whose nodes a trace shows instead
+of PyTorch's single LuUnpackBackward0.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine._warn import warn_once
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record_multi
+from engine.ops._core import OpNode, record, record_multi, unbroadcast
 from engine.ops.linalg_decomp import _float
 from engine.ops.linalg_solve import _mt
 from engine.ops.table import Op
@@ -200,26 +200,72 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,
     return rt.lu_unpack((P, L, triu(LU_data[..., :k, :])))
 
 
-def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True,
+def linalg_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True,
              adjoint: bool = False) -> Tensor:  # fmt: skip
     """`torch.linalg.lu_solve`: X with A X = B for A = P L U (A^H when `adjoint`, X A when
-    not `left`)."""
-    from engine.ops.linalg_triangular import solve_triangular
-    from engine.ops.matmul import matmul
+    not `left`), by getrs on the factors; one LinalgLuSolveBackward0, as PyTorch records."""
+    lu, b = LU._d, B._d
+    if left:  # A^H X = B is A^T conj(X) = conj(B)
+        x = solve_factored(lu, pivots._d, np.conj(b) if adjoint else b, trans=adjoint)
+        x = np.conj(x) if adjoint else x
+    else:  # X A = B is A^T X^T = B^T; X A^H = B is A conj(X)^T = conj(B)^T
+        bt = np.swapaxes(np.conj(b) if adjoint else b, -1, -2)
+        x = np.swapaxes(solve_factored(lu, pivots._d, bt, trans=not adjoint), -1, -2)
+        x = np.conj(x) if adjoint else x
+    out = lapack(np.asarray(x, np.result_type(lu, b)))
+    saved = {"LU": LU, "pivots": pivots, "left": left, "adjoint": adjoint}
+    return record(LinalgLuSolveBackward0, out, (LU, B), saved, "result", shapes=(lu.shape, b.shape))
 
-    P, L, U = lu_unpack(LU, pivots)
-    if left and not adjoint:  # U^-1 L^-1 P^T B
-        x = solve_triangular(L, matmul(_mt(P), B), upper=False, unitriangular=True)
-        return solve_triangular(U, x, upper=True)
-    if left:  # A^H X = B: X = P L^-H U^-H B
-        x = solve_triangular(_mt(U), B, upper=False)
-        return matmul(P, solve_triangular(_mt(L), x, upper=True, unitriangular=True))
-    if not adjoint:  # X A = B: X = B U^-1 L^-1 P^T
-        x = solve_triangular(U, B, upper=True, left=False)
-        return matmul(solve_triangular(L, x, upper=False, left=False, unitriangular=True), _mt(P))
-    # X A^H = B: X = B P L^-H U^-H
-    x = solve_triangular(_mt(L), matmul(B, P), upper=True, left=False, unitriangular=True)
-    return solve_triangular(_mt(U), x, upper=False, left=False)
+
+class LinalgLuSolveBackward0(OpNode):
+    """ATen's gradients: B's is lu_solve(LU, pivots, grad, left, !adjoint); LU's is op(A)'s
+    gradient -op(A)^-H gX X^H (as A's) taken through A = P L U onto L's strict lower and U's
+    upper triangle."""
+
+    __slots__ = ()
+    _name = "LinalgLuSolveBackward0"
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.ops.matmul import matmul
+
+        g: Any = grads[0]
+        LU: Any = self.saved("LU")
+        pivots: Any = self.saved("pivots")
+        x: Any = self.saved("result")
+        left, adjoint = self.saved("left"), self.saved("adjoint")
+        assert self._shapes is not None
+        gb = linalg_lu_solve(LU, pivots, g, left=left, adjoint=not adjoint)
+        glu = None
+        if self.needs(0):
+            if left:  # op(A) X = B: g_op(A) = -gB X^H
+                ga = -matmul(x, _mh(gb)) if adjoint else -matmul(gb, _mh(x))
+            else:  # X op(A) = B: g_op(A) = -X^H gB
+                ga = -matmul(_mh(gb), x) if adjoint else -matmul(_mh(x), gb)
+            P, L, U = lu_unpack(LU, pivots)
+            pga = matmul(_mh(P), ga)  # A = P L U: dA = P (dL U + L dU)
+            glu = matmul(pga, _mh(U)).tril(-1) + matmul(_mh(L), pga).triu()
+            glu = unbroadcast(glu, self._shapes[0])
+        return [glu, unbroadcast(gb, self._shapes[1]) if self.needs(1) else None]
+
+
+def _mh(t: Tensor) -> Tensor:
+    return _mt(t).conj() if t.is_complex() else _mt(t)
+
+
+def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor, *,
+                        out: Any = None) -> Tensor:  # fmt: skip
+    """`torch.lu_solve(B, LU, pivots)` (deprecated, warned once, and once more for `out=` as
+    ATen's lu_solve_out warns from its own line): `linalg.lu_solve`."""
+    if out is None:
+        warn_once(_LU_SOLVE_DEPRECATED.format(2230))
+        return linalg_lu_solve(LU_data, LU_pivots, input)
+    from engine.ops.out_params import with_out
+
+    warn_once(_LU_SOLVE_DEPRECATED.format(2242))
+    written: Tensor = with_out(lambda: linalg_lu_solve(LU_data, LU_pivots, input), "lu_solve")(
+        out=out
+    )
+    return written
 
 
 def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> Any:
@@ -243,7 +289,16 @@ _LU_DEPRECATED = (
     "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2073.)"
 )
 
+_LU_SOLVE_DEPRECATED = (
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+    "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+    "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = "
+    "torch.linalg.lu_solve(LU, pivots, B) (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:{}.)"
+)
+
 OPS = (
     Op("lu", lu, out=False),
+    Op("lu_solve", lu_solve),
     Op("lu_unpack", lu_unpack, method=False, out=True),
 )
