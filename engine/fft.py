@@ -18,7 +18,7 @@ from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, as_tensor, record
-from engine.ops.complex import conj
+from engine.ops.complex import conj, conj_physical
 from engine.ops.complex_grad import real_grad
 
 # numpy's `norm` that applies ATen's mode, for a forward / an inverse transform
@@ -208,6 +208,36 @@ def _inverse_real_fft(x: Any, s: Any, dim: Any, norm: Any, one: bool) -> Tensor:
     return _c2r(t, dims, _mode(norm, False), last)
 
 
+def _hermitian_fft(x: Any, s: Any, dim: Any, norm: Any, one: bool) -> Tensor:
+    """hfft/hfftn as ATen: c2c over all but the last dim, conj, then c2r over the last."""
+    t = _promote(x, True)
+    dims, sizes = _dims_sizes(t, s, dim, one)
+    raw = None if s is None else s if one else s[-1]
+    last = int(raw) if raw not in (None, -1) else 2 * (t._d.shape[dims[-1]] - 1)
+    if last < 1:
+        raise RuntimeError(f"Invalid number of data points ({last}) specified")
+    t = _resize(t, dims, [*sizes[:-1], last // 2 + 1])
+    mode = _mode(norm, True)
+    if len(dims) > 1:
+        t = _c2c(t, dims[:-1], mode, True)
+    return _c2r(conj(t), dims[-1:], mode, last)
+
+
+def _inverse_hermitian_fft(x: Any, s: Any, dim: Any, norm: Any, one: bool, name: str) -> Tensor:
+    """ihfft/ihfftn as ATen: one-sided r2c over the last dim, conj, then inverse c2c."""
+    t = _promote(x, False)
+    if _dtype.kind(t._d.dtype) == "c":
+        from engine.ops.complex import type_title
+
+        raise RuntimeError(f"{name} expects a real input tensor, but got {type_title(t._d.dtype)}")
+    dims, sizes = _dims_sizes(t, s, dim, one)
+    mode = _mode(norm, False)
+    out = _r2c(_resize(t, dims, sizes), dims[-1:], mode, True)
+    if len(dims) == 1:
+        return conj(out)
+    return _c2c(conj_physical(out), dims[:-1], mode, False)
+
+
 # -- the public functions ----------------------------------------------------------------
 def fft(input: Any, n: Any = None, dim: int = -1, norm: str | None = None) -> Tensor:
     return _complex_fft(input, n, dim, norm, True, True)
@@ -257,6 +287,30 @@ def irfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: str | None = No
     return _inverse_real_fft(input, s, dim, norm, False)
 
 
+def hfft(input: Any, n: Any = None, dim: int = -1, norm: str | None = None) -> Tensor:
+    return _hermitian_fft(input, n, dim, norm, True)
+
+
+def ihfft(input: Any, n: Any = None, dim: int = -1, norm: str | None = None) -> Tensor:
+    return _inverse_hermitian_fft(input, n, dim, norm, True, "ihfft")
+
+
+def hfftn(input: Any, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
+    return _hermitian_fft(input, s, dim, norm, False)
+
+
+def ihfftn(input: Any, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
+    return _inverse_hermitian_fft(input, s, dim, norm, False, "ihfftn")
+
+
+def hfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
+    return _hermitian_fft(input, s, dim, norm, False)
+
+
+def ihfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
+    return _inverse_hermitian_fft(input, s, dim, norm, False, "ihfftn")
+
+
 def fftfreq(n: int, d: float = 1.0, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Sample frequencies of an n-point transform: [0, 1, ..., -1] / (d * n)."""
     dt = dtype.np if dtype is not None else _dtype.get_default_dtype().np
@@ -302,10 +356,16 @@ __all__ = [
     "fftfreq",
     "fftn",
     "fftshift",
+    "hfft",
+    "hfft2",
+    "hfftn",
     "ifft",
     "ifft2",
     "ifftn",
     "ifftshift",
+    "ihfft",
+    "ihfft2",
+    "ihfftn",
     "irfft",
     "irfft2",
     "irfftn",
