@@ -1,5 +1,6 @@
-"""`torch.amp`: CPU autocast (engine/ops/autocast.py does the casts); CUDA autocast and
-GradScaler disable themselves with PyTorch's warnings (GPU scripts run unchanged, in float32).
+"""`torch.amp`: CPU autocast (engine/ops/autocast.py does the casts) and a CPU GradScaler;
+CUDA autocast and GradScaler disable themselves with PyTorch's warnings (GPU scripts run
+unchanged, in float32).
 
 >>> scaler = torch.amp.GradScaler("cuda")  # warns, then scale/step/update pass through
 """
@@ -7,6 +8,8 @@ GradScaler disable themselves with PyTorch's warnings (GPU scripts run unchanged
 from __future__ import annotations
 
 import functools
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -104,7 +107,13 @@ def get_autocast_cpu_dtype() -> _dtype.dtype:
 
 
 class GradScaler:
-    """Loss scaling for float16 training; without CUDA it is disabled and passes through."""
+    """Loss scaling: on CPU it scales, unscales, skips steps with inf/nan gradients and
+    grows or backs off the scale as PyTorch's does; on CUDA (absent) it warns, then passes
+    through.
+
+    >>> scaler = torch.amp.GradScaler("cpu")
+    >>> scaler.scale(loss).backward(); scaler.step(opt); scaler.update()
+    """
 
     def __init__(
         self,
@@ -115,33 +124,172 @@ class GradScaler:
         growth_interval: int = 2000,
         enabled: bool = True,
     ) -> None:
-        if enabled and device != "cuda":
-            raise NotImplementedError(f"GradScaler on '{device}' is not supported by the engine")
-        if enabled:
-            warn(_NO_CUDA_SCALER, UserWarning)
         self._device = device
-        self._enabled = False
+        self._enabled = enabled
+        if enabled and device == "cuda":
+            warn(_NO_CUDA_SCALER, UserWarning)
+            self._enabled = False
+        self._init_scale = init_scale
+        self._growth_factor = growth_factor
+        self._backoff_factor = backoff_factor
+        self._growth_interval = growth_interval
+        self._init_growth_tracker = 0
+        self._scale: Any = None
+        self._growth_tracker = 0
+        self._per_optimizer: dict[int, dict[str, Any]] = {}
 
     def is_enabled(self) -> bool:
         return self._enabled
 
+    def _state(self, optimizer: Any) -> dict[str, Any]:
+        return self._per_optimizer.setdefault(id(optimizer), {"stage": 0, "found_inf": False})
+
     def scale(self, outputs: Any) -> Any:
-        return outputs
+        if not self._enabled:
+            return outputs
+        from engine._creation import full
+
+        if self._scale is None:
+            self._scale = full((), self._init_scale, dtype=_dtype.float32)
+        if isinstance(outputs, (list, tuple)):
+            return type(outputs)(self.scale(o) for o in outputs)
+        return outputs * self._scale
 
     def unscale_(self, optimizer: Any) -> None:
+        if not self._enabled:
+            return None
+        if self._scale is None:
+            raise AssertionError("Attempted unscale_ but _scale is None.  " + _CALL_SCALE)
+        state = self._state(optimizer)
+        if state["stage"] == 1:
+            raise RuntimeError(
+                "unscale_() has already been called on this optimizer since the last update()."
+            )
+        if state["stage"] == 2:
+            raise RuntimeError("unscale_() is being called after step().")
+        import numpy as np
+
+        inv = np.float32(1.0) / self._scale._d.astype(np.float32)
+        found = False
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                g = p.grad._d
+                found = found or not bool(np.isfinite(g).all())
+                g *= inv.astype(g.dtype)
+        state["found_inf"] = found
+        state["stage"] = 1
         return None
 
     def step(self, optimizer: Any, *args: Any, **kwargs: Any) -> Any:
-        return optimizer.step(*args, **kwargs)
+        if not self._enabled:
+            return optimizer.step(*args, **kwargs)
+        if "closure" in kwargs:
+            raise RuntimeError("Closure use is not currently supported if GradScaler is enabled.")
+        if self._scale is None:
+            raise AssertionError("Attempted step but _scale is None.  " + _CALL_SCALE)
+        state = self._state(optimizer)
+        if state["stage"] == 2:
+            raise RuntimeError("step() has already been called since the last update().")
+        if state["stage"] == 0:
+            self.unscale_(optimizer)
+        retval = None if state["found_inf"] else optimizer.step(*args, **kwargs)
+        state["stage"] = 2
+        return retval
 
     def update(self, new_scale: Any = None) -> None:
+        if not self._enabled:
+            return None
+        if self._scale is None:
+            raise AssertionError("Attempted update but _scale is None.  " + _CALL_SCALE)
+        import numpy as np
+
+        if new_scale is not None:
+            value = float(new_scale) if isinstance(new_scale, float) else new_scale.item()
+            self._scale._d[...] = value
+        else:
+            if not self._per_optimizer:
+                raise AssertionError("No inf checks were recorded prior to update.")
+            if any(st["found_inf"] for st in self._per_optimizer.values()):
+                self._scale._d *= np.float32(self._backoff_factor)
+                self._growth_tracker = 0
+            else:
+                self._growth_tracker += 1
+                if self._growth_tracker == self._growth_interval:
+                    self._scale._d *= np.float32(self._growth_factor)
+                    self._growth_tracker = 0
+        self._per_optimizer = {}
         return None
 
     def get_scale(self) -> float:
-        return 1.0
+        if not self._enabled:
+            return 1.0
+        return self._init_scale if self._scale is None else float(self._scale._d)
+
+    def get_growth_factor(self) -> float:
+        return self._growth_factor
+
+    def get_backoff_factor(self) -> float:
+        return self._backoff_factor
+
+    def get_growth_interval(self) -> int:
+        return self._growth_interval
+
+    def _get_growth_tracker(self) -> int:
+        return self._growth_tracker if self._scale is not None else self._init_growth_tracker
 
     def state_dict(self) -> dict[str, Any]:
-        return {}
+        if not self._enabled:
+            return {}
+        return {
+            "scale": self.get_scale(),
+            "growth_factor": self._growth_factor,
+            "backoff_factor": self._backoff_factor,
+            "growth_interval": self._growth_interval,
+            "_growth_tracker": self._get_growth_tracker(),
+        }
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        if not self._enabled:
+            return None
+        if len(state_dict) == 0:
+            raise RuntimeError(
+                "The source state dict is empty, possibly because it was saved "
+                "from a disabled instance of GradScaler."
+            )
+        self._init_scale = state_dict["scale"]
+        if self._scale is not None:
+            self._scale._d[...] = state_dict["scale"]
+        self._growth_factor = state_dict["growth_factor"]
+        self._backoff_factor = state_dict["backoff_factor"]
+        self._growth_interval = state_dict["growth_interval"]
+        self._init_growth_tracker = state_dict["_growth_tracker"]
+        self._growth_tracker = state_dict["_growth_tracker"]
         return None
+
+
+_CALL_SCALE = (
+    "This may indicate your script did not use scaler.scale(loss or outputs) "
+    "earlier in the iteration."
+)
+
+
+def is_autocast_available(device_type: str) -> bool:
+    """Whether autocast knows `device_type` (PyTorch's list, available or not)."""
+    return device_type in ("cpu", "cuda", "xpu", "ipu", "hpu", "xla", "mps", "mtia", "maia")
+
+
+def _submodule(name: str, **attrs: Any) -> types.ModuleType:
+    mod = types.ModuleType(f"{__name__}.{name}")
+    mod.__dict__.update(attrs)
+    sys.modules.setdefault(mod.__name__, mod)
+    return mod
+
+
+autocast.__module__ = "torch.amp.autocast_mode"
+GradScaler.__module__ = "torch.amp.grad_scaler"
+autocast_mode = _submodule(
+    "autocast_mode", autocast=autocast, is_autocast_available=is_autocast_available
+)
+grad_scaler = _submodule("grad_scaler", GradScaler=GradScaler)
