@@ -132,6 +132,14 @@ def _conv_transpose(x: Tensor, w: Tensor, b: Tensor | None, args: tuple[Any, ...
     """The adjoint of conv{nd}d; args are (stride, padding, output_padding, groups, dilation)."""
     s, p, op, d = (_tup(v, nd) for v in (args[0], args[1], args[2], args[4]))
     s2, p2, d2, op2 = nn_conv._as2d(s, tuple((a, a) for a in p), d, op)
+    if any(o >= st and o >= di for o, st, di in zip(op2, s2, d2)):
+        axes = ("depth", "height", "width")[-len(op2) :]
+        got = [f"{what}_{a}: {v}" for what, vs in (("output_padding", op2), ("stride", s2),
+               ("dilation", d2)) for a, v in zip(axes, vs)]  # fmt: skip
+        raise RuntimeError(
+            "output padding must be smaller than either stride or dilation, but got "
+            + " ".join(got)
+        )
     unbatched = x.ndim == nd + 1
     if unbatched:
         x = x.unsqueeze(0)
