@@ -4,6 +4,7 @@ FILE.py`, `backscope run --torch FILE.py`."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import webbrowser
 from pathlib import Path
@@ -80,13 +81,21 @@ def _runner(args: argparse.Namespace) -> int:
 
 
 def _trace(args: argparse.Namespace) -> int:
-    if args.torch:  # real PyTorch in this process (backscope[torch]), not the engine
-        from backscope.cli import trace_torch
+    try:
+        if args.torch:  # real PyTorch in this process (backscope[torch]), not the engine
+            from backscope.cli import trace_torch
 
-        return trace_torch(args.file, args.output, args.pause_backward, args.max_events)
-    from server.tracecli import trace_command
+            return trace_torch(args.file, args.output, args.pause_backward, args.max_events)
+        from server.tracecli import trace_command
 
-    return trace_command(args.file, args.output, args.pause_backward, args.max_events)
+        return trace_command(args.file, args.output, args.pause_backward, args.max_events)
+    except BrokenPipeError:
+        # `backscope trace f.py | head`: the reader left, as Unix tools end quietly. Standard
+        # output goes to /dev/null so that the interpreter's last flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 1
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +74,22 @@ def test_trace_stdin(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     events = [orjson.loads(line) for line in out.read_bytes().splitlines()]
     _check(events)
     assert [e["text"] for e in events if e["type"] == "stdout"] == ["tensor([3., 3.])\n"]
+
+
+def test_a_reader_that_leaves_early_ends_the_trace_quietly(tmp_path: Path) -> None:
+    """`backscope trace f.py | head -c 100`: no traceback, the run ends with status 1."""
+    src = tmp_path / "long.py"
+    src.write_text(
+        "import torch\nx = torch.ones(3, requires_grad=True)\ny = x\n"
+        "for _ in range(2000):\n    y = (y * 1.0001).tanh()\ny.sum().backward()\n"
+    )
+    exe = Path(sys.executable).with_name("backscope")
+    with subprocess.Popen(
+        [exe, "trace", str(src)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.read(100)
+        proc.stdout.close()  # the reader leaves while events are still being written
+        err = proc.stderr.read()
+        assert proc.wait(timeout=120) == 1
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
