@@ -197,26 +197,26 @@ def _real_fft(x: Any, s: Any, dim: Any, norm: Any, one: bool, name: str) -> Tens
     return _r2c(_resize(t, dims, sizes), dims, _mode(norm, True), True)
 
 
-def _inverse_real_fft(x: Any, s: Any, dim: Any, norm: Any, one: bool) -> Tensor:
+def _one_sided_input(x: Any, s: Any, dim: Any, one: bool) -> tuple[Tensor, tuple[int, ...], int]:
+    """A c2r transform's input resized to the one-sided half of its output, the transformed
+    dims, and the output's last size (by default 2 * (n - 1) from the input's n)."""
     t = _promote(x, True)
     dims, sizes = _dims_sizes(t, s, dim, one)
     raw = None if s is None else s if one else s[-1]
     last = int(raw) if raw not in (None, -1) else 2 * (t._d.shape[dims[-1]] - 1)
     if last < 1:
         raise RuntimeError(f"Invalid number of data points ({last}) specified")
-    t = _resize(t, dims, [*sizes[:-1], last // 2 + 1])
+    return _resize(t, dims, [*sizes[:-1], last // 2 + 1]), dims, last
+
+
+def _inverse_real_fft(x: Any, s: Any, dim: Any, norm: Any, one: bool) -> Tensor:
+    t, dims, last = _one_sided_input(x, s, dim, one)
     return _c2r(t, dims, _mode(norm, False), last)
 
 
 def _hermitian_fft(x: Any, s: Any, dim: Any, norm: Any, one: bool) -> Tensor:
     """hfft/hfftn as ATen: c2c over all but the last dim, conj, then c2r over the last."""
-    t = _promote(x, True)
-    dims, sizes = _dims_sizes(t, s, dim, one)
-    raw = None if s is None else s if one else s[-1]
-    last = int(raw) if raw not in (None, -1) else 2 * (t._d.shape[dims[-1]] - 1)
-    if last < 1:
-        raise RuntimeError(f"Invalid number of data points ({last}) specified")
-    t = _resize(t, dims, [*sizes[:-1], last // 2 + 1])
+    t, dims, last = _one_sided_input(x, s, dim, one)
     mode = _mode(norm, True)
     if len(dims) > 1:
         t = _c2c(t, dims[:-1], mode, True)
