@@ -16,6 +16,7 @@ before.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -37,30 +38,53 @@ def add_reduce(a: Array, axes: tuple[int, ...], keepdim: bool) -> Array | None:
     lanes = _LANES.get(a.dtype)
     if lanes is None or not 0 < a.size <= GRAIN_SIZE or not a.flags.c_contiguous:
         return None
-    if len(axes) == a.ndim:  # every dim
-        return inner_sum(a.reshape(1, -1), lanes).reshape((1,) * a.ndim if keepdim else ())
-    kept = [(1 if i in axes else n) for i, n in enumerate(a.shape) if keepdim or i not in axes]
+    plan = _plan(a.shape, axes, keepdim)
+    if plan is None:
+        return None
+    how, head, out_shape = plan
+    if how == "copy":  # only dims of size 1 are reduced: not a true reduction
+        return (np.zeros((), a.dtype) + a).reshape(out_shape)
+    sum_rows = inner_sum if how == "inner" else outer_sum
+    return sum_rows(a.reshape(head, -1), lanes).reshape(out_shape)
+
+
+# (how, rows, output shape) per layout: the analysis costs more than a small sum itself
+Plan = tuple[str, int, tuple[int, ...]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan(shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool) -> Plan | None:
+    """How `add_reduce` sums this layout: "inner" (each of `rows` rows sums its contiguous
+    tail), "outer" (the rows are added column by column) or "copy"; None if not covered."""
+    if len(axes) == len(shape):  # every dim
+        return "inner", 1, (1,) * len(shape) if keepdim else ()
+    kept = [(1 if i in axes else n) for i, n in enumerate(shape) if keepdim or i not in axes]
     out_shape = tuple(kept)
     # dims of size 1 take no part; what is left must be reduced dims then kept ones, or the reverse
-    kinds = [i in axes for i, n in enumerate(a.shape) if n != 1]
+    kinds = [i in axes for i, n in enumerate(shape) if n != 1]
     cut = next((k for k in range(1, len(kinds)) if kinds[k] != kinds[0]), len(kinds))
     if any(kinds[k] == kinds[0] for k in range(cut, len(kinds))):
         return None
-    if not any(kinds):  # only dims of size 1 are reduced: not a true reduction
-        return (np.zeros((), a.dtype) + a).reshape(out_shape)
-    head = math.prod([n for n in a.shape if n != 1][:cut])
+    if not any(kinds):
+        return "copy", 0, out_shape
+    head = math.prod([n for n in shape if n != 1][:cut])
     if not kinds[0]:  # kept dims first: each row sums its contiguous tail
-        out = inner_sum(a.reshape(head, -1), lanes)
-    elif cut == len(kinds):  # every dim reduced
-        out = inner_sum(a.reshape(1, -1), lanes)
-    else:
-        out = outer_sum(a.reshape(head, -1), lanes)
-    return out.reshape(out_shape)
+        return "inner", head, out_shape
+    if cut == len(kinds):  # every dim reduced
+        return "inner", 1, out_shape
+    return "outer", head, out_shape
 
 
 def inner_sum(a: Array, lanes: int) -> Array:
     """Each row of a C-contiguous (rows, n) array summed (vectorized_inner_sum when a row holds
     a vector, else scalar_inner_sum)."""
+    if a.shape[1] < _SHORT * lanes:
+        return _short_inner_sum(a, lanes)
+    return row_sums(a, lanes)
+
+
+def row_sums(a: Array, lanes: int) -> Array:
+    """`inner_sum` step by step, as the kernel goes (any row length)."""
     rows, n = a.shape
     if n < lanes:
         acc = _row_sum(a.reshape(rows, n, 1))[:, 0]
@@ -69,6 +93,36 @@ def inner_sum(a: Array, lanes: int) -> Array:
         vec = _row_sum(a[:, :whole].reshape(rows, -1, lanes))
         acc = _in_turn(np.zeros((rows, 1), a.dtype), a[:, whole:], vec)  # the tail, the lanes
     return np.zeros(rows, a.dtype) + acc  # stored into a zero-filled output
+
+
+# rows of fewer than _SHORT vectors (or _SHORT scalars) never reach multi_row_sum's cascade
+_SHORT = 8
+
+
+def _short_inner_sum(a: Array, lanes: int) -> Array:
+    """`inner_sum` of rows shorter than 8 vectors (the common small sum), in its order with
+    fewer steps: each lane adds the row's groups in `_short_order`, then the tail and the
+    lanes follow in turn (scalars are groups of one, with no lanes to add)."""
+    rows, n = a.shape
+    if n < lanes:
+        acc = np.add.accumulate(a[:, _short_order(n)], axis=1)[:, -1]
+    else:
+        m = n // lanes
+        groups = a[:, : m * lanes].reshape(rows, m, lanes)[:, _short_order(m)]
+        vec = np.add.accumulate(groups, axis=1)[:, -1]
+        acc = _in_turn(a[:, m * lanes :], vec)
+    # row_sum's zeros (the empty partial sums, the start of the tail) only turn -0 into +0,
+    # as adding the zero-filled output does
+    return np.zeros(rows, a.dtype) + acc
+
+
+@functools.lru_cache(maxsize=64)
+def _short_order(m: int) -> Array:
+    """The order row_sum adds m < 8 groups in: with 4 or more, multi_row_sum's 4 partial sums
+    are the first 4 groups, the leftover groups run into the first, then the other 3 follow."""
+    order = np.array(list(range(m)) if m < 4 else [0, *range(4, m), 1, 2, 3], np.intp)
+    order.flags.writeable = False  # shared by every call
+    return order
 
 
 def outer_sum(a: Array, lanes: int) -> Array:
