@@ -422,7 +422,7 @@ def global_unstructured(
 ) -> None:
     """Prune the (module, name) pairs together: one mask computed over all their entries."""
     from engine._creation import ones_like
-    from engine.nn.utils import parameters_to_vector
+    from engine.nn.utils.convert_parameters import parameters_to_vector
 
     if not isinstance(parameters, Iterable):
         raise TypeError("global_unstructured(): parameters is not an Iterable")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine._warn import warn
+from engine.nn.utils._named_member_accessor import NamedMemberAccessor as NamedMemberAccessor
 
 __all__ = ["functional_call"]
 
