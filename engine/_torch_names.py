@@ -12,8 +12,9 @@ prints as `module`, as PyTorch's modules' type does.
 
 from __future__ import annotations
 
+import dis
 import sys
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any
 
 
@@ -29,9 +30,27 @@ class TorchNamed(ModuleType):
     """An engine module whose missing attributes are reported under its torch name."""
 
     def __getattr__(self, name: str) -> Any:
-        raise AttributeError(
-            f"module '{torch_name(self.__name__)}' has no attribute '{name}'", name=name, obj=self
-        )
+        torch = torch_name(self.__name__)
+        if _importing_from(sys._getframe(1)):
+            # `from torch.nn import x`: CPython turns our AttributeError into an ImportError
+            # worded from `__name__` ('engine.nn'); any other error it lets through as it is
+            where = self.__dict__.get("__file__")
+            raise ImportError(
+                f"cannot import name '{name}' from '{torch}' "
+                + (f"({where})" if where else "(unknown location)"),
+                name=torch,
+                path=where,
+            )
+        raise AttributeError(f"module '{torch}' has no attribute '{name}'", name=name, obj=self)
+
+
+_IMPORT_FROM = dis.opmap["IMPORT_FROM"]
+
+
+def _importing_from(frame: FrameType) -> bool:
+    """Whether `frame` is running a `from m import name` lookup (its IMPORT_FROM)."""
+    code, at = frame.f_code.co_code, frame.f_lasti
+    return 0 <= at < len(code) and code[at] == _IMPORT_FROM
 
 
 TorchNamed.__name__ = TorchNamed.__qualname__ = "module"
