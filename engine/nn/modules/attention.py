@@ -75,8 +75,6 @@ class MultiheadAttention(Module):
                 f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} "
                 f"and num_heads={num_heads} instead"
             )
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("MultiheadAttention: bias_kv and zero_attn")
         super().__init__()
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
@@ -100,8 +98,12 @@ class MultiheadAttention(Module):
         else:
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias, dtype=dtype)
-        self.bias_k = self.bias_v = None
-        self.add_zero_attn = False
+        self.bias_k: Any = None
+        self.bias_v: Any = None
+        if add_bias_kv:  # one learned key and value appended to every sequence
+            self.bias_k = empty_param(1, 1, embed_dim, dtype=dtype)
+            self.bias_v = empty_param(1, 1, embed_dim, dtype=dtype)
+        self.add_zero_attn = add_zero_attn
         if self._qkv_same_embed_dim:
             init.xavier_uniform_(self.in_proj_weight)
         else:
@@ -110,6 +112,9 @@ class MultiheadAttention(Module):
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
     def forward(
         self,
@@ -198,6 +203,14 @@ def _check_attn_mask(attn_mask: Tensor, size: tuple[int, int], batch: int) -> Te
     raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
 
 
+def _one_more_position(attn_mask: Any, kpm: Any) -> tuple[Any, Any]:
+    """The masks padded with a zero (attend) for an appended source position."""
+    return (
+        None if attn_mask is None else F.pad(attn_mask, (0, 1)),
+        None if kpm is None else F.pad(kpm, (0, 1)),
+    )
+
+
 def _mha_forward(
     m: MultiheadAttention,
     query: Tensor,
@@ -233,13 +246,27 @@ def _mha_forward(
         q = F.linear(query, m.q_proj_weight, b_q)
         k = F.linear(key, m.k_proj_weight, b_k)
         v = F.linear(value, m.v_proj_weight, b_v)
+    if attn_mask is not None:
+        attn_mask = _check_attn_mask(attn_mask, (tgt_len, key.shape[0]), bsz * heads)
+    if m.bias_k is not None:  # the learned key/value, one more source position
+        k = torch.cat([k, m.bias_k.repeat(1, bsz, 1)])
+        v = torch.cat([v, m.bias_v.repeat(1, bsz, 1)])
+        attn_mask, kpm = _one_more_position(attn_mask, kpm)
     q = q.view(tgt_len, bsz * heads, hd).transpose(0, 1)
     k = k.view(k.shape[0], bsz * heads, hd).transpose(0, 1)
     v = v.view(v.shape[0], bsz * heads, hd).transpose(0, 1)
+    if m.add_zero_attn:  # a zero key/value, one more source position
+        zeros = torch.zeros((bsz * heads, 1, hd), dtype=k.dtype)
+        k = torch.cat([k, zeros], dim=1)
+        v = torch.cat([v, torch.zeros((bsz * heads, 1, hd), dtype=v.dtype)], dim=1)
+        attn_mask, kpm = _one_more_position(attn_mask, kpm)
     src_len = k.size(1)
-    if attn_mask is not None:
-        attn_mask = _check_attn_mask(attn_mask, (tgt_len, src_len), bsz * heads)
     if kpm is not None:
+        for i, want in enumerate((bsz, src_len)):
+            if kpm.shape[i] != want:
+                raise AssertionError(
+                    f"Expected key_padded_mask.shape[{i}] to be {want}, but got {kpm.shape[i]}"
+                )
         kpm = (
             kpm.view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len)
         )
