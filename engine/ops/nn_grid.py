@@ -1,8 +1,10 @@
-"""`affine_grid` and 2-d `grid_sample` (bilinear and nearest; zeros, border, reflection).
+"""`affine_grid` and 2-d `grid_sample` (bilinear, nearest, bicubic; zeros, border, reflection).
 
 The arithmetic follows ATen's CPU kernel (GridSamplerKernel.cpp) in the input's float type:
 x = (gx + 1) * (W / 2) - 0.5 without align_corners, (gx + 1) * ((W - 1) / 2) with it, then
-corner weights from x - floor(x), summed nw, ne, sw, se in that order.
+corner weights from x - floor(x), summed nw, ne, sw, se in that order. Bicubic samples the
+4 x 4 taps around floor(x) with Keys' cubic (A = -0.75) and applies the padding rule to each
+tap, not to x: so its grid gradient is the unnormalising scale alone, whatever the padding.
 """
 
 from __future__ import annotations
@@ -65,12 +67,22 @@ class AffineGridGeneratorBackward0(OpNode):
         return [make(np.asarray(np.matmul(gd, base[None])), False, None, 0)]
 
 
-def _source(coord: Array, size: int, padding: int, align: bool) -> tuple[Array, Array]:
-    """Pixel coordinates and d(pixel)/d(grid) for one axis, as ATen's ComputeLocation."""
+def _unnormalize(coord: Array, size: int, align: bool) -> tuple[Array, Any]:
+    """Pixel coordinates of normalised ones for one axis, and the scale d(pixel)/d(grid)."""
     dt = coord.dtype.type
     scale = dt(size - 1) / dt(2) if align else dt(size) / dt(2)
-    x = (coord + dt(1)) * scale - (dt(0) if align else dt(0.5))
-    grad = np.full(x.shape, scale, coord.dtype)
+    return (coord + dt(1)) * scale - (dt(0) if align else dt(0.5)), scale
+
+
+def _source(coord: Array, size: int, padding: int, align: bool) -> tuple[Array, Array]:
+    """Pixel coordinates and d(pixel)/d(grid) for one axis, as ATen's ComputeLocation."""
+    x, scale = _unnormalize(coord, size, align)
+    return _bound(x, np.full(x.shape, scale, coord.dtype), size, padding, align)
+
+
+def _bound(x: Array, grad: Array, size: int, padding: int, align: bool) -> tuple[Array, Array]:
+    """Pixel coordinates under the padding rule, and the gradient scaled through it."""
+    dt = x.dtype.type
     if padding == 1:  # border: clip, no gradient outside
         inside = (x > 0) & (x < size - 1)
         x = np.minimum(dt(size - 1), np.maximum(x, dt(0)))
@@ -86,11 +98,62 @@ def _source(coord: Array, size: int, padding: int, align: bool) -> tuple[Array, 
         extra = np.fmod(a, span)
         odd = flips % 2 == 1
         x = np.where(odd, span - extra, extra) + lo
-        grad = grad * np.where(odd, -sign, sign).astype(coord.dtype)
+        grad = grad * np.where(odd, -sign, sign).astype(x.dtype)
         inside = (x > 0) & (x < size - 1)
         x = np.minimum(dt(size - 1), np.maximum(x, dt(0)))
         grad = np.where(inside, grad, dt(0))
-    return x.astype(coord.dtype), grad
+    return x.astype(dt), grad
+
+
+# Keys' cubic convolution with A = -0.75 (UpSampleBicubic2d's), weights of the taps at
+# floor(x) - 1 .. floor(x) + 2 for t = x - floor(x), grouped as ATen's vectorised kernel groups
+# them; Python constants (exact in float32) let it serve arrays and tensors alike
+_A = -0.75
+
+
+def _cubic(t: Any) -> list[Any]:
+    def far(x: Any) -> Any:  # 1 < |x| < 2
+        return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
+
+    def near(x: Any) -> Any:  # |x| <= 1
+        return ((_A + 2) * x - (_A + 3)) * x * x + 1
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _cubic_grad(t: Array) -> list[Array]:
+    """d(weight)/d(tap offset) of each `_cubic` weight (ATen's get_cubic_coefficients_grad)."""
+    x0, x1, x2, x3 = -1 - t, 0 - t, 1 - t, 2 - t
+    return [
+        (-3 * _A * x0 - 10 * _A) * x0 - 8 * _A,
+        (-3 * (_A + 2) * x1 - 2 * (_A + 3)) * x1,
+        (3 * (_A + 2) * x2 - 2 * (_A + 3)) * x2,
+        (3 * _A * x3 - 10 * _A) * x3 + 8 * _A,
+    ]
+
+
+def _fms(acc: Array, a: Array, b: Array) -> Array:
+    """acc - a * b rounded once, as ATen's AVX2 build fuses the grid gradient's accumulation
+    (float32 through float64, where the product is exact; float64 rounds twice)."""
+    if acc.dtype == np.float32:
+        return (acc.astype(np.float64) - a.astype(np.float64) * b).astype(np.float32)
+    return np.asarray(acc - a * b)
+
+
+def _taps(floor: Array, size: int, padding: int, align: bool) -> list[Array]:
+    """The 4 bicubic tap indices along one axis, each put through the padding rule (under
+    zeros they may lie outside, to be masked)."""
+    dt = floor.dtype.type
+    out = []
+    for k in range(-1, 3):
+        v = floor + dt(k)
+        out.append(_bound(v, v, size, padding, align)[0].astype(np.int64))
+    return out
+
+
+def _inside(r: Array, c: Array, h: int, w: int) -> tuple[Array, Array, Array]:
+    ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+    return np.clip(r, 0, h - 1), np.clip(c, 0, w - 1), ok
 
 
 def _corners(x: Array, y: Array, h: int, w: int) -> list[tuple[Array, Array, Array, Array]]:
@@ -120,7 +183,9 @@ def grid_sample(x: Tensor, grid: Tensor, mode: int, padding: int, align: bool) -
     h, w = a.shape[2:]
     px, _ = _source(gd[..., 0], w, padding, align)
     py, _ = _source(gd[..., 1], h, padding, align)
-    if mode == 1:
+    if mode == 2:
+        out = _bicubic(a, gd, padding, align)
+    elif mode == 1:
         r, c = np.rint(py).astype(np.int64), np.rint(px).astype(np.int64)
         ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)
         out = _gather(a, np.clip(r, 0, h - 1), np.clip(c, 0, w - 1), ok)
@@ -132,6 +197,57 @@ def grid_sample(x: Tensor, grid: Tensor, mode: int, padding: int, align: bool) -
     saved = {"align_corners": align, "grid": grid, "input": x}
     saved.update({"interpolation_mode": mode, "padding_mode": padding})
     return record(GridSampler2DBackward0, np.asarray(out, a.dtype), (x, grid), saved)
+
+
+def _bicubic(a: Array, gd: Array, padding: int, align: bool) -> Array:
+    """Each row of 4 taps weighted along x, then the 4 rows along y, as ATen sums them."""
+    h, w = a.shape[2:]
+    px, _ = _unnormalize(gd[..., 0], w, align)
+    py, _ = _unnormalize(gd[..., 1], h, align)
+    ix, iy = np.floor(px), np.floor(py)
+    cx, cy = _cubic(px - ix), _cubic(py - iy)
+    cols, rows = _taps(ix, w, padding, align), _taps(iy, h, padding, align)
+    out: Any = None
+    for j in range(4):
+        row: Any = None
+        for i in range(4):
+            term = cx[i][:, None] * _gather(a, *_inside(rows[j], cols[i], h, w))
+            row = term if row is None else row + term
+        term = cy[j][:, None] * row
+        out = term if out is None else out + term
+    return np.asarray(out)
+
+
+def _bicubic_backward(
+    a: Array, gd: Array, go: Array, padding: int, align: bool
+) -> tuple[Array, Array]:
+    """The input's gradient (each tap's weight times grad_output, scattered) and the grid's
+    (the weights' slopes, summed per channel and tap in ATen's order, times the scale)."""
+    h, w = a.shape[2:]
+    px, sx = _unnormalize(gd[..., 0], w, align)
+    py, sy = _unnormalize(gd[..., 1], h, align)
+    ix, iy = np.floor(px), np.floor(py)
+    cx, cy = _cubic(px - ix), _cubic(py - iy)
+    gcx, gcy = _cubic_grad(px - ix), _cubic_grad(py - iy)
+    cols, rows = _taps(ix, w, padding, align), _taps(iy, h, padding, align)
+    gin = np.zeros_like(a)
+    n = np.arange(a.shape[0])[:, None, None]
+    vals = {}
+    for i in range(4):
+        for j in range(4):
+            r, c, ok = _inside(rows[j], cols[i], h, w)
+            contrib = go * cx[i][:, None] * cy[j][:, None]
+            GridSampler2DBackward0._scatter(gin, contrib, n, r, c, ok, None)
+            vals[i, j] = _gather(a, r, c, ok)
+    gx, gy = np.zeros_like(px), np.zeros_like(py)
+    for ch in range(a.shape[1]):
+        g = go[:, ch]
+        for i in range(4):
+            for j in range(4):
+                vg = vals[i, j][:, ch] * g
+                gx = _fms(gx, vg * gcx[i], cy[j])
+                gy = _fms(gy, vg * gcy[j], cx[i])
+    return gin, np.stack([gx * sx, gy * sy], -1)
 
 
 class GridSampler2DBackward0(OpNode):
@@ -161,7 +277,9 @@ class GridSampler2DBackward0(OpNode):
         gin = np.zeros_like(a)
         ggrid = np.zeros(gd.shape, a.dtype)
         n = np.arange(a.shape[0])[:, None, None]
-        if mode == 1:
+        if mode == 2:
+            gin, ggrid = _bicubic_backward(a, gd, go, padding, align)
+        elif mode == 1:
             r, c = np.rint(py).astype(np.int64), np.rint(px).astype(np.int64)
             ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)
             self._scatter(gin, go, n, np.clip(r, 0, h - 1), np.clip(c, 0, w - 1), ok, None)
@@ -214,8 +332,8 @@ def _source_ops(coord: Any, size: int, padding: int, align: bool) -> Any:
 def _sample_ops(x: Any, grid: Any, mode: int, padding: int, align: bool) -> Any:
     """grid_sample composed of engine ops: corner values by indexing, weights from the grid."""
     h, w = x.shape[2:]
-    px = _source_ops(grid[..., 0], w, padding, align)
-    py = _source_ops(grid[..., 1], h, padding, align)
+    px = _source_ops(grid[..., 0], w, 0 if mode == 2 else padding, align)
+    py = _source_ops(grid[..., 1], h, 0 if mode == 2 else padding, align)
     n = make(np.arange(x.shape[0])[:, None, None], False, None, 0)
 
     def value(r: Array, c: Array) -> Any:
@@ -227,6 +345,16 @@ def _sample_ops(x: Any, grid: Any, mode: int, padding: int, align: bool) -> Any:
 
     if mode == 1:
         out = value(np.rint(py._d).astype(np.int64), np.rint(px._d).astype(np.int64))
+        return out.permute(0, 3, 1, 2)
+    if mode == 2:  # the taps' weights are differentiable in the grid, their indices are not
+        ix, iy = np.floor(px._d), np.floor(py._d)
+        cx = _cubic((px - make(ix, False, None, 0)).unsqueeze(-1))
+        cy = _cubic((py - make(iy, False, None, 0)).unsqueeze(-1))
+        cols, rows = _taps(ix, w, padding, align), _taps(iy, h, padding, align)
+        out = sum(
+            (cy[j] * sum((cx[i] * value(rows[j], cols[i]) for i in range(4)), 0) for j in range(4)),
+            0,
+        )
         return out.permute(0, 3, 1, 2)
     x0, y0 = np.floor(px._d), np.floor(py._d)
     wx = (px - make(x0, False, None, 0)).unsqueeze(-1)

@@ -217,8 +217,8 @@ def grid_sample(
             f"grid_sampler(): expected grid to have size {input.ndim - 2} in last dimension, "
             f"but got grid with sizes {list(grid.shape)}"
         )
-    if input.ndim != 4 or mode == "bicubic":
-        raise NotImplementedError("grid_sample: only 4D input with bilinear/nearest modes")
+    if input.ndim != 4:
+        raise NotImplementedError("grid_sample: only 4D input")
     return nn_grid.grid_sample(
         input, grid, nn_grid.MODES[mode], nn_grid.PADDINGS[padding_mode], align_corners
     )

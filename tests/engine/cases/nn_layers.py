@@ -59,6 +59,24 @@ CASES = [
         gradcheck=False,
     ),
     Case(
+        "grid_sample_bicubic",
+        F + "grid_sample(x, g, mode='bicubic', align_corners=False)",
+        {"x": (2, 2, 4, 5), "g": (2, 3, 2, 2)},
+        (-1.3, 1.3),
+    ),
+    Case(
+        "grid_sample_bicubic_reflection_ac",
+        F + "grid_sample(x, g, mode='bicubic', padding_mode='reflection', align_corners=True)",
+        {"x": (1, 2, 3, 4), "g": (1, 2, 3, 2)},
+        (-1.8, 1.8),
+    ),
+    Case(
+        "grid_sample_bicubic_border",
+        F + "grid_sample(x, g, mode='bicubic', padding_mode='border', align_corners=False)",
+        {"x": (1, 1, 4, 3), "g": (1, 3, 2, 2)},
+        (-1.5, 1.5),
+    ),
+    Case(
         "grid_sample_bad_batch",
         F + "grid_sample(x, g, align_corners=False)",
         {"x": (1, 2, 3, 4), "g": (2, 2, 3, 2)},
