@@ -11,11 +11,14 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine import return_types as rt
 from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi, unbroadcast
+from engine.ops.broadcasting import broadcast_shape
+from engine.ops.complex import type_title
 from engine.ops.linalg_decomp import _const, _float
 from engine.ops.linalg_solve import _mt
 from engine.ops.table import Op
@@ -81,15 +84,12 @@ class LinalgPinvBackward0(OpNode):
 def lstsq(A: Tensor, B: Tensor, rcond: Any = None, *, driver: Any = None) -> Any:
     """`torch.linalg.lstsq`: the least-squares solution X of A X = B."""
     a, b = A._d, B._d
-    _float("torch.linalg.lstsq", a)
+    drv = _check_lstsq(a, b, driver)
     vec = b.ndim == a.ndim - 1
     bb = b[..., None] if vec else b
-    if a.shape[-2] != bb.shape[-2]:
-        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     x = np.matmul(_pinv_array(a, rcond), bb)
     dt = np.result_type(a, b)
     x = (x[..., 0] if vec else x).astype(dt)
-    drv = driver or "gelsy"
     sv = np.linalg.svd(np.asarray(a, np.float64), compute_uv=False)
     rank_a = np.asarray(np.linalg.matrix_rank(np.asarray(a, np.float64)), np.int64)
     m, n = a.shape[-2], a.shape[-1]
@@ -112,6 +112,37 @@ def lstsq(A: Tensor, B: Tensor, rcond: Any = None, *, driver: Any = None) -> Any
     rank = np.zeros((0,), np.int64) if drv == "gels" else rank_a
     svals = sv.astype(a.dtype) if drv in ("gelsd", "gelss") else np.zeros((0,), a.dtype)
     return rt.linalg_lstsq((outs[0], outs[1], make(rank, False, None, 0), _const(svals)))
+
+
+def _check_lstsq(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], driver: Any) -> str:
+    """ATen's checks of lstsq's operands, in its order; the LAPACK driver's name."""
+    name = "torch.linalg.lstsq"
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if b.ndim < 1:
+        raise RuntimeError(f"{name}: other must have at least 1 dimension.")
+    if a.dtype != b.dtype:
+        raise RuntimeError(
+            f"{name}: Expected input and other to have the same dtype, but got input's dtype "
+            f"{type_title(a.dtype)} and other's dtype {type_title(b.dtype)}"
+        )
+    vec = a.ndim - b.ndim
+    if not 0 <= vec <= 1:
+        raise RuntimeError(
+            f"{name}: input.dim() must be greater or equal to other.dim() and "
+            "(input.dim() - other.dim()) <= 1"
+        )
+    if a.shape[-2] != (b.shape[-1] if vec else b.shape[-2]):
+        raise RuntimeError(f"{name}: input.size(-2) should match other.size({-1 if vec else -2})")
+    drv = "gelsy" if driver is None else str(driver).lower()
+    if drv not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(
+            f"{name}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"
+        )
+    broadcast_shape(a.shape[:-2], b.shape[: b.ndim - 2 + vec])
+    if _dtype.kind(a.dtype) not in "fc":
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    return drv
 
 
 class LinalgLstsqBackward0(OpNode):
