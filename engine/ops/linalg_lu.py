@@ -106,17 +106,18 @@ def _lu_grad(P: Any, L: Any, U: Any, gL: Any, gU: Any) -> Tensor:
         )
     phi: Any = None
     if gL is not None:
-        phi = matmul(_mt(L), gL).tril(-1)
+        phi = matmul(_mh(L), gL).tril(-1)
     if gU is not None:
-        term = matmul(gU, _mt(U)).triu()
+        term = matmul(gU, _mh(U)).triu()
         phi = term if phi is None else phi + term
-    x = solve_triangular(_mt(L), phi, upper=True, unitriangular=True)
-    x = solve_triangular(_mt(U), x, upper=False, left=False)
+    x = solve_triangular(_mh(L), phi, upper=True, unitriangular=True)
+    x = solve_triangular(_mh(U), x, upper=False, left=False)
     return matmul(P, x)
 
 
 class LinalgLuBackward0(OpNode):
     __slots__ = ()
+    _complex_aware = True  # the formula takes conjugate transposes itself
     _name = "LinalgLuBackward0"
 
     def apply(self, grads: Grads) -> Grads:
@@ -126,6 +127,7 @@ class LinalgLuBackward0(OpNode):
 
 class LinalgLuFactorExBackward0(OpNode):
     __slots__ = ()
+    _complex_aware = True  # the formula takes conjugate transposes itself
     _name = "LinalgLuFactorExBackward0"
 
     def apply(self, grads: Grads) -> Grads:
@@ -140,7 +142,7 @@ class LinalgLuFactorExBackward0(OpNode):
 def linalg_lu(A: Tensor, *, pivot: bool = True) -> Any:
     """`torch.linalg.lu`: (P, L, U) with A = P L U."""
     _pivoting("linalg.lu", pivot)
-    _float("linalg.lu", A._d)
+    _float_or_complex("linalg.lu", A._d)
     lu, pivots, _ = _factor(A._d)
     L, U = _unpack(lu)
     P = _const(_permutation(pivots, A._d.shape[-2], A._d.dtype))
@@ -154,7 +156,7 @@ def linalg_lu(A: Tensor, *, pivot: bool = True) -> Any:
 def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -> Any:
     """`torch.linalg.lu_factor_ex`: (LU, pivots, info), info the first zero pivot (1-based)."""
     _pivoting("linalg.lu_factor_ex", pivot)
-    _float("linalg.lu_factor_ex", A._d)
+    _float_or_complex("linalg.lu_factor_ex", A._d)
     lu, pivots, info = _factor(A._d)
     if check_errors and info.any():
         from engine.ops.linalg_solve import LinAlgError
@@ -223,6 +225,7 @@ class LinalgLuSolveBackward0(OpNode):
     upper triangle."""
 
     __slots__ = ()
+    _complex_aware = True  # the formula takes conjugate transposes itself
     _name = "LinalgLuSolveBackward0"
 
     def apply(self, grads: Grads) -> Grads:
@@ -273,6 +276,11 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> Any:
     warn_once(_LU_DEPRECATED)
     LU, pivots, info = lu_factor_ex(A, pivot=pivot)
     return rt._lu_with_info((LU, pivots, info)) if get_infos else (LU, pivots)
+
+
+def _float_or_complex(name: str, a: np.ndarray[Any, Any]) -> None:
+    """getrf takes complex matrices too (the other decompositions' `_float` refuses them)."""
+    _float(name, a.real if a.dtype.kind == "c" else a)
 
 
 def _pivoting(name: str, pivot: bool) -> None:
