@@ -33,7 +33,11 @@ class TorchNamed(ModuleType):
         torch = torch_name(self.__name__)
         if _importing_from(sys._getframe(1)):
             # `from torch.nn import x`: CPython turns our AttributeError into an ImportError
-            # worded from `__name__` ('engine.nn'); any other error it lets through as it is
+            # worded from `__name__` ('engine.nn'); any other error it lets through as it is.
+            # Its fallback first: a submodule imported but not yet bound (a circular import)
+            sub = sys.modules.get(f"{self.__name__}.{name}")
+            if sub is not None:
+                return sub
             where = self.__dict__.get("__file__")
             raise ImportError(
                 f"cannot import name '{name}' from '{torch}' "
