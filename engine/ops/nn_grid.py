@@ -24,7 +24,8 @@ PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 
 
 def _base_grid(size: tuple[int, ...], align: bool, dt: Any) -> Array:
-    """(H * W, 3) rows (x, y, 1) of ATen's base grid, from linspace(-1, 1) per axis."""
+    """(H * W, 3) rows (x, y, 1), or (D * H * W, 4) rows (x, y, z, 1), of ATen's base grid,
+    from linspace(-1, 1) per axis."""
     from engine._creation import linspace
     from engine._dtype import from_numpy
 
@@ -34,17 +35,17 @@ def _base_grid(size: tuple[int, ...], align: bool, dt: Any) -> Array:
         r = linspace(-1, 1, n, dtype=from_numpy(dt))._d
         return r if align else (r * dt.type(n - 1)) / dt.type(n)
 
-    h, w = size[-2], size[-1]
-    xs, ys = np.meshgrid(axis(w), axis(h))
-    return np.stack([xs, ys, np.ones_like(xs)], -1).reshape(h * w, 3)
+    mesh = np.meshgrid(*(axis(n) for n in size[2:]), indexing="ij")  # (z,) y, x
+    return np.stack([*mesh[::-1], np.ones_like(mesh[0])], -1).reshape(-1, len(mesh) + 1)
 
 
 def affine_grid(theta: Tensor, size: tuple[int, ...], align: bool) -> Tensor:
-    """The sampling grid (N, H, W, 2) of the 2-d affine maps theta (N, 2, 3)."""
+    """The sampling grid (N, H, W, 2) of the 2-d affine maps theta (N, 2, 3), or (N, D, H, W, 3)
+    of the 3-d ones (N, 3, 4)."""
     dt = theta._d.dtype
     base = _base_grid(size, align, dt)
     grid = np.matmul(base[None], theta._d.transpose(0, 2, 1)).astype(dt)
-    out = grid.reshape(size[0], size[2], size[3], 2)
+    out = grid.reshape(size[0], *size[2:], len(size) - 2)
     saved = {"align_corners": align, "size": tuple(size)}
     return record(AffineGridGeneratorBackward0, out, (theta,), saved, keep={"base": base})
 
@@ -62,8 +63,8 @@ class AffineGridGeneratorBackward0(OpNode):
             bt = make(
                 np.ascontiguousarray(np.broadcast_to(base.T, (n, *base.T.shape))), False, None, 0
             )
-            return [bt.bmm(g.reshape(n, -1, 2)).transpose(1, 2)]
-        gd = g._d.reshape(n, -1, 2).transpose(0, 2, 1)
+            return [bt.bmm(g.reshape(n, -1, g.shape[-1])).transpose(1, 2)]
+        gd = g._d.reshape(n, -1, g.shape[-1]).transpose(0, 2, 1)
         return [make(np.asarray(np.matmul(gd, base[None])), False, None, 0)]
 
 

@@ -162,24 +162,24 @@ _ALIGN_WARNING = (
 
 
 def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
-    """The (N, H, W, 2) grid of an affine map theta (N, 2, 3), for `grid_sample`."""
+    """The (N, H, W, 2) grid of affine maps theta (N, 2, 3), or the (N, D, H, W, 3) one of
+    theta (N, 3, 4), for `grid_sample`."""
     from engine.ops import nn_grid
 
     if align_corners is None:
         warn(_ALIGN_WARNING)
         align_corners = False
     size = tuple(int(s) for s in size)
-    if len(size) == 5:
-        raise NotImplementedError("3D affine_grid is not supported by the engine")
-    if len(size) != 4:
+    if len(size) not in (4, 5):
         raise NotImplementedError(
             "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
             f"respectively. Got size {size}."
         )
-    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
+    k = len(size) - 2
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (k, k + 1):
         raise ValueError(
-            f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got "
-            f"{theta.shape}."
+            f"Expected a batch of {k}D affine matrices of shape Nx{k}x{k + 1} for size {size}. "
+            f"Got {theta.shape}."
         )
     return nn_grid.affine_grid(theta, size, align_corners)
 
@@ -191,8 +191,8 @@ def grid_sample(
     padding_mode: str = "zeros",
     align_corners: bool | None = None,
 ) -> Tensor:
-    """Sample input at the grid's normalised (x, y) locations."""
-    from engine.ops import nn_grid
+    """Sample input at the grid's normalised (x, y) or (x, y, z) locations."""
+    from engine.ops import nn_grid, nn_grid_3d
 
     if mode not in nn_grid.MODES:
         raise ValueError(
@@ -217,11 +217,14 @@ def grid_sample(
             f"grid_sampler(): expected grid to have size {input.ndim - 2} in last dimension, "
             f"but got grid with sizes {list(grid.shape)}"
         )
+    mode_id, pad_id = nn_grid.MODES[mode], nn_grid.PADDINGS[padding_mode]
+    if input.ndim == 5:
+        if mode == "bicubic":
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        return nn_grid_3d.grid_sample_3d(input, grid, mode_id, pad_id, align_corners)
     if input.ndim != 4:
-        raise NotImplementedError("grid_sample: only 4D input")
-    return nn_grid.grid_sample(
-        input, grid, nn_grid.MODES[mode], nn_grid.PADDINGS[padding_mode], align_corners
-    )
+        raise NotImplementedError("grid_sample: only 4D and 5D input")
+    return nn_grid.grid_sample(input, grid, mode_id, pad_id, align_corners)
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:

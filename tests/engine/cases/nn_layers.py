@@ -77,6 +77,53 @@ CASES = [
         (-1.5, 1.5),
     ),
     Case(
+        "affine_grid_3d",
+        F + "affine_grid(t, (2, 1, 2, 3, 4), align_corners=False)",
+        {"t": (2, 3, 4)},
+    ),
+    Case(
+        "affine_grid_3d_ac",
+        F + "affine_grid(t, (1, 2, 3, 1, 2), align_corners=True)",
+        {"t": (1, 3, 4)},
+    ),
+    Case(
+        "affine_grid_3d_bad",
+        F + "affine_grid(t, (1, 1, 2, 3, 4), False)",
+        {"t": (1, 2, 3)},
+        raises=True,
+    ),
+    Case(
+        "grid_sample_3d",
+        F + "grid_sample(x, g, align_corners=False)",
+        {"x": (2, 2, 3, 4, 3), "g": (2, 2, 2, 3, 3)},
+        (-1.3, 1.3),
+    ),
+    Case(
+        "grid_sample_3d_border_ac",
+        F + "grid_sample(x, g, padding_mode='border', align_corners=True)",
+        {"x": (1, 2, 2, 3, 3), "g": (1, 3, 2, 2, 3)},
+        (-1.3, 1.3),
+    ),
+    Case(
+        "grid_sample_3d_reflection",
+        F + "grid_sample(x, g, padding_mode='reflection', align_corners=False)",
+        {"x": (1, 1, 3, 2, 4), "g": (1, 2, 3, 2, 3)},
+        (-1.8, 1.8),
+    ),
+    Case(
+        "grid_sample_3d_nearest_reflection_ac",
+        F + "grid_sample(x, g, 'nearest', 'reflection', align_corners=True)",
+        {"x": (1, 2, 3, 2, 4), "g": (1, 2, 3, 2, 3)},
+        (-1.8, 1.8),
+        gradcheck=False,
+    ),
+    Case(
+        "grid_sample_3d_bicubic",
+        F + "grid_sample(x, g, mode='bicubic', align_corners=False)",
+        {"x": (1, 1, 2, 2, 2), "g": (1, 1, 1, 1, 3)},
+        raises=True,
+    ),
+    Case(
         "grid_sample_bad_batch",
         F + "grid_sample(x, g, align_corners=False)",
         {"x": (1, 2, 3, 4), "g": (2, 2, 3, 2)},
