@@ -14,7 +14,7 @@ from engine._warn import warn
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, broadcast_error, record
-from engine.ops.nn_ops import Array, const
+from engine.ops.nn_ops import Array, const, linear_grad
 
 # saved as PyTorch saves it: at::Reduction's integer (`MseLossBackward0._saved_reduction == 1`)
 REDUCTION = {"none": 0, "mean": 1, "sum": 2}
@@ -398,13 +398,28 @@ class NllLossBackward0(OpNode):
         w = np.ones(x2.shape[1], x.dtype) if weight is None else weight._d.astype(x.dtype)
         wt = np.where(valid, w[safe], 0).astype(x.dtype)
         red = REDUCTION_NAME[self.saved("reduction")]
-        gd = g._d.reshape(t2.shape) if red == "none" else g._d
-        coef = np.where(valid, -wt * gd, 0)  # ignored targets get +0, not -0
-        if red == "mean":
-            coef = coef / self.saved("total_weight")
-        out = np.zeros_like(x2)
-        np.put_along_axis(out, safe[:, None, :], coef[:, None, :].astype(x.dtype), axis=1)
-        return [const(out.reshape(x.shape))]
+        total = self.saved("total_weight")
+        gshape = g._d.shape
+
+        def scatter(gd: Array) -> Array:
+            gd = gd.reshape(t2.shape) if red == "none" else gd
+            coef = np.where(valid, -wt * gd, 0)  # ignored targets get +0, not -0
+            if red == "mean":
+                coef = coef / total
+            out = np.zeros_like(x2)
+            np.put_along_axis(out, safe[:, None, :], coef[:, None, :].astype(x.dtype), axis=1)
+            return np.asarray(out.reshape(x.shape))
+
+        def gather(gg: Array) -> Array:  # the adjoint, for create_graph's second derivative
+            picked = np.take_along_axis(gg.reshape(x2.shape), safe[:, None, :], axis=1)[:, 0]
+            coef = np.where(valid, -wt * picked, 0)
+            if red == "none":
+                return np.asarray(coef, x.dtype).reshape(gshape)
+            total_sum = coef.sum() / total if red == "mean" else coef.sum()
+            return np.asarray(total_sum, x.dtype).reshape(gshape)
+
+        # linear in grad_output: under create_graph NllLossBackwardBackward0, as PyTorch's
+        return [linear_grad(self._name, g, scatter, gather)]
 
 
 class NllLoss2DBackward0(NllLossBackward0):
