@@ -267,7 +267,8 @@ class GridSampler2DBackward0(OpNode):
 
             args = (self.saved("interpolation_mode"), self.saved("padding_mode"))
             align = self.saved("align_corners")
-            return regrad(self, g, [xt, gt], lambda x, grid: _sample_ops(x, grid, *args, align))
+            fwd = lambda x, grid: _sample_ops(x, grid, *args, align)  # noqa: E731
+            return regrad(self, g, [xt, gt], fwd, "GridSampler2DBackwardBackward0")
         a, gd = xt._d, gt._d.astype(xt._d.dtype)
         mode, padding = self.saved("interpolation_mode"), self.saved("padding_mode")
         align = self.saved("align_corners")

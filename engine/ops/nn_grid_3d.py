@@ -112,9 +112,8 @@ class GridSampler3DBackward0(OpNode):
         if STATE.enabled and (g._rg or xt._rg or gt._rg):
             from engine.ops.nn_norm import regrad
 
-            return regrad(
-                self, g, [xt, gt], lambda x, grid: _sample_ops(x, grid, mode, padding, align)
-            )
+            fwd = lambda x, grid: _sample_ops(x, grid, mode, padding, align)  # noqa: E731
+            return regrad(self, g, [xt, gt], fwd, "GridSampler3DBackwardBackward0")
         a, gd = xt._d, gt._d.astype(xt._d.dtype)
         p, mult = _points(a, gd, padding, align)
         go = g._d

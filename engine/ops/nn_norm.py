@@ -11,6 +11,8 @@ from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, acc_dtype, record
 from engine.ops.nn_ops import Array, const
+from engine.ops.op_node import variant
+from engine.ops.record import record_multi
 
 
 def _chan(v: Array, ndim: int) -> Array:
@@ -130,7 +132,10 @@ class NativeBatchNormBackward0(OpNode):
             mean = const(self.saved("result1").reshape(shape))
             inv = const(self.saved("result2").reshape(shape))
             fwd = lambda x, w_, b_: _affine((x - mean) * inv, w_, b_, shape)  # noqa: E731
-        return regrad(self, g, [xt, w, b], fwd)
+        # PyTorch's edges: grad_output, input, weight, then its saved statistics
+        return regrad(
+            self, g, [xt, w, b], fwd, "NativeBatchNormBackwardBackward0", (0, 1, 2, -1, -1)
+        )
 
 
 def _decay_into(running: Array, momentum: float, new: Array) -> None:
@@ -200,7 +205,9 @@ class NativeLayerNormBackward0(OpNode):
             axes, eps = tuple(range(nd - k, nd)), self.__dict__["eps"]
             wshape = tuple(xt._d.shape[nd - k :])
             fwd = lambda x, w_, b_: _affine(_normalised(x, axes, eps), w_, b_, wshape)  # noqa: E731
-            return regrad(self, g, [xt, w, b], fwd)
+            # PyTorch's edges: grad_output, input, its saved mean and rstd, weight, bias
+            name = "NativeLayerNormBackwardBackward0"
+            return regrad(self, g, [xt, w, b], fwd, name, (0, 1, -1, -1, 2, 3))
         a, gd = xt._d, g._d
         k = len(self.saved("normalized_shape"))
         axes = tuple(range(a.ndim - k, a.ndim))
@@ -284,22 +291,88 @@ class NativeGroupNormBackward0(OpNode):
 
 
 # -- create_graph: differentiate a composite of engine ops instead ------------------------
-def regrad(node: OpNode, g: Tensor, inputs: list[Tensor | None], forward: Any) -> Grads:
+def regrad(
+    node: OpNode,
+    g: Tensor,
+    inputs: list[Tensor | None],
+    forward: Any,
+    name: str = "",
+    edges: tuple[int, ...] = (),
+) -> Grads:
     """Gradients of `forward(*inputs)` (engine ops) against `g`, recorded for create_graph.
 
     The fused backward above works on ndarrays; when the gradient itself must be
     differentiable, the same function rebuilt from engine ops gives PyTorch's second
-    derivatives.
+    derivatives. With `name` (PyTorch's `GridSampler2DBackwardBackward0`) the gradients are one
+    node of that name over (grad, *inputs), as PyTorch's graph shows, not the composition;
+    `edges` lays out its next_functions as PyTorch's node does, by index into (grad, *inputs),
+    -1 for an input PyTorch's has and the engine does not (a saved mean).
     """
+    from engine.autograd import observer
     from engine.autograd.run_backward import grad
 
     live = [i for i, t in enumerate(inputs) if t is not None and t._rg and node.needs(i)]
-    y = forward(*inputs)
-    got = grad(y, [inputs[i] for i in live], g, create_graph=True, allow_unused=True)
+    tracer = observer.TRACER
+    args, ga = inputs, g
+    if name:  # the composition is private to the named node (not drawn), over aliases of
+        # grad and the inputs so that its own backward sees them as independent variables
+        observer.TRACER = None
+        args, ga = [None if t is None else t.view_as(t) for t in inputs], g.view_as(g)
+    try:
+        y = forward(*args)
+        got = grad(y, [args[i] for i in live], ga, create_graph=True, allow_unused=True)
+    finally:
+        observer.TRACER = tracer
     out: Grads = [None] * len(inputs)
-    for i, r in zip(live, got):
+    done = [(i, r) for i, r in zip(live, got) if r is not None]
+    if name and done:
+        composed = [r for _, r in done]
+        cls = variant(ComposedBackwardBackward, name)
+        order = edges or tuple(range(len(inputs) + 1))
+        real, alias = (g, *inputs), (ga, *args)
+        keep = {"composed": composed, "sources": tuple(alias[k] if k >= 0 else None for k in order)}
+        wired = tuple(real[k] if k >= 0 else None for k in order)
+        results = record_multi(cls, [r._d for r in composed], wired, keep=keep)
+        return _placed(len(inputs), [i for i, _ in done], results)
+    for i, r in done:
         out[i] = r
     return out
+
+
+def _placed(n: int, where: list[int], values: tuple[Tensor | None, ...] | list[Tensor]) -> Grads:
+    out: Grads = [None] * n
+    for i, v in zip(where, values):
+        out[i] = v
+    return out
+
+
+class ComposedBackwardBackward(OpNode):
+    """The named gradient `regrad` records: its backward differentiates the composed gradient
+    it keeps (retained, so it can run again), against grad and the inputs."""
+
+    __slots__ = ()
+    _name = "ComposedBackwardBackward0"
+    _listed = False
+
+    def apply(self, grads: Grads) -> Grads:
+        from engine.autograd.run_backward import grad
+
+        composed: list[Tensor] = self.__dict__["composed"]
+        sources: tuple[Tensor | None, ...] = self.__dict__["sources"]
+        pairs = [(r, gg) for r, gg in zip(composed, grads) if gg is not None and r._rg]
+        want = [i for i, t in enumerate(sources) if t is not None and t._rg and self.needs(i)]
+        if not pairs or not want:
+            return [None] * len(sources)
+        got = grad(
+            [r for r, _ in pairs],
+            [sources[i] for i in want],
+            [gg for _, gg in pairs],
+            retain_graph=True,
+            create_graph=STATE.enabled,
+            allow_unused=True,
+        )
+        assert isinstance(got, tuple)
+        return _placed(len(sources), want, got)
 
 
 def _affine(y: Tensor, w: Tensor | None, b: Tensor | None, shape: tuple[int, ...]) -> Tensor:
