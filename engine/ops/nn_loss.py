@@ -13,7 +13,7 @@ from engine._tensor import Tensor
 from engine._warn import warn
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, broadcast_error, record
+from engine.ops._core import OpNode, broadcast_error, record, unbroadcast
 from engine.ops.nn_ops import Array, const, linear_grad
 
 # saved as PyTorch saves it: at::Reduction's integer (`MseLossBackward0._saved_reduction == 1`)
@@ -64,11 +64,25 @@ class _PairLoss(OpNode):
         assert g is not None
         xt, tt = self.saved("self"), self.saved("target")
         if STATE.enabled and (g._rg or xt._rg or tt._rg):
-            # create_graph: a differentiable gradient, so second derivatives match PyTorch's
-            gz = self.deriv_graph(xt - tt) * g
-            if REDUCTION_NAME[self.saved("reduction")] == "mean":
-                gz = gz / max(int(np.prod(np.broadcast_shapes(xt._d.shape, tt._d.shape))), 1)
-            return [gz if self.needs(0) else None, -gz if self.needs(1) else None]
+            # create_graph: a differentiable gradient, so second derivatives match PyTorch's,
+            # one node per input as PyTorch's (MseLossBackwardBackward0 over grad, self,
+            # target; the target's over grad, target, self, the derivative being odd in z)
+            from engine.ops.nn_norm import named_grad
+
+            n = max(int(np.prod(np.broadcast_shapes(xt._d.shape, tt._d.shape))), 1)
+            mean = REDUCTION_NAME[self.saved("reduction")] == "mean"
+
+            def grad_of(gg: Tensor, a: Tensor, b: Tensor) -> Tensor:
+                gz = self.deriv_graph(a - b) * gg
+                return gz / n if mean else gz
+
+            name = self._name[:-1] + "Backward0"
+            gx = named_grad(name, grad_of, (g, xt, tt)) if self.needs(0) else None
+            gt = named_grad(name, grad_of, (g, tt, xt)) if self.needs(1) else None
+            return [
+                None if gx is None else unbroadcast(gx, xt._d.shape),
+                None if gt is None else unbroadcast(gt, tt._d.shape),
+            ]
         x, t = xt._d, tt._d
         d = _scale(
             self, g, np.broadcast_to(self.deriv(x, t), np.broadcast_shapes(x.shape, t.shape))

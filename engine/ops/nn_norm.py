@@ -327,16 +327,42 @@ def regrad(
     done = [(i, r) for i, r in zip(live, got) if r is not None]
     if name and done:
         composed = [r for _, r in done]
-        cls = variant(ComposedBackwardBackward, name)
         order = edges or tuple(range(len(inputs) + 1))
         real, alias = (g, *inputs), (ga, *args)
-        keep = {"composed": composed, "sources": tuple(alias[k] if k >= 0 else None for k in order)}
         wired = tuple(real[k] if k >= 0 else None for k in order)
-        results = record_multi(cls, [r._d for r in composed], wired, keep=keep)
+        aliases = tuple(alias[k] if k >= 0 else None for k in order)
+        results = _named(name, composed, wired, aliases)
         return _placed(len(inputs), [i for i, _ in done], results)
     for i, r in done:
         out[i] = r
     return out
+
+
+def named_grad(name: str, forward: Any, sources: tuple[Tensor, ...]) -> Tensor:
+    """`forward(*sources)`, a gradient written with engine ops, recorded as one node named as
+    PyTorch's (`MseLossBackwardBackward0`) over `sources`, the composition kept private."""
+    from engine.autograd import observer
+
+    tracer, observer.TRACER = observer.TRACER, None
+    try:
+        aliases = tuple(t.view_as(t) for t in sources)
+        composed = forward(*aliases)
+    finally:
+        observer.TRACER = tracer
+    return _named(name, [composed], sources, aliases)[0]
+
+
+def _named(
+    name: str,
+    composed: list[Tensor],
+    sources: tuple[Tensor | None, ...],
+    aliases: tuple[Tensor | None, ...],
+) -> list[Tensor]:
+    """The composed gradients' values as outputs of one `name` node over `sources`; its
+    backward differentiates the composition against the aliases it was built on."""
+    cls = variant(ComposedBackwardBackward, name)
+    keep = {"composed": composed, "sources": aliases}
+    return record_multi(cls, [r._d for r in composed], sources, keep=keep)
 
 
 def _placed(n: int, where: list[int], values: tuple[Tensor | None, ...] | list[Tensor]) -> Grads:
