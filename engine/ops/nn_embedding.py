@@ -71,7 +71,8 @@ class EmbeddingBackward0(OpNode):
                 out = out / freq[idx][..., None].astype(gg.dtype)
             return np.ascontiguousarray(out)
 
-        return [linear_grad(self._name, g, scatter, gather)]
+        # ATen's embedding_dense_backward: EmbeddingDenseBackwardBackward0 under create_graph
+        return [linear_grad("EmbeddingDenseBackward0", g, scatter, gather)]
 
 
 def embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> Tensor:

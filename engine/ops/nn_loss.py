@@ -233,8 +233,9 @@ class BinaryCrossEntropyBackward0(OpNode):
             d = d * w._d
         gx = const(_scale(self, g, d.astype(x.dtype)))
         gt = None
-        if self.needs(1):
-            gt = const(_scale(self, g, (np.log1p(-x) - np.log(x)).astype(x.dtype)))
+        if self.needs(1):  # weighted as the input's (ATen's binary_cross_entropy_target_backward)
+            dt = np.log1p(-x) - np.log(x)
+            gt = const(_scale(self, g, (dt if w is None else dt * w._d).astype(x.dtype)))
         return [gx, gt]
 
     def _regrad(self, g: Tensor, xt: Tensor, tt: Tensor) -> Grads:
