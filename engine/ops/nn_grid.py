@@ -21,6 +21,8 @@ from engine.ops.nn_ops import Array
 
 MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+# what the sampler's node saves, and its BackwardBackward0 beside grad_output
+_SAVED = ("align_corners", "grid", "input", "interpolation_mode", "padding_mode")
 
 
 def _base_grid(size: tuple[int, ...], align: bool, dt: Any) -> Array:
@@ -268,7 +270,8 @@ class GridSampler2DBackward0(OpNode):
             args = (self.saved("interpolation_mode"), self.saved("padding_mode"))
             align = self.saved("align_corners")
             fwd = lambda x, grid: _sample_ops(x, grid, *args, align)  # noqa: E731
-            return regrad(self, g, [xt, gt], fwd, "GridSampler2DBackwardBackward0")
+            saved = {"grad_output": g, **{k: self.saved(k) for k in _SAVED}}
+            return regrad(self, g, [xt, gt], fwd, "GridSampler2DBackwardBackward0", (), saved)
         a, gd = xt._d, gt._d.astype(xt._d.dtype)
         mode, padding = self.saved("interpolation_mode"), self.saved("padding_mode")
         align = self.saved("align_corners")

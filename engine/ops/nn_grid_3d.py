@@ -16,7 +16,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
-from engine.ops.nn_grid import _bound, _source_ops
+from engine.ops.nn_grid import _SAVED, _bound, _source_ops
 from engine.ops.nn_ops import Array
 
 Corner = tuple[Array, Array, Array, Array, tuple[Array, Array, Array]]
@@ -113,7 +113,8 @@ class GridSampler3DBackward0(OpNode):
             from engine.ops.nn_norm import regrad
 
             fwd = lambda x, grid: _sample_ops(x, grid, mode, padding, align)  # noqa: E731
-            return regrad(self, g, [xt, gt], fwd, "GridSampler3DBackwardBackward0")
+            saved = {"grad_output": g, **{k: self.saved(k) for k in _SAVED}}
+            return regrad(self, g, [xt, gt], fwd, "GridSampler3DBackwardBackward0", (), saved)
         a, gd = xt._d, gt._d.astype(xt._d.dtype)
         p, mult = _points(a, gd, padding, align)
         go = g._d

@@ -77,8 +77,11 @@ class _PairLoss(OpNode):
                 return gz / n if mean else gz
 
             name = self._name[:-1] + "Backward0"
-            gx = named_grad(name, grad_of, (g, xt, tt)) if self.needs(0) else None
-            gt = named_grad(name, grad_of, (g, tt, xt)) if self.needs(1) else None
+            params = {k: v for k, v in (self._saved or {}).items() if k not in ("self", "target")}
+            sx = {"grad_output": g, "self": xt, "target": tt, **params}
+            st = {"grad_output": g, "self": tt, "target": xt, **params}
+            gx = named_grad(name, grad_of, (g, xt, tt), sx) if self.needs(0) else None
+            gt = named_grad(name, grad_of, (g, tt, xt), st) if self.needs(1) else None
             return [
                 None if gx is None else unbroadcast(gx, xt._d.shape),
                 None if gt is None else unbroadcast(gt, tt._d.shape),

@@ -133,9 +133,13 @@ class NativeBatchNormBackward0(OpNode):
             inv = const(self.saved("result2").reshape(shape))
             fwd = lambda x, w_, b_: _affine((x - mean) * inv, w_, b_, shape)  # noqa: E731
         # PyTorch's edges: grad_output, input, weight, then its saved statistics
-        return regrad(
-            self, g, [xt, w, b], fwd, "NativeBatchNormBackwardBackward0", (0, 1, 2, -1, -1)
-        )
+        saved = {"eps": self.saved("eps"), "grad_out": g, "input": xt}
+        saved.update({k: self.saved(k) for k in ("running_mean", "running_var", "weight")})
+        saved["save_invstd"] = const(self.saved("result2"))
+        saved["save_mean"] = const(self.saved("result1"))
+        saved["train"] = self.saved("training")
+        name, edges = "NativeBatchNormBackwardBackward0", (0, 1, 2, -1, -1)
+        return regrad(self, g, [xt, w, b], fwd, name, edges, saved)
 
 
 def _decay_into(running: Array, momentum: float, new: Array) -> None:
@@ -207,7 +211,10 @@ class NativeLayerNormBackward0(OpNode):
             fwd = lambda x, w_, b_: _affine(_normalised(x, axes, eps), w_, b_, wshape)  # noqa: E731
             # PyTorch's edges: grad_output, input, its saved mean and rstd, weight, bias
             name = "NativeLayerNormBackwardBackward0"
-            return regrad(self, g, [xt, w, b], fwd, name, (0, 1, -1, -1, 2, 3))
+            saved = {"grad_out": g, "input": xt, "mean": const(self.saved("result1"))}
+            saved["normalized_shape"] = self.saved("normalized_shape")
+            saved.update({"rstd": const(self.saved("result2")), "weight": w})
+            return regrad(self, g, [xt, w, b], fwd, name, (0, 1, -1, -1, 2, 3), saved)
         a, gd = xt._d, g._d
         k = len(self.saved("normalized_shape"))
         axes = tuple(range(a.ndim - k, a.ndim))
@@ -298,6 +305,7 @@ def regrad(
     forward: Any,
     name: str = "",
     edges: tuple[int, ...] = (),
+    saved: dict[str, Any] | None = None,
 ) -> Grads:
     """Gradients of `forward(*inputs)` (engine ops) against `g`, recorded for create_graph.
 
@@ -306,7 +314,8 @@ def regrad(
     derivatives. With `name` (PyTorch's `GridSampler2DBackwardBackward0`) the gradients are one
     node of that name over (grad, *inputs), as PyTorch's graph shows, not the composition;
     `edges` lays out its next_functions as PyTorch's node does, by index into (grad, *inputs),
-    -1 for an input PyTorch's has and the engine does not (a saved mean).
+    -1 for an input PyTorch's has and the engine does not (a saved mean); `saved` are its
+    PyTorch-named saved values.
     """
     from engine.autograd import observer
     from engine.autograd.run_backward import grad
@@ -331,14 +340,16 @@ def regrad(
         real, alias = (g, *inputs), (ga, *args)
         wired = tuple(real[k] if k >= 0 else None for k in order)
         aliases = tuple(alias[k] if k >= 0 else None for k in order)
-        results = _named(name, composed, wired, aliases)
+        results = _named(name, composed, wired, aliases, saved)
         return _placed(len(inputs), [i for i, _ in done], results)
     for i, r in done:
         out[i] = r
     return out
 
 
-def named_grad(name: str, forward: Any, sources: tuple[Tensor, ...]) -> Tensor:
+def named_grad(
+    name: str, forward: Any, sources: tuple[Tensor, ...], saved: dict[str, Any] | None = None
+) -> Tensor:
     """`forward(*sources)`, a gradient written with engine ops, recorded as one node named as
     PyTorch's (`MseLossBackwardBackward0`) over `sources`, the composition kept private."""
     from engine.autograd import observer
@@ -349,7 +360,7 @@ def named_grad(name: str, forward: Any, sources: tuple[Tensor, ...]) -> Tensor:
         composed = forward(*aliases)
     finally:
         observer.TRACER = tracer
-    return _named(name, [composed], sources, aliases)[0]
+    return _named(name, [composed], sources, aliases, saved)[0]
 
 
 def _named(
@@ -357,12 +368,13 @@ def _named(
     composed: list[Tensor],
     sources: tuple[Tensor | None, ...],
     aliases: tuple[Tensor | None, ...],
+    saved: dict[str, Any] | None,
 ) -> list[Tensor]:
     """The composed gradients' values as outputs of one `name` node over `sources`; its
     backward differentiates the composition against the aliases it was built on."""
     cls = variant(ComposedBackwardBackward, name)
     keep = {"composed": composed, "sources": aliases}
-    return record_multi(cls, [r._d for r in composed], sources, keep=keep)
+    return record_multi(cls, [r._d for r in composed], sources, saved, keep=keep)
 
 
 def _placed(n: int, where: list[int], values: tuple[Tensor | None, ...] | list[Tensor]) -> Grads:
@@ -399,6 +411,17 @@ class ComposedBackwardBackward(OpNode):
         )
         assert isinstance(got, tuple)
         return _placed(len(sources), want, got)
+
+
+# saved tensors PyTorch lists (as _raw_saved_) even when undefined (no weight, no running stats)
+variant(
+    ComposedBackwardBackward,
+    "NativeBatchNormBackwardBackward0",
+    _tensors=frozenset(("running_mean", "running_var", "weight")),
+)
+variant(
+    ComposedBackwardBackward, "NativeLayerNormBackwardBackward0", _tensors=frozenset(("weight",))
+)
 
 
 def _affine(y: Tensor, w: Tensor | None, b: Tensor | None, shape: tuple[int, ...]) -> Tensor:
