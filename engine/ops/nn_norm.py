@@ -393,6 +393,7 @@ class ComposedBackwardBackward(OpNode):
     _listed = False
 
     def apply(self, grads: Grads) -> Grads:
+        from engine.autograd import observer
         from engine.autograd.run_backward import grad
 
         composed: list[Tensor] = self.__dict__["composed"]
@@ -401,14 +402,23 @@ class ComposedBackwardBackward(OpNode):
         want = [i for i, t in enumerate(sources) if t is not None and t._rg and self.needs(i)]
         if not pairs or not want:
             return [None] * len(sources)
-        got = grad(
-            [r for r, _ in pairs],
-            [sources[i] for i in want],
-            [gg for _, gg in pairs],
-            retain_graph=True,
-            create_graph=STATE.enabled,
-            allow_unused=True,
-        )
+        # the composition is private: its backward is not a pass of the user's (a traced run
+        # shows PyTorch's one node), unless that backward builds a graph the user keeps
+        create = STATE.enabled
+        tracer = observer.TRACER
+        if not create:
+            observer.TRACER = None
+        try:
+            got = grad(
+                [r for r, _ in pairs],
+                [sources[i] for i in want],
+                [gg for _, gg in pairs],
+                retain_graph=True,
+                create_graph=create,
+                allow_unused=True,
+            )
+        finally:
+            observer.TRACER = tracer
         assert isinstance(got, tuple)
         return _placed(len(sources), want, got)
 

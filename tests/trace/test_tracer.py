@@ -15,6 +15,7 @@ import engine
 from engine.tracing import Tracer
 from engine.tracing.ids import Ids
 from engine.tracing.stepper import Backward
+from protocol.check import validate_event
 from tests.trace import harness
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -559,3 +560,23 @@ def test_the_stream_is_the_same_however_timed_sends_fall(
     for i, (a, b) in enumerate(zip(every_capture, never, strict=True)):
         assert a == b, i
     assert any(e["type"] == "node" for e in never)
+
+
+def test_a_named_double_backward_node_is_one_node_and_its_backward_no_extra_pass() -> None:
+    """A gradient penalty through layer_norm: PyTorch draws NativeLayerNormBackwardBackward0 as
+    one node, and the penalty's backward is the run's second pass, with no pass of its own for
+    the engine's private composition (whose ops, e.g. RsqrtBackward0, are never drawn)."""
+    summary, events = harness.traced(
+        "import torch\n"
+        "x = torch.randn(4, 5, requires_grad=True)\n"
+        "y = torch.nn.functional.layer_norm(x, (5,)).pow(3).sum()\n"
+        "(g,) = torch.autograd.grad(y, x, create_graph=True)\n"
+        "g.pow(2).sum().backward()\n"
+    )
+    assert summary["status"] == "ok", summary
+    for e in events:
+        validate_event(e)
+    names = {e["name"] for e in events if e["type"] == "node"}
+    assert "NativeLayerNormBackwardBackward0" in names
+    assert not names & {"RsqrtBackward0", "MeanBackward1", "SubBackward0"}, names
+    assert sum(e["type"] == "backward_started" for e in events) == 2
