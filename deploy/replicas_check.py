@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
 import sys
 import tempfile
 import time
@@ -172,6 +173,7 @@ def main() -> int:
     except Failed as exc:
         print(f"FAIL {exc}\n(process logs in {logs})", file=sys.stderr)
         return 1
+    shutil.rmtree(logs, ignore_errors=True)  # kept only for a failure to be read
     print("replicas check passed")
     return 0
 
