@@ -17,7 +17,8 @@ from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads, SavedTensor
 from engine.ops._core import OpNode, record_multi, zeros_for
-from engine.ops.linalg_solve import LinAlgError, _mt, _square
+from engine.ops.complex import not_implemented
+from engine.ops.linalg_solve import LinAlgError, _mt, _square, floating_input
 from engine.ops.table import Op
 
 
@@ -32,11 +33,7 @@ def _eye_like(x: Tensor, n: int) -> Tensor:
 def _float(name: str, a: np.ndarray[Any, Any]) -> None:
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if _dtype.kind(a.dtype) != "f":
-        raise RuntimeError(
-            f"{name}: Expected a floating point or complex tensor as input. Got "
-            f"{str(a.dtype).capitalize()}"
-        )
+    floating_input(name, a)
 
 
 # -- svd ---------------------------------------------------------------------------------
@@ -120,6 +117,8 @@ def _diag(v: Tensor) -> Tensor:
 # -- eigh --------------------------------------------------------------------------------
 def _eigh(A: Tensor, UPLO: str) -> list[Tensor]:
     a = A._d
+    if _dtype.kind(a.dtype) not in "fc":
+        raise not_implemented("linalg_eigh_cpu", A)
     _square("linalg.eigh", a)
     w, v = np.linalg.eigh(a, UPLO=UPLO)  # type: ignore[call-overload]
     datas = [w.astype(a.dtype), lapack(v.astype(a.dtype))]

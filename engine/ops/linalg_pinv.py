@@ -19,8 +19,8 @@ from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, record_multi, unbroadcast
 from engine.ops.broadcasting import broadcast_shape
 from engine.ops.complex import type_title
-from engine.ops.linalg_decomp import _const, _float
-from engine.ops.linalg_solve import _mt
+from engine.ops.linalg_decomp import _const
+from engine.ops.linalg_solve import _mt, floating_input
 from engine.ops.table import Op
 
 
@@ -36,12 +36,20 @@ def _pinv_array(a: np.ndarray[Any, Any], rtol: Any = None, atol: Any = None) -> 
     return np.matmul(np.swapaxes(vh, -1, -2) * sinv[..., None, :], np.swapaxes(u, -1, -2))
 
 
+_PINV_TYPES = frozenset(np.dtype(t) for t in ("float32", "float64", "complex64", "complex128"))
+
+
 def pinv(
     A: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = False, rcond: Any = None
 ) -> Tensor:
     """`torch.linalg.pinv`: the Moore-Penrose pseudo-inverse (by SVD)."""
     a = A._d
-    _float("linalg.pinv", a)
+    if a.ndim < 2 or a.dtype not in _PINV_TYPES:
+        raise RuntimeError(
+            f"linalg.pinv({type_title(a.dtype)}{{{list(a.shape)}}}): expected a tensor with 2 or "
+            "more dimensions of float, double, cfloat or cdouble types"
+        )
+    floating_input("linalg.pinv", a)
     if rcond is not None:
         rtol = rcond
     out = _pinv_array(a, rtol, atol).astype(a.dtype)

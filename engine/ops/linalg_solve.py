@@ -15,6 +15,7 @@ from engine._layout import lapack
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, unbroadcast, wants_grad
+from engine.ops.complex import type_title
 from engine.ops.table import Op
 
 
@@ -37,10 +38,23 @@ def _square(name: str, a: np.ndarray[Any, Any]) -> None:
             f"{a.shape[-1]} matrices"
         )
     # complex only where the real formulas extend holomorphically (ops/complex_grad.py)
-    if _dtype.kind(a.dtype) != "f" and not (_dtype.kind(a.dtype) == "c" and name in _HOLOMORPHIC):
+    if not (_dtype.kind(a.dtype) == "c" and name in _HOLOMORPHIC):
+        floating_input(name, a)
+
+
+def floating_input(name: str, a: np.ndarray[Any, Any]) -> None:
+    """PyTorch's error for an integer or bool matrix; complex ones, which PyTorch takes, are
+    refused as what they are: not implemented here yet."""
+    kind = _dtype.kind(a.dtype)
+    if kind == "c":
+        raise NotImplementedError(
+            f"{name}: complex input is not supported by backscope's engine yet "
+            "(PyTorch supports it)"
+        )
+    if kind != "f":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
-            f"{str(a.dtype).capitalize()}"
+            f"{type_title(a.dtype)}"
         )
 
 
