@@ -23,6 +23,7 @@ behind `.data = ...`) is told first, before the engine makes it: `state_changing
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -78,3 +79,16 @@ def install(tracer: Observer | None) -> None:
     """Install (or with None, remove) the tracer."""
     global TRACER
     TRACER = tracer
+
+
+@contextlib.contextmanager
+def untraced(private: bool = True) -> Iterator[None]:
+    """The engine's own work, not the user's, runs unseen by the tracer (when `private`)."""
+    global TRACER
+    tracer = TRACER
+    if private:
+        TRACER = None
+    try:
+        yield
+    finally:
+        TRACER = tracer

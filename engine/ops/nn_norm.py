@@ -321,17 +321,14 @@ def regrad(
     from engine.autograd.run_backward import grad
 
     live = [i for i, t in enumerate(inputs) if t is not None and t._rg and node.needs(i)]
-    tracer = observer.TRACER
     args, ga = inputs, g
-    if name:  # the composition is private to the named node (not drawn), over aliases of
-        # grad and the inputs so that its own backward sees them as independent variables
-        observer.TRACER = None
-        args, ga = [None if t is None else t.view_as(t) for t in inputs], g.view_as(g)
-    try:
+    # with a name the composition is private to the named node (not drawn), over aliases of
+    # grad and the inputs so that its own backward sees them as independent variables
+    with observer.untraced(bool(name)):
+        if name:
+            args, ga = [None if t is None else t.view_as(t) for t in inputs], g.view_as(g)
         y = forward(*args)
         got = grad(y, [args[i] for i in live], ga, create_graph=True, allow_unused=True)
-    finally:
-        observer.TRACER = tracer
     out: Grads = [None] * len(inputs)
     done = [(i, r) for i, r in zip(live, got) if r is not None]
     if name and done:
@@ -354,12 +351,9 @@ def named_grad(
     PyTorch's (`MseLossBackwardBackward0`) over `sources`, the composition kept private."""
     from engine.autograd import observer
 
-    tracer, observer.TRACER = observer.TRACER, None
-    try:
+    with observer.untraced():
         aliases = tuple(t.view_as(t) for t in sources)
         composed = forward(*aliases)
-    finally:
-        observer.TRACER = tracer
     return _named(name, [composed], sources, aliases, saved)[0]
 
 
@@ -405,10 +399,7 @@ class ComposedBackwardBackward(OpNode):
         # the composition is private: its backward is not a pass of the user's (a traced run
         # shows PyTorch's one node), unless that backward builds a graph the user keeps
         create = STATE.enabled
-        tracer = observer.TRACER
-        if not create:
-            observer.TRACER = None
-        try:
+        with observer.untraced(not create):
             got = grad(
                 [r for r, _ in pairs],
                 [sources[i] for i in want],
@@ -417,8 +408,6 @@ class ComposedBackwardBackward(OpNode):
                 create_graph=create,
                 allow_unused=True,
             )
-        finally:
-            observer.TRACER = tracer
         assert isinstance(got, tuple)
         return _placed(len(sources), want, got)
 
