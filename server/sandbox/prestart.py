@@ -215,6 +215,12 @@ class WarmPool:
         # a sandbox dropped without close() (or still open at exit) takes its workers along
         weakref.finalize(self, _kill_now, self._ready)
 
+    def __contains__(self, slot: object) -> bool:
+        return slot in self._ready
+
+    def __len__(self) -> int:
+        return len(self._ready)
+
     def fill(self, slot: int, make: Callable[[], Worker]) -> None:
         """Pre-start the slot's next worker (a failure only means the next run starts cold)."""
         if self.closed or slot in self._ready:

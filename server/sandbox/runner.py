@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import functools
 import logging
 import shutil
 import subprocess
@@ -54,15 +55,16 @@ class Sandbox:
     def __init__(self, settings: SandboxSettings | None = None, mode: Mode | None = None) -> None:
         self.settings = settings or SandboxSettings()
         self.mode = mode or detect_mode(self.settings)
-        self._pool = SlotPool(self.settings.max_workers, self.settings.max_queue)
+        self._pool = SlotPool(
+            self.settings.max_workers, self.settings.max_queue, lambda slot: slot in self._warm
+        )
         self._bwrap = shutil.which(self.settings.bwrap_path) or self.settings.bwrap_path
         self._handles: set[RunHandle] = set()
         self.uid_base = claim_uids(self.settings.slot_uid_base, self.settings.max_workers)
         self.accounting = Accounting.detect(self.settings, f"backscope-{self.uid_base}")
         self.pause_problem = PauseCheck(0).problem  # None: pauses are verified from /proc
         self._warm = WarmPool()
-        for slot in range(self.settings.max_workers):
-            self._prestart(slot)
+        self._top_up()
 
     def slot_uids(self) -> list[int]:
         """The uids this sandbox runs code as, one per worker slot."""
@@ -125,13 +127,19 @@ class Sandbox:
         self.accounting.close()
 
     def prestarted_pids(self) -> list[int]:
-        """Host pids of the workers waiting for their run (one per free slot)."""
+        """Host pids of the workers waiting for their run (`spare_workers` at most)."""
         return self._warm.pids()
 
-    def _prestart(self, slot: int) -> None:
-        """Start the slot's next worker now, unless code is refused (or shutting down)."""
-        if self.mode.name != "refuse" and self.settings.prestart:
-            self._warm.fill(slot, lambda: self._spawn(slot))
+    def _top_up(self) -> None:
+        """Start workers on the free slots handed out next until `spare_workers` wait, unless
+        code is refused (or shutting down). Called when a slot comes free, not when a run takes
+        a worker: the next one's boot would compete with that run for the processor."""
+        if self.mode.name == "refuse" or not self.settings.prestart:
+            return
+        for slot in self._pool.free:
+            if len(self._warm) >= self.settings.spare_workers:
+                return
+            self._warm.fill(slot, functools.partial(self._spawn, slot))
 
     def _spawn(self, slot: int) -> Worker:
         group = self.accounting.group()  # raises rather than start a run uncounted
@@ -266,8 +274,8 @@ class RunHandle:
                         _log.warning("slot %d: processes of uid %d not reaped yet", slot, uid)
                 except Exception:
                     _log.exception("could not clean up slot %d", slot)
-            self._sb._prestart(slot)  # the slot is clean: its next worker can start importing
             self._sb._pool.release(slot)
+            self._sb._top_up()  # the slot is clean: a worker can start importing there again
             self._sb._handles.discard(self)
             # the run has ended only now: its processes are gone and its slot is free
             self._finish(self._returncode)

@@ -57,9 +57,13 @@ class SandboxSettings(BaseSettings):
     values_answer_budget: int = Field(default=2_000_000, ge=0)
     max_frame_bytes: int = Field(default=8 * MiB, ge=1024)
     max_workers: int = Field(default=2, ge=1)
-    # start each free slot's next worker ahead of its run (imports done, waiting for the job):
+    # start a free slot's next worker ahead of its run (imports done, waiting for the job):
     # a click then skips the ~0.2 s of importing numpy and the engine
     prestart: bool = True
+    # how many such workers wait at most, on the free slots handed out next; a run that takes
+    # one starts the next, so a second run soon after still finds one. Each costs a boot
+    # (~0.7 CPU-s) and is thrown away unused when the server stops or the settings change.
+    spare_workers: int = Field(default=1, ge=1)
     # queued runs beyond this are refused at once instead of piling up
     max_queue: int = Field(default=64, ge=0)
     # first uid of the slots' block; a block in use (by another Sandbox or server) is skipped

@@ -34,9 +34,12 @@ class SlotPool:
     runs cannot make another owner's run wait behind all of them. Waiters hear their position
     whenever it changes."""
 
-    def __init__(self, size: int, max_queue: int) -> None:
+    def __init__(
+        self, size: int, max_queue: int, prefer: Callable[[int], bool] = lambda slot: False
+    ) -> None:
         self._size = size
         self._free = list(range(size))
+        self._prefer = prefer  # a free slot to hand out first (its worker is ready)
         self._max_queue = max_queue
         self._waiters: list[_Waiter] = []
         self._held: dict[int, str] = {}  # slot -> owner
@@ -47,6 +50,11 @@ class SlotPool:
     def waiting(self) -> int:
         """How many runs are queued."""
         return len(self._waiters)
+
+    @property
+    def free(self) -> list[int]:
+        """The free slots, in the order they are handed out when none is preferred."""
+        return list(self._free)
 
     @property
     def busy(self) -> int:
@@ -62,7 +70,8 @@ class SlotPool:
         (1 = next, 0 = running). Raises QueueFull."""
         fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if self._free and not self._waiters:
-            slot = self._free.pop(0)
+            slot = next((s for s in self._free if self._prefer(s)), self._free[0])
+            self._free.remove(slot)
             self._grant(slot, owner)
             fut.set_result(slot)
             on_position(0)

@@ -133,7 +133,7 @@ def test_cpu_and_wall_clocks_start_when_the_job_arrives() -> None:
 
 
 def test_shutdown_kills_prestarted_and_running_workers() -> None:
-    sandbox = Sandbox(short_settings())
+    sandbox = Sandbox(short_settings(spare_workers=2))
 
     async def scenario() -> list[int]:
         waiting = await until_prestarted(sandbox, 2)
@@ -147,6 +147,33 @@ def test_shutdown_kills_prestarted_and_running_workers() -> None:
 
     tree = asyncio.run(scenario())
     assert len(tree) >= 2 and not [pid for pid in tree if alive(pid)]
+    assert leftover_pids(sandbox) == []
+
+
+def test_one_spare_waits_on_the_slot_handed_out_next() -> None:
+    """However many slots, `spare_workers` (one by default) wait; a run takes the spare; a slot
+    coming free starts the next one there, and the run after that gets it."""
+    sandbox = Sandbox(short_settings(max_workers=3))
+
+    async def scenario() -> None:
+        [first] = await until_prestarted(sandbox, 1)
+        await asyncio.sleep(0.3)
+        assert sandbox.prestarted_pids() == [first]  # one waits, not one per slot
+        normal, pid, prestarted = await run(sandbox, NORMAL)
+        assert (normal.text(), pid, prestarted) == (NORMAL_OUT, first, True)
+        [second] = await until_prestarted(sandbox, 1)
+        # two at once: one finds the spare, the other starts cold, both run
+        handles = [await sandbox.run(NORMAL), await sandbox.run(NORMAL)]
+        results = [await collect(h) for h in handles]
+        assert [r.text() for r in results] == [NORMAL_OUT, NORMAL_OUT]
+        assert sorted(h.prestarted for h in handles) == [False, True]
+        assert second in [h.worker_pid for h in handles]
+        [third] = await until_prestarted(sandbox, 1)
+        again, pid, prestarted = await run(sandbox, NORMAL)
+        assert (again.text(), pid, prestarted) == (NORMAL_OUT, third, True)
+        await sandbox.close()
+
+    asyncio.run(scenario())
     assert leftover_pids(sandbox) == []
 
 
@@ -208,7 +235,9 @@ def test_the_channel_is_fd_3_however_many_fds_the_server_holds() -> None:
 
 
 def test_server_shutdown_leaves_no_worker_behind(tmp_path: Path) -> None:
-    app = create_app(Settings(db_path=tmp_path / "runs.sqlite3", sandbox=short_settings()))
+    app = create_app(
+        Settings(db_path=tmp_path / "runs.sqlite3", sandbox=short_settings(spare_workers=2))
+    )
     runner = app.state.runner
     with serve(app) as base:
         events = asyncio.run(_ws_run(base, NORMAL))
