@@ -120,6 +120,14 @@ describe("the default collapse", () => {
     expect(opened).toEqual([]);
   });
 
+  it("opens a model drawn as one box when its insides fit", () => {
+    // an LSTM tagger: the model, then a reshape and the loss outside it
+    const tagger = laidOut(fixture("tagger"));
+    const shut = defaultCollapsed(tagger.log.index, null);
+    expect(shut.has("Tagger")).toBe(false);
+    expect([...shut].sort()).toEqual(["Tagger.emb", "Tagger.lstm", "Tagger.out"]);
+  });
+
   it("says what a collapsed call is: its name in its parent, its class, its shapes", () => {
     const enc = laidOut(fixture("encoder"));
     const call = [...enc.log.index.calls.values()].find((c) => c.path === "TransformerEncoder.layers.0.linear1");

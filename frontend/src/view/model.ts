@@ -17,8 +17,9 @@ function pathDepths(index: RunIndex): Map<string, number> {
   return out;
 }
 
-/** Boxes and loose ops drawn for iteration `it` when every call at depth >= d is shut. */
-function unitsAt(index: RunIndex, d: number, it: number | null): number {
+/** Boxes, and boxes plus loose ops, drawn for iteration `it` when every call at depth >= d
+ *  is shut. */
+function drawnAt(index: RunIndex, d: number, it: number | null): { boxes: number; units: number } {
   let total = 0, calls = 0, inside = 0;
   for (let i = 0; i < index.iterationOps.length; i++) if (it === null || i === it) total += index.iterationOps[i] ?? 0;
   for (const c of index.calls.values()) {
@@ -26,11 +27,17 @@ function unitsAt(index: RunIndex, d: number, it: number | null): number {
     calls += 1;
     inside += c.ops;
   }
-  return calls + total - inside;
+  return { boxes: calls, units: calls + total - inside };
+}
+
+function unitsAt(index: RunIndex, d: number, it: number | null): number {
+  return drawnAt(index, d, it).units;
 }
 
 /** Module paths collapsed by default: none for a small graph; else every module from the
- *  deepest level that keeps the drawing to about TARGET_UNITS boxes, never fewer than 4. */
+ *  shallowest level that keeps the drawing to about TARGET_UNITS boxes, opened a level further
+ *  while that is too coarse: fewer than 4 boxes and ops, or the model one box (a model with a
+ *  few ops beside it, such as a reshape before the loss) when its insides fit. */
 export function defaultCollapsed(index: RunIndex, iteration: number | null): Set<string> {
   const ops = iteration === null ? index.iterationOps.reduce((a, b) => a + (b ?? 0), 0) : (index.iterationOps[iteration] ?? 0);
   const out = new Set<string>();
@@ -42,8 +49,14 @@ export function defaultCollapsed(index: RunIndex, iteration: number | null): Set
     if (unitsAt(index, k, iteration) <= TARGET_UNITS) d = k;
   }
   if (d === 0) d = 1;
-  // too coarse (the whole model one box): one level more
-  while (d < maxDepth && unitsAt(index, d, iteration) < 4) d += 1;
+  // too coarse (the whole model one box, a few loose ops beside it): one level more
+  const perIteration = iteration === null ? Math.max(1, index.iterationOps.filter((n) => (n ?? 0) > 0).length) : 1;
+  const coarse = (k: number): boolean => {
+    const { boxes, units } = drawnAt(index, k, iteration);
+    if (units < 4) return true;
+    return boxes <= perIteration && unitsAt(index, k + 1, iteration) <= 2 * TARGET_UNITS;
+  };
+  while (d < maxDepth && coarse(d)) d += 1;
   for (const [path, depth] of depths) if (depth >= d) out.add(path);
   return out;
 }
