@@ -164,6 +164,11 @@ class ModuleEnter(EventBase):
 
 
 class ModuleExit(EventBase):
+    """The module's forward returned (or raised): `output_shape` is the shape of what it
+    returned, of its first tensor when it returned several (an LSTM's `output`, not `h_n`);
+    null when it returned no tensor or raised."""
+
     type: Literal["module_exit"]
     path: str | None
     call: int | None
+    output_shape: list[int] | None

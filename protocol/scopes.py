@@ -8,6 +8,7 @@ from typing import Any
 Scope = tuple[Any, str, int]  # (the module, its name under its caller, its call number)
 
 CHILD_SEARCH = 10_000  # modules searched for a child's name before falling back to its class
+OUTPUT_SEARCH = 1_000  # values looked at in a module's output for its first tensor
 
 
 def path_and_calls(stack: list[Scope]) -> tuple[str | None, tuple[int, ...] | None]:
@@ -43,3 +44,20 @@ def leave(stack: list[Scope], module: Any) -> int | None:
         if m is module:
             break
     return call
+
+
+def output_shape(output: Any, tensor_type: type[Any]) -> list[int] | None:
+    """The shape of what a module returned: the tensor, or the first tensor of a tuple, list or
+    dict it returned (depth first); None when there is none."""
+    todo = [output]
+    seen = 0
+    while todo and seen < OUTPUT_SEARCH:
+        x = todo.pop(0)
+        seen += 1
+        if isinstance(x, tensor_type):
+            return list(x.shape)
+        if isinstance(x, (tuple, list)):
+            todo[:0] = x
+        elif isinstance(x, dict):
+            todo[:0] = x.values()
+    return None

@@ -147,7 +147,9 @@ class ModuleScopes:
         path = self.path
         call = scopes.leave(self.stack, module)
         self._changed()
-        rec.add({"type": "module_exit", "t": rec.now(), "path": path, "call": call})
+        shape = scopes.output_shape(output, torch.Tensor)
+        exit_ = {"type": "module_exit", "t": rec.now(), "path": path, "call": call}
+        rec.add({**exit_, "output_shape": shape})
 
     def path_of(self, module: Any) -> str | None:
         hit = self.paths.get(id(module))

@@ -468,7 +468,15 @@ def _b_menter(tr: Tracer, it: cap.ModuleEntered, out: Out) -> None:
 
 
 def _b_mexit(tr: Tracer, it: cap.ModuleExited, out: Out) -> None:
-    out.append({"type": "module_exit", "t": it.ts - tr.t0, "path": it.path, "call": it.call})
+    out.append(
+        {
+            "type": "module_exit",
+            "t": it.ts - tr.t0,
+            "path": it.path,
+            "call": it.call,
+            "output_shape": it.output_shape,
+        }
+    )
 
 
 def _b_raw(tr: Tracer, it: cap.Raw, out: Out) -> None:

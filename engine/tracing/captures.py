@@ -169,6 +169,7 @@ class ModuleExited(NamedTuple):
     frame: Any
     path: str | None
     call: int | None
+    output_shape: list[int] | None
 
 
 class Raw(NamedTuple):

@@ -40,12 +40,13 @@ def module_enter(self: Tracer, module: Any, name: str | None = None) -> None:
     self._add(cap.ModuleEntered(_ns(), line, frame, path, type(module).__name__, call))
 
 
-def module_exit(self: Tracer, module: Any) -> None:
-    """Called by nn.Module.__call__ after forward (also when it raised)."""
+def module_exit(self: Tracer, module: Any, output: Any) -> None:
+    """Called by nn.Module.__call__ after forward with what it returned (None when it raised)."""
     path = self.mpath
     call = scopes.leave(self.mstack, module)
     self._scope_changed()
-    self._add(cap.ModuleExited(_ns(), None, None, path, call))
+    shape = scopes.output_shape(output, Tensor)
+    self._add(cap.ModuleExited(_ns(), None, None, path, call, shape))
 
 
 def scope_changed(self: Tracer) -> None:

@@ -187,6 +187,7 @@ export interface ModuleEnter {
   line: number | null;
   call: number;
 }
+/** The module's forward returned (or raised): `output_shape` is the shape of what it returned, of its first tensor when it returned several (an LSTM's `output`, not `h_n`); null when it returned no tensor or raised. */
 export interface ModuleExit {
   type: "module_exit";
   t: number;
@@ -194,6 +195,7 @@ export interface ModuleExit {
   seq: number;
   path: string | null;
   call: number | null;
+  output_shape: number[] | null;
 }
 /** A node is about to run: the gradients it gets, the ready queue, and the dependency counts of its next functions. */
 export interface NodeEnter {

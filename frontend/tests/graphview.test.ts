@@ -128,6 +128,13 @@ describe("the default collapse", () => {
     expect([...shut].sort()).toEqual(["Tagger.emb", "Tagger.lstm", "Tagger.out"]);
   });
 
+  it("gives a module's shapes as what it returned, not its last op", () => {
+    // nn.LSTM returns (output, (h_n, c_n)); its last op makes c_n (1×2×4)
+    const tagger = laidOut(fixture("tagger"));
+    const lstm = [...tagger.log.index.calls.values()].find((c) => c.path === "Tagger.lstm");
+    expect(moduleLabel(tagger.log.index, lstm, lstm?.key ?? "").shapes).toBe("2×3×4 → 2×3×4");
+  });
+
   it("says what a collapsed call is: its name in its parent, its class, its shapes", () => {
     const enc = laidOut(fixture("encoder"));
     const call = [...enc.log.index.calls.values()].find((c) => c.path === "TransformerEncoder.layers.0.linear1");

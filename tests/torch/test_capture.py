@@ -81,6 +81,14 @@ def test_names_lines_and_module_scopes(tmp_path: Path) -> None:
     assert of(events, "tensor")[0]["tensor"]["name"] == "x"
 
 
+def test_a_module_exit_says_the_shape_of_what_the_module_returned(tmp_path: Path) -> None:
+    from tests.trace.test_tracer import MODULE_OUTPUT_SHAPES, MODULE_OUTPUTS
+
+    _, events = _run(tmp_path, MODULE_OUTPUTS)
+    exits = [(e["path"], e["output_shape"]) for e in of(events, "module_exit")]
+    assert exits == MODULE_OUTPUT_SHAPES
+
+
 def test_saved_tensors_with_versions(tmp_path: Path) -> None:
     code = (
         "import torch\n"

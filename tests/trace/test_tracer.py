@@ -236,6 +236,33 @@ def test_module_scopes_carry_call_numbers_so_repeated_calls_stay_apart() -> None
     assert [e["module_calls"] for e in nodes if e["name"] == "TanhBackward0"] == [[0, 2], [3, 5]]
 
 
+MODULE_OUTPUTS = (
+    "import torch\n"
+    "class Pair(torch.nn.Module):\n"
+    "    def forward(self, x):\n"
+    "        return {'scale': 2, 'out': (x.sum(0), x)}\n"
+    "class Boom(torch.nn.Module):\n"
+    "    def forward(self, x):\n"
+    "        raise ValueError('boom')\n"
+    "lstm = torch.nn.LSTM(3, 4, batch_first=True)\n"
+    "out, (h, c) = lstm(torch.ones(2, 5, 3))\n"
+    "Pair()(torch.ones(2, 3))\n"
+    "torch.nn.Flatten()(torch.ones(2, 3, 1))\n"
+    "try:\n"
+    "    Boom()(torch.ones(1))\n"
+    "except ValueError:\n"
+    "    pass\n"
+)
+# what each call returned: an LSTM's output (not h_n, its last op's), a dict's first tensor
+MODULE_OUTPUT_SHAPES = [("LSTM", [2, 5, 4]), ("Pair", [3]), ("Flatten", [2, 3]), ("Boom", None)]
+
+
+def test_a_module_exit_says_the_shape_of_what_the_module_returned() -> None:
+    events = _run(MODULE_OUTPUTS)
+    exits = [(e["path"], e["output_shape"]) for e in events if e["type"] == "module_exit"]
+    assert exits == MODULE_OUTPUT_SHAPES
+
+
 def test_find_is_not_stopped_by_a_dead_weak_proxy_in_the_heap() -> None:
     import weakref
 

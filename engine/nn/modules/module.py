@@ -107,10 +107,12 @@ class Module:
         if tracer is None:
             return self._call(args, kwargs)
         tracer.module_enter(self)  # the module's scope, for the ops it records
+        output = None
         try:
-            return self._call(args, kwargs)
+            output = self._call(args, kwargs)
+            return output
         finally:
-            tracer.module_exit(self)
+            tracer.module_exit(self, output)
 
     def _call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if not (

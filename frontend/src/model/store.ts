@@ -28,6 +28,9 @@ export interface ModuleCall {
    *  outside the call that is not a parameter (the module's input). */
   enterSeq: number;
   input: number[] | null;
+  /** The shape of what it returned (its first tensor), from its module_exit; null until then,
+   *  or when it returned no tensor (or the log predates the field). */
+  output: number[] | null;
 }
 
 /** Run-wide facts folded from the events as they arrive (the same at every cursor). */
@@ -74,7 +77,7 @@ export class RunIndex {
         const depth = parent === null ? 1 : (this.calls.get(parent)?.depth ?? 0) + 1;
         this.calls.set(call, {
           call, key: `${path}#${call}`, path, type, parent, depth, iteration: this.backwardSeqs.length,
-          line: ev.line, first: null, last: null, ops: 0, enterSeq: ev.seq, input: null,
+          line: ev.line, first: null, last: null, ops: 0, enterSeq: ev.seq, input: null, output: null,
         });
         this.byKey.set(`${path}#${call}`, this.calls.get(call) as ModuleCall);
         this.types.set(path, type);
@@ -83,6 +86,8 @@ export class RunIndex {
       }
       case "module_exit": {
         const call = ev.call;
+        const m = call === null ? undefined : this.calls.get(call);
+        if (m) m.output = ev.output_shape ?? null;
         const at = call === null ? this.open.length - 1 : this.open.lastIndexOf(call);
         if (at >= 0) this.open.length = at;
         return;

@@ -110,7 +110,8 @@ export function moduleLabel(index: RunIndex, call: ModuleCall | undefined, key: 
   const parent = call.parent !== null ? index.calls.get(call.parent) : undefined;
   const name = parent && call.path.startsWith(`${parent.path}.`) ? call.path.slice(parent.path.length + 1) : call.path;
   const title = name === call.type ? name : `${name} · ${call.type}`;
-  const out = call.last !== null ? index.outShape.get(call.last) : undefined;
+  // what it returned; else (a log from before module_exit said) its last op's output
+  const out = call.output ?? (call.last !== null ? index.outShape.get(call.last) : undefined);
   const input = call.input;
   const dims = (shape: number[]): string => (shape.length ? shape.join("×") : "scalar");
   const shapes = out ? `${input ? `${dims(input)} → ` : ""}${dims(out)}` : "";
