@@ -48,16 +48,26 @@ def leave(stack: list[Scope], module: Any) -> int | None:
 
 def output_shape(output: Any, tensor_type: type[Any]) -> list[int] | None:
     """The shape of what a module returned: the tensor, or the first tensor of a tuple, list or
-    dict it returned (depth first); None when there is none."""
+    dict it returned (depth first, looking at OUTPUT_SEARCH values at most); None when there is
+    none. It runs inside the user's module call: a container subclass whose methods raise
+    costs the label, never the call."""
     todo = [output]
     seen = 0
-    while todo and seen < OUTPUT_SEARCH:
-        x = todo.pop(0)
-        seen += 1
-        if isinstance(x, tensor_type):
-            return list(x.shape)
-        if isinstance(x, (tuple, list)):
-            todo[:0] = x
-        elif isinstance(x, dict):
-            todo[:0] = x.values()
+    try:
+        while todo and seen < OUTPUT_SEARCH:
+            x = todo.pop()
+            seen += 1
+            if isinstance(x, tensor_type):
+                return [int(n) for n in x.shape]
+            if isinstance(x, (tuple, list)):
+                todo.extend(list(x[:OUTPUT_SEARCH])[::-1])
+            elif isinstance(x, dict):
+                values: list[Any] = []
+                for v in dict.values(x):
+                    if len(values) >= OUTPUT_SEARCH:
+                        break
+                    values.append(v)
+                todo.extend(reversed(values))
+    except Exception:
+        return None
     return None

@@ -244,17 +244,31 @@ MODULE_OUTPUTS = (
     "class Boom(torch.nn.Module):\n"
     "    def forward(self, x):\n"
     "        raise ValueError('boom')\n"
+    "class Odd(list):\n"
+    "    def __getitem__(self, i):\n"
+    "        raise KeyError(i)\n"
+    "class Oddly(torch.nn.Module):\n"
+    "    def forward(self, x):\n"
+    "        return Odd([x])\n"
     "lstm = torch.nn.LSTM(3, 4, batch_first=True)\n"
     "out, (h, c) = lstm(torch.ones(2, 5, 3))\n"
     "Pair()(torch.ones(2, 3))\n"
     "torch.nn.Flatten()(torch.ones(2, 3, 1))\n"
+    "assert len(Oddly()(torch.ones(1))) == 1\n"
     "try:\n"
     "    Boom()(torch.ones(1))\n"
     "except ValueError:\n"
     "    pass\n"
 )
-# what each call returned: an LSTM's output (not h_n, its last op's), a dict's first tensor
-MODULE_OUTPUT_SHAPES = [("LSTM", [2, 5, 4]), ("Pair", [3]), ("Flatten", [2, 3]), ("Boom", None)]
+# what each call returned: an LSTM's output (not h_n, its last op's), a dict's first tensor;
+# a list whose indexing raises costs only its shape
+MODULE_OUTPUT_SHAPES = [
+    ("LSTM", [2, 5, 4]),
+    ("Pair", [3]),
+    ("Flatten", [2, 3]),
+    ("Oddly", None),
+    ("Boom", None),
+]
 
 
 def test_a_module_exit_says_the_shape_of_what_the_module_returned() -> None:
