@@ -31,6 +31,15 @@ EPOCH_DEPRECATION_WARNING = (
     "Please open an issue if you are unable to replicate your use case: "
     "https://github.com/pytorch/pytorch/issues/new/choose."
 )
+_GET_LR_WARNING = (
+    "To get the last learning rate computed by the scheduler, please use `get_last_lr()`."
+)
+
+
+def warn_get_lr_outside_step(scheduler: LRScheduler) -> None:
+    """PyTorch's warning when `get_lr()` is called by hand: it computes the next step's lrs."""
+    if not scheduler._get_lr_called_within_step:
+        warn(_GET_LR_WARNING, UserWarning)
 
 
 def _track_step_called(opt: Optimizer) -> None:
@@ -53,6 +62,8 @@ def _track_step_called(opt: Optimizer) -> None:
 
 class LRScheduler:
     """Base: keeps `last_epoch`, writes each new lr into the optimizer's groups."""
+
+    _get_lr_called_within_step = False
 
     def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
         if not isinstance(optimizer, Optimizer):

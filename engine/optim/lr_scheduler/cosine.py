@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.optim.lr_scheduler.base import LRScheduler, _lrs
+from engine.optim.lr_scheduler.base import LRScheduler, _lrs, warn_get_lr_outside_step
 from engine.optim.optimizer import Optimizer
 
 
@@ -19,6 +19,7 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         groups = self.optimizer.param_groups
         t, eta = self.T_max, self.eta_min
         if self._is_initial:
@@ -66,6 +67,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         cos = 1 + math.cos(math.pi * self.T_cur / self.T_i)
         return [self.eta_min + (b - self.eta_min) * cos / 2 for b in self.base_lrs]
 

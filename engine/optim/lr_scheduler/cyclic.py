@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from engine.optim.lr_scheduler.base import LRScheduler
+from engine.optim.lr_scheduler.base import LRScheduler, warn_get_lr_outside_step
 from engine.optim.lr_scheduler.one_cycle import _per_group
 from engine.optim.optimizer import Optimizer
 
@@ -106,6 +106,7 @@ class CyclicLR(LRScheduler):
         return float(gamma**x)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         cycle = math.floor(1 + self.last_epoch / self.total_size)
         x = 1.0 + self.last_epoch / self.total_size - cycle
         if x <= self.step_ratio:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.optim.lr_scheduler.base import LRScheduler
+from engine.optim.lr_scheduler.base import LRScheduler, warn_get_lr_outside_step
 from engine.optim.optimizer import Optimizer
 
 
@@ -89,6 +89,7 @@ class OneCycleLR(LRScheduler):
         return (end - start) * pct + start
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         step = self.last_epoch
         if step > self.total_steps:
             raise ValueError(

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine.optim.lr_scheduler.base import LRScheduler, _lrs
+from engine.optim.lr_scheduler.base import LRScheduler, _lrs, warn_get_lr_outside_step
 from engine.optim.optimizer import Optimizer
 
 
@@ -23,6 +23,7 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         groups = self.optimizer.param_groups
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return [g["lr"] for g in groups]
@@ -47,6 +48,7 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         groups = self.optimizer.param_groups
         if self.last_epoch not in self.milestones:
             return [g["lr"] for g in groups]
@@ -65,6 +67,7 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         groups = self.optimizer.param_groups
         if self._is_initial:
             return [g["lr"] for g in groups]
@@ -88,6 +91,7 @@ class LambdaLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         return [b * f(self.last_epoch) for b, f in zip(self.base_lrs, self.lr_lambdas)]
 
     def state_dict(self) -> dict[str, Any]:
@@ -112,6 +116,7 @@ class MultiplicativeLR(LambdaLR):
     """Multiply the lr by `lr_lambda(epoch)` at every step."""
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         if self._is_initial:
             return _lrs(self.optimizer)
         groups = self.optimizer.param_groups
@@ -134,6 +139,7 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         if self.last_epoch == 0:
             return [lr * self.factor for lr in _lrs(self.optimizer)]
         if self.last_epoch != self.total_iters:
@@ -167,6 +173,7 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         if self.last_epoch == 0:
             return [lr * self.start_factor for lr in _lrs(self.optimizer)]
         if self._is_initial or self.last_epoch > self.total_iters:
@@ -191,6 +198,7 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
+        warn_get_lr_outside_step(self)
         if self._is_initial or self.last_epoch > self.total_iters:
             return _lrs(self.optimizer)
         t, n = self.last_epoch, self.total_iters
