@@ -249,7 +249,9 @@ def linearize(func: Fn, *primals: Any) -> tuple[Any, Fn]:
     """(func(*primals), jvp_fn): `jvp_fn(*tangents)` is J tangents at `primals`."""
     from engine._warn import warn
 
-    # PyTorch 2.13 traces `func` with make_fx, which warns this on every call
+    out = jvp(func, primals, tuple(torch.zeros_like(p) for p in primals))[0]
+    # PyTorch 2.13 traces `func` with make_fx, which warns this on every call (after the
+    # first forward-AD use's own warnings, which the jvp above gives)
     warn(
         "Attempted to insert a get_attr Node with no underlying reference in the owning "
         "GraphModule! Call GraphModule.add_submodule to add the necessary submodule, "
@@ -257,7 +259,6 @@ def linearize(func: Fn, *primals: Any) -> tuple[Any, Fn]:
         "to add the necessary buffer",
         UserWarning,
     )
-    out = jvp(func, primals, tuple(torch.zeros_like(p) for p in primals))[0]
 
     def jvp_fn(*tangents: Any) -> Any:
         return jvp(func, primals, tangents)[1]
