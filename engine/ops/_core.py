@@ -28,6 +28,7 @@ from engine.ops.operands import acc_dtype as acc_dtype
 from engine.ops.operands import as_tensor as as_tensor
 from engine.ops.operands import binary_arrays as binary_arrays
 from engine.ops.operands import float_array as float_array
+from engine.ops.operands import float_kernel as float_kernel
 from engine.ops.operands import matmul_np as matmul_np
 from engine.ops.operands import opmath as opmath
 from engine.ops.record import NONE_EDGE as NONE_EDGE

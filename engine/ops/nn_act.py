@@ -7,15 +7,16 @@ from typing import Any
 
 import numpy as np
 
+from engine import _dtype
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops import autocast as _autocast
-from engine.ops._core import OpNode, float_array, record, unbroadcast
+from engine.ops._core import OpNode, float_array, float_kernel, record, unbroadcast
 from engine.ops.nn_ops import Array, _Act, _sig, const, softplus
 
 
-def _act(node: type[_Act], fn: Any, self: Tensor, **params: Any) -> Tensor:
-    x = float_array(self)
+def _act(node: type[_Act], fn: Any, self: Tensor, kernel: str, **params: Any) -> Tensor:
+    x = float_kernel(self, kernel)
     return record(
         node, np.asarray(fn(x, **params)).astype(x.dtype), (self,), {"self": self, **params}
     )
@@ -23,7 +24,7 @@ def _act(node: type[_Act], fn: Any, self: Tensor, **params: Any) -> Tensor:
 
 def mish(self: Tensor) -> Tensor:
     """x * tanh(softplus(x))."""
-    return _act(MishBackward0, lambda x: x * np.tanh(np.logaddexp(0, x)), self)
+    return _act(MishBackward0, lambda x: x * np.tanh(np.logaddexp(0, x)), self, "mish_cpu")
 
 
 class MishBackward0(_Act):
@@ -45,7 +46,7 @@ class MishBackward0(_Act):
 
 def hardswish(self: Tensor) -> Tensor:
     """x * relu6(x + 3) / 6."""
-    return _act(HardswishBackward0, lambda x: x * np.clip(x + 3, 0, 6) / 6, self)
+    return _act(HardswishBackward0, lambda x: x * np.clip(x + 3, 0, 6) / 6, self, "hardswish_cpu")
 
 
 class HardswishBackward0(_Act):
@@ -61,7 +62,7 @@ class HardswishBackward0(_Act):
 
 def hardsigmoid(self: Tensor) -> Tensor:
     """relu6(x + 3) / 6."""
-    return _act(HardsigmoidBackward0, lambda x: np.clip(x + 3, 0, 6) / 6, self)
+    return _act(HardsigmoidBackward0, lambda x: np.clip(x + 3, 0, 6) / 6, self, "hardsigmoid_cpu")
 
 
 class HardsigmoidBackward0(_Act):
@@ -75,7 +76,7 @@ class HardsigmoidBackward0(_Act):
 
 def log_sigmoid(self: Tensor) -> Tensor:
     """log(sigmoid(x)), computed stably."""
-    x = float_array(self)
+    x = float_kernel(self, "log_sigmoid_cpu")
     out = (-np.logaddexp(0, -x)).astype(x.dtype)
     # ATen's log_sigmoid_forward also returns a buffer, exp(-|x|), that its backward saves
     buffer = make(np.exp(-np.abs(x)).astype(x.dtype), False, None, 0)
@@ -98,11 +99,19 @@ class LogSigmoidBackward0(_Act):
 
 
 def threshold(self: Tensor, threshold: float, value: float) -> Tensor:
-    """x where x > threshold, else value."""
+    """x where x > threshold, else value (an integer input stays integer)."""
+    x = self._d
+    if x.dtype.kind in "iu":  # threshold and value in the input's type (truncated)
+        if x.dtype.kind == "u" and not 0 <= int(value) <= np.iinfo(x.dtype).max:
+            ctype = f"uint{x.dtype.itemsize * 8}_t"
+            raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+        out = np.where(x > int(threshold), x, int(value)).astype(x.dtype)
+        return record(ThresholdBackward0, out, (self,), {"self": self, "threshold": threshold})
     return _act(
         ThresholdBackward0,
         lambda x, threshold: np.where(x > threshold, x, value),
         self,
+        "threshold_cpu",
         threshold=threshold,
     )
 
@@ -119,7 +128,11 @@ class ThresholdBackward0(_Act):
 def hardshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
     """x where |x| > lambd, else 0."""
     return _act(
-        HardshrinkBackward0, lambda x, lambd: np.where(np.abs(x) > lambd, x, 0), self, lambd=lambd
+        HardshrinkBackward0,
+        lambda x, lambd: np.where(np.abs(x) > lambd, x, 0),
+        self,
+        "hardshrink_cpu",
+        lambd=lambd,
     )
 
 
@@ -138,6 +151,7 @@ def softshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
         SoftshrinkBackward0,
         lambda x, lambd: np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, x * 0)),
         self,
+        "softshrink_check",
         lambd=lambd,
     )
 
@@ -155,6 +169,9 @@ def prelu(self: Tensor, weight: Tensor) -> Tensor:
     """max(0, x) + weight * min(0, x), one weight per channel (dim 1; 1-D input has one)."""
     if _autocast.OPEN[0]:  # inside torch.autocast: PyTorch's casts first
         self, weight = _autocast.lower(self, weight)
+    if self.dtype != weight.dtype:
+        names = (_dtype.SCALAR_NAMES[t.dtype.name] for t in (self, weight))
+        raise RuntimeError("prelu: Type promoting not supported. Got {} and {}".format(*names))
     x = float_array(self)
     if weight.ndim > 1:
         raise RuntimeError(

@@ -6,7 +6,7 @@ import numpy as np
 
 from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, float_array, record
+from engine.ops._core import OpNode, float_kernel, record
 from engine.ops.nn_ops import Array, linear_grad
 
 
@@ -54,7 +54,7 @@ def rrelu_with_noise(x: Tensor, lower: float, upper: float, training: bool) -> T
     non-positive element, in order; in eval the slope is (lower + upper) / 2."""
     from engine._generator import default_generator
 
-    a = float_array(x)
+    a = float_kernel(x, "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu")
     if training:
         neg = a <= 0
         noise = np.ones(a.shape, a.dtype)
@@ -87,7 +87,7 @@ class RreluWithNoiseBackward0(OpNode):
 
 def glu(x: Tensor, dim: int = -1) -> Tensor:
     """a * sigmoid(b) for the two halves (a, b) of x along dim."""
-    a = x._d
+    a = float_kernel(x, "glu_cpu")
     if a.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     d = dim % a.ndim

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from engine._dtype import CPP_NAMES
 from engine._tensor import Tensor
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
@@ -141,18 +142,10 @@ def weight_grad(
     return total
 
 
-_C_TYPES = {
-    "float64": "double",
-    "float32": "float",
-    "float16": "c10::Half",
-    "bfloat16": "c10::BFloat16",
-}
-
-
 def _check_dtypes(xd: Any, wd: Any, b: Tensor | None) -> None:
     """PyTorch's refusals of mixed dtypes (the bias is checked first)."""
     if b is not None and b._d.dtype != xd.dtype:
-        cx, cb = (_C_TYPES.get(d.name, d.name) for d in (xd.dtype, b._d.dtype))
+        cx, cb = (CPP_NAMES[d.name] for d in (xd.dtype, b._d.dtype))
         raise RuntimeError(f"Input type ({cx}) and bias type ({cb}) should be the same")
     if wd.dtype != xd.dtype:
         from engine.ops.reduce_stats import _type_name

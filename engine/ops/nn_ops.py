@@ -16,7 +16,7 @@ import numpy as np
 from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, float_array, record, variant
+from engine.ops._core import OpNode, float_kernel, record, variant
 
 Array = np.ndarray[Any, Any]
 
@@ -115,7 +115,7 @@ def gelu(self: Tensor, approximate: str = "none") -> Tensor:
     """Gaussian error linear unit (exact, or PyTorch's tanh approximation)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    x = float_array(self)
+    x = float_kernel(self, "GeluKernelImpl")
     if approximate == "tanh":
         inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)
         out = 0.5 * x * (1 + np.tanh(inner))
@@ -155,7 +155,7 @@ def _sig(x: Array) -> Array:
 
 def silu(self: Tensor) -> Tensor:
     """x * sigmoid(x)."""
-    x = float_array(self)
+    x = float_kernel(self, "silu_cpu")
     return record(SiluBackward0, x * _sig(x), (self,), {"self": self})
 
 
@@ -184,7 +184,7 @@ def elu(
     celu: bool = False,
 ) -> Tensor:
     """Exponential linear unit (also SELU and CELU through its scales)."""
-    x = float_array(self)
+    x = float_kernel(self, "elu_cpu")
     out = np.where(x > 0, x * scale, alpha * scale * np.expm1(x * input_scale)).astype(x.dtype)
     if celu:
         return record(CeluBackward0, out, (self,), {"self": self, "alpha": alpha})
@@ -194,7 +194,7 @@ def elu(
 
 def elu_result(self: Tensor, alpha: float, scale: float, input_scale: float, celu: bool) -> Tensor:
     """The in-place form's op: PyTorch saves the result instead of the input."""
-    x = float_array(self)
+    x = float_kernel(self, "elu_cpu")
     out = np.where(x > 0, x * scale, alpha * scale * np.expm1(x * input_scale)).astype(x.dtype)
     if celu:
         return record(CeluBackward1, out, (self,), {"alpha": alpha}, out_saved="result")
@@ -230,7 +230,7 @@ class CeluBackward1(EluBackward1):
 
 def leaky_relu_result(self: Tensor, negative_slope: float) -> Tensor:
     """The in-place leaky_relu's op (saves the result)."""
-    x = float_array(self)
+    x = float_kernel(self, "leaky_relu_cpu")
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
     saved = {"negative_slope": negative_slope}
     return record(LeakyReluBackward1, out, (self,), saved, out_saved="result")
@@ -297,7 +297,7 @@ class CeluBackward0(_Act):
 
 def leaky_relu(self: Tensor, negative_slope: float = 0.01) -> Tensor:
     """max(0, x) + negative_slope * min(0, x)."""
-    x = float_array(self)
+    x = float_kernel(self, "leaky_relu_cpu")
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
     return record(
         LeakyReluBackward0, out, (self,), {"self": self, "negative_slope": negative_slope}
@@ -315,7 +315,7 @@ class LeakyReluBackward0(_Act):
 
 def softplus(self: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + exp(beta x)) / beta, linear above `threshold` as PyTorch."""
-    x = float_array(self)
+    x = float_kernel(self, "softplus_cpu")
     bx = x * beta
     out = np.where(bx > threshold, x, np.logaddexp(0, bx) / beta).astype(x.dtype)
     saved = {"self": self, "beta": beta, "threshold": threshold}
@@ -337,8 +337,15 @@ class SoftplusBackward0(_Act):
 
 
 def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
-    """Clamp to [min_val, max_val]; the gradient is zero at and beyond the bounds."""
-    x = float_array(self)
+    """Clamp to [min_val, max_val]; the gradient is zero at and beyond the bounds (an integer
+    input stays integer, as ATen's hardtanh is a clamp)."""
+    x = self._d
+    if x.dtype == np.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if x.dtype.kind in "iu":  # the bounds in the input's type, as Scalar.to<int>() truncates
+        min_val, max_val = int(min_val), int(max_val)
+    if x.dtype.kind == "u" and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     out = np.clip(x, min_val, max_val).astype(x.dtype)
     saved = {"self": self, "min_val": min_val, "max_val": max_val}
     return record(HardtanhBackward0, out, (self,), saved)

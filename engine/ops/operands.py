@@ -133,3 +133,13 @@ def float_array(a: Tensor) -> np.ndarray[Any, Any]:
     if _dtype.kind(d.dtype) != "f" and _dtype.kind(d.dtype) != "c":
         return d.astype(_dtype.get_default_dtype().np)
     return d
+
+
+def float_kernel(a: Tensor, kernel: str) -> np.ndarray[Any, Any]:
+    """The data of `a` for an ATen kernel dispatched on floating types only: an integer or bool
+    input is PyTorch's NotImplementedError naming the kernel (`"gelu" on a LongTensor`)."""
+    d = a._d
+    if _dtype.kind(d.dtype) in "biu":
+        name = _dtype.SCALAR_NAMES[_dtype.from_numpy(d.dtype).name]
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+    return d

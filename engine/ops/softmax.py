@@ -31,15 +31,17 @@ def need_dim(name: str, dim: Any) -> None:
         raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
 
 
-def _softmax_arrays(self: Tensor, dim: Any, dtype: Any) -> tuple[np.ndarray[Any, Any], int]:
+def _softmax_arrays(
+    self: Tensor, dim: Any, dtype: Any, name: str = "softmax"
+) -> tuple[np.ndarray[Any, Any], int]:
     a = self._d
+    d = wrap_dim(int(dim), a.ndim)
     if dtype is not None:
         a = a.astype(dtype.np, copy=False)
     elif _dtype.kind(a.dtype) != "f":
-        raise NotImplementedError(
-            f"\"softmax_lastdim_kernel_impl\" not implemented for '{_type_name(a)}'"
-        )
-    return a, wrap_dim(int(dim), a.ndim)
+        kernel = "lastdim_kernel_impl" if d >= a.ndim - 1 else "kernel_impl"
+        raise NotImplementedError(f"\"{name}_{kernel}\" not implemented for '{_type_name(a)}'")
+    return a, d
 
 
 def _softmax_np(a: np.ndarray[Any, Any], d: int) -> np.ndarray[Any, Any]:
@@ -73,7 +75,7 @@ def log_softmax(self: Tensor, dim: Any = ALL, dtype: Any = None) -> Tensor:
     need_dim("log_softmax", dim)
     if dtype is not None:  # PyTorch converts first: a ToCopyBackward0 when the dtype changes
         self, dtype = _convert(self, dtype, False), None
-    a, d = _softmax_arrays(self, dim, dtype)
+    a, d = _softmax_arrays(self, dim, dtype, "log_softmax")
     if a.ndim == 0:
         out = np.zeros((), a.dtype)
     else:

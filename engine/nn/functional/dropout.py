@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from engine._dtype import SCALAR_NAMES
 from engine._tensor import Tensor, make
 from engine._warn import warn
 from engine.nn.functional.activation import _inplace
@@ -19,7 +20,15 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
+    _check_floating(input)
     return _inplace(input, input * _dropout_noise(input, tuple(input.shape), p), inplace)
+
+
+def _check_floating(x: Tensor) -> None:
+    """PyTorch's refusal of an integer or bool input (the float mask cannot scale it)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        name = SCALAR_NAMES[x.dtype.name]
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
 
 
 def _feature_dropout(x: Tensor, p: float, training: bool, inplace: bool) -> Tensor:
@@ -28,8 +37,7 @@ def _feature_dropout(x: Tensor, p: float, training: bool, inplace: bool) -> Tens
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return x
-    pass
-
+    _check_floating(x)
     shape = tuple(x.shape[:2]) + (1,) * (x.ndim - 2)
     out = x * _dropout_noise(x, shape, p)
     if inplace:

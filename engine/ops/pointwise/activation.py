@@ -45,6 +45,8 @@ class SigmoidBackward0(OpNode):
 
 
 def relu(self: Tensor) -> Tensor:
+    if self._d.dtype == np.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
     return record(ReluBackward0, np.maximum(self._d, 0), (self,), None, "result")
 
 
