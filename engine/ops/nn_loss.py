@@ -13,7 +13,7 @@ from engine._tensor import Tensor
 from engine._warn import warn
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, broadcast_error, record, unbroadcast
+from engine.ops._core import OpNode, broadcast_error, float_kernel, record, unbroadcast
 from engine.ops.nn_ops import Array, const, linear_grad
 
 # saved as PyTorch saves it: at::Reduction's integer (`MseLossBackward0._saved_reduction == 1`)
@@ -113,9 +113,18 @@ def _bcast(x: Array, t: Array) -> list[Array]:
         raise broadcast_error(x, t, e) from None
 
 
+def _floating_result(self: Tensor, target: Tensor, kernel: str) -> None:
+    """PyTorch's refusal of a pair whose promoted type is integral (two LongTensors)."""
+    rt = _dtype.result_type_of(self, target)
+    if rt.category < 2:
+        name = _dtype.SCALAR_NAMES[rt.name]
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+
+
 def mse_loss(self: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean squared error."""
     _check_same_size(self, target, "mse")
+    _floating_result(self, target, "mse_cpu")
     x, t = _bcast(self._d, target._d)
     out = _reduce(((x - t) ** 2).astype(self._d.dtype), reduction)
     saved = {"self": self, "target": target, "reduction": REDUCTION[reduction]}
@@ -137,6 +146,7 @@ def smooth_l1_loss(
     self: Tensor, target: Tensor, reduction: str = "mean", beta: float = 1.0
 ) -> Tensor:
     """Quadratic below `beta`, linear above (beta > 0)."""
+    _floating_result(self, target, "smooth_l1_cpu")
     x, t = _bcast(self._d, target._d)
     z = np.abs(x - t)
     out = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(self._d.dtype)
@@ -162,6 +172,14 @@ class SmoothL1LossBackward0(_PairLoss):
 
 def huber_loss(self: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     """Quadratic below `delta`, delta-scaled linear above."""
+    rt, own = _dtype.result_type_of(self, target), _dtype.from_numpy(self._d.dtype)
+    if rt.category > own.category:  # PyTorch's can_cast: no cast down a category
+        names = (_dtype.SCALAR_NAMES[d.name] for d in (rt, own))
+        # the loss is written into a tensor of the input's dtype
+        raise RuntimeError(
+            "result type {} can't be cast to the desired output type {}".format(*names)
+        )
+    _floating_result(self, target, "huber_cpu")
     x, t = _bcast(self._d, target._d)
     z = np.abs(x - t)
     out = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(self._d.dtype)
@@ -199,6 +217,7 @@ def binary_cross_entropy(
         from engine.ops.reduce_stats import _type_name
 
         raise RuntimeError(f"Found dtype {_type_name(t)} but expected {_type_name(x)}")
+    float_kernel(self, "binary_cross_entropy")
     if x.size and (x.min() < 0 or x.max() > 1):
         raise RuntimeError("all elements of input should be between 0 and 1")
     lx = np.maximum(np.log(x), -100)
@@ -267,6 +286,7 @@ def binary_cross_entropy_with_logits(
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({self.shape})"
         )
+    float_kernel(self, "log_sigmoid_cpu")
     if _dtype.kind(t.dtype) in "iu":  # the loss is computed into a tensor of the target's dtype
         from engine.ops.reduce_stats import _type_name
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from engine._dtype import SCALAR_NAMES
 from engine._tensor import Tensor, make
 from engine._warn import warn
 from engine.autograd.grad_mode import no_grad
@@ -156,8 +157,16 @@ def cross_entropy(
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     cdim = 0 if input.ndim == 1 else 1
+    if input.shape == target.shape:  # class probabilities, checked before any work
+        if not target.is_floating_point():
+            name = SCALAR_NAMES[target.dtype.name]
+            raise RuntimeError(
+                f"Expected floating point type for target with class probabilities, got {name}"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
     logp = input.log_softmax(cdim)
-    if target.is_floating_point() and input.shape == target.shape:
+    if input.shape == target.shape:
         return _ce_probs(logp, target, weight, red, label_smoothing, cdim)
     nll = _nll_nd(logp, target, weight, red, ignore_index)
     if label_smoothing == 0.0:
@@ -268,6 +277,8 @@ def kl_div(
             "major release.",
             UserWarning,
         )
+    if any(not (t.is_floating_point() or t.is_complex()) for t in (input, target)):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         loss = target.exp() * (target - input)
     else:
