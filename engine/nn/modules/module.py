@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -79,10 +78,11 @@ class Module:
             )
         d = self.__dict__
         d["training"] = True
-        d["_parameters"] = OrderedDict()
-        d["_buffers"] = OrderedDict()
+        # plain dicts, as PyTorch 2.x keeps them (printing `model._modules` shows `{...}`)
+        d["_parameters"] = {}
+        d["_buffers"] = {}
         d["_non_persistent_buffers_set"] = set()
-        d["_modules"] = OrderedDict()
+        d["_modules"] = {}
         d["_forward_pre_hooks"] = HookDict()
         d["_forward_hooks"] = HookDict()
         d["_backward_hooks"] = HookDict()
