@@ -21,7 +21,6 @@ from typing import Any, Union, get_args, get_type_hints
 from protocol.backward import (
     BackwardFinished,
     BackwardStarted,
-    BuffersFreed,
     GradAccumulated,
     HookFired,
     NodeEnter,
@@ -94,7 +93,7 @@ from protocol.vocab import (
     RunStatus,
 )
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 # A `tensor_values` answer is sent in chunks of at most this many elements (~1 MB of JSON)
 VALUES_CHUNK = 1 << 16
 
@@ -126,7 +125,6 @@ WORKER_EVENTS: tuple[type[Any], ...] = (
     NodeExit,
     HookFired,
     GradAccumulated,
-    BuffersFreed,
     BackwardFinished,
     Paused,
 )
@@ -157,7 +155,6 @@ WorkerEvent = Union[  # noqa: UP007
     NodeExit,
     HookFired,
     GradAccumulated,
-    BuffersFreed,
     BackwardFinished,
     Paused,
 ]
@@ -230,7 +227,6 @@ __all__ = [
     "BackwardFinished",
     "BackwardStarted",
     "Breakpoint",
-    "BuffersFreed",
     "CommandError",
     "ContinueCommand",
     "Cut",

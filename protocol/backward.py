@@ -34,10 +34,15 @@ class NodeEnter(EventBase):
 
 
 class NodeExit(EventBase):
+    """A node has run: the gradients it sends along its edges; `freed`: its saved tensors were
+    freed as it finished (the pass does not retain the graph, and it saved some). Protocol 2
+    logs sent a separate `buffers_freed` event for that instead."""
+
     type: Literal["node_exit"]
     backward: int
     node: int | None
     grad_inputs: list[TensorValue | None]
+    freed: bool
 
 
 class HookFired(EventBase):
@@ -65,12 +70,6 @@ class GradAccumulated(EventBase):
     tensor: int | None
     grad: TensorValue | None
     total: TensorValue | None
-
-
-class BuffersFreed(EventBase):
-    type: Literal["buffers_freed"]
-    backward: int
-    node: int | None
 
 
 class BackwardFinished(EventBase):

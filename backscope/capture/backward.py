@@ -164,10 +164,9 @@ class Backward:
                 "backward": p.bid,
                 "node": nid,
                 "grad_inputs": rec.grads(gs),
+                "freed": not p.keep_graph and bool(rec.node_saved.get(nid)),
             }
         )
-        if not p.keep_graph and rec.node_saved.get(nid):
-            rec.add({"type": "buffers_freed", "t": rec.now(), "backward": p.bid, "node": nid})
 
     def _pass(self) -> Pass | None:
         return self.passes[-1] if self.passes else None

@@ -23,7 +23,6 @@ from engine.tracing.halting import RunHalted, RunStopped
 from protocol import (
     VALUES_CHUNK,
     BackwardStarted,
-    BuffersFreed,
     DepCount,
     EdgeRef,
     GradAccumulated,
@@ -310,16 +309,9 @@ def _b_exit(tr: Tracer, it: cap.Exited, out: list[Any]) -> None:
         "backward": it.backward,
         "node": nid,
         "grad_inputs": build.grads(tr, it.grads),
+        "freed": it.freed,
     }
     out.append(event)
-    if it.freed:
-        freed: BuffersFreed = {
-            "type": "buffers_freed",
-            "t": t,
-            "backward": it.backward,
-            "node": nid,
-        }
-        out.append(freed)
 
 
 def _b_acc(tr: Tracer, it: cap.Accumulated, out: list[Any]) -> None:

@@ -45,8 +45,8 @@ export const ev = {
   nodeEnter: (seq: number, node: number, o: Partial<NodeEnter> = {}): NodeEnter => ({
     ...base, seq, type: "node_enter", backward: 0, node, grad_outputs: [], queue: [], deps: [], ...o,
   }),
-  nodeExit: (seq: number, node: number, grads: (TensorValue | null)[] = []): NodeExit => ({
-    ...base, seq, type: "node_exit", backward: 0, node, grad_inputs: grads,
+  nodeExit: (seq: number, node: number, grads: (TensorValue | null)[] = [], freed = false): NodeExit => ({
+    ...base, seq, type: "node_exit", backward: 0, node, grad_inputs: grads, freed,
   }),
   gradAccumulated: (seq: number, tensor: number, total: TensorValue): GradAccumulated => ({
     ...base, seq, type: "grad_accumulated", backward: 0, node: null, tensor, grad: total, total,

@@ -52,7 +52,20 @@ describe("stale saved tensors", () => {
     applyEvent(s, mk.node(1, { id: 9, name: "MmBackward0", saved: [{ name: "mat2", tensor: 5, version: 0 }] }));
     applyEvent(s, mk.bump(2, 5, 1, wire([0, 2, 3, 4], [2, 2]), 7));
     expect(isStale(s, "5", 0, "9")).toBe(true);
-    applyEvent(s, { run_id: "r", seq: 3, t: 0, type: "buffers_freed", backward: 0, node: 9 });
+    applyEvent(s, mk.nodeExit(3, 9, [], true));
+    expect(isStale(s, "5", 0, "9")).toBe(false);
+  });
+
+  it("are not flagged on a freed node of a log stored before node_exit said so", () => {
+    const s = emptyState();
+    applyEvent(s, mk.tensor(0, tensorInfo(5, { requires_grad: true, value: wire([1, 2, 3, 4], [2, 2]) })));
+    applyEvent(s, mk.node(1, { id: 9, name: "MmBackward0", saved: [{ name: "mat2", tensor: 5, version: 0 }] }));
+    applyEvent(s, mk.bump(2, 5, 1, wire([0, 2, 3, 4], [2, 2]), 7));
+    applyEvent(s, mk.nodeExit(3, 9));
+    expect(isStale(s, "5", 0, "9")).toBe(true);
+    // protocol 2: a buffers_freed event after the exit (not a type of today's protocol)
+    const legacy = { run_id: "r", seq: 4, t: 0, type: "buffers_freed", backward: 0, node: 9 };
+    applyEvent(s, legacy as unknown as Parameters<typeof applyEvent>[1]);
     expect(isStale(s, "5", 0, "9")).toBe(false);
   });
 });

@@ -277,6 +277,26 @@ def test_a_module_exit_says_the_shape_of_what_the_module_returned() -> None:
     assert exits == MODULE_OUTPUT_SHAPES
 
 
+def test_node_exit_says_whether_the_node_freed_its_saved_tensors() -> None:
+    events = _run(
+        "import torch\n"
+        "a = torch.ones(2, requires_grad=True)\n"
+        "y = (a.exp() + 1).sum()\n"
+        "y.backward(retain_graph=True)\n"
+        "y.backward()\n"
+    )
+    names = {e["id"]: e["name"] for e in events if e["type"] == "node"}
+    exits = [e for e in events if e["type"] == "node_exit"]
+    kept = {names[e["node"]]: e["freed"] for e in exits if e["backward"] == 0}
+    freed = {names[e["node"]]: e["freed"] for e in exits if e["backward"] == 1}
+    assert set(kept) == set(freed) == {*names.values()}
+    assert not any(kept.values())  # retain_graph=True
+    # the second pass frees what was saved: exp's result; add saved nothing
+    assert freed["ExpBackward0"] and not freed["AddBackward0"]
+    assert not freed["torch::autograd::AccumulateGrad"]
+    assert not [e for e in events if e["type"] == "buffers_freed"]
+
+
 def test_find_is_not_stopped_by_a_dead_weak_proxy_in_the_heap() -> None:
     import weakref
 

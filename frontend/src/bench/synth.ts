@@ -40,13 +40,12 @@ export function synthRun(nodes: number, runId = "synth"): WireEvent[] {
   for (let k = ops.length - 1; k >= 0; k--) {
     const n = ops[k] as number;
     ev("node_enter", { backward: 0, node: n, grad_outputs: [val(1)], queue: k > 0 ? [ops[k - 1]] : [], deps: [{ node: n, count: 0 }] });
-    ev("node_exit", { backward: 0, node: n, grad_inputs: [val(2), val(3)] });
-    ev("buffers_freed", { backward: 0, node: n });
+    ev("node_exit", { backward: 0, node: n, grad_inputs: [val(2), val(3)], freed: true });
   }
   for (const a of accs) {
     ev("node_enter", { backward: 0, node: a.node, grad_outputs: [val(1)], queue: [], deps: [] });
     ev("grad_accumulated", { backward: 0, node: a.node, tensor: a.tensor, grad: val(1), total: val(1) });
-    ev("node_exit", { backward: 0, node: a.node, grad_inputs: [] });
+    ev("node_exit", { backward: 0, node: a.node, grad_inputs: [], freed: false });
   }
   ev("backward_finished", { backward: 0, nodes_run: nodeId });
   ev("run_finished", { status: "ok", events: out.length + 1, duration_ns: 1 });

@@ -15,8 +15,24 @@ function values(xs: readonly (TensorValue | null)[]): Value[] {
   return out;
 }
 
+/** A protocol 2 log's separate event for what node_exit's `freed` says now (stored runs). */
+interface LegacyBuffersFreed {
+  type: "buffers_freed";
+  node: number | null;
+}
+
+function isLegacyFreed(ev: Event | LegacyBuffersFreed): ev is LegacyBuffersFreed {
+  return ev.type === "buffers_freed";
+}
+
 /** Fold a backward event; false when `ev` is not one. */
 export function onBackward(s: RunState, ev: Event): boolean {
+  const legacy = ev as Event | LegacyBuffersFreed;
+  if (isLegacyFreed(legacy)) {
+    const node = sid(legacy.node);
+    if (node !== null) s.nodeState.set(node, "freed");
+    return true;
+  }
   switch (ev.type) {
     case "backward_started":
       s.inBackward = true;
@@ -44,7 +60,8 @@ export function onBackward(s: RunState, ev: Event): boolean {
     case "node_exit": {
       const node = sid(ev.node);
       if (node === null) return true;
-      if (s.nodeState.get(node) !== "freed") s.nodeState.set(node, "done");
+      if (ev.freed) s.nodeState.set(node, "freed");
+      else if (s.nodeState.get(node) !== "freed") s.nodeState.set(node, "done");
       ev.grad_inputs.forEach((g, i) => {
         const v = parseValue(g);
         if (v) s.edgeGrads.set(`${node}>${i}`, v);
@@ -60,11 +77,6 @@ export function onBackward(s: RunState, ev: Event): boolean {
         const set = s.gradSet.get(t);
         if (set && !set.accumulatedSince) s.gradSet.set(t, { ...set, accumulatedSince: true });
       }
-      return true;
-    }
-    case "buffers_freed": {
-      const node = sid(ev.node);
-      if (node !== null) s.nodeState.set(node, "freed");
       return true;
     }
     case "backward_finished":
