@@ -42,8 +42,8 @@ class TrilinearBackward0(OpNode):
         assert g is not None
         ts = [self.saved(k) for k in ("i1", "i2", "i3")]
         if STATE.enabled and (g._rg or any(t._rg for t in ts)):
+            from engine.ops.composed_grad import regrad
             from engine.ops.einsum import einsum
-            from engine.ops.nn_norm import regrad
 
             return regrad(self, g, list(ts), lambda *xs: einsum("...i,oij,...j->...o", *xs))
         a, w, b = (t._d for t in ts)

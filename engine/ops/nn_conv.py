@@ -310,7 +310,7 @@ class ConvolutionBackward0(OpNode):
 
     def _regrad_groups(self, g: Tensor, xt: Tensor, wt: Tensor) -> Grads:
         """create_graph for groups > 1: differentiate the per-group convolutions, concatenated."""
-        from engine.ops.nn_norm import regrad
+        from engine.ops.composed_grad import regrad
         from engine.ops.tensor_shape import cat
 
         s, p, d, op = self.__dict__["params"]

@@ -265,7 +265,7 @@ class GridSampler2DBackward0(OpNode):
         assert g is not None
         xt, gt = self.saved("input"), self.saved("grid")
         if STATE.enabled and (g._rg or xt._rg or gt._rg):
-            from engine.ops.nn_norm import regrad
+            from engine.ops.composed_grad import regrad
 
             args = (self.saved("interpolation_mode"), self.saved("padding_mode"))
             align = self.saved("align_corners")

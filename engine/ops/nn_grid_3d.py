@@ -110,7 +110,7 @@ class GridSampler3DBackward0(OpNode):
         mode, padding = self.saved("interpolation_mode"), self.saved("padding_mode")
         align = self.saved("align_corners")
         if STATE.enabled and (g._rg or xt._rg or gt._rg):
-            from engine.ops.nn_norm import regrad
+            from engine.ops.composed_grad import regrad
 
             fwd = lambda x, grid: _sample_ops(x, grid, mode, padding, align)  # noqa: E731
             saved = {"grad_output": g, **{k: self.saved(k) for k in _SAVED}}

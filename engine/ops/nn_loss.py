@@ -67,7 +67,7 @@ class _PairLoss(OpNode):
             # create_graph: a differentiable gradient, so second derivatives match PyTorch's,
             # one node per input as PyTorch's (MseLossBackwardBackward0 over grad, self,
             # target; the target's over grad, target, self, the derivative being odd in z)
-            from engine.ops.nn_norm import named_grad
+            from engine.ops.composed_grad import named_grad
 
             n = max(int(np.prod(np.broadcast_shapes(xt._d.shape, tt._d.shape))), 1)
             mean = REDUCTION_NAME[self.saved("reduction")] == "mean"
@@ -261,7 +261,7 @@ class BinaryCrossEntropyBackward0(OpNode):
         return [gx, gt]
 
     def _regrad(self, g: Tensor, xt: Tensor, tt: Tensor) -> Grads:
-        from engine.ops.nn_norm import regrad
+        from engine.ops.composed_grad import regrad
 
         w, red = self.saved("weight"), REDUCTION_NAME[self.saved("reduction")]
 
@@ -336,7 +336,7 @@ class BinaryCrossEntropyWithLogitsBackward0(OpNode):
         return [gx, gt]
 
     def _regrad(self, g: Tensor, xt: Tensor, tt: Tensor) -> Grads:
-        from engine.ops.nn_norm import regrad
+        from engine.ops.composed_grad import regrad
         from engine.ops.nn_ops import softplus
 
         w, pw, red = (
