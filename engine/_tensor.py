@@ -94,14 +94,14 @@ class Tensor(TensorSurface):
     def data(self) -> Tensor:
         """The same storage, detached and untracked by version checks (PyTorch's `.data`)."""
         out = make(self._d, False, None, 0)
-        tracer = observer.TRACER
+        tracer = observer.tracer()
         if tracer is not None:
             tracer.detached("data", self, out, self._rg, _getframe(1))
         return out
 
     @data.setter
     def data(self, value: Tensor) -> None:
-        tracer = observer.TRACER
+        tracer = observer.tracer()
         if tracer is not None:
             tracer.state_changing(self, _getframe(1))
         self._d = value._d
@@ -131,7 +131,7 @@ class Tensor(TensorSurface):
             )
         if self._rg == bool(value):
             return
-        tracer = observer.TRACER
+        tracer = observer.tracer()
         if tracer is not None:
             tracer.state_changing(self, _getframe(1))
         self._rg = bool(value)
@@ -202,7 +202,7 @@ class Tensor(TensorSurface):
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
                     "gradient may break downstream systems that assume they match."
                 )
-        tracer = observer.TRACER
+        tracer = observer.tracer()
         if tracer is not None:
             tracer.state_changing(self, _getframe(1))
         self._grad = value
@@ -224,7 +224,7 @@ class Tensor(TensorSurface):
         if fn._retains is None:
             fn._retains = {}
         fn._retains[self._nr] = weakref.ref(self)
-        tracer = observer.TRACER
+        tracer = observer.tracer()
         if tracer is not None:
             tracer.grad_retained(self, _getframe(1))
 
@@ -285,7 +285,7 @@ class Tensor(TensorSurface):
         out = make(self._d, False, None, 0)
         out._ver = self._ver
         out._base = self if self._base is None else self._base
-        tracer = observer.TRACER
+        tracer = observer.tracer()
         if tracer is not None:
             tracer.detached("detach", self, out, self._rg, _getframe(1))
         return out
@@ -301,7 +301,7 @@ class Tensor(TensorSurface):
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
         was = self._rg
-        tracer = observer.TRACER
+        tracer = observer.tracer()
         if tracer is not None:
             tracer.state_changing(self, _getframe(1))
         self._fn = None
@@ -579,7 +579,7 @@ def init(t: Tensor, data: np.ndarray[Any, Any], rg: bool = False) -> None:
     t._retains = False
     t._inference = STATE.inference
     t._view_fn = None
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None:
         tracer.tensor_made(t)
 
@@ -629,7 +629,7 @@ class writing:
         self, t: Tensor, *, told: bool = False, counted: bool = True, reported: bool = False
     ) -> None:
         self.t, self.counted, self.reported = t, counted, reported
-        self.tracer = tracer = observer.TRACER
+        self.tracer = tracer = observer.tracer()
         if tracer is not None and not told:
             tracer.before_write(t)
 

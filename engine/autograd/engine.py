@@ -204,7 +204,7 @@ def _add_grads(a: Tensor, b: Tensor) -> Tensor:
 
 
 def _fire(kind: HookKind, hook_id: int, fn: Any, *args: Any) -> Any:
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is None:
         return fn(*args)
     before = tracer.hook_before(kind, args)
@@ -295,7 +295,7 @@ def accumulate_into(var: Tensor, grad: Tensor) -> None:
         else:  # PyTorch's `variable_grad += new_grad`, even when .grad requires grad
             # (told below as grad_accumulated)
             write(g, lambda d: np.add(d, grad._d, out=d, casting="unsafe"), reported=True)
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None:  # before the post-accumulate hooks, which may change .grad in place
         tracer.grad_accumulated(var, grad)
     if var._post_acc:
@@ -311,7 +311,7 @@ def _shared(grad: Tensor) -> bool:
 
 def drive(steps: Iterator[Step]) -> None:
     """Run a walk to its end, handing each step to the tracer if one is installed."""
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is None:
         for _ in steps:
             pass

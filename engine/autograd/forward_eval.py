@@ -32,22 +32,23 @@ def jvp_of(node: Node, outs: list[Tensor], tangents: list[Any]) -> list[Tensor]:
     from engine._tensor import make
 
     create = STATE.enabled and any(t is not None and t._rg for t in (*tangents, *outs))
-    prev_enabled, tracer = STATE.enabled, observer.TRACER
-    FW.on, STATE.enabled, observer.TRACER = False, True, None
+    prev_enabled = STATE.enabled
+    FW.on, STATE.enabled = False, True
     try:
-        try:
-            res = _double_vjp(node, outs, tangents, create)
-        except (_FirstOrder, NotImplementedError, RuntimeError) as e:
-            if not isinstance(e, _FirstOrder) and not _first_order_only(str(e)):
-                raise
+        with observer.untraced():
             try:
-                res = _rows(node, outs, tangents, create)
-            except (NotImplementedError, RuntimeError) as e2:
-                if not create or "not implemented" not in str(e2):
+                res = _double_vjp(node, outs, tangents, create)
+            except (_FirstOrder, NotImplementedError, RuntimeError) as e:
+                if not isinstance(e, _FirstOrder) and not _first_order_only(str(e)):
                     raise
-                res = _rows(node, outs, tangents, False)  # values only: no graph to keep
+                try:
+                    res = _rows(node, outs, tangents, create)
+                except (NotImplementedError, RuntimeError) as e2:
+                    if not create or "not implemented" not in str(e2):
+                        raise
+                    res = _rows(node, outs, tangents, False)  # values only: no graph to keep
     finally:
-        FW.on, STATE.enabled, observer.TRACER = True, prev_enabled, tracer
+        FW.on, STATE.enabled = True, prev_enabled
     out = []
     for r, o in zip(res, outs):
         if r is None:

@@ -390,9 +390,9 @@ def delayed_error(message: str, outputs: tuple[Any, ...], detach: bool = True) -
         _tensor.make(o._d, True, node, i) if isinstance(o, _tensor.Tensor) else o
         for i, o in enumerate(outputs)
     )
-    if observer.TRACER is not None:
+    if (tracer := observer.tracer()) is not None:
         made = tuple(o for o in outs if isinstance(o, _tensor.Tensor))
-        observer.TRACER.node_made(node, made, tuple(fakes))
+        tracer.node_made(node, made, tuple(fakes))
     return outs
 
 

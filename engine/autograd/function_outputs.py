@@ -138,10 +138,8 @@ def wrap_outputs(node: Any, inputs: tuple[Tensor, ...], output: Any, record: boo
             else:
                 packed.append(SavedTensor(t, False) if record else _Plain(t))
         d["_packed"] = packed
-    if record and observer.TRACER is not None:
-        observer.TRACER.node_made(
-            node, tuple(w for w in wrapped if isinstance(w, _tensor.Tensor)), inputs
-        )
+    if record and (tracer := observer.tracer()) is not None:
+        tracer.node_made(node, tuple(w for w in wrapped if isinstance(w, _tensor.Tensor)), inputs)
     return wrapped[0] if single else tuple(wrapped)
 
 

@@ -31,8 +31,8 @@ class RemovableHandle:
         store = self._store()
         if store is not None:
             store.pop(self.id, None)
-            if observer.TRACER is not None:
-                observer.TRACER.hook_removed(self.id)
+            if (tracer := observer.tracer()) is not None:
+                tracer.hook_removed(self.id)
 
     def __enter__(self) -> RemovableHandle:
         return self
@@ -60,6 +60,6 @@ def add_hook(
     """Register `fn` in `store` and tell the tracer; the one place hooks are added."""
     handle = RemovableHandle(store)
     store[handle.id] = fn
-    if observer.TRACER is not None:
-        observer.TRACER.hook_registered(handle.id, kind, target, fn)
+    if (tracer := observer.tracer()) is not None:
+        tracer.hook_registered(handle.id, kind, target, fn)
     return handle

@@ -1,4 +1,4 @@
-"""The tracer slot: with none installed an op (or a module call) pays one `is None` check.
+"""The tracer slot: with none installed an op (or a module call) pays one `tracer()` call.
 
 The tracer (engine/tracing) installs itself here; the engine calls only the methods of
 `Observer`: `tensor_made`, `node_made`, `untracked` (an op skipped under no_grad),
@@ -24,6 +24,7 @@ behind `.data = ...`) is told first, before the engine makes it: `state_changing
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -70,9 +71,20 @@ class Observer(Protocol):
     def grads_zeroed(self, params: list[Tensor], caller: FrameType) -> None: ...
 
 
-TRACER: Observer | None = None
+TRACER: Observer | None = None  # the installed tracer; the engine reads it through `tracer()`
 # saved_tensors_hooks stack: (pack, unpack) pairs, innermost last.
 SAVED_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
+
+
+class _Private(threading.local):
+    """How deep this thread is in the engine's private work (`untraced`): per thread, as grad
+    mode is, so that one thread's private work neither hides another thread's ops from the
+    tracer nor, restoring the slot late, uninstalls it."""
+
+    depth = 0
+
+
+_PRIVATE = _Private()
 
 
 def install(tracer: Observer | None) -> None:
@@ -81,14 +93,21 @@ def install(tracer: Observer | None) -> None:
     TRACER = tracer
 
 
+def tracer() -> Observer | None:
+    """The tracer to tell about this thread's work: None when none is installed or inside
+    `untraced`."""
+    t = TRACER
+    return t if t is None or not _PRIVATE.depth else None
+
+
 @contextlib.contextmanager
 def untraced(private: bool = True) -> Iterator[None]:
     """The engine's own work, not the user's, runs unseen by the tracer (when `private`)."""
-    global TRACER
-    tracer = TRACER
-    if private:
-        TRACER = None
+    if not private:
+        yield
+        return
+    _PRIVATE.depth += 1
     try:
         yield
     finally:
-        TRACER = tracer
+        _PRIVATE.depth -= 1

@@ -106,8 +106,9 @@ class SavedTensor:
             self._data = None
             self._remember(tensor)
             self._hooks_packed = (unpack, run_pack_hook(pack, tensor))
-            if observer.TRACER is not None:  # the tensor is not kept: tell the tracer which
-                observer.TRACER.saved_packed(self, tensor)
+            # the tensor is not kept: tell the tracer which
+            if (tracer := observer.tracer()) is not None:
+                tracer.saved_packed(self, tensor)
             return
         if is_output:
             self._tensor = None
@@ -168,16 +169,16 @@ class SavedTensor:
         self._hooks_packed = (hooks[1], run_pack_hook(hooks[0], data))
         self._tensor = None
         self._data = None
-        if observer.TRACER is not None:
-            observer.TRACER.saved_packed(self, data)
+        if (tracer := observer.tracer()) is not None:
+            tracer.saved_packed(self, data)
 
     def unpack(self, node: Node | None) -> Tensor:
         from engine._tensor import Tensor, make
 
         if self._hooks_packed is not None:
             unpack, packed = self._hooks_packed
-            if observer.TRACER is not None:
-                observer.TRACER.saved_unpack(self, node)
+            if (tracer := observer.tracer()) is not None:
+                tracer.saved_unpack(self, node)
             out = unpack(packed)
             if not isinstance(out, Tensor):
                 raise TypeError(

@@ -50,7 +50,7 @@ def check_inplace(t: Tensor, *others: Any) -> None:
         )
     if t._inference and not STATE.inference:
         raise RuntimeError(INFERENCE_INPLACE)
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None:  # events not yet built must show the values before the write
         tracer.before_write(t)
 
@@ -88,7 +88,7 @@ def rebase(t: Tensor, out: Tensor) -> Tensor:
         new_tangent = tangent_of(out)
     src = t._d
     on_view = t._base is not None and (t._base._rg or out._rg)
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None and out._fn is not None and not on_view:
         tracer.rebased(t, out)  # the op's output is `t` itself, at its new version
     if src is not out._d:  # (check_inplace told the observer before the op computed)

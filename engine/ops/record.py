@@ -88,8 +88,8 @@ def record(
         return out
     if not STATE.enabled:
         out = make(data, False, None, 0)
-        if observer.TRACER is not None:  # a no_grad cut point, drawn by the tracer
-            observer.TRACER.untracked(cls._name, (out,), inputs)
+        if (tracer := observer.tracer()) is not None:  # a no_grad cut point, drawn by the tracer
+            tracer.untracked(cls._name, (out,), inputs)
         return out
     for t in inputs:
         if t is not None and t._rg:
@@ -115,7 +115,7 @@ def record(
                 store[k] = save(v) if type(v) is Tensor or isinstance(v, Tensor) else v
         if out_saved is not None:
             store[out_saved] = SavedTensor(out, True)
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None:
         tracer.node_made(node, (out,), inputs)
     return out
@@ -167,7 +167,7 @@ def record_multi(
             if name:  # a non-differentiable output (indices) is saved as an input is
                 store[name] = SavedTensor(o, o._fn is node)
         node._saved = store
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None:
         tracer.node_made(node, tuple(outs), inputs)
     return outs

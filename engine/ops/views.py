@@ -86,7 +86,7 @@ def rebase_view(t: Tensor, node: Node) -> None:
     fix_saved_output(node, t)
     _regenerate(t, base, vf)
     regenerate_views(base, t)
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None:
         tracer.node_made(cs, (base,), (base,))
 
@@ -116,7 +116,7 @@ def _regenerate(t: Tensor, base: Tensor, vf: ViewFn) -> None:
     asn._shapes = (base._d.shape,)
     asn._saved = geometry(t._d, base._d)
     t._fn, t._nr, t._rg = asn, 0, True
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None:
         tracer.node_made(asn, (t,), (base,))
 

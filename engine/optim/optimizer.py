@@ -33,7 +33,7 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
                 g = p._grad = g.detach()
             # (zeroed through the raw pointer: no version change, told as a grad reset below)
             write(g, 0, counted=False, reported=True)
-    tracer = observer.TRACER
+    tracer = observer.tracer()
     if tracer is not None and had:
         tracer.grads_zeroed(had, sys._getframe(2))  # the caller of zero_grad
 

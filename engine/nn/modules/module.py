@@ -103,7 +103,7 @@ class Module:
 
     # -- calling --------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        tracer = observer.TRACER
+        tracer = observer.tracer()
         if tracer is None:
             return self._call(args, kwargs)
         tracer.module_enter(self)  # the module's scope, for the ops it records
