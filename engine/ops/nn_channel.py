@@ -44,9 +44,8 @@ class ChannelShuffleBackward0(OpNode):
         assert g is not None
         groups = self.saved("groups")
         back = g.shape[1] // groups  # the inverse interleaving
-        return [
-            linear_grad(self._name, g, lambda a: _shuffle(a, back), lambda a: _shuffle(a, groups))
-        ]
+        unshuffle, shuffle = (lambda a: _shuffle(a, back)), (lambda a: _shuffle(a, groups))
+        return [linear_grad(self._name, g, unshuffle, shuffle, same=True)]
 
 
 def rrelu_with_noise(x: Tensor, lower: float, upper: float, training: bool) -> Tensor:

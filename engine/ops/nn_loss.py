@@ -13,8 +13,8 @@ from engine._tensor import Tensor
 from engine._warn import warn
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, broadcast_error, float_kernel, record, unbroadcast
-from engine.ops.nn_ops import Array, const, linear_grad
+from engine.ops._core import OpNode, broadcast_error, float_kernel, record, unbroadcast, variant
+from engine.ops.nn_ops import Array, LinearBackwardBackward, const, linear_grad
 
 # saved as PyTorch saves it: at::Reduction's integer (`MseLossBackward0._saved_reduction == 1`)
 REDUCTION = {"none": 0, "mean": 1, "sum": 2}
@@ -457,12 +457,18 @@ class NllLossBackward0(OpNode):
             return np.asarray(total_sum, x.dtype).reshape(gshape)
 
         # linear in grad_output: under create_graph NllLossBackwardBackward0, as PyTorch's
-        return [linear_grad(self._name, g, scatter, gather)]
+        saved = {k: self.saved(k) for k in ("ignore_index", "reduction", "target", "weight")}
+        return [linear_grad(self._name, g, scatter, gather, self.saved("self"), saved=saved)]
 
 
 class NllLoss2DBackward0(NllLossBackward0):
     __slots__ = ()
     _name = "NllLoss2DBackward0"
+
+
+# the double backward saves target and weight (listed as _raw_saved_ even when undefined)
+for _double in ("NllLossBackwardBackward0", "NllLoss2DBackwardBackward0"):
+    variant(LinearBackwardBackward, _double, _tensors=frozenset(("target", "weight")))
 
 
 # reduce.py and reduce_stats.py import these two from here

@@ -367,22 +367,55 @@ class HardtanhBackward0(_Act):
 Map = Any  # ndarray -> ndarray
 
 
-def linear_grad(name: str, g: Tensor, fn: Map, adjoint: Map) -> Tensor:
+def linear_grad(
+    name: str,
+    g: Tensor,
+    fn: Map,
+    adjoint: Map,
+    self_: Tensor | None = None,
+    same: bool = False,
+    saved: dict[str, Any] | None = None,
+) -> Tensor:
     """fn(g) for a backward that is linear in g (pooling, padding, embedding).
 
     Under create_graph the result is recorded as `<name>Backward0` whose own backward is the
-    adjoint map (the forward op's linear action), so second derivatives flow through it.
+    adjoint map (the forward op's linear action, recorded as the forward's node `name` again),
+    so second derivatives flow through it. With `self_` (the forward's input, where PyTorch's
+    backward op takes it: pooling, reflection padding, nll_loss) the node is over (grad, self)
+    and recorded when either requires grad, its gradient for self zeros, as PyTorch's
+    `self: zeros_like(self)`. With `same` the backward is the forward op itself
+    (constant_pad_nd by the negated pads, channel_shuffle by the inverse groups), so every
+    order's node is `name`, as in PyTorch. `saved` are the node's PyTorch-named saved values.
     """
+    node = name if same else name[:-1] + "Backward0"
+    return _linear(node, name, g, fn, adjoint, self_, saved)
+
+
+def _linear(
+    name: str,
+    adjoint_name: str,
+    g: Tensor,
+    fn: Map,
+    adjoint: Map,
+    self_: Tensor | None = None,
+    saved: dict[str, Any] | None = None,
+) -> Tensor:
+    """fn(g), recorded under create_graph as the node `name` whose backward is `adjoint`,
+    recorded as `adjoint_name`."""
     data = fn(g._d)
-    if not (STATE.enabled and g._rg):
+    if not (STATE.enabled and (g._rg or (self_ is not None and self_._rg))):
         return const(data)
-    node = variant(LinearBackwardBackward, name[:-1] + "Backward0")
-    return record(node, data, (g,), keep={"maps": (adjoint, fn)})
+    node = variant(LinearBackwardBackward, name)
+    keep: dict[str, Any] = {"maps": (adjoint, fn), "adjoint_name": adjoint_name}
+    if self_ is None:
+        return record(node, data, (g,), saved, keep=keep)
+    keep["self_shape"] = self_._d.shape
+    return record(node, data, (g, self_), saved, keep=keep)
 
 
 class LinearBackwardBackward(OpNode):
     """The backward of a linear backward map: its adjoint (recorded as its `variant` named for
-    the map, `MaxPool2DWithIndicesBackwardBackward0`)."""
+    the map, `MaxPool2DWithIndicesBackwardBackward0`), and zeros for self where it is an input."""
 
     __slots__ = ()
     _name = "LinearBackwardBackward0"
@@ -392,7 +425,13 @@ class LinearBackwardBackward(OpNode):
         gg = grads[0]
         assert gg is not None
         adjoint, fn = self.__dict__["maps"]
-        return [linear_grad(self._name, gg, adjoint, fn)]
+        out: Grads = [None]
+        if self.needs(0):
+            out[0] = _linear(self.__dict__["adjoint_name"], self._name, gg, adjoint, fn)
+        if "self_shape" in self.__dict__:
+            zero = self.needs(1)
+            out.append(const(np.zeros(self.__dict__["self_shape"], gg._d.dtype)) if zero else None)
+        return out
 
 
 def dropout_noise(x: Tensor, shape: tuple[int, ...], p: float) -> Tensor:

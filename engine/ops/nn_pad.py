@@ -62,7 +62,9 @@ class ConstantPadNdBackward0(OpNode):
         g = grads[0]
         assert g is not None
         pairs = self.__dict__["pairs"]
-        return [linear_grad(self._name, g, lambda a: _crop(a, pairs), lambda a: _pad(a, pairs))]
+        crop, pad = (lambda a: _crop(a, pairs)), (lambda a: _pad(a, pairs))
+        saved = {"pad": [-p for p in self.saved("pad")]}
+        return [linear_grad(self._name, g, crop, pad, same=True, saved=saved)]
 
 
 def _pad(a: Array, pairs: list[tuple[int, int]], value: float = 0.0) -> Array:
@@ -90,7 +92,9 @@ class _GatherPad(OpNode):
             np.add.at(out, ix, a)
             return out
 
-        return [linear_grad(self._name, g, scatter, lambda a: np.ascontiguousarray(a[ix]))]
+        gather = lambda a: np.ascontiguousarray(a[ix])  # noqa: E731
+        saved = {"padding": self.saved("padding")}
+        return [linear_grad(self._name, g, scatter, gather, self.saved("self"), saved=saved)]
 
 
 _PAD_NODES: dict[str, type[_GatherPad]] = {

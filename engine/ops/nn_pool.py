@@ -192,7 +192,7 @@ class MaxPool2DWithIndicesBackward0(OpNode):
                 out += np.where(tap == t, _at(gp, sl), 0)
             return out.reshape(g._d.shape)
 
-        return [linear_grad(self._name, g, scatter, gather)]
+        return [linear_grad(self._name, g, scatter, gather, self.saved("self"))]
 
 
 class MaxPool3DWithIndicesBackward0(MaxPool2DWithIndicesBackward0):
@@ -267,7 +267,7 @@ class AvgPool2DBackward0(OpNode):
             out = sum(_at(gp, sl) for _, sl in taps) / div
             return np.asarray(out, gg.dtype).reshape(g._d.shape)
 
-        return [linear_grad(self._name, g, spread, average)]
+        return [linear_grad(self._name, g, spread, average, self.saved("self"))]
 
 
 class AvgPool3DBackward0(AvgPool2DBackward0):

@@ -11,11 +11,11 @@ import math
 
 import numpy as np
 
-from engine._tensor import Tensor
+from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, record, record_multi
+from engine.ops._core import OpNode, record, record_multi, variant
 from engine.ops.nn_conv import Pair
-from engine.ops.nn_ops import Array, linear_grad
+from engine.ops.nn_ops import Array, LinearBackwardBackward, linear_grad
 from engine.ops.nn_pool import batched
 
 
@@ -87,7 +87,9 @@ class AdaptiveAvgPool2DBackward0(OpNode):
                 out[_lead(pos)] = gb[_lead(sl)].mean(axis=axes)
             return out.reshape(g._d.shape)
 
-        return [linear_grad(self._name, g, spread, average)]
+        # PyTorch's double backward saves the sizes of grad_output's spatial dims, last first
+        saved = {f"grad_output_sym_argsize_minus_{i}": g._d.shape[-i] for i in range(1, nd + 1)}
+        return [linear_grad(self._name, g, spread, average, self.saved("self"), saved=saved)]
 
 
 class AdaptiveAvgPool3DBackward0(AdaptiveAvgPool2DBackward0):
@@ -158,6 +160,8 @@ class AdaptiveMaxPool2DBackward0(OpNode):
                 g,
                 lambda gd: scatter_flat(gd, idx, sp, nd),
                 lambda gg: gather_flat(gg, idx, nd),
+                self.saved("self"),
+                saved={"indices": make(idx, False, None, 0)},
             )
         ]
 
@@ -276,3 +280,10 @@ class MaxUnpool2DBackward0(OpNode):
 class MaxUnpool3DBackward0(MaxUnpool2DBackward0):
     __slots__ = ()
     _name = "MaxUnpool3DBackward0"
+
+
+# the max pools' double backward saves the indices (listed as _raw_saved_)
+for _pool in ("AdaptiveMaxPool", "FractionalMaxPool"):
+    for _d in ("2D", "3D"):
+        _double = f"{_pool}{_d}BackwardBackward0"
+        variant(LinearBackwardBackward, _double, _tensors=frozenset(("indices",)))

@@ -28,11 +28,12 @@ STALE = "one of the variables needed for gradient computation has been modified 
 KNOWN: dict[str, str] = {
     "AvgPool2DBackwardBackward0": "pooling arguments not saved on the double-backward node",
     "AvgPool3DBackwardBackward0": "pooling arguments not saved on the double-backward node",
-    "ConstantPadNdBackwardBackward0": "PyTorch records a ConstantPadNdBackward0 here",
     "LinalgInvExBackward0": "the saved inverse reads as modified in place after create_graph",
     "LinalgSolveExBackward0": "LU and pivots not saved",
     "MaxPool2DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
     "MaxPool3DWithIndicesBackward0": "result1 saved only with return_indices (cost)",
+    "MaxPool2DWithIndicesBackwardBackward0": "indices not saved (the engine keeps a tap array)",
+    "MaxPool3DWithIndicesBackwardBackward0": "indices not saved (the engine keeps a tap array)",
     "TrilinearBackward0": "expand1..3 and sumdim not saved",
 }
 

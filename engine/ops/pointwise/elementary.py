@@ -127,7 +127,8 @@ class AbsBackward0(OpNode):
     _name = "AbsBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        return [grads[0] * sign(self.saved("self"))]
+        # PyTorch's formula is `grad * self.sgn()` (SgnBackward0 under create_graph)
+        return [grads[0] * self.saved("self").sgn()]
 
 
 def sign(self: Tensor) -> Tensor:
