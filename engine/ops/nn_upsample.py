@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from engine._tensor import Tensor, make
+from engine._tensor import Tensor
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record, variant
+from engine.ops.nn_ops import linear_grad
 
 Array = np.ndarray[Any, Any]
 # (index arrays, weight arrays) of one dimension: nearest has one tap, linear two
@@ -174,29 +175,37 @@ def upsample(
 
 
 class _UpsampleBackward(OpNode):
-    """The transpose of the interpolation: each output's grad goes back to its taps."""
+    """The transpose of the interpolation: each output's grad goes back to its taps. Linear in
+    the grad: under create_graph one `<Upsample...>BackwardBackward0` node whose backward is
+    the interpolation again, as PyTorch's."""
 
     __slots__ = ()
 
     def apply(self, grads: Grads) -> Grads:
-        from engine.ops.scatter import index_add
-
         g = grads[0]
         assert g is not None and self._shapes is not None
         plans: list[Plan] = self.__dict__["plans"]
-        for k, (idx, wts) in enumerate(plans):
-            d = 2 + k
-            shape = [1] * g.ndim
-            shape[d] = -1
-            n_in = self._shapes[0][d]
-            zshape = list(g.shape)
-            zshape[d] = n_in
-            acc = make(np.zeros(zshape, g._d.dtype), False, None, 0)
-            for i, w in zip(idx, wts):
-                wt = make(w.reshape(shape).astype(g._d.dtype), False, None, 0)
-                acc = index_add(acc, d, make(i, False, None, 0), g * wt)
-            g = acc
-        return [g]
+        sizes = self._shapes[0]
+
+        def spread(gd: Array) -> Array:
+            for k, (idx, wts) in enumerate(plans):
+                d = 2 + k
+                shape = [1] * gd.ndim
+                shape[d] = -1
+                acc = np.zeros((*gd.shape[:d], sizes[d], *gd.shape[d + 1 :]), gd.dtype)
+                for i, w in zip(idx, wts):
+                    key: Any = (slice(None),) * d + (i,)
+                    np.add.at(acc, key, gd * w.reshape(shape).astype(gd.dtype))
+                gd = acc
+            return gd
+
+        def interpolate(gg: Array) -> Array:
+            for k in reversed(range(len(plans))):
+                gg = _apply(gg, 2 + k, plans[k])
+            return np.ascontiguousarray(gg)
+
+        saved = {k: self.saved(k) for k in self._saved or () if k != "self_sym_sizes"}
+        return [linear_grad(self._name, g, spread, interpolate, saved=saved)]
 
 
 _SCALE_NAMES = {
