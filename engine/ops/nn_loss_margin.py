@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from engine._tensor import Tensor
+from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
 from engine.ops.nn_loss import REDUCTION, _reduce
@@ -34,6 +35,11 @@ def _mean_scale(node: OpNode, g: Tensor, n: int) -> Tensor:
 def soft_margin_loss(self: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """log(1 + exp(-target * input))."""
     _check_reduction(reduction)
+    if STATE.enabled and target._rg:  # PyTorch's formula has no target derivative
+        raise RuntimeError(
+            "The function 'soft_margin_loss' is not differentiable with respect to argument "
+            "'target'. This input cannot have requires_grad True."
+        )
     x, t = self._d, target._d
     out = np.logaddexp(0, -t * x).astype(x.dtype)
     saved = {"self": self, "target": target, "reduction": _RED[reduction]}
@@ -49,8 +55,19 @@ class SoftMarginLossBackward0(OpNode):
         assert g is not None
         x: Any = self.saved("self")
         t: Any = self.saved("target")
-        gx = -t * (-t * x).sigmoid()
-        return [gx * _mean_scale(self, g, x._d.size)]
+
+        def grad_of(gg: Tensor, a: Tensor) -> Tensor:
+            out: Tensor = -t * (-t * a).sigmoid() * _mean_scale(self, gg, a._d.size)
+            return out
+
+        if STATE.enabled and (g._rg or x._rg):
+            # create_graph: one node over (grad_output, self), as PyTorch's
+            from engine.ops.composed_grad import named_grad
+
+            saved = {"grad_output": g, "self": x, "target": t}
+            saved["reduction"] = self.saved("reduction")
+            return [named_grad("SoftMarginLossBackwardBackward0", grad_of, (g, x), saved)]
+        return [grad_of(g, x)]
 
 
 # -- multi margin ------------------------------------------------------------------------
