@@ -75,6 +75,22 @@ def named_grad(
     return _named(name, [composed], sources, aliases, saved)[0]
 
 
+def named_grads(
+    name: str, forward: Any, sources: tuple[Tensor, ...], saved: dict[str, Any] | None = None
+) -> Grads:
+    """`forward(*sources)`, several gradients written with engine ops (None where one is not
+    wanted), recorded as outputs of one node named as PyTorch's (`ConvolutionBackwardBackward0`)
+    over `sources`, the composition kept private."""
+    with observer.untraced():
+        aliases = tuple(t.view_as(t) for t in sources)
+        composed: Grads = forward(*aliases)
+    done = [(i, r) for i, r in enumerate(composed) if r is not None]
+    if not done:
+        return composed
+    results = _named(name, [r for _, r in done], sources, aliases, saved)
+    return _placed(len(composed), [i for i, _ in done], results)
+
+
 def _named(
     name: str,
     composed: list[Tensor],

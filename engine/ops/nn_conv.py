@@ -221,11 +221,7 @@ class ConvolutionBackward0(OpNode):
         assert g is not None
         xt, wt = self.saved("input"), self.saved("weight")
         if STATE.enabled and (g._rg or xt._rg or wt._rg):
-            if self.saved("groups") > 1:
-                return self._regrad_groups(g, xt, wt)
-            if self.saved("transposed"):
-                return self._apply_graph_t(g, xt, wt)
-            return self._apply_graph(g, xt, wt)
+            return self._named_graph(g, xt, wt)
         x, w = xt._d, wt._d
         low = x.dtype
         acc = acc_dtype(low)  # bfloat16: computed in float32, each gradient rounded once
@@ -265,6 +261,22 @@ class ConvolutionBackward0(OpNode):
                 a = a[:, :, 0]
             out.append(None if a is None else const(np.ascontiguousarray(a, low)))
         return out
+
+    def _named_graph(self, g: Tensor, xt: Tensor, wt: Tensor) -> Grads:
+        """create_graph: the gradients composed of convolutions, shown as PyTorch's one
+        ConvolutionBackwardBackward0 node over (grad_output, input, weight)."""
+        from engine.ops.composed_grad import named_grads
+
+        if self.saved("groups") > 1:
+            compose = self._regrad_groups
+        elif self.saved("transposed"):
+            compose = self._apply_graph_t
+        else:
+            compose = self._apply_graph
+        keys = ("dilation", "groups", "output_padding", "padding", "stride", "transposed")
+        saved = {"grad_output": g, "input": xt, "weight": wt}
+        saved.update({k: self.saved(k) for k in keys})
+        return named_grads("ConvolutionBackwardBackward0", compose, (g, xt, wt), saved)
 
     def _apply_graph(self, g: Tensor, xt: Tensor, wt: Tensor) -> Grads:
         """create_graph: both gradients as recorded convolutions, so they differentiate again."""
