@@ -9,8 +9,9 @@ import numpy as np
 
 from engine import _dtype
 from engine._tensor import Tensor, _wrap_dim, make
+from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
-from engine.ops._core import OpNode, as_tensor, broadcast_error, record
+from engine.ops._core import OpNode, as_tensor, broadcast_error, record, variant
 from engine.ops.shape import as_view, expand, unsqueeze, view
 from engine.ops.table import Op
 
@@ -34,12 +35,15 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {i} out of range for tensor of size {list(self._d.shape)} at "
             f"dimension {d}"
         )
-    return _select(self, d, i % size)
+    return _select(self, d, i)
 
 
-def _select(self: Tensor, d: int, i: int) -> Tensor:
+def _select(self: Tensor, d: int, index: int) -> Tensor:
+    i = index % self._d.shape[d]
     key: Any = (_FULL,) * d + (i, Ellipsis)  # Ellipsis: a 0-d array view, never a NumPy scalar
-    saved = {"dim": d, "index": i, "self_sym_sizes": self._d.shape}
+    # PyTorch saves the index as given, a negative one read back as its uint64 bits
+    shown = index if index >= 0 else index + 2**64
+    saved = {"dim": d, "index": shown, "self_sym_sizes": self._d.shape}
     out = record(SelectBackward0, self._d[key], (self,), saved, shapes=(self._d.shape,))
     return as_view(out, self, lambda a: a[key])
 
@@ -49,11 +53,13 @@ class SelectBackward0(OpNode):
     _name = "SelectBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        from engine.ops.views import embed
 
         assert self._shapes is not None and grads[0] is not None
-        key = (_FULL,) * self.saved("dim") + (self.saved("index"), Ellipsis)
-        return [embed(grads[0], self._shapes[0], lambda a: a[key])]
+        index = self.saved("index")
+        at = index - 2**64 if index >= 2**63 else index  # a negative index, saved as uint64
+        key = (_FULL,) * self.saved("dim") + (at, Ellipsis)
+        saved = {"dim": self.saved("dim"), "index": self.saved("index")}
+        return [_embedded(self, grads[0], lambda a: a[key], saved)]
 
 
 def _slice(self: Tensor, d: int, start: Any, stop: Any, step: Any) -> Tensor:
@@ -74,12 +80,35 @@ class SliceBackward0(OpNode):
     _name = "SliceBackward0"
 
     def apply(self, grads: Grads) -> Grads:
-        from engine.ops.views import embed
 
         assert self._shapes is not None and grads[0] is not None
         s = self.saved
         key = (_FULL,) * s("dim") + (slice(s("start"), s("end"), s("step")),)
-        return [embed(grads[0], self._shapes[0], lambda a: a[key])]
+        saved = {k: s(k) for k in ("dim", "end", "start", "step")}
+        return [_embedded(self, grads[0], lambda a: a[key], saved)]
+
+
+def _embedded(node: OpNode, g: Tensor, vf: Any, saved: dict[str, Any]) -> Tensor:
+    """Zeros of the input's shape with `g` written into the view `vf`: under create_graph one
+    node named as PyTorch's (`SliceBackwardBackward0`, whose backward is the view again), not
+    the copy into a view of zeros (CopySlices)."""
+    from engine.ops.nn_ops import linear_grad
+    from engine.ops.views import embed
+
+    assert node._shapes is not None
+    shape = node._shapes[0]
+    if not (STATE.enabled and g._rg):
+        return embed(g, shape, vf)
+
+    def spread(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        z = np.zeros(shape, a.dtype)
+        vf(z)[...] = a
+        return z
+
+    def view(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        return np.array(vf(a), copy=True)  # (ascontiguousarray makes a 0-d view 1-d)
+
+    return linear_grad(node._name, g, spread, view, saved=saved)
 
 
 def _narrowed(self: Tensor, dim: int, start: Any, length: int) -> tuple[int, int]:
@@ -216,7 +245,7 @@ def apply_indices(self: Tensor, idx: tuple[Any, ...]) -> tuple[Tensor, list[tupl
                 raise IndexError(
                     f"index {i} is out of bounds for dimension {orig} with size {size}"
                 )
-            cur = _select(cur, dim, i % size)
+            cur = _select(cur, dim, i)
             orig += 1
         elif isinstance(it, slice):
             cur = _apply_slice(cur, dim, it)
@@ -329,11 +358,18 @@ class IndexBackward0(OpNode):
         g = grads[0]
         assert g is not None and self._shapes is not None
         z = make(np.zeros(self._shapes[0], g._d.dtype), False, None, 0)
-        return [index_put(z, self.saved("indices"), g, True)]
+        # PyTorch's index_backward calls _index_put_impl_ (IndexPutImplBackward0)
+        return [_index_put(z, self.saved("indices"), g, True, IndexPutImplBackward0)]
 
 
 def index_put(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
     """A copy with `values` written (or added) at `indices` (IndexPutBackward0)."""
+    return _index_put(self, indices, values, accumulate, IndexPutBackward0)
+
+
+def _index_put(
+    self: Tensor, indices: Any, values: Any, accumulate: bool, node: type[OpNode]
+) -> Tensor:
     ind = tuple(
         None if i is None else i if isinstance(i, Tensor) else as_tensor(i) for i in indices
     )
@@ -358,7 +394,7 @@ def index_put(self: Tensor, indices: Any, values: Any, accumulate: bool = False)
     else:
         out[key] = vd
     saved = {"indices": ind, "accumulate": accumulate}
-    return record(IndexPutBackward0, out, (self, v), saved, shapes=(self._d.shape, v._d.shape))
+    return record(node, out, (self, v), saved, shapes=(self._d.shape, v._d.shape))
 
 
 class IndexPutBackward0(OpNode):
@@ -379,6 +415,10 @@ class IndexPutBackward0(OpNode):
                 gs = index_put(g, ind, make(np.zeros((), g._d.dtype), False, None, 0))
         gv = unbroadcast(index(g, ind), self._shapes[1]) if self.needs(1) else None
         return [gs, gv]
+
+
+# only an indexing's double backward records it (no forward op: not listed)
+IndexPutImplBackward0 = variant(IndexPutBackward0, "IndexPutImplBackward0", _listed=False)
 
 
 def setitem(self: Tensor, idx: Any, value: Any) -> None:
