@@ -14,6 +14,7 @@ from engine._warn import warn
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, broadcast_error, float_kernel, record, unbroadcast, variant
+from engine.ops.composed_grad import ComposedBackwardBackward
 from engine.ops.nn_ops import Array, LinearBackwardBackward, const, linear_grad
 
 # saved as PyTorch saves it: at::Reduction's integer (`MseLossBackward0._saved_reduction == 1`)
@@ -270,7 +271,18 @@ class BinaryCrossEntropyBackward0(OpNode):
             loss = -(t * lx + (1 - t) * l1x)
             return _reduce_t(loss if w is None else loss * w, red)
 
-        return regrad(self, g, [xt, tt], fwd)
+        if tt._rg:  # PyTorch's target gradient is a composite of ops: not named here
+            return regrad(self, g, [xt, tt], fwd)
+        # the input's gradient: one BinaryCrossEntropyBackwardBackward0 over (grad, self, target)
+        saved = {"grad_output": g, "self": xt, "target": tt, "weight": w}
+        saved["reduction"] = self.saved("reduction")
+        return regrad(self, g, [xt, tt], fwd, "BinaryCrossEntropyBackwardBackward0", (), saved)
+
+
+# listed as _raw_saved_ even when undefined
+variant(
+    ComposedBackwardBackward, "BinaryCrossEntropyBackwardBackward0", _tensors=frozenset(("weight",))
+)
 
 
 def binary_cross_entropy_with_logits(
@@ -339,6 +351,9 @@ class BinaryCrossEntropyWithLogitsBackward0(OpNode):
         from engine.ops.composed_grad import regrad
         from engine.ops.nn_ops import softplus
 
+        if not tt._rg:
+            return [self._input_grad(g, xt, tt), None]
+
         w, pw, red = (
             self.saved("weight"),
             self.saved("pos_weight"),
@@ -351,6 +366,25 @@ class BinaryCrossEntropyWithLogitsBackward0(OpNode):
             return _reduce_t(loss if w is None else loss * w, red)
 
         return regrad(self, g, [xt, tt], fwd)
+
+    def _input_grad(self, g: Tensor, x: Tensor, t: Tensor) -> Tensor | None:
+        """The input's gradient as PyTorch's binary_cross_entropy_with_logits_backward composes
+        it (a graph of its ops under create_graph, not one node)."""
+        if not self.needs(0):
+            return None
+        w, pw = self.saved("weight"), self.saved("pos_weight")
+        gi: Tensor
+        if pw is not None:
+            pt = pw.mul(t)
+            gi = pt.add(1).sub(t).mul(x.sigmoid()).sub(pt)
+        else:
+            gi = x.sigmoid().sub(t)
+        gi = gi.mul(g)
+        if w is not None:
+            gi = gi.mul(w)
+        if self.saved("reduction") == REDUCTION["mean"]:
+            gi = div_scalar(gi, x._d.size)
+        return gi
 
 
 _SCALAR_NAMES = {
