@@ -17,6 +17,7 @@ from engine._tensor import Tensor, make
 from engine.autograd.grad_mode import STATE
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, float_kernel, record, variant
+from engine.ops.scalar_overloads import add_scalar
 
 Array = np.ndarray[Any, Any]
 
@@ -164,8 +165,10 @@ class SiluBackward0(_Act):
     _name = "SiluBackward0"
 
     def composite(self, g: Tensor, x: Tensor) -> Tensor | None:
+        # ATen's math_silu_backward, op by op: `1 - s` a fill then sub (SubBackward0 over no
+        # edge and s), `1 + ...` a scalar add (AddBackward1)
         s = x.sigmoid()
-        return g * (s * (1 + x * (1 - s)))
+        return (g * s) * add_scalar(x * (const(np.ones_like(s._d)) - s), 1)
 
     def deriv(self, x: Array) -> Array:
         s = _sig(x)

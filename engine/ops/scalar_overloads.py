@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine._tensor import Tensor
+from engine._tensor import Tensor, make
 from engine.autograd.graph import Grads
 from engine.ops._core import OpNode, record
-from engine.ops.nn_ops import const
 
 
 def clamp_min(self: Tensor, min: float) -> Tensor:
@@ -27,7 +26,7 @@ class ClampMinBackward0(OpNode):
         assert g is not None
         x = self.saved("self")
         # the gradient passes where self >= min (at the bound too), as PyTorch
-        mask = const((x._d >= self.saved("min")).astype(g._d.dtype))
+        mask = make((x._d >= self.saved("min")).astype(g._d.dtype), False, None, 0)
         return [g * mask]
 
 
