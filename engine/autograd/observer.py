@@ -1,4 +1,5 @@
-"""The tracer slot: with none installed an op (or a module call) pays one `tracer()` call.
+"""The tracer slot: with none installed an op (or a module call) pays one `tracer()` call (~75 ns;
+bench_trace measures it).
 
 The tracer (engine/tracing) installs itself here; the engine calls only the methods of
 `Observer`: `tensor_made`, `node_made`, `untracked` (an op skipped under no_grad),
