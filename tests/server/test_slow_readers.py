@@ -34,7 +34,7 @@ MiB = 1024
 LIVE_BIG = """import time, torch
 x = torch.ones(2, requires_grad=True)
 y = x
-for i in range(30000):
+for i in range(40000):
     y = y * 1.0001
 y.sum().backward()
 print("ready", flush=True)
