@@ -146,10 +146,7 @@ class Generator:
     ) -> np.ndarray[Any, Any]:
         """ATen's `normal_fill`: uniforms, Box-Muller per 16, a ragged tail redraws the last 16."""
         wt = np.float64 if dt == np.float64 else np.float32
-        # half and bfloat16 take libm's float32 log and cos instead; so do tensors beyond
-        # AVX_EXACT_MAX values, whose last bits (1 ulp in ~1 value of 7) cost ~0.27 CPU-s per
-        # million values in NumPy: a model's init (vgg16's normal_ weights) took minutes
-        avx = dt == np.float32 and n <= AVX_EXACT_MAX
+        avx = dt == np.float32  # half and bfloat16 take libm's float32 log and cos instead
         data = self.uniform(n, wt)
         full = n // 16 * 16
         for s in range(0, full, _CHUNK):  # whole blocks of 16 (they do not overlap), by chunk
@@ -257,9 +254,6 @@ class Generator:
                 x += 1
             else:
                 return float(x)
-
-
-AVX_EXACT_MAX = 1 << 18  # float32 normals drawn bit for bit as ATen's AVX2 kernel, up to this
 
 
 def _fill16(data: Any, s: int, avx: bool, mean: float, std: float) -> None:
