@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from engine import _dtype
-from engine._avx_mathfun import fma_f32, log_f32, sincos_f32
 from engine._device import device as _device
 from engine.autograd.grad_mode import STATE
 
@@ -146,14 +145,13 @@ class Generator:
     ) -> np.ndarray[Any, Any]:
         """ATen's `normal_fill`: uniforms, Box-Muller per 16, a ragged tail redraws the last 16."""
         wt = np.float64 if dt == np.float64 else np.float32
-        avx = dt == np.float32  # half and bfloat16 take libm's float32 log and cos instead
         data = self.uniform(n, wt)
         full = n // 16 * 16
         for s in range(0, full, _CHUNK):  # whole blocks of 16 (they do not overlap), by chunk
-            _fill16(data[s : min(s + _CHUNK, full)].reshape(-1, 16).T, 0, avx, mean, std)
+            _fill16(data[s : min(s + _CHUNK, full)].reshape(-1, 16).T, 0, wt, mean, std)
         if n % 16:
             data[n - 16 :] = self.uniform(16, wt)
-            _fill16(data, n - 16, avx, mean, std)
+            _fill16(data, n - 16, wt, mean, std)
         return data.astype(dt)
 
     def randint(self, n: int, low: int, high: int) -> np.ndarray[Any, Any]:
@@ -256,20 +254,11 @@ class Generator:
                 return float(x)
 
 
-def _fill16(data: Any, s: int, avx: bool, mean: float, std: float) -> None:
-    """Box-Muller over the pairs (j, j + 8) of the 16 values from `s`, in place (`avx`: float32
-    as ATen's normal_fill_16_AVX2 computes it, with avx_mathfun's polynomials and fmas)."""
-    wt = data.dtype.type
+def _fill16(data: Any, s: int, wt: Any, mean: float, std: float) -> None:
     u1 = wt(1) - data[s : s + 8]
     u2 = data[s + 8 : s + 16]
-    theta = wt(2.0 * np.pi) * u2
-    if avx:
-        radius = np.sqrt(wt(-2) * log_f32(u1))
-        sin, cos = sincos_f32(theta)
-        data[s : s + 8] = fma_f32(radius * cos, wt(std), wt(mean))
-        data[s + 8 : s + 16] = fma_f32(radius * sin, wt(std), wt(mean))
-        return
     radius = np.sqrt(wt(-2) * np.log(u1))
+    theta = wt(2.0 * np.pi) * u2
     data[s : s + 8] = radius * np.cos(theta) * wt(std) + wt(mean)
     data[s + 8 : s + 16] = radius * np.sin(theta) * wt(std) + wt(mean)
 

@@ -33,7 +33,6 @@ LEVELS = {
     "engine._upper": 0,
     "engine._warn": 0,
     "engine.storage": 0,
-    "engine._avx_mathfun": 0,
     # a node holds saved tensors and a tensor holds its node: one level
     "engine.autograd.node": 1,
     "engine.autograd.hooks": 1,
